@@ -1,0 +1,45 @@
+namespace IfiDashboard.Shared.Snapshots;
+
+public enum IfiState
+{
+    Unknown,
+    Enabled,
+    Disabled,
+}
+
+/// <summary>What a poll says about IFI on an instance, with the reason when it cannot say.</summary>
+public sealed record IfiObservation(IfiState State, string? UnknownReason)
+{
+    public static IfiObservation From(InstanceSnapshot snapshot)
+    {
+        var connect = snapshot.Probes.FirstOrDefault(p => p.Outcome.IsConnectionFailure());
+        if (connect is not null)
+            return new(IfiState.Unknown, Describe(connect.Outcome));
+
+        var services = snapshot.Probes.FirstOrDefault(p => p.Probe == ProbeNames.Services);
+        if (services is null)
+            return new(IfiState.Unknown, "not polled yet");
+        if (services.Outcome != OutcomeClass.Ok)
+            return new(IfiState.Unknown, Describe(services.Outcome));
+
+        return snapshot.EngineService?.InstantFileInitializationEnabled switch
+        {
+            "Y" => new(IfiState.Enabled, null),
+            "N" => new(IfiState.Disabled, null),
+            _ => new(IfiState.Unknown, "engine service row not found"),
+        };
+    }
+
+    static string Describe(OutcomeClass outcome) => outcome switch
+    {
+        OutcomeClass.Unreachable => "unreachable",
+        OutcomeClass.TlsError => "TLS / certificate",
+        OutcomeClass.LoginFailed => "login failed",
+        OutcomeClass.PermissionMissing => "permission missing",
+        OutcomeClass.BuildTooOld => "build too old",
+        OutcomeClass.Timeout => "timeout",
+        OutcomeClass.NotApplicable => "not applicable",
+        OutcomeClass.ProtocolError => "protocol error",
+        _ => outcome.ToString(),
+    };
+}

@@ -1,0 +1,25 @@
+namespace IfiDashboard.Shared.Snapshots;
+
+/// <summary>
+/// Everything one poll of one instance learned. <see cref="SnapshotId"/> is chosen by the collector so that a
+/// snapshot delivered twice (a retried post, a replayed on-disk queue) is stored once.
+/// </summary>
+public sealed record InstanceSnapshot
+{
+    public required Guid SnapshotId { get; init; }
+    public required long InstanceId { get; init; }
+    public required DateTimeOffset StartedAt { get; init; }
+    public required DateTimeOffset FinishedAt { get; init; }
+    public required string CollectorName { get; init; }
+    public InstanceIdentity? Identity { get; init; }
+    public IReadOnlyList<ServiceInfo> Services { get; init; } = [];
+    public IReadOnlyList<ProbeOutcome> Probes { get; init; } = [];
+
+    /// <summary>The engine's row, chosen by process id (a LIKE on the name also matches the Agent).</summary>
+    public ServiceInfo? EngineService => Services.FirstOrDefault(s => s.IsEngine);
+
+    /// <summary>The worst probe outcome: what the instance's poll as a whole is classified as.</summary>
+    public ProbeOutcome Overall => Probes.Count == 0
+        ? new ProbeOutcome(ProbeNames.Connect, OutcomeClass.ProtocolError, "No probe ran.")
+        : Probes.OrderByDescending(p => p.Outcome.Severity()).First();
+}

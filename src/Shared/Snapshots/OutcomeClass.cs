@@ -1,0 +1,39 @@
+namespace IfiDashboard.Shared.Snapshots;
+
+/// <summary>The classified result of a probe: what a DBA has to do differs for each.</summary>
+public enum OutcomeClass
+{
+    Ok,
+    NotApplicable,
+    BuildTooOld,
+    TraceDisabled,
+    PermissionMissing,
+    LoginFailed,
+    TlsError,
+    Timeout,
+    Unreachable,
+    ProtocolError,
+}
+
+public static class OutcomeClassExtensions
+{
+    /// <summary>Ordering used to pick the outcome that describes a whole poll: failures to connect first.</summary>
+    public static int Severity(this OutcomeClass outcome) => outcome switch
+    {
+        OutcomeClass.Ok => 0,
+        OutcomeClass.NotApplicable => 1,
+        OutcomeClass.TraceDisabled => 2,
+        OutcomeClass.BuildTooOld => 3,
+        OutcomeClass.PermissionMissing => 4,
+        OutcomeClass.ProtocolError => 5,
+        OutcomeClass.Timeout => 6,
+        OutcomeClass.LoginFailed => 7,
+        OutcomeClass.TlsError => 8,
+        OutcomeClass.Unreachable => 9,
+        _ => 10,
+    };
+
+    /// <summary>True when the instance could not be reached at all, so nothing it said is current.</summary>
+    public static bool IsConnectionFailure(this OutcomeClass outcome) =>
+        outcome is OutcomeClass.Unreachable or OutcomeClass.TlsError or OutcomeClass.LoginFailed or OutcomeClass.Timeout;
+}

@@ -1,0 +1,11 @@
+namespace IfiDashboard.Shared.Snapshots;
+
+/// <summary>How one probe of one poll ended. <see cref="Message"/> never carries a secret.</summary>
+public sealed record ProbeOutcome(string Probe, OutcomeClass Outcome, string? Message = null, int? SqlErrorNumber = null);
+
+public static class ProbeNames
+{
+    public const string Connect = "connect";
+    public const string Identity = "identity";
+    public const string Services = "services";
+}

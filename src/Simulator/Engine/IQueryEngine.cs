@@ -1,0 +1,18 @@
+using IfiDashboard.Simulator.Results;
+using IfiDashboard.Simulator.Scenarios;
+
+namespace IfiDashboard.Simulator.Engine;
+
+/// <summary>The logged-in session a statement runs in.</summary>
+public sealed record SessionContext(ScenarioInstance Instance, VersionProfile Profile, ScenarioLogin Login, string Database);
+
+/// <summary>
+/// Answers T-SQL text the way the instance's version profile would. A statement it does not know produces a loud
+/// error (and a log line naming it) so that drift between the collector and the simulator fails tests.
+/// </summary>
+public interface IQueryEngine
+{
+    /// <param name="sql">The batch text, or the @stmt of sp_executesql.</param>
+    /// <param name="parameters">sp_executesql parameters by name including the '@'; empty for a plain batch.</param>
+    BatchResult Execute(string sql, IReadOnlyDictionary<string, object?> parameters, SessionContext session);
+}

@@ -1,0 +1,59 @@
+namespace IfiDashboard.Simulator.Scenarios;
+
+/// <summary>One simulated SQL Server instance as a scenario file describes it (see docs/simulator.md).</summary>
+public sealed class ScenarioInstance
+{
+    public required string Name { get; set; }
+    /// <summary>Version profile name, e.g. "2012-SP3", "2019", "2022", "azure-sql-db" (see VersionProfiles).</summary>
+    public required string Profile { get; set; }
+    public string Platform { get; set; } = "Windows";
+    public string? InstanceName { get; set; }
+    public string? MachineName { get; set; }
+    public string? Edition { get; set; }
+    public string ServiceAccount { get; set; } = @"NT Service\MSSQLSERVER";
+    public string AgentServiceAccount { get; set; } = @"NT Service\SQLSERVERAGENT";
+    public bool IfiEnabled { get; set; }
+    public DateTimeOffset LastStartupTime { get; set; } = new(2026, 11, 1, 6, 0, 0, TimeSpan.Zero);
+    public int ProcessId { get; set; } = 4242;
+    public EncryptionSupport Encryption { get; set; } = EncryptionSupport.Optional;
+    public List<ScenarioLogin> Logins { get; set; } = [];
+    public ScenarioFaults Faults { get; set; } = new();
+    /// <summary>Fixed port; 0 lets the simulator pick a free loopback port.</summary>
+    public int Port { get; set; }
+}
+
+/// <summary>How the instance answers the client's PRELOGIN encryption request.</summary>
+public enum EncryptionSupport
+{
+    /// <summary>ENCRYPT_NOT_SUP: no TLS at all (clients with Encrypt=Mandatory fail).</summary>
+    NotSupported,
+    /// <summary>TLS if the client asks; login-only TLS when the client says ENCRYPT_OFF (Encrypt=Optional).</summary>
+    Optional,
+    /// <summary>Force Encryption: always full TLS inside PRELOGIN.</summary>
+    Required,
+    /// <summary>TDS 8.0: TLS before any TDS packet (Encrypt=Strict); PRELOGIN-embedded TLS also accepted.</summary>
+    Strict,
+}
+
+public sealed class ScenarioLogin
+{
+    public required string Name { get; set; }
+    public required string Password { get; set; }
+    /// <summary>Server permissions such as "VIEW SERVER STATE", "VIEW SERVER SECURITY STATE", "ALTER TRACE"; or "sysadmin".</summary>
+    public List<string> Permissions { get; set; } = ["sysadmin"];
+}
+
+/// <summary>Deterministic faults, applied per instance.</summary>
+public sealed class ScenarioFaults
+{
+    /// <summary>Refuse TCP connections (nothing listens).</summary>
+    public bool RefuseConnections { get; set; }
+    /// <summary>Accept the socket but never answer PRELOGIN.</summary>
+    public bool HangInPreLogin { get; set; }
+    /// <summary>Delay before answering every batch, in milliseconds.</summary>
+    public int QueryDelayMs { get; set; }
+    /// <summary>Close the socket in the middle of the first result set of a batch.</summary>
+    public bool ResetMidResult { get; set; }
+    /// <summary>Answer every query with this error number instead (0: none).</summary>
+    public int ErrorNumber { get; set; }
+}

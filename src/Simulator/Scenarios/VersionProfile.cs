@@ -1,0 +1,45 @@
+namespace IfiDashboard.Simulator.Scenarios;
+
+/// <summary>
+/// What a SQL Server build looks like to a client: its version strings and which objects and columns it has.
+/// Facts from shared/sqlserver-reference.md (IFI column from 2012 SP4, 2014 SP3, 2016 SP1; host info from 2017).
+/// </summary>
+public sealed record VersionProfile(
+    string Name,
+    string ProductVersion,
+    string ProductLevel,
+    string? ProductUpdateLevel,
+    int EngineEdition,
+    bool HasIfiColumn,
+    bool HasHostInfo,
+    bool HasServerServices)
+{
+    public int Major => Version.Parse(ProductVersion).Major;
+    public bool IsAzureSqlDatabase => EngineEdition == 5;
+    /// <summary>SQL Server 2022 split VIEW SERVER STATE: the services DMV needs VIEW SERVER SECURITY STATE.</summary>
+    public string ServerServicesPermission => Major >= 16 ? "VIEW SERVER SECURITY STATE" : "VIEW SERVER STATE";
+}
+
+public static class VersionProfiles
+{
+    public static readonly IReadOnlyList<VersionProfile> All =
+    [
+        new("2012-SP3", "11.0.6020.0", "SP3", null, 3, HasIfiColumn: false, HasHostInfo: false, HasServerServices: true),
+        new("2012-SP4", "11.0.7001.0", "SP4", null, 3, HasIfiColumn: true, HasHostInfo: false, HasServerServices: true),
+        new("2014-SP2", "12.0.5000.0", "SP2", null, 3, HasIfiColumn: false, HasHostInfo: false, HasServerServices: true),
+        new("2014-SP3", "12.0.6024.0", "SP3", null, 3, HasIfiColumn: true, HasHostInfo: false, HasServerServices: true),
+        new("2016-RTM", "13.0.1601.5", "RTM", null, 3, HasIfiColumn: false, HasHostInfo: false, HasServerServices: true),
+        new("2016-SP1", "13.0.4001.0", "SP1", null, 3, HasIfiColumn: true, HasHostInfo: false, HasServerServices: true),
+        new("2017", "14.0.3456.2", "RTM", "CU31", 3, HasIfiColumn: true, HasHostInfo: true, HasServerServices: true),
+        new("2019", "15.0.4385.2", "RTM", "CU28", 3, HasIfiColumn: true, HasHostInfo: true, HasServerServices: true),
+        new("2022", "16.0.4135.4", "RTM", "CU14", 3, HasIfiColumn: true, HasHostInfo: true, HasServerServices: true),
+        new("2025", "17.0.1000.7", "RTM", null, 3, HasIfiColumn: true, HasHostInfo: true, HasServerServices: true),
+        new("azure-sql-db", "12.0.2000.8", "RTM", null, 5, HasIfiColumn: false, HasHostInfo: false, HasServerServices: false),
+        new("managed-instance", "12.0.2000.8", "RTM", null, 8, HasIfiColumn: true, HasHostInfo: true, HasServerServices: true),
+    ];
+
+    public static VersionProfile Get(string name) =>
+        All.FirstOrDefault(p => string.Equals(p.Name, name, StringComparison.OrdinalIgnoreCase))
+        ?? throw new ArgumentException(
+            $"Unknown version profile '{name}'. Known: {string.Join(", ", All.Select(p => p.Name))}.", nameof(name));
+}
