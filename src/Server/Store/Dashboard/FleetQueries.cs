@@ -1,0 +1,121 @@
+using Dapper;
+using IfiDashboard.Shared.Snapshots;
+
+namespace IfiDashboard.Server.Store.Dashboard;
+
+/// <summary>Read-side queries behind the dashboard: the instance list, fleet counts, an instance's recent polls.</summary>
+public sealed class FleetQueries(IDbConnectionFactory connections)
+{
+    /// <summary>The reason shown for an instance that has no poll stored yet.</summary>
+    public const string NotPolledYet = "not polled yet";
+
+    public async Task<IReadOnlyList<InstanceListRow>> ListInstancesAsync(CancellationToken cancellationToken)
+    {
+        const string sql = """
+            SELECT i.id AS Id, i.name AS Name, i.environment AS Environment, i.owner AS Owner,
+                s.product_version AS ProductVersion, s.product_level AS ProductLevel,
+                s.product_update_level AS ProductUpdateLevel, s.edition AS Edition, s.host_platform AS HostPlatform,
+                s.engine_service_account AS EngineServiceAccount,
+                COALESCE(s.ifi_state, 'Unknown') AS IfiState,
+                CASE WHEN s.instance_id IS NULL THEN @notPolledYet ELSE s.ifi_unknown_reason END AS IfiUnknownReason,
+                s.last_poll_at AS LastPollAt, s.last_good_poll_at AS LastGoodPollAt,
+                s.last_outcome AS LastOutcome, s.last_message AS LastMessage
+            FROM instances i
+            LEFT JOIN instance_state s ON s.instance_id = i.id
+            WHERE i.retired_at IS NULL
+            ORDER BY i.name;
+            """;
+        await using var connection = await connections.OpenAsync(cancellationToken);
+        var rows = await connection.QueryAsync<ListRow>(
+            new CommandDefinition(sql, new { notPolledYet = NotPolledYet }, cancellationToken: cancellationToken));
+        return rows.Select(r => r.ToRecord()).ToList();
+    }
+
+    public async Task<FleetCounts> CountsAsync(CancellationToken cancellationToken)
+    {
+        const string sql = """
+            SELECT COUNT(*) AS Total,
+                COUNT(s.instance_id) AS Polled,
+                COALESCE(SUM(s.ifi_state = 'Enabled'), 0) AS Enabled,
+                COALESCE(SUM(s.ifi_state = 'Disabled'), 0) AS Disabled
+            FROM instances i
+            LEFT JOIN instance_state s ON s.instance_id = i.id
+            WHERE i.retired_at IS NULL;
+            """;
+        await using var connection = await connections.OpenAsync(cancellationToken);
+        var row = await connection.QuerySingleAsync<CountsRow>(new CommandDefinition(sql, cancellationToken: cancellationToken));
+        return new FleetCounts((int)row.Total, (int)row.Polled, (int)row.Enabled, (int)row.Disabled,
+            (int)(row.Total - row.Enabled - row.Disabled));
+    }
+
+    /// <summary>The instance's latest polls, newest first.</summary>
+    public async Task<IReadOnlyList<PollRow>> RecentPollsAsync(long instanceId, int max, CancellationToken cancellationToken)
+    {
+        const string sql = """
+            SELECT id AS Id, snapshot_id AS SnapshotId, instance_id AS InstanceId, collector_name AS CollectorName,
+                started_at AS StartedAt, finished_at AS FinishedAt, outcome AS Outcome, message AS Message,
+                ifi_state AS IfiState, ifi_unknown_reason AS IfiUnknownReason, is_good AS IsGood
+            FROM polls
+            WHERE instance_id = @instanceId
+            ORDER BY started_at DESC, id DESC
+            LIMIT @max;
+            """;
+        await using var connection = await connections.OpenAsync(cancellationToken);
+        var rows = await connection.QueryAsync<StoredPollRow>(
+            new CommandDefinition(sql, new { instanceId, max }, cancellationToken: cancellationToken));
+        return rows.Select(r => r.ToRecord()).ToList();
+    }
+
+    // Rows as SQLite returns them (times and enums as text); mapped to the public records above.
+    sealed class ListRow
+    {
+        public long Id { get; init; }
+        public string Name { get; init; } = "";
+        public string Environment { get; init; } = "";
+        public string? Owner { get; init; }
+        public string? ProductVersion { get; init; }
+        public string? ProductLevel { get; init; }
+        public string? ProductUpdateLevel { get; init; }
+        public string? Edition { get; init; }
+        public string? HostPlatform { get; init; }
+        public string? EngineServiceAccount { get; init; }
+        public string IfiState { get; init; } = "";
+        public string? IfiUnknownReason { get; init; }
+        public string? LastPollAt { get; init; }
+        public string? LastGoodPollAt { get; init; }
+        public string? LastOutcome { get; init; }
+        public string? LastMessage { get; init; }
+
+        public InstanceListRow ToRecord() => new(Id, Name, Environment, Owner, ProductVersion, ProductLevel,
+            ProductUpdateLevel, Edition, HostPlatform, EngineServiceAccount, Enum.Parse<IfiState>(IfiState),
+            IfiUnknownReason, StoreTime.ParseNullable(LastPollAt), StoreTime.ParseNullable(LastGoodPollAt),
+            LastOutcome is null ? null : Enum.Parse<OutcomeClass>(LastOutcome), LastMessage);
+    }
+
+    sealed class CountsRow
+    {
+        public long Total { get; init; }
+        public long Polled { get; init; }
+        public long Enabled { get; init; }
+        public long Disabled { get; init; }
+    }
+
+    sealed class StoredPollRow
+    {
+        public long Id { get; init; }
+        public string SnapshotId { get; init; } = "";
+        public long InstanceId { get; init; }
+        public string CollectorName { get; init; } = "";
+        public string StartedAt { get; init; } = "";
+        public string FinishedAt { get; init; } = "";
+        public string Outcome { get; init; } = "";
+        public string? Message { get; init; }
+        public string IfiState { get; init; } = "";
+        public string? IfiUnknownReason { get; init; }
+        public long IsGood { get; init; }
+
+        public PollRow ToRecord() => new(Id, Guid.Parse(SnapshotId), InstanceId, CollectorName,
+            StoreTime.Parse(StartedAt), StoreTime.Parse(FinishedAt), Enum.Parse<OutcomeClass>(Outcome), Message,
+            Enum.Parse<IfiState>(IfiState), IfiUnknownReason, IsGood != 0);
+    }
+}

@@ -1,0 +1,28 @@
+namespace IfiDashboard.Server.Store.Ingestion;
+
+/// <summary>One entry of the IFI timeline: an engine-service fact that differs from the previous good poll.</summary>
+internal sealed record EngineChange(string Field, string? OldValue, string? NewValue)
+{
+    public const string IfiEnabled = "ifi_enabled";
+    public const string ServiceAccount = "service_account";
+    public const string LastStartupTime = "last_startup_time";
+
+    /// <summary>
+    /// Compares the engine facts of two states. Nothing is reported until an engine service has been seen once: the
+    /// first observation is a baseline, not a change.
+    /// </summary>
+    public static IReadOnlyList<EngineChange> Between(InstanceStateRow? previous, InstanceStateRow next)
+    {
+        if (previous?.EngineServiceAccount is null)
+            return [];
+
+        var candidates = new[]
+        {
+            new EngineChange(IfiEnabled, previous.EngineIfiEnabled, next.EngineIfiEnabled),
+            new EngineChange(ServiceAccount, previous.EngineServiceAccount, next.EngineServiceAccount),
+            new EngineChange(LastStartupTime, previous.EngineLastStartupTime, next.EngineLastStartupTime),
+        };
+        // Ignoring case: Windows account names are case-insensitive, and the other fields are Y/N and fixed-format times.
+        return candidates.Where(c => !string.Equals(c.OldValue, c.NewValue, StringComparison.OrdinalIgnoreCase)).ToList();
+    }
+}

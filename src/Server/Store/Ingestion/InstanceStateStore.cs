@@ -1,0 +1,76 @@
+using System.Data.Common;
+using Dapper;
+
+namespace IfiDashboard.Server.Store.Ingestion;
+
+/// <summary>The SQL behind <c>instance_state</c> and <c>ifi_changes</c>, run inside the ingestion transaction.</summary>
+internal static class InstanceStateStore
+{
+    public static async Task<InstanceStateRow?> GetAsync(DbConnection connection, DbTransaction tx, long instanceId,
+        CancellationToken cancellationToken)
+    {
+        const string sql = $"""
+            SELECT {InstanceStateRow.Columns}
+            FROM instance_state
+            WHERE instance_id = @instanceId;
+            """;
+        return await connection.QuerySingleOrDefaultAsync<InstanceStateRow>(
+            new CommandDefinition(sql, new { instanceId }, tx, cancellationToken: cancellationToken));
+    }
+
+    public static async Task UpsertAsync(DbConnection connection, DbTransaction tx, InstanceStateRow state,
+        CancellationToken cancellationToken)
+    {
+        const string sql = """
+            INSERT INTO instance_state (instance_id, last_poll_id, last_poll_at, last_good_poll_id, last_good_poll_at,
+                product_version, product_level, product_update_level, edition, engine_edition, host_platform,
+                server_name, engine_service_account, engine_ifi_enabled, engine_last_startup_time,
+                ifi_state, ifi_unknown_reason, last_outcome, last_message)
+            VALUES (@InstanceId, @LastPollId, @LastPollAt, @LastGoodPollId, @LastGoodPollAt,
+                @ProductVersion, @ProductLevel, @ProductUpdateLevel, @Edition, @EngineEdition, @HostPlatform,
+                @ServerName, @EngineServiceAccount, @EngineIfiEnabled, @EngineLastStartupTime,
+                @IfiState, @IfiUnknownReason, @LastOutcome, @LastMessage)
+            ON CONFLICT (instance_id) DO UPDATE SET
+                last_poll_id = excluded.last_poll_id,
+                last_poll_at = excluded.last_poll_at,
+                last_good_poll_id = excluded.last_good_poll_id,
+                last_good_poll_at = excluded.last_good_poll_at,
+                product_version = excluded.product_version,
+                product_level = excluded.product_level,
+                product_update_level = excluded.product_update_level,
+                edition = excluded.edition,
+                engine_edition = excluded.engine_edition,
+                host_platform = excluded.host_platform,
+                server_name = excluded.server_name,
+                engine_service_account = excluded.engine_service_account,
+                engine_ifi_enabled = excluded.engine_ifi_enabled,
+                engine_last_startup_time = excluded.engine_last_startup_time,
+                ifi_state = excluded.ifi_state,
+                ifi_unknown_reason = excluded.ifi_unknown_reason,
+                last_outcome = excluded.last_outcome,
+                last_message = excluded.last_message;
+            """;
+        await connection.ExecuteAsync(new CommandDefinition(sql, state, tx, cancellationToken: cancellationToken));
+    }
+
+    public static async Task InsertChangesAsync(DbConnection connection, DbTransaction tx, PollFacts poll,
+        IReadOnlyList<EngineChange> changes, CancellationToken cancellationToken)
+    {
+        const string sql = """
+            INSERT INTO ifi_changes (instance_id, poll_id, changed_at, field, old_value, new_value)
+            VALUES (@instanceId, @pollId, @changedAt, @field, @oldValue, @newValue);
+            """;
+        if (changes.Count == 0)
+            return;
+        var rows = changes.Select(c => new
+        {
+            instanceId = poll.Snapshot.InstanceId,
+            pollId = poll.PollId,
+            changedAt = StoreTime.ToText(poll.Snapshot.FinishedAt),
+            field = c.Field,
+            oldValue = c.OldValue,
+            newValue = c.NewValue,
+        });
+        await connection.ExecuteAsync(new CommandDefinition(sql, rows, tx, cancellationToken: cancellationToken));
+    }
+}

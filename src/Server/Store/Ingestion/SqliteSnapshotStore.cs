@@ -1,0 +1,113 @@
+using System.Data.Common;
+using Dapper;
+using IfiDashboard.Shared.Snapshots;
+
+namespace IfiDashboard.Server.Store.Ingestion;
+
+/// <summary>
+/// Stores a snapshot in one transaction: the poll, its probe outcomes and services, the instance's current state and
+/// any IFI timeline change. Idempotent by snapshot id: a snapshot delivered twice is stored once.
+/// </summary>
+public sealed class SqliteSnapshotStore(IDbConnectionFactory connections) : ISnapshotSink
+{
+    public async Task WriteAsync(InstanceSnapshot snapshot, CancellationToken cancellationToken)
+    {
+        await using var connection = await connections.OpenAsync(cancellationToken);
+        await using var tx = await connection.BeginTransactionAsync(cancellationToken);
+        var pollId = await InsertPollAsync(connection, tx, snapshot, cancellationToken);
+        if (pollId is null)
+            return; // already stored: the rollback on dispose ends the empty transaction
+
+        var poll = new PollFacts(snapshot, pollId.Value);
+        await InsertProbesAsync(connection, tx, poll, cancellationToken);
+        await InsertServicesAsync(connection, tx, poll, cancellationToken);
+        await UpdateStateAsync(connection, tx, poll, cancellationToken);
+        await tx.CommitAsync(cancellationToken);
+    }
+
+    static async Task<long?> InsertPollAsync(DbConnection connection, DbTransaction tx, InstanceSnapshot snapshot,
+        CancellationToken cancellationToken)
+    {
+        const string sql = """
+            INSERT INTO polls (snapshot_id, instance_id, collector_name, started_at, finished_at, outcome, message,
+                ifi_state, ifi_unknown_reason, is_good)
+            VALUES (@snapshotId, @instanceId, @collectorName, @startedAt, @finishedAt, @outcome, @message,
+                @ifiState, @ifiUnknownReason, @isGood)
+            ON CONFLICT (snapshot_id) DO NOTHING
+            RETURNING id;
+            """;
+        var ifi = IfiObservation.From(snapshot);
+        var overall = snapshot.Overall;
+        return await connection.QuerySingleOrDefaultAsync<long?>(new CommandDefinition(sql, new
+        {
+            snapshotId = snapshot.SnapshotId.ToString("D"),
+            instanceId = snapshot.InstanceId,
+            collectorName = snapshot.CollectorName,
+            startedAt = StoreTime.ToText(snapshot.StartedAt),
+            finishedAt = StoreTime.ToText(snapshot.FinishedAt),
+            outcome = overall.Outcome.ToString(),
+            message = overall.Message,
+            ifiState = ifi.State.ToString(),
+            ifiUnknownReason = ifi.UnknownReason,
+            isGood = PollFacts.IsGoodPoll(snapshot),
+        }, tx, cancellationToken: cancellationToken));
+    }
+
+    static async Task InsertProbesAsync(DbConnection connection, DbTransaction tx, PollFacts poll,
+        CancellationToken cancellationToken)
+    {
+        const string sql = """
+            INSERT INTO probe_outcomes (poll_id, probe, outcome, message, sql_error_number)
+            VALUES (@pollId, @probe, @outcome, @message, @sqlErrorNumber);
+            """;
+        var rows = poll.Snapshot.Probes.Select(p => new
+        {
+            pollId = poll.PollId,
+            probe = p.Probe,
+            outcome = p.Outcome.ToString(),
+            message = p.Message,
+            sqlErrorNumber = p.SqlErrorNumber,
+        });
+        await connection.ExecuteAsync(new CommandDefinition(sql, rows, tx, cancellationToken: cancellationToken));
+    }
+
+    static async Task InsertServicesAsync(DbConnection connection, DbTransaction tx, PollFacts poll,
+        CancellationToken cancellationToken)
+    {
+        const string sql = """
+            INSERT INTO service_snapshots (poll_id, service_name, service_account, status_desc, startup_type_desc,
+                process_id, last_startup_time, is_clustered, ifi_enabled, is_engine)
+            VALUES (@pollId, @serviceName, @serviceAccount, @statusDesc, @startupTypeDesc,
+                @processId, @lastStartupTime, @isClustered, @ifiEnabled, @isEngine);
+            """;
+        var rows = poll.Snapshot.Services.Select(s => new
+        {
+            pollId = poll.PollId,
+            serviceName = s.ServiceName,
+            serviceAccount = s.ServiceAccount,
+            statusDesc = s.StatusDesc,
+            startupTypeDesc = s.StartupTypeDesc,
+            processId = s.ProcessId,
+            lastStartupTime = StoreTime.ToText(s.LastStartupTime),
+            isClustered = s.IsClustered,
+            ifiEnabled = s.InstantFileInitializationEnabled,
+            isEngine = s.IsEngine,
+        });
+        await connection.ExecuteAsync(new CommandDefinition(sql, rows, tx, cancellationToken: cancellationToken));
+    }
+
+    static async Task UpdateStateAsync(DbConnection connection, DbTransaction tx, PollFacts poll,
+        CancellationToken cancellationToken)
+    {
+        var previous = await InstanceStateStore.GetAsync(connection, tx, poll.Snapshot.InstanceId, cancellationToken);
+        // A replayed snapshot older than the state (an on-disk queue drained late) is kept as history only: it must
+        // not move the current state, or the timeline, backwards.
+        if (previous is not null && string.CompareOrdinal(previous.LastPollAt, StoreTime.ToText(poll.Snapshot.FinishedAt)) > 0)
+            return;
+
+        var next = InstanceStateRow.After(previous, poll);
+        if (poll.IsGood)
+            await InstanceStateStore.InsertChangesAsync(connection, tx, poll, EngineChange.Between(previous, next), cancellationToken);
+        await InstanceStateStore.UpsertAsync(connection, tx, next, cancellationToken);
+    }
+}

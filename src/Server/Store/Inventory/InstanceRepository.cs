@@ -1,0 +1,97 @@
+using Dapper;
+using IfiDashboard.Shared.Inventory;
+using Microsoft.Data.Sqlite;
+
+namespace IfiDashboard.Server.Store.Inventory;
+
+/// <summary>Registered instances: add, idempotent upsert (demo seeding), read, retire.</summary>
+public sealed class InstanceRepository(IDbConnectionFactory connections, TimeProvider timeProvider)
+{
+    const int SqliteConstraintUnique = 2067;
+
+    public async Task<long> AddAsync(InstanceRegistration registration, CancellationToken cancellationToken)
+    {
+        const string sql = """
+            INSERT INTO instances (name, host, port, instance_name, environment, owner, tags, encrypt,
+                trust_server_certificate, host_name_in_certificate, credential_name, poll_interval_seconds, created_at)
+            VALUES (@name, @host, @port, @instanceName, @environment, @owner, @tags, @encrypt,
+                @trustServerCertificate, @hostNameInCertificate, @credentialName, @pollIntervalSeconds, @createdAt)
+            RETURNING id;
+            """;
+        await using var connection = await connections.OpenAsync(cancellationToken);
+        try
+        {
+            return await connection.ExecuteScalarAsync<long>(new CommandDefinition(
+                sql, InstanceRow.Parameters(registration, timeProvider.GetUtcNow()), cancellationToken: cancellationToken));
+        }
+        catch (SqliteException ex) when (ex.SqliteExtendedErrorCode == SqliteConstraintUnique)
+        {
+            throw new DuplicateInstanceException(registration.Name, ex);
+        }
+    }
+
+    /// <summary>
+    /// Registers the instance, or when an active one has the same name, updates how to reach it. Environment, owner,
+    /// tags and interval are left alone on update: people may have edited them since the seed.
+    /// </summary>
+    public async Task<long> UpsertByNameAsync(InstanceRegistration registration, CancellationToken cancellationToken)
+    {
+        const string sql = """
+            INSERT INTO instances (name, host, port, instance_name, environment, owner, tags, encrypt,
+                trust_server_certificate, host_name_in_certificate, credential_name, poll_interval_seconds, created_at)
+            VALUES (@name, @host, @port, @instanceName, @environment, @owner, @tags, @encrypt,
+                @trustServerCertificate, @hostNameInCertificate, @credentialName, @pollIntervalSeconds, @createdAt)
+            ON CONFLICT (name) WHERE retired_at IS NULL DO UPDATE SET
+                host = excluded.host,
+                port = excluded.port,
+                instance_name = excluded.instance_name,
+                encrypt = excluded.encrypt,
+                trust_server_certificate = excluded.trust_server_certificate,
+                host_name_in_certificate = excluded.host_name_in_certificate,
+                credential_name = excluded.credential_name
+            RETURNING id;
+            """;
+        await using var connection = await connections.OpenAsync(cancellationToken);
+        return await connection.ExecuteScalarAsync<long>(new CommandDefinition(
+            sql, InstanceRow.Parameters(registration, timeProvider.GetUtcNow()), cancellationToken: cancellationToken));
+    }
+
+    public async Task<InstanceRegistration?> GetAsync(long id, CancellationToken cancellationToken)
+    {
+        const string sql = $"""
+            SELECT {InstanceRow.Columns}
+            FROM instances
+            WHERE id = @id;
+            """;
+        await using var connection = await connections.OpenAsync(cancellationToken);
+        var row = await connection.QuerySingleOrDefaultAsync<InstanceRow>(
+            new CommandDefinition(sql, new { id }, cancellationToken: cancellationToken));
+        return row?.ToRegistration();
+    }
+
+    public async Task<IReadOnlyList<InstanceRegistration>> ListActiveAsync(CancellationToken cancellationToken)
+    {
+        const string sql = $"""
+            SELECT {InstanceRow.Columns}
+            FROM instances
+            WHERE retired_at IS NULL
+            ORDER BY name;
+            """;
+        await using var connection = await connections.OpenAsync(cancellationToken);
+        var rows = await connection.QueryAsync<InstanceRow>(new CommandDefinition(sql, cancellationToken: cancellationToken));
+        return rows.Select(r => r.ToRegistration()).ToList();
+    }
+
+    /// <summary>Stops polling the instance; its row and history stay. Retiring twice keeps the first time.</summary>
+    public async Task RetireAsync(long id, DateTimeOffset at, CancellationToken cancellationToken)
+    {
+        const string sql = """
+            UPDATE instances
+            SET retired_at = @retiredAt, lease_owner = NULL, lease_expires_at = NULL
+            WHERE id = @id AND retired_at IS NULL;
+            """;
+        await using var connection = await connections.OpenAsync(cancellationToken);
+        await connection.ExecuteAsync(new CommandDefinition(
+            sql, new { id, retiredAt = StoreTime.ToText(at) }, cancellationToken: cancellationToken));
+    }
+}

@@ -1,0 +1,69 @@
+using System.Text.Json;
+using IfiDashboard.Shared.Inventory;
+
+namespace IfiDashboard.Server.Store.Inventory;
+
+/// <summary>An <c>instances</c> row as Dapper reads it; columns are aliased to these property names.</summary>
+internal sealed class InstanceRow
+{
+    /// <summary>The select list (and RETURNING list) every inventory query shares.</summary>
+    public const string Columns = """
+        id AS Id, name AS Name, host AS Host, port AS Port, instance_name AS InstanceName,
+        environment AS Environment, owner AS Owner, tags AS Tags, encrypt AS Encrypt,
+        trust_server_certificate AS TrustServerCertificate, host_name_in_certificate AS HostNameInCertificate,
+        credential_name AS CredentialName, poll_interval_seconds AS PollIntervalSeconds, retired_at AS RetiredAt
+        """;
+
+    public long Id { get; init; }
+    public string Name { get; init; } = "";
+    public string Host { get; init; } = "";
+    public long? Port { get; init; }
+    public string? InstanceName { get; init; }
+    public string Environment { get; init; } = "";
+    public string? Owner { get; init; }
+    public string Tags { get; init; } = "[]";
+    public string Encrypt { get; init; } = "";
+    public long TrustServerCertificate { get; init; }
+    public string? HostNameInCertificate { get; init; }
+    public string? CredentialName { get; init; }
+    public long PollIntervalSeconds { get; init; }
+    public string? RetiredAt { get; init; }
+    /// <summary>Only read by the lease query, which orders what it hands out by it.</summary>
+    public string? NextPollAt { get; init; }
+
+    public InstanceRegistration ToRegistration() => new()
+    {
+        Id = Id,
+        Name = Name,
+        Host = Host,
+        Port = Port is { } port ? (int)port : null,
+        InstanceName = InstanceName,
+        Environment = Environment,
+        Owner = Owner,
+        Tags = JsonSerializer.Deserialize<string[]>(Tags) ?? [],
+        Encrypt = Enum.Parse<EncryptMode>(Encrypt),
+        TrustServerCertificate = TrustServerCertificate != 0,
+        HostNameInCertificate = HostNameInCertificate,
+        CredentialName = CredentialName,
+        PollIntervalSeconds = (int)PollIntervalSeconds,
+        RetiredAt = StoreTime.ParseNullable(RetiredAt),
+    };
+
+    /// <summary>Parameters for writing a registration; names match the @parameters of the inventory SQL.</summary>
+    public static object Parameters(InstanceRegistration r, DateTimeOffset now) => new
+    {
+        name = r.Name,
+        host = r.Host,
+        port = r.Port,
+        instanceName = r.InstanceName,
+        environment = r.Environment,
+        owner = r.Owner,
+        tags = JsonSerializer.Serialize(r.Tags),
+        encrypt = r.Encrypt.ToString(),
+        trustServerCertificate = r.TrustServerCertificate,
+        hostNameInCertificate = r.HostNameInCertificate,
+        credentialName = r.CredentialName,
+        pollIntervalSeconds = r.PollIntervalSeconds,
+        createdAt = StoreTime.ToText(now),
+    };
+}

@@ -1,0 +1,48 @@
+using IfiDashboard.Server.Store.Dashboard;
+using IfiDashboard.Server.Store.Ingestion;
+using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Server.Store.Migrations;
+using IfiDashboard.Shared.Inventory;
+using IfiDashboard.Shared.Snapshots;
+using Microsoft.Extensions.DependencyInjection.Extensions;
+using Microsoft.Extensions.Options;
+
+namespace IfiDashboard.Server.Store;
+
+public static class StoreServiceCollectionExtensions
+{
+    /// <summary>Registers the store (section <c>Store</c>): connections, inventory, leases, ingestion, queries.</summary>
+    public static IServiceCollection AddIfiStore(this IServiceCollection services, IConfiguration config)
+    {
+        services.AddOptions<StoreOptions>()
+            .Bind(config.GetSection(StoreOptions.SectionName))
+            .Validate(o => o.IsSqlite, "Store:Provider must be \"Sqlite\"; no other provider is implemented yet.")
+            .Validate(o => !string.IsNullOrWhiteSpace(o.ConnectionString), "Store:ConnectionString is required.")
+            .ValidateOnStart();
+
+        services.TryAddSingleton(TimeProvider.System);
+        services.AddSingleton<IDbConnectionFactory, SqliteConnectionFactory>();
+        services.AddSingleton<InstanceRepository>();
+        services.AddSingleton<SqliteInstanceSource>();
+        services.AddSingleton<IInstanceSource>(sp => sp.GetRequiredService<SqliteInstanceSource>());
+        services.AddSingleton<SqliteSnapshotStore>();
+        services.AddSingleton<ISnapshotSink>(sp => sp.GetRequiredService<SqliteSnapshotStore>());
+        services.AddSingleton<FleetQueries>();
+        services.AddSingleton<StoreHealth>();
+        return services;
+    }
+
+    /// <summary>Brings the store's schema up to date; the host calls this once at start, before serving.</summary>
+    public static async Task MigrateIfiStoreAsync(this IServiceProvider services, CancellationToken ct = default)
+    {
+        var options = services.GetRequiredService<IOptions<StoreOptions>>().Value;
+        if (!options.IsSqlite)
+            throw new InvalidOperationException($"No migrations for store provider '{options.Provider}'.");
+
+        var runner = MigrationRunner.ForSqlite(
+            services.GetRequiredService<TimeProvider>(),
+            services.GetService<ILoggerFactory>()?.CreateLogger<MigrationRunner>());
+        await using var connection = await services.GetRequiredService<IDbConnectionFactory>().OpenAsync(ct);
+        await runner.RunAsync(connection, ct);
+    }
+}

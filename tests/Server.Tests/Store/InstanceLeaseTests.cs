@@ -1,0 +1,134 @@
+namespace IfiDashboard.Server.Tests.Store;
+
+public sealed class InstanceLeaseTests
+{
+    static readonly TimeSpan Lease = TimeSpan.FromMinutes(2);
+    static readonly CancellationToken None = CancellationToken.None;
+
+    static async Task<long[]> AddInstancesAsync(TestStore store, int count)
+    {
+        var ids = new long[count];
+        for (var i = 0; i < count; i++)
+            ids[i] = await store.Instances.AddAsync(TestData.Registration($"SQL{i:D3}"), None);
+        return ids;
+    }
+
+    [Fact]
+    public async Task Two_collectors_leasing_at_once_never_get_the_same_instance()
+    {
+        await using var store = await TestStore.CreateMigratedAsync();
+        await AddInstancesAsync(store, 30);
+
+        for (var round = 0; round < 5; round++)
+        {
+            // Each source opens its own connection per call; Task.Run puts the two calls on two threads at once.
+            var a = store.NewSource();
+            var b = store.NewSource();
+            var leased = await Task.WhenAll(
+                Task.Run(() => a.LeaseDueAsync("collector-a", 20, Lease, None)),
+                Task.Run(() => b.LeaseDueAsync("collector-b", 20, Lease, None)));
+
+            var ids = leased.SelectMany(l => l).Select(i => i.Id).ToList();
+            Assert.Equal(ids.Count, ids.Distinct().Count());
+            Assert.Equal(30, ids.Count);
+
+            store.Clock.Advance(Lease + TimeSpan.FromSeconds(1));
+        }
+    }
+
+    [Fact]
+    public async Task Leased_instance_is_not_handed_out_again_while_the_lease_holds()
+    {
+        await using var store = await TestStore.CreateMigratedAsync();
+        await AddInstancesAsync(store, 3);
+        var source = store.NewSource();
+        await source.LeaseDueAsync("collector-a", 10, Lease, None);
+
+        store.Clock.Advance(Lease - TimeSpan.FromSeconds(1));
+        var second = await source.LeaseDueAsync("collector-b", 10, Lease, None);
+
+        Assert.Empty(second);
+    }
+
+    [Fact]
+    public async Task Expired_lease_is_leased_again()
+    {
+        await using var store = await TestStore.CreateMigratedAsync();
+        var ids = await AddInstancesAsync(store, 1);
+        var source = store.NewSource();
+        await source.LeaseDueAsync("collector-a", 10, Lease, None);
+
+        store.Clock.Advance(Lease + TimeSpan.FromSeconds(1));
+        var second = await source.LeaseDueAsync("collector-b", 10, Lease, None);
+
+        Assert.Equal(ids, second.Select(i => i.Id));
+    }
+
+    [Fact]
+    public async Task At_most_max_count_are_leased_longest_waiting_first()
+    {
+        await using var store = await TestStore.CreateMigratedAsync();
+        var ids = await AddInstancesAsync(store, 3);
+        var source = store.NewSource();
+        var all = await source.LeaseDueAsync("collector-a", 3, Lease, None);
+        await source.CompleteAsync(ids[0], "collector-a", store.Clock.Now.AddMinutes(2), None);
+        await source.CompleteAsync(ids[1], "collector-a", store.Clock.Now.AddMinutes(1), None);
+        await source.CompleteAsync(ids[2], "collector-a", store.Clock.Now.AddMinutes(3), None);
+
+        store.Clock.Advance(TimeSpan.FromMinutes(5));
+        var two = await source.LeaseDueAsync("collector-a", 2, Lease, None);
+
+        Assert.Equal(3, all.Count);
+        Assert.Equal([ids[1], ids[0]], two.Select(i => i.Id));
+    }
+
+    [Fact]
+    public async Task Instance_is_not_due_before_its_next_poll_time()
+    {
+        await using var store = await TestStore.CreateMigratedAsync();
+        var ids = await AddInstancesAsync(store, 1);
+        var source = store.NewSource();
+        await source.LeaseDueAsync("collector-a", 10, Lease, None);
+        await source.CompleteAsync(ids[0], "collector-a", store.Clock.Now.AddMinutes(5), None);
+
+        store.Clock.Advance(TimeSpan.FromMinutes(4));
+        var early = await source.LeaseDueAsync("collector-a", 10, Lease, None);
+        store.Clock.Advance(TimeSpan.FromMinutes(1));
+        var onTime = await source.LeaseDueAsync("collector-a", 10, Lease, None);
+
+        Assert.Empty(early);
+        Assert.Equal(ids, onTime.Select(i => i.Id));
+    }
+
+    [Fact]
+    public async Task Completing_releases_only_the_collectors_own_lease()
+    {
+        await using var store = await TestStore.CreateMigratedAsync();
+        var ids = await AddInstancesAsync(store, 1);
+        var source = store.NewSource();
+        await source.LeaseDueAsync("collector-a", 10, Lease, None);
+        store.Clock.Advance(Lease + TimeSpan.FromSeconds(1));
+        await source.LeaseDueAsync("collector-b", 10, Lease, None);
+
+        // collector-a finishes late: its lease has passed to collector-b, which must keep it.
+        await source.CompleteAsync(ids[0], "collector-a", store.Clock.Now, None);
+        var whileBHolds = await source.LeaseDueAsync("collector-c", 10, Lease, None);
+        await source.CompleteAsync(ids[0], "collector-b", store.Clock.Now, None);
+        var afterBCompletes = await source.LeaseDueAsync("collector-c", 10, Lease, None);
+
+        Assert.Empty(whileBHolds);
+        Assert.Equal(ids, afterBCompletes.Select(i => i.Id));
+    }
+
+    [Fact]
+    public async Task Retired_instance_is_never_leased()
+    {
+        await using var store = await TestStore.CreateMigratedAsync();
+        var ids = await AddInstancesAsync(store, 2);
+        await store.Instances.RetireAsync(ids[0], store.Clock.Now, None);
+
+        var leased = await store.NewSource().LeaseDueAsync("collector-a", 10, Lease, None);
+
+        Assert.Equal([ids[1]], leased.Select(i => i.Id));
+    }
+}

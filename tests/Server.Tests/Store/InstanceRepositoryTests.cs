@@ -1,0 +1,106 @@
+using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Shared.Inventory;
+
+namespace IfiDashboard.Server.Tests.Store;
+
+public sealed class InstanceRepositoryTests
+{
+    [Fact]
+    public async Task Added_instance_reads_back_with_all_fields()
+    {
+        await using var store = await TestStore.CreateMigratedAsync();
+        var registration = TestData.Registration("SQL01") with
+        {
+            InstanceName = "INST1",
+            Encrypt = EncryptMode.Strict,
+            TrustServerCertificate = true,
+            HostNameInCertificate = "sql01.corp.example",
+            PollIntervalSeconds = 60,
+        };
+
+        var id = await store.Instances.AddAsync(registration, CancellationToken.None);
+        var read = await store.Instances.GetAsync(id, CancellationToken.None);
+
+        Assert.NotNull(read);
+        Assert.Equal(id, read.Id);
+        Assert.Equal(["tier1", "emea"], read.Tags);
+        Assert.Equivalent(registration with { Id = id, Tags = read.Tags }, read);
+    }
+
+    [Fact]
+    public async Task Unknown_id_reads_as_null()
+    {
+        await using var store = await TestStore.CreateMigratedAsync();
+
+        Assert.Null(await store.Instances.GetAsync(404, CancellationToken.None));
+    }
+
+    [Fact]
+    public async Task Duplicate_name_ignoring_case_is_rejected()
+    {
+        await using var store = await TestStore.CreateMigratedAsync();
+        await store.Instances.AddAsync(TestData.Registration("SQL01"), CancellationToken.None);
+
+        var ex = await Assert.ThrowsAsync<DuplicateInstanceException>(
+            () => store.Instances.AddAsync(TestData.Registration("sql01"), CancellationToken.None));
+
+        Assert.Equal("sql01", ex.InstanceName);
+    }
+
+    [Fact]
+    public async Task Upsert_by_name_updates_connection_fields_and_keeps_the_id()
+    {
+        await using var store = await TestStore.CreateMigratedAsync();
+        var id = await store.Instances.UpsertByNameAsync(TestData.Registration("SQL01"), CancellationToken.None);
+
+        var again = await store.Instances.UpsertByNameAsync(
+            TestData.Registration("Sql01") with { Host = "127.0.0.1", Port = 14330, Encrypt = EncryptMode.Optional },
+            CancellationToken.None);
+
+        var read = await store.Instances.GetAsync(id, CancellationToken.None);
+        Assert.Equal(id, again);
+        Assert.Equal("SQL01", read!.Name);
+        Assert.Equal("127.0.0.1", read.Host);
+        Assert.Equal(14330, read.Port);
+        Assert.Equal(EncryptMode.Optional, read.Encrypt);
+        Assert.Single(await store.Instances.ListActiveAsync(CancellationToken.None));
+    }
+
+    [Fact]
+    public async Task Retired_instance_is_kept_but_no_longer_listed()
+    {
+        await using var store = await TestStore.CreateMigratedAsync();
+        var retired = await store.Instances.AddAsync(TestData.Registration("SQL01"), CancellationToken.None);
+        await store.Instances.AddAsync(TestData.Registration("SQL02"), CancellationToken.None);
+
+        await store.Instances.RetireAsync(retired, TestStore.Start, CancellationToken.None);
+
+        var active = await store.Instances.ListActiveAsync(CancellationToken.None);
+        Assert.Equal(["SQL02"], active.Select(i => i.Name));
+        Assert.Equal(TestStore.Start, (await store.Instances.GetAsync(retired, CancellationToken.None))!.RetiredAt);
+    }
+
+    [Fact]
+    public async Task Name_of_a_retired_instance_can_be_registered_again()
+    {
+        await using var store = await TestStore.CreateMigratedAsync();
+        var old = await store.Instances.AddAsync(TestData.Registration("SQL01"), CancellationToken.None);
+        await store.Instances.RetireAsync(old, TestStore.Start, CancellationToken.None);
+
+        var replacement = await store.Instances.AddAsync(TestData.Registration("SQL01"), CancellationToken.None);
+
+        Assert.NotEqual(old, replacement);
+    }
+
+    [Fact]
+    public async Task Active_instances_are_listed_by_name()
+    {
+        await using var store = await TestStore.CreateMigratedAsync();
+        foreach (var name in new[] { "SQL03", "SQL01", "SQL02" })
+            await store.Instances.AddAsync(TestData.Registration(name), CancellationToken.None);
+
+        var active = await store.Instances.ListActiveAsync(CancellationToken.None);
+
+        Assert.Equal(["SQL01", "SQL02", "SQL03"], active.Select(i => i.Name));
+    }
+}
