@@ -7,5 +7,6 @@ public static class ProbeNames
 {
     public const string Connect = "connect";
     public const string Identity = "identity";
+    public const string HostInfo = "host-info";
     public const string Services = "services";
 }

@@ -1,0 +1,34 @@
+using IfiDashboard.Collector.Connections;
+using IfiDashboard.Collector.Credentials;
+using IfiDashboard.Collector.Probes;
+using IfiDashboard.Collector.Scheduling;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.DependencyInjection.Extensions;
+using Microsoft.Extensions.Options;
+
+namespace IfiDashboard.Collector;
+
+public static class CollectorServiceCollectionExtensions
+{
+    /// <summary>
+    /// Registers the prober and the scheduler. The host supplies <see cref="Shared.Inventory.IInstanceSource"/> and
+    /// <see cref="Shared.Snapshots.ISnapshotSink"/>: the store when embedded, the server's API when standalone.
+    /// </summary>
+    public static IServiceCollection AddIfiCollector(this IServiceCollection services, IConfiguration configuration)
+    {
+        services.AddOptions<CollectorOptions>().Bind(configuration.GetSection(CollectorOptions.Section))
+            .Validate(o => o.MaxConcurrency > 0 && o.PollDeadlineSeconds > 0 && o.LeaseSeconds > o.PollDeadlineSeconds,
+                "Collector: MaxConcurrency and PollDeadlineSeconds must be positive and LeaseSeconds longer than the deadline.")
+            .ValidateOnStart();
+        services.TryAddSingleton(TimeProvider.System);
+        services.AddSingleton(sp => sp.GetRequiredService<IOptions<CollectorOptions>>().Value);
+        services.AddSingleton<ICredentialResolver>(sp => new ConfigurationCredentialResolver(configuration));
+        services.AddSingleton<ConnectionStringFactory>();
+        services.AddSingleton<InstanceProber>();
+        services.AddSingleton<CollectorMetrics>();
+        services.AddSingleton<CollectorService>();
+        services.AddHostedService(sp => sp.GetRequiredService<CollectorService>());
+        return services;
+    }
+}

@@ -1,0 +1,23 @@
+namespace IfiDashboard.Collector.Connections;
+
+/// <summary>Collector settings (configuration section "Collector").</summary>
+public sealed class CollectorOptions
+{
+    public const string Section = "Collector";
+
+    /// <summary>Identifies this collector in leases and snapshots.</summary>
+    public string Name { get; set; } = Environment.MachineName;
+    /// <summary>How many instances are polled at once.</summary>
+    public int MaxConcurrency { get; set; } = 32;
+    public int ConnectTimeoutSeconds { get; set; } = 8;
+    public int CommandTimeoutSeconds { get; set; } = 15;
+    /// <summary>A whole poll of one instance is abandoned after this long, so a hanging instance holds one slot only.</summary>
+    public int PollDeadlineSeconds { get; set; } = 30;
+    public int LeaseSeconds { get; set; } = 120;
+    /// <summary>How often the scheduler looks for due instances when it has nothing to do.</summary>
+    public double IdleCheckSeconds { get; set; } = 1;
+    /// <summary>Next poll = interval × (1 ± this fraction), so a fleet registered at once spreads out.</summary>
+    public double JitterFraction { get; set; } = 0.1;
+    /// <summary>Optional JSON file of credentials ({"Credentials": {"name": {"UserId": "...", "Password": "..."}}}).</summary>
+    public string? SecretsFile { get; set; }
+}

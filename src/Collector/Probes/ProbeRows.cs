@@ -1,0 +1,37 @@
+namespace IfiDashboard.Collector.Probes;
+
+// Rows as the probe scripts return them; Dapper maps columns to these by name.
+// Property names follow the column names of the .sql files, not C# conventions.
+
+internal sealed class IdentityRow
+{
+    public string ProductVersion { get; set; } = "";
+    public string? ProductLevel { get; set; }
+    public string? ProductUpdateLevel { get; set; }
+    public string? Edition { get; set; }
+    public int? EngineEdition { get; set; }
+    public string? MachineName { get; set; }
+    public string? ServerName { get; set; }
+    public string? InstanceName { get; set; }
+    public int? IsClustered { get; set; }
+    public int? ProcessId { get; set; }
+}
+
+internal sealed class HostInfoRow
+{
+    public string? host_platform { get; set; }
+    public string? host_distribution { get; set; }
+    public string? host_release { get; set; }
+}
+
+internal sealed class ServiceRow
+{
+    public string servicename { get; set; } = "";
+    public string? startup_type_desc { get; set; }
+    public string? status_desc { get; set; }
+    public int process_id { get; set; }
+    public DateTimeOffset? last_startup_time { get; set; }
+    public string service_account { get; set; } = "";
+    public string? is_clustered { get; set; }
+    public string? instant_file_initialization_enabled { get; set; }
+}

@@ -1,0 +1,33 @@
+using System.Collections.Concurrent;
+using System.Reflection;
+
+namespace IfiDashboard.Collector.Probes;
+
+/// <summary>
+/// The T-SQL the collector sends, kept as embedded .sql files (Probes/Sql) that a DBA can open and run in SSMS.
+/// </summary>
+public static class SqlScripts
+{
+    public const string Identity = "identity";
+    public const string HostInfo = "host-info";
+    public const string ServicesIfiColumn = "services-ifi-column";
+    public const string Services = "services";
+    public const string ServicesLegacy = "services-legacy";
+
+    static readonly ConcurrentDictionary<string, string> Cache = new();
+
+    public static string Get(string name) => Cache.GetOrAdd(name, Load);
+
+    static string Load(string name)
+    {
+        var assembly = typeof(SqlScripts).Assembly;
+        var resource = $"{assembly.GetName().Name}.Probes.Sql.{name}.sql";
+        using var stream = assembly.GetManifestResourceStream(resource)
+                           ?? throw new InvalidOperationException($"Embedded script '{resource}' is missing.");
+        using var reader = new StreamReader(stream);
+        return reader.ReadToEnd();
+    }
+
+    public static IEnumerable<string> All =>
+        typeof(SqlScripts).Assembly.GetManifestResourceNames().Where(n => n.EndsWith(".sql", StringComparison.Ordinal));
+}

@@ -1,0 +1,118 @@
+using IfiDashboard.Collector.Connections;
+using IfiDashboard.Collector.Probes;
+using IfiDashboard.Shared.Inventory;
+using IfiDashboard.Shared.Snapshots;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+
+namespace IfiDashboard.Collector.Scheduling;
+
+/// <summary>
+/// Keeps up to <see cref="CollectorOptions.MaxConcurrency"/> polls running: it leases due instances as slots free
+/// up, so a hanging instance holds one slot until its deadline and never delays the others.
+/// </summary>
+public sealed class CollectorService(
+    IInstanceSource source,
+    InstanceProber prober,
+    ISnapshotSink sink,
+    CollectorOptions options,
+    CollectorMetrics metrics,
+    TimeProvider time,
+    ILogger<CollectorService> logger) : BackgroundService
+{
+    protected override async Task ExecuteAsync(CancellationToken stoppingToken)
+    {
+        using var slots = new SemaphoreSlim(options.MaxConcurrency);
+        logger.LogInformation("Collector {Collector} started with {Concurrency} concurrent polls", options.Name, options.MaxConcurrency);
+        while (!stoppingToken.IsCancellationRequested)
+        {
+            try
+            {
+                await slots.WaitAsync(stoppingToken);
+                var free = slots.CurrentCount + 1;
+                var due = await source.LeaseDueAsync(options.Name, free, Lease, stoppingToken);
+                if (due.Count == 0)
+                {
+                    slots.Release();
+                    await Task.Delay(TimeSpan.FromSeconds(options.IdleCheckSeconds), time, stoppingToken);
+                    continue;
+                }
+                // One slot is already held for the first instance; take one more for each of the others.
+                for (var i = 0; i < due.Count; i++)
+                {
+                    if (i > 0) await slots.WaitAsync(stoppingToken);
+                    var instance = due[i];
+                    _ = Task.Run(async () =>
+                    {
+                        try { await PollAndStoreAsync(instance, stoppingToken); }
+                        finally { slots.Release(); }
+                    }, CancellationToken.None);
+                }
+            }
+            catch (OperationCanceledException) when (stoppingToken.IsCancellationRequested)
+            {
+                break;
+            }
+            catch (Exception e)
+            {
+                // The store being briefly unavailable must not end collection.
+                logger.LogError(e, "Leasing due instances failed; retrying");
+                await Task.Delay(TimeSpan.FromSeconds(options.IdleCheckSeconds * 5), time, stoppingToken);
+            }
+        }
+    }
+
+    TimeSpan Lease => TimeSpan.FromSeconds(options.LeaseSeconds);
+
+    /// <summary>Leases every due instance once and waits for all their polls: for tests and "poll now".</summary>
+    public async Task<int> PollDueOnceAsync(CancellationToken cancellationToken)
+    {
+        var due = await source.LeaseDueAsync(options.Name, int.MaxValue, Lease, cancellationToken);
+        using var slots = new SemaphoreSlim(options.MaxConcurrency);
+        await Task.WhenAll(due.Select(async instance =>
+        {
+            await slots.WaitAsync(cancellationToken);
+            try { await PollAndStoreAsync(instance, cancellationToken); }
+            finally { slots.Release(); }
+        }));
+        return due.Count;
+    }
+
+    async Task PollAndStoreAsync(InstanceRegistration instance, CancellationToken stoppingToken)
+    {
+        try
+        {
+            var snapshot = await prober.PollAsync(instance, stoppingToken);
+            await sink.WriteAsync(snapshot, stoppingToken);
+            metrics.Record(snapshot);
+            var overall = snapshot.Overall;
+            if (overall.Outcome == OutcomeClass.Ok)
+                logger.LogDebug("Polled {Instance} in {Ms} ms", instance.Name, (snapshot.FinishedAt - snapshot.StartedAt).TotalMilliseconds);
+            else
+                logger.LogInformation("Polled {Instance}: {Probe} {Outcome}: {Message}", instance.Name, overall.Probe, overall.Outcome, overall.Message);
+        }
+        catch (OperationCanceledException) when (stoppingToken.IsCancellationRequested)
+        {
+            return;
+        }
+        catch (Exception e)
+        {
+            logger.LogError(e, "Storing the poll of {Instance} failed", instance.Name);
+        }
+        try
+        {
+            await source.CompleteAsync(instance.Id, options.Name, NextPollAt(instance), stoppingToken);
+        }
+        catch (Exception e) when (e is not OperationCanceledException)
+        {
+            // The lease expires by itself; the instance is polled again then.
+            logger.LogWarning(e, "Releasing the lease of {Instance} failed", instance.Name);
+        }
+    }
+
+    DateTimeOffset NextPollAt(InstanceRegistration instance)
+    {
+        var jitter = 1 + (Random.Shared.NextDouble() * 2 - 1) * options.JitterFraction;
+        return time.GetUtcNow() + TimeSpan.FromSeconds(Math.Max(1, instance.PollIntervalSeconds) * jitter);
+    }
+}

@@ -1,0 +1,56 @@
+using IfiDashboard.Simulator.Engine;
+using IfiDashboard.Simulator.Scenarios;
+
+namespace IfiDashboard.Simulator.Hosting;
+
+/// <summary>Serves every instance of a scenario on loopback. Used by the CLI, the demo, tests and benchmarks.</summary>
+public sealed class FleetSimulator : IAsyncDisposable
+{
+    readonly Dictionary<string, SimulatedInstance> _instances;
+
+    FleetSimulator(Scenario scenario, Dictionary<string, SimulatedInstance> instances)
+    {
+        Scenario = scenario;
+        _instances = instances;
+    }
+
+    public Scenario Scenario { get; }
+    public IReadOnlyCollection<SimulatedInstance> Instances => _instances.Values;
+    public SimulatedInstance this[string name] => _instances[name];
+
+    /// <param name="log">Where loud simulator messages go (unknown statements); standard error by default.</param>
+    public static FleetSimulator Start(Scenario scenario, Action<string>? log = null)
+    {
+        var engine = new QueryEngine(log ?? Console.Error.WriteLine);
+        var instances = new Dictionary<string, SimulatedInstance>(StringComparer.OrdinalIgnoreCase);
+        try
+        {
+            foreach (var definition in scenario.Instances)
+            {
+                var instance = new SimulatedInstance(definition, scenario.DefaultLogins, engine);
+                if (!instances.TryAdd(definition.Name, instance))
+                    throw new ArgumentException($"Scenario names instance '{definition.Name}' twice.");
+                instance.Start();
+            }
+        }
+        catch
+        {
+            foreach (var started in instances.Values) started.DisposeAsync().AsTask().GetAwaiter().GetResult();
+            throw;
+        }
+        return new FleetSimulator(scenario, instances);
+    }
+
+    /// <summary>Changes an instance while it runs (IFI taken away, a fault switched on) and applies what needs it.</summary>
+    public void Update(string name, Action<ScenarioInstance> change)
+    {
+        var instance = _instances[name];
+        change(instance.Scenario);
+        instance.ApplyConnectivity();
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        foreach (var instance in _instances.Values) await instance.DisposeAsync();
+    }
+}

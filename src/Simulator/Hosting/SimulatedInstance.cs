@@ -1,0 +1,100 @@
+using System.Net;
+using System.Net.Sockets;
+using IfiDashboard.Simulator.Engine;
+using IfiDashboard.Simulator.Scenarios;
+using IfiDashboard.Simulator.Tds;
+
+namespace IfiDashboard.Simulator.Hosting;
+
+/// <summary>One simulated instance listening on its own loopback port.</summary>
+public sealed class SimulatedInstance : IAsyncDisposable
+{
+    readonly IQueryEngine _engine;
+    readonly IReadOnlyList<ScenarioLogin> _defaultLogins;
+    readonly CancellationTokenSource _stopping = new();
+    Socket? _socket;
+    Task _acceptLoop = Task.CompletedTask;
+
+    internal SimulatedInstance(ScenarioInstance scenario, IReadOnlyList<ScenarioLogin> defaultLogins, IQueryEngine engine)
+    {
+        Scenario = scenario;
+        Profile = VersionProfiles.Get(scenario.Profile);
+        _defaultLogins = defaultLogins;
+        _engine = engine;
+    }
+
+    /// <summary>The live description: tests and the scenario watcher change it while the instance runs.</summary>
+    public ScenarioInstance Scenario { get; }
+    public VersionProfile Profile { get; }
+    public Transcript Transcript { get; } = new();
+    public int Port { get; private set; }
+    public string Name => Scenario.Name;
+
+    internal Version ProductVersion => Version.Parse(Profile.ProductVersion);
+
+    internal string ServerName =>
+        (Scenario.MachineName ?? Scenario.Name.ToUpperInvariant()) + (Scenario.InstanceName is { } i ? "\\" + i : "");
+
+    internal ScenarioLogin? FindLogin(string name, string password) =>
+        Scenario.Logins.Concat(_defaultLogins).FirstOrDefault(l =>
+            string.Equals(l.Name, name, StringComparison.OrdinalIgnoreCase) && l.Password == password);
+
+    internal void Start()
+    {
+        _socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+        _socket.Bind(new IPEndPoint(IPAddress.Loopback, Scenario.Port));
+        Port = ((IPEndPoint)_socket.LocalEndPoint!).Port;
+        // A bound socket that does not listen answers every connection attempt with a reset: "connection refused",
+        // while keeping the port reserved for when the fault is lifted.
+        if (!Scenario.Faults.RefuseConnections) Listen();
+    }
+
+    /// <summary>Applies a change to <see cref="ScenarioFaults.RefuseConnections"/> made while running.</summary>
+    public void ApplyConnectivity()
+    {
+        if (Scenario.Faults.RefuseConnections == _acceptLoop.IsCompleted) return;
+        if (Scenario.Faults.RefuseConnections)
+        {
+            _socket?.Dispose();
+            _socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+            _socket.Bind(new IPEndPoint(IPAddress.Loopback, Port));
+        }
+        else Listen();
+    }
+
+    void Listen()
+    {
+        _socket!.Listen(512);
+        var listening = _socket;
+        _acceptLoop = Task.Run(() => AcceptLoopAsync(listening));
+    }
+
+    async Task AcceptLoopAsync(Socket listening)
+    {
+        while (!_stopping.IsCancellationRequested)
+        {
+            Socket client;
+            try
+            {
+                client = await listening.AcceptAsync(_stopping.Token);
+            }
+            catch (Exception e) when (e is OperationCanceledException or ObjectDisposedException or SocketException)
+            {
+                return;
+            }
+            client.NoDelay = true;
+            _ = Task.Run(() => new TdsConnection(client, this, _engine).RunAsync(_stopping.Token));
+        }
+    }
+
+    public string ConnectionString(string login, string password, string encrypt = "Mandatory") =>
+        $"Server=127.0.0.1,{Port};User ID={login};Password={password};Encrypt={encrypt};TrustServerCertificate=true";
+
+    public async ValueTask DisposeAsync()
+    {
+        await _stopping.CancelAsync();
+        _socket?.Dispose();
+        try { await _acceptLoop; } catch (OperationCanceledException) { }
+        _stopping.Dispose();
+    }
+}

@@ -1,0 +1,37 @@
+using System.Text.Json;
+using System.Text.Json.Serialization;
+
+namespace IfiDashboard.Simulator.Scenarios;
+
+/// <summary>Reads scenario JSON (docs/simulator.md): camelCase properties, enums as strings, comments allowed.</summary>
+public static class ScenarioFile
+{
+    public static readonly JsonSerializerOptions Options = new(JsonSerializerDefaults.Web)
+    {
+        ReadCommentHandling = JsonCommentHandling.Skip,
+        AllowTrailingCommas = true,
+        UnmappedMemberHandling = JsonUnmappedMemberHandling.Disallow,
+        Converters = { new JsonStringEnumConverter() },
+    };
+
+    public static Scenario Load(string path)
+    {
+        try
+        {
+            return Parse(File.ReadAllText(path));
+        }
+        catch (JsonException e)
+        {
+            throw new InvalidDataException($"Scenario '{path}' is not valid: {e.Message}", e);
+        }
+    }
+
+    public static Scenario Parse(string json)
+    {
+        var scenario = JsonSerializer.Deserialize<Scenario>(json, Options)
+                       ?? throw new InvalidDataException("Scenario file is empty.");
+        foreach (var instance in scenario.Instances)
+            VersionProfiles.Get(instance.Profile); // fail at load, naming the bad profile
+        return scenario;
+    }
+}

@@ -1,0 +1,165 @@
+using System.Text;
+
+namespace IfiDashboard.Simulator.Tds;
+
+/// <summary>Reads one RPC parameter's TYPE_INFO and value into a CLR value.</summary>
+internal static class ParameterReader
+{
+    const byte GuidN = 0x24, IntN = 0x26, DateN = 0x28, DateTime2N = 0x2A, DateTimeOffsetN = 0x2B, NText = 0x63,
+        BitN = 0x68, DecimalN = 0x6A, NumericN = 0x6C, FloatN = 0x6D, MoneyN = 0x6E, DateTimeN = 0x6F,
+        BigVarChar = 0xA7, BigVarBinary = 0xA5, NVarChar = 0xE7, NChar = 0xEF;
+    static readonly DateTime SqlDateTimeEpoch = new(1900, 1, 1);
+
+    public static object? ReadTypedValue(PayloadReader r)
+    {
+        var type = r.Byte();
+        switch (type)
+        {
+            case NVarChar or NChar or BigVarChar or BigVarBinary:
+            {
+                var maxLength = r.UInt16();
+                if (type != BigVarBinary) r.Skip(5); // collation
+                var bytes = maxLength == 0xFFFF ? ReadPlp(r) : ReadUShortLengthBytes(r);
+                if (bytes is null) return null;
+                return type switch
+                {
+                    NVarChar or NChar => Encoding.Unicode.GetString(bytes),
+                    BigVarChar => Encoding.Latin1.GetString(bytes),
+                    _ => bytes,
+                };
+            }
+            case NText:
+            {
+                r.Int32(); // max length
+                r.Skip(5); // collation
+                var length = r.Int32();
+                return length < 0 ? null : Encoding.Unicode.GetString(r.Bytes(length));
+            }
+            case IntN:
+            {
+                r.Byte();
+                var length = r.Byte();
+                return length switch
+                {
+                    0 => null,
+                    1 => r.Byte(),
+                    2 => r.Int16(),
+                    4 => r.Int32(),
+                    8 => r.Int64(),
+                    _ => throw new TdsProtocolException($"INTN length {length} is invalid."),
+                };
+            }
+            case BitN:
+            {
+                r.Byte();
+                return r.Byte() == 0 ? null : r.Byte() != 0;
+            }
+            case FloatN:
+            {
+                r.Byte();
+                var length = r.Byte();
+                return length switch
+                {
+                    0 => null,
+                    4 => BitConverter.Int32BitsToSingle(r.Int32()),
+                    8 => BitConverter.Int64BitsToDouble(r.Int64()),
+                    _ => throw new TdsProtocolException($"FLTN length {length} is invalid."),
+                };
+            }
+            case MoneyN:
+            {
+                r.Byte();
+                var length = r.Byte();
+                if (length == 0) return null;
+                if (length == 4) return r.Int32() / 10000m;
+                var high = (long)r.Int32();
+                var low = r.UInt32();
+                return ((high << 32) | low) / 10000m;
+            }
+            case DateTimeN:
+            {
+                r.Byte();
+                var length = r.Byte();
+                if (length == 0) return null;
+                if (length == 4) return SqlDateTimeEpoch.AddDays(r.UInt16()).AddMinutes(r.UInt16());
+                var days = r.Int32();
+                var ticks = r.UInt32();
+                return SqlDateTimeEpoch.AddDays(days).AddMilliseconds(Math.Round(ticks * 10 / 3.0));
+            }
+            case DateN:
+            {
+                var length = r.Byte();
+                return length == 0 ? null : DateTime.MinValue.AddDays(ReadUInt24(r));
+            }
+            case DateTime2N:
+            {
+                var scale = r.Byte();
+                var length = r.Byte();
+                return length == 0 ? null : ReadTimeAndDate(r, scale);
+            }
+            case DateTimeOffsetN:
+            {
+                var scale = r.Byte();
+                var length = r.Byte();
+                if (length == 0) return null;
+                var utc = ReadTimeAndDate(r, scale);
+                var offset = TimeSpan.FromMinutes(r.Int16());
+                return new DateTimeOffset(DateTime.SpecifyKind(utc + offset, DateTimeKind.Unspecified), offset);
+            }
+            case DecimalN or NumericN:
+            {
+                r.Byte();
+                r.Byte(); // precision
+                var scale = r.Byte();
+                var length = r.Byte();
+                if (length == 0) return null;
+                var positive = r.Byte() == 1;
+                var mantissa = new byte[16];
+                r.Bytes(length - 1).CopyTo(mantissa);
+                var value = new decimal(BitConverter.ToInt32(mantissa, 0), BitConverter.ToInt32(mantissa, 4),
+                    BitConverter.ToInt32(mantissa, 8), !positive, scale);
+                return value;
+            }
+            case GuidN:
+            {
+                r.Byte();
+                var length = r.Byte();
+                return length == 0 ? null : new Guid(r.Bytes(16));
+            }
+            default:
+                throw new TdsProtocolException($"RPC parameter type 0x{type:X2} is not supported by the simulator.");
+        }
+    }
+
+    static byte[]? ReadUShortLengthBytes(PayloadReader r)
+    {
+        var length = r.UInt16();
+        return length == 0xFFFF ? null : r.Bytes(length).ToArray();
+    }
+
+    /// <summary>PLP: total length (all ones = NULL), then chunks each with a 4-byte length, ended by a zero chunk.</summary>
+    static byte[]? ReadPlp(PayloadReader r)
+    {
+        var total = r.UInt64();
+        if (total == ulong.MaxValue) return null;
+        using var buffer = new MemoryStream();
+        while (true)
+        {
+            var chunk = r.Int32();
+            if (chunk == 0) break;
+            buffer.Write(r.Bytes(chunk));
+        }
+        return buffer.ToArray();
+    }
+
+    static int ReadUInt24(PayloadReader r) => r.Byte() | (r.Byte() << 8) | (r.Byte() << 16);
+
+    static DateTime ReadTimeAndDate(PayloadReader r, byte scale)
+    {
+        var timeSize = scale <= 2 ? 3 : scale <= 4 ? 4 : 5;
+        long units = 0;
+        for (var i = 0; i < timeSize; i++) units |= (long)r.Byte() << (8 * i);
+        var ticks = units * (long)Math.Pow(10, 7 - scale);
+        return DateTime.MinValue.AddDays(ReadUInt24(r)).AddTicks(ticks);
+    }
+}

@@ -1,0 +1,321 @@
+using System.Net.Security;
+using System.Net.Sockets;
+using System.Security.Authentication;
+using IfiDashboard.Simulator.Engine;
+using IfiDashboard.Simulator.Hosting;
+using IfiDashboard.Simulator.Results;
+using IfiDashboard.Simulator.Scenarios;
+
+namespace IfiDashboard.Simulator.Tds;
+
+/// <summary>
+/// One client connection to one simulated instance: PRELOGIN (with the four ways of encryption), LOGIN7, then
+/// batches and RPCs until the client leaves. Failures end this connection only.
+/// </summary>
+internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, IQueryEngine engine)
+{
+    const byte TlsHandshakeRecord = 0x16;
+    static readonly SslApplicationProtocol Tds80 = new("tds/8.0");
+
+    readonly NetworkStream _network = new(socket, ownsSocket: false);
+    TdsTransport _transport = null!;
+    SessionContext? _session;
+
+    ScenarioInstance Scenario => instance.Scenario;
+    Transcript Transcript => instance.Transcript;
+
+    public async Task RunAsync(CancellationToken cancellationToken)
+    {
+        try
+        {
+            if (!await NegotiateAsync(cancellationToken)) return;
+            await ServeRequestsAsync(cancellationToken);
+        }
+        catch (TdsProtocolException e)
+        {
+            Transcript.Add(TranscriptKinds.ProtocolError, e.Message);
+        }
+        catch (Exception e) when (e is IOException or SocketException or AuthenticationException or OperationCanceledException
+                                   or ObjectDisposedException)
+        {
+            // The client went away or the simulator is stopping: nothing to answer.
+        }
+        finally
+        {
+            socket.Dispose();
+        }
+    }
+
+    async Task<bool> NegotiateAsync(CancellationToken ct)
+    {
+        _transport = new TdsTransport(_network);
+        var strict = await StartsWithTlsAsync(ct);
+        if (strict)
+        {
+            if (instance.Profile.Major < 16) return false; // TDS 8.0 arrived with SQL Server 2022.
+            var ssl = new SslStream(_network, leaveInnerStreamOpen: true);
+            await ssl.AuthenticateAsServerAsync(new SslServerAuthenticationOptions
+            {
+                ServerCertificate = ServerCertificate.Instance,
+                ApplicationProtocols = [Tds80],
+                EnabledSslProtocols = SslProtocols.Tls12 | SslProtocols.Tls13,
+            }, ct);
+            _transport.Stream = ssl;
+        }
+
+        var preLogin = await _transport.ReadMessageAsync(ct);
+        if (preLogin is null) return false;
+        if (preLogin.Type != TdsPacketType.PreLogin)
+            throw new TdsProtocolException($"Expected PRELOGIN, got packet type 0x{preLogin.Type:X2}.");
+        if (Scenario.Faults.HangInPreLogin)
+        {
+            await Task.Delay(Timeout.Infinite, ct);
+            return false;
+        }
+        var request = PreLoginRequest.Parse(preLogin.Payload);
+        if (!strict && Scenario.Encryption == EncryptionSupport.Strict)
+            return false; // "Force Strict Encryption": only TDS 8.0 clients are served.
+
+        var answer = strict ? PreLoginEncryption.NotSupported : ChooseEncryption(request.Encryption);
+        if (answer is null) return false;
+        await _transport.WriteMessageAsync(TdsPacketType.TabularResult,
+            PreLoginRequest.BuildResponse(instance.ProductVersion, answer.Value), ct);
+
+        var loginOnlyTls = false;
+        var mode = strict ? "strict" : "none";
+        if (!strict && answer != PreLoginEncryption.NotSupported)
+        {
+            await StartTlsInPreLoginAsync(ct);
+            loginOnlyTls = answer == PreLoginEncryption.Off;
+            mode = loginOnlyTls ? "login-only" : "full";
+        }
+        Transcript.Add(TranscriptKinds.Encryption, mode);
+
+        var loginMessage = await _transport.ReadMessageAsync(ct);
+        if (loginMessage is null) return false;
+        if (loginMessage.Type != TdsPacketType.Login7)
+            throw new TdsProtocolException($"Expected LOGIN7, got packet type 0x{loginMessage.Type:X2}.");
+        if (loginOnlyTls) _transport.Stream = _network; // TLS protected the login only; the rest is plain.
+
+        return await LoginAsync(Login7.Parse(loginMessage.Payload), ct);
+    }
+
+    /// <summary>TDS 8.0 clients open with a TLS ClientHello; everyone else with a PRELOGIN packet.</summary>
+    async Task<bool> StartsWithTlsAsync(CancellationToken ct)
+    {
+        var first = new byte[1];
+        var n = await socket.ReceiveAsync(first, SocketFlags.Peek, ct);
+        return n == 1 && first[0] == TlsHandshakeRecord;
+    }
+
+    /// <summary>The server's side of [MS-TDS] 2.2.6.5's encryption table; null closes the connection.</summary>
+    byte? ChooseEncryption(byte client) => (Scenario.Encryption, client) switch
+    {
+        (EncryptionSupport.NotSupported, _) => PreLoginEncryption.NotSupported,
+        (EncryptionSupport.Optional, PreLoginEncryption.Off) => PreLoginEncryption.Off,
+        (EncryptionSupport.Optional, PreLoginEncryption.NotSupported) => PreLoginEncryption.NotSupported,
+        (EncryptionSupport.Optional, _) => PreLoginEncryption.On,
+        (_, PreLoginEncryption.NotSupported) => null,
+        (_, PreLoginEncryption.On) => PreLoginEncryption.On,
+        _ => PreLoginEncryption.Required,
+    };
+
+    async Task StartTlsInPreLoginAsync(CancellationToken ct)
+    {
+        var wrapper = new TlsOverTdsStream(_network);
+        var ssl = new SslStream(wrapper, leaveInnerStreamOpen: true);
+        // TLS 1.2, as SQL Server negotiates inside PRELOGIN; a TLS 1.3 session ticket after the handshake would
+        // arrive while the client still expects PRELOGIN framing.
+        await ssl.AuthenticateAsServerAsync(new SslServerAuthenticationOptions
+        {
+            ServerCertificate = ServerCertificate.Instance,
+            EnabledSslProtocols = SslProtocols.Tls12,
+        }, ct);
+        wrapper.HandshakeComplete = true;
+        _transport.Stream = ssl;
+    }
+
+    async Task<bool> LoginAsync(Login7 login, CancellationToken ct)
+    {
+        var response = new PayloadWriter();
+        var tokens = new TokenWriter(response, instance.ServerName);
+        var account = login.IntegratedSecurity ? null : instance.FindLogin(login.UserName, login.Password);
+        if (account is null || Scenario.Faults.ErrorNumber == 18456)
+        {
+            Transcript.Add(TranscriptKinds.LoginFailed, login.UserName);
+            tokens.Message(login.IntegratedSecurity
+                ? new SqlMessage(18452, 1, 14, "Login failed. The login is from an untrusted domain and cannot be used with Integrated authentication.")
+                : new SqlMessage(18456, 1, 14, $"Login failed for user '{login.UserName}'."));
+            tokens.Done(TokenWriter.DoneError, 0, 0);
+            await _transport.WriteMessageAsync(TdsPacketType.TabularResult, response.Written, ct);
+            return false;
+        }
+
+        Transcript.Add(TranscriptKinds.Login, $"{login.UserName} app={login.AppName}");
+        var database = string.IsNullOrEmpty(login.Database) ? "master" : login.Database;
+        _session = new SessionContext(Scenario, instance.Profile, account, database);
+        tokens.EnvChange(1, database, "master");
+        tokens.Message(new SqlMessage(5701, 2, 0, $"Changed database context to '{database}'."));
+        tokens.CollationEnvChange();
+        tokens.EnvChange(2, "us_english", "");
+        tokens.Message(new SqlMessage(5703, 1, 0, "Changed language setting to us_english."));
+        tokens.LoginAck(instance.ProductVersion);
+        if (login.FeatureIds.Count > 0) tokens.FeatureExtAckNone();
+        var packetSize = Math.Clamp(login.PacketSize is 0 ? 4096 : login.PacketSize, 512, 32767);
+        tokens.EnvChange(4, packetSize.ToString(), "4096");
+        tokens.Done(TokenWriter.DoneFinal, 0, 0);
+        await _transport.WriteMessageAsync(TdsPacketType.TabularResult, response.Written, ct);
+        _transport.PacketSize = packetSize;
+        return true;
+    }
+
+    async Task ServeRequestsAsync(CancellationToken ct)
+    {
+        Task<TdsMessage?>? pendingRead = null;
+        while (true)
+        {
+            var message = await (pendingRead ?? _transport.ReadMessageAsync(ct));
+            pendingRead = null;
+            if (message is null) return;
+            switch (message.Type)
+            {
+                case TdsPacketType.SqlBatch or TdsPacketType.Rpc:
+                    pendingRead = await RunRequestAsync(message, ct);
+                    break;
+                case TdsPacketType.Attention:
+                    // An attention after the results were complete still gets its acknowledgement.
+                    Transcript.Add(TranscriptKinds.Attention, "after completion");
+                    await WriteAttentionAckAsync(ct);
+                    break;
+                case TdsPacketType.TransactionManager:
+                    await WriteDoneAsync(ct);
+                    break;
+                default:
+                    throw new TdsProtocolException($"Unexpected packet type 0x{message.Type:X2} after login.");
+            }
+        }
+    }
+
+    /// <summary>
+    /// Runs one request while still listening, so that an ATTENTION sent during a slow query cancels it.
+    /// Returns a read that is already under way, to be continued by the request loop.
+    /// </summary>
+    async Task<Task<TdsMessage?>?> RunRequestAsync(TdsMessage message, CancellationToken ct)
+    {
+        if (message.ResetsConnection)
+        {
+            Transcript.Add(TranscriptKinds.Reset, "reset connection");
+            _session = _session! with { Database = "master" };
+        }
+        var (isRpc, sql, parameters) = Decode(message);
+        Transcript.Add(isRpc ? TranscriptKinds.Rpc : TranscriptKinds.Batch, sql);
+
+        using var attention = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        var nextRead = _transport.ReadMessageAsync(ct);
+        var delay = Task.Delay(Math.Max(0, Scenario.Faults.QueryDelayMs), attention.Token);
+        var first = await Task.WhenAny(delay, nextRead);
+        if (first == nextRead)
+        {
+            var next = await nextRead;
+            if (next?.Type != TdsPacketType.Attention)
+                throw new TdsProtocolException("The client sent a new request before the previous one finished.");
+            await attention.CancelAsync();
+            Transcript.Add(TranscriptKinds.Attention, "cancelled a running request");
+            await WriteAttentionAckAsync(ct);
+            return null;
+        }
+
+        var result = engine.Execute(sql, parameters, _session!);
+        await WriteResultAsync(result, isRpc, ct);
+        return nextRead;
+    }
+
+    static (bool IsRpc, string Sql, IReadOnlyDictionary<string, object?> Parameters) Decode(TdsMessage message)
+    {
+        if (message.Type == TdsPacketType.SqlBatch)
+            return (false, RpcRequest.ParseSqlBatch(message.Payload), new Dictionary<string, object?>());
+        var rpc = RpcRequest.Parse(message.Payload);
+        if (rpc.Statement is null)
+            throw new TdsProtocolException($"RPC '{rpc.ProcedureName}' is not supported; only sp_executesql is.");
+        return (true, rpc.Statement, rpc.Parameters);
+    }
+
+    async Task WriteResultAsync(BatchResult result, bool isRpc, CancellationToken ct)
+    {
+        var payload = new PayloadWriter(1024);
+        var tokens = new TokenWriter(payload, instance.ServerName);
+        var items = result.Items;
+        for (var i = 0; i < items.Count; i++)
+        {
+            var more = i < items.Count - 1 || isRpc ? TokenWriter.DoneMore : TokenWriter.DoneFinal;
+            switch (items[i])
+            {
+                case ResultSet set:
+                    tokens.ColumnMetadata(set.Columns);
+                    if (Scenario.Faults.ResetMidResult)
+                    {
+                        await AbortMidResultAsync(payload, ct);
+                        return;
+                    }
+                    foreach (var row in set.Rows) tokens.Row(set.Columns, row);
+                    tokens.Done((ushort)(more | TokenWriter.DoneCount), TokenWriter.CurCmdSelect, set.Rows.Count, inProc: isRpc);
+                    break;
+                case SqlMessage { IsError: true } error:
+                    tokens.Message(error);
+                    // SQL Server follows a failed statement's error with its DONE carrying the error bit.
+                    if (i + 1 >= items.Count || items[i + 1] is not SqlMessage)
+                        tokens.Done((ushort)(more | TokenWriter.DoneError), TokenWriter.CurCmdSelect, 0, inProc: isRpc);
+                    break;
+                case SqlMessage info:
+                    tokens.Message(info);
+                    break;
+                case StatementDone done:
+                    tokens.Done(done.RowCount is null ? more : (ushort)(more | TokenWriter.DoneCount), 0, done.RowCount ?? 0, inProc: isRpc);
+                    break;
+            }
+        }
+        if (items.Count == 0 && !isRpc) tokens.Done(TokenWriter.DoneFinal, 0, 0);
+        if (isRpc) WriteProcedureEnd(payload, items.Any(item => item is SqlMessage { IsError: true }));
+        await _transport.WriteMessageAsync(TdsPacketType.TabularResult, payload.Written, ct);
+    }
+
+    /// <summary>RETURNSTATUS 0 and DONEPROC: how sp_executesql ends.</summary>
+    static void WriteProcedureEnd(PayloadWriter payload, bool failed)
+    {
+        payload.Byte(0x79);
+        payload.Int32(failed ? -6 : 0);
+        payload.Byte(0xFE);
+        payload.UInt16(failed ? TokenWriter.DoneError : TokenWriter.DoneFinal);
+        payload.UInt16(0xE0);
+        payload.Int64(0);
+    }
+
+    /// <summary>The "socket reset mid-result" fault: half a result on the wire, then a TCP reset.</summary>
+    async Task AbortMidResultAsync(PayloadWriter partial, CancellationToken ct)
+    {
+        var half = partial.Written[..Math.Max(1, partial.Length / 2)];
+        var packet = new byte[TdsTransport.HeaderLength + half.Length];
+        packet[0] = TdsPacketType.TabularResult;
+        packet[1] = 0; // not the end of the message
+        System.Buffers.Binary.BinaryPrimitives.WriteUInt16BigEndian(packet.AsSpan(2), (ushort)(packet.Length + 64));
+        half.Span.CopyTo(packet.AsSpan(TdsTransport.HeaderLength));
+        await _transport.Stream.WriteAsync(packet, ct);
+        await _transport.Stream.FlushAsync(ct);
+        socket.LingerState = new LingerOption(true, 0);
+        socket.Close();
+    }
+
+    async Task WriteAttentionAckAsync(CancellationToken ct)
+    {
+        var payload = new PayloadWriter(16);
+        new TokenWriter(payload, instance.ServerName).Done(TokenWriter.DoneAttention, 0, 0);
+        await _transport.WriteMessageAsync(TdsPacketType.TabularResult, payload.Written, ct);
+    }
+
+    async Task WriteDoneAsync(CancellationToken ct)
+    {
+        var payload = new PayloadWriter(16);
+        new TokenWriter(payload, instance.ServerName).Done(TokenWriter.DoneFinal, 0, 0);
+        await _transport.WriteMessageAsync(TdsPacketType.TabularResult, payload.Written, ct);
+    }
+}

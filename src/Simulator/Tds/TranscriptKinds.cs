@@ -1,0 +1,14 @@
+namespace IfiDashboard.Simulator.Tds;
+
+/// <summary>The kinds of transcript entries, for assertions in tests.</summary>
+public static class TranscriptKinds
+{
+    public const string Encryption = "encryption";
+    public const string Login = "login";
+    public const string LoginFailed = "login-failed";
+    public const string Batch = "batch";
+    public const string Rpc = "rpc";
+    public const string Attention = "attention";
+    public const string Reset = "reset";
+    public const string ProtocolError = "protocol-error";
+}

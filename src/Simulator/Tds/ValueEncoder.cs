@@ -1,0 +1,202 @@
+using IfiDashboard.Simulator.Results;
+
+namespace IfiDashboard.Simulator.Tds;
+
+/// <summary>
+/// TYPE_INFO and values on the wire. NOT NULL integer, bit and datetime columns use the fixed-length types and
+/// nullable ones the N types, as SQL Server itself does ([MS-TDS] 2.2.5.4).
+/// </summary>
+internal static class ValueEncoder
+{
+    const byte Int1 = 0x30, Bit = 0x32, Int2 = 0x34, Int4 = 0x38, DateTime = 0x3D, Int8 = 0x7F;
+    const byte IntN = 0x26, BitN = 0x68, DateTimeN = 0x6F, DateTime2N = 0x2A, DateTimeOffsetN = 0x2B,
+        DecimalN = 0x6A, NVarChar = 0xE7, Variant = 0x62;
+    const int VariantMaxLength = 8009;
+    static readonly DateTime SqlDateTimeEpoch = new(1900, 1, 1);
+
+    public static void WriteTypeInfo(PayloadWriter w, ResultColumn c)
+    {
+        switch (c.Type)
+        {
+            case SqlType.NVarChar:
+                w.Byte(NVarChar);
+                w.UInt16(c.MaxLength < 0 ? (ushort)0xFFFF : (ushort)(c.MaxLength * 2));
+                w.Bytes(TokenWriter.DefaultCollation);
+                break;
+            case SqlType.Int or SqlType.BigInt or SqlType.SmallInt or SqlType.TinyInt:
+                if (c.Nullable) { w.Byte(IntN); w.Byte((byte)IntegerSize(c.Type)); }
+                else w.Byte(c.Type switch { SqlType.Int => Int4, SqlType.BigInt => Int8, SqlType.SmallInt => Int2, _ => Int1 });
+                break;
+            case SqlType.Bit:
+                if (c.Nullable) { w.Byte(BitN); w.Byte(1); } else w.Byte(Bit);
+                break;
+            case SqlType.DateTime:
+                if (c.Nullable) { w.Byte(DateTimeN); w.Byte(8); } else w.Byte(DateTime);
+                break;
+            case SqlType.DateTime2:
+                w.Byte(DateTime2N); w.Byte(c.Scale);
+                break;
+            case SqlType.DateTimeOffset:
+                w.Byte(DateTimeOffsetN); w.Byte(c.Scale);
+                break;
+            case SqlType.Decimal:
+                w.Byte(DecimalN); w.Byte(DecimalSize(c.Precision)); w.Byte(c.Precision); w.Byte(c.Scale);
+                break;
+            case SqlType.SqlVariant:
+                w.Byte(Variant); w.Int32(VariantMaxLength);
+                break;
+            default:
+                throw new NotSupportedException($"Column type {c.Type} cannot be encoded.");
+        }
+    }
+
+    public static void WriteValue(PayloadWriter w, ResultColumn c, object? value)
+    {
+        switch (c.Type)
+        {
+            case SqlType.NVarChar:
+                WriteNVarChar(w, c.MaxLength < 0, value as string ?? value?.ToString());
+                break;
+            case SqlType.Int or SqlType.BigInt or SqlType.SmallInt or SqlType.TinyInt:
+                if (c.Nullable) { if (value is null) { w.Byte(0); break; } w.Byte((byte)IntegerSize(c.Type)); }
+                else if (value is null) throw NullInNotNull(c);
+                WriteInteger(w, c.Type, Convert.ToInt64(value));
+                break;
+            case SqlType.Bit:
+                if (c.Nullable) { if (value is null) { w.Byte(0); break; } w.Byte(1); }
+                else if (value is null) throw NullInNotNull(c);
+                w.Byte(Convert.ToBoolean(value) ? (byte)1 : (byte)0);
+                break;
+            case SqlType.DateTime:
+                if (c.Nullable) { if (value is null) { w.Byte(0); break; } w.Byte(8); }
+                else if (value is null) throw NullInNotNull(c);
+                WriteDateTime(w, (DateTime)value);
+                break;
+            case SqlType.DateTime2:
+                if (value is null) { w.Byte(0); break; }
+                w.Byte((byte)(TimeSize(c.Scale) + 3));
+                WriteTimeAndDate(w, (DateTime)value, c.Scale);
+                break;
+            case SqlType.DateTimeOffset:
+                if (value is null) { w.Byte(0); break; }
+                var dto = (DateTimeOffset)value;
+                w.Byte((byte)(TimeSize(c.Scale) + 5));
+                WriteTimeAndDate(w, dto.UtcDateTime, c.Scale);
+                w.Int16((short)dto.Offset.TotalMinutes);
+                break;
+            case SqlType.Decimal:
+                if (value is null) { w.Byte(0); break; }
+                w.Byte(DecimalSize(c.Precision));
+                WriteDecimalBody(w, Convert.ToDecimal(value), c.Scale, DecimalSize(c.Precision) - 1);
+                break;
+            case SqlType.SqlVariant:
+                WriteVariant(w, value as VariantValue);
+                break;
+            default:
+                throw new NotSupportedException($"Column type {c.Type} cannot be encoded.");
+        }
+    }
+
+    static void WriteNVarChar(PayloadWriter w, bool isMax, string? text)
+    {
+        if (isMax)
+        {
+            // PLP: total length, one chunk, terminator.
+            if (text is null) { w.UInt64(ulong.MaxValue); return; }
+            w.UInt64((ulong)text.Length * 2);
+            if (text.Length > 0) { w.UInt32((uint)text.Length * 2); w.Ucs2(text); }
+            w.UInt32(0);
+            return;
+        }
+        if (text is null) { w.UInt16(0xFFFF); return; }
+        w.UInt16(checked((ushort)(text.Length * 2)));
+        w.Ucs2(text);
+    }
+
+    static void WriteVariant(PayloadWriter w, VariantValue? variant)
+    {
+        if (variant is null) { w.Int32(0); return; }
+        switch (variant.BaseType)
+        {
+            case SqlType.NVarChar:
+                var text = (string)variant.Value;
+                w.Int32(2 + 7 + text.Length * 2);
+                w.Byte(NVarChar); w.Byte(7);
+                w.Bytes(TokenWriter.DefaultCollation);
+                w.UInt16(checked((ushort)(text.Length * 2)));
+                w.Ucs2(text);
+                break;
+            case SqlType.Int:
+                w.Int32(2 + 4); w.Byte(Int4); w.Byte(0); w.Int32(Convert.ToInt32(variant.Value));
+                break;
+            case SqlType.BigInt:
+                w.Int32(2 + 8); w.Byte(Int8); w.Byte(0); w.Int64(Convert.ToInt64(variant.Value));
+                break;
+            case SqlType.TinyInt:
+                w.Int32(2 + 1); w.Byte(Int1); w.Byte(0); w.Byte(Convert.ToByte(variant.Value));
+                break;
+            case SqlType.Bit:
+                w.Int32(2 + 1); w.Byte(Bit); w.Byte(0); w.Byte(Convert.ToBoolean(variant.Value) ? (byte)1 : (byte)0);
+                break;
+            case SqlType.DateTime:
+                w.Int32(2 + 8); w.Byte(DateTime); w.Byte(0); WriteDateTime(w, (DateTime)variant.Value);
+                break;
+            default:
+                throw new NotSupportedException($"sql_variant base type {variant.BaseType} cannot be encoded.");
+        }
+    }
+
+    static int IntegerSize(SqlType type) => type switch
+    {
+        SqlType.TinyInt => 1, SqlType.SmallInt => 2, SqlType.Int => 4, _ => 8,
+    };
+
+    static void WriteInteger(PayloadWriter w, SqlType type, long value)
+    {
+        switch (type)
+        {
+            case SqlType.TinyInt: w.Byte((byte)value); break;
+            case SqlType.SmallInt: w.Int16((short)value); break;
+            case SqlType.Int: w.Int32((int)value); break;
+            default: w.Int64(value); break;
+        }
+    }
+
+    /// <summary>datetime: days since 1900-01-01, then 1/300-second ticks since midnight.</summary>
+    static void WriteDateTime(PayloadWriter w, DateTime value)
+    {
+        var days = (int)(value.Date - SqlDateTimeEpoch).TotalDays;
+        var ticks = (uint)Math.Round(value.TimeOfDay.TotalMilliseconds * 3 / 10.0, MidpointRounding.AwayFromZero);
+        w.Int32(days);
+        w.UInt32(ticks);
+    }
+
+    static int TimeSize(byte scale) => scale <= 2 ? 3 : scale <= 4 ? 4 : 5;
+
+    /// <summary>time(n) as 10^-n second units since midnight, then date as days since 0001-01-01 (3 bytes each part LE).</summary>
+    static void WriteTimeAndDate(PayloadWriter w, DateTime value, byte scale)
+    {
+        var units = value.TimeOfDay.Ticks / (long)Math.Pow(10, 7 - scale);
+        var timeSize = TimeSize(scale);
+        for (var i = 0; i < timeSize; i++) w.Byte((byte)(units >> (8 * i)));
+        var days = (int)(value.Date - System.DateTime.MinValue).TotalDays;
+        w.Byte((byte)days); w.Byte((byte)(days >> 8)); w.Byte((byte)(days >> 16));
+    }
+
+    static byte DecimalSize(byte precision) => precision <= 9 ? (byte)5 : precision <= 19 ? (byte)9 : precision <= 28 ? (byte)13 : (byte)17;
+
+    static void WriteDecimalBody(PayloadWriter w, decimal value, byte scale, int mantissaBytes)
+    {
+        var scaled = decimal.Round(Math.Abs(value) * (decimal)Math.Pow(10, scale));
+        w.Byte(value < 0 ? (byte)0 : (byte)1);
+        var bits = decimal.GetBits(scaled);
+        var mantissa = new byte[16];
+        BitConverter.GetBytes(bits[0]).CopyTo(mantissa, 0);
+        BitConverter.GetBytes(bits[1]).CopyTo(mantissa, 4);
+        BitConverter.GetBytes(bits[2]).CopyTo(mantissa, 8);
+        w.Bytes(mantissa.AsSpan(0, mantissaBytes));
+    }
+
+    static InvalidOperationException NullInNotNull(ResultColumn c) =>
+        new($"Simulator bug: NULL in NOT NULL column '{c.Name}'.");
+}
