@@ -1,0 +1,93 @@
+using IfiDashboard.Simulator.Engine.Parsing;
+using IfiDashboard.Simulator.Engine.VirtualTables;
+using IfiDashboard.Simulator.Results;
+
+namespace IfiDashboard.Simulator.Engine.Binding;
+
+/// <summary>The built-in functions and @@ values the simulator models, typed as SQL Server types them.</summary>
+internal static class SystemFunctions
+{
+    // SQL Server has no session ids in the scenario model; 51 is the first user session id on a real server.
+    private const short SessionId = 51;
+
+    private static readonly ValueShape Sysname = new(SqlType.NVarChar, true, 128);
+    private static readonly ValueShape NullableInt = new(SqlType.Int, true);
+
+    public static BoundExpr Variable(VariableRef variable, BindScope scope)
+    {
+        var session = scope.Session;
+        return variable.Name.ToUpperInvariant() switch
+        {
+            "@@VERSION" => new BoundExpr(new ValueShape(SqlType.NVarChar, false, 300), _ => VersionBanner.For(session)),
+            "@@SERVERNAME" => new BoundExpr(Sysname, _ => ServerIdentity.ServerName(session.Instance)),
+            "@@SERVICENAME" => new BoundExpr(Sysname, _ => session.Instance.InstanceName ?? "MSSQLSERVER"),
+            "@@SPID" => new BoundExpr(new ValueShape(SqlType.SmallInt, false), _ => SessionId),
+            "@@LANGUAGE" => new BoundExpr(Sysname, _ => "us_english"),
+            // SQL Server reads an unknown @@name as an undeclared variable.
+            _ => throw SqlErrors.UndeclaredVariable(variable.Name, variable.Line),
+        };
+    }
+
+    public static BoundExpr Call(FunctionCall call, BindScope scope)
+    {
+        var session = scope.Session;
+        switch (call.Name)
+        {
+            case "COUNT":
+                return Count(call, scope);
+            case "SERVERPROPERTY":
+                var property = Single(call, scope);
+                return new BoundExpr(new ValueShape(SqlType.SqlVariant, true, 8016),
+                    row => property.Evaluate(row) is { } name ? ServerProperties.Get(Text(name), session) : null);
+            case "OBJECT_ID":
+                var objectName = Arguments(call, scope, 1, 2)[0];
+                return new BoundExpr(NullableInt,
+                    row => objectName.Evaluate(row) is { } name ? VirtualCatalog.ObjectId(Text(name), session.Profile) : null);
+            case "DB_NAME":
+                var id = Arguments(call, scope, 0, 1).FirstOrDefault();
+                return new BoundExpr(Sysname, row => id is null
+                    ? session.Database
+                    : id.Evaluate(row) is { } value ? DatabasesTable.NameOf(Convert.ToInt64(Unwrap(value))) : null);
+            case "DB_ID":
+                var db = Arguments(call, scope, 0, 1).FirstOrDefault();
+                return new BoundExpr(new ValueShape(SqlType.SmallInt, true), row =>
+                {
+                    var name = db is null ? session.Database : db.Evaluate(row) is { } v ? Text(v) : null;
+                    var index = DatabasesTable.Names.ToList().FindIndex(n => string.Equals(n, name, StringComparison.OrdinalIgnoreCase));
+                    return index < 0 ? null : (short)(index + 1);
+                });
+            default:
+                throw SqlErrors.UnknownFunction(call.Name, call.Line);
+        }
+    }
+
+    private static BoundExpr Count(FunctionCall call, BindScope scope)
+    {
+        // COUNT is typed int and, like every scalar aggregate in a SELECT list, reported as nullable.
+        var shape = NullableInt;
+        if (call.Star)
+        {
+            return new BoundExpr(shape, _ => null, Aggregate: rows => rows.Count);
+        }
+
+        var operand = Single(call, scope);
+        return new BoundExpr(shape, _ => null, Aggregate: rows => rows.Count(r => operand.Evaluate(r) is not null));
+    }
+
+    private static BoundExpr Single(FunctionCall call, BindScope scope) => Arguments(call, scope, 1, 1)[0];
+
+    private static IReadOnlyList<BoundExpr> Arguments(FunctionCall call, BindScope scope, int min, int max)
+    {
+        if (call.Star || call.Arguments.Count < min || call.Arguments.Count > max)
+        {
+            throw new QueryException(new SqlMessage(174, 1, 15,
+                $"The {call.Name.ToLowerInvariant()} function requires {min} argument(s).", call.Line));
+        }
+
+        return call.Arguments.Select(a => ExpressionBinder.Bind(a, scope)).ToList();
+    }
+
+    private static object Unwrap(object value) => value is VariantValue v ? v.Value : value;
+
+    private static string Text(object value) => SqlConvert.ToText(Unwrap(value));
+}

@@ -1,0 +1,220 @@
+namespace IfiDashboard.Simulator.Engine.Parsing;
+
+/// <summary>
+/// Recursive-descent parser for the small T-SQL subset the simulator answers: SET options and single-table SELECTs.
+/// Statements need no separator, as in T-SQL: a statement ends where its grammar ends and the next one begins.
+/// </summary>
+internal sealed partial class Parser
+{
+    // Words that end an expression or clause, so they can never be read as a bare alias.
+    private static readonly HashSet<string> Reserved = new(StringComparer.OrdinalIgnoreCase)
+    {
+        "SELECT", "FROM", "WHERE", "ORDER", "GROUP", "HAVING", "BY", "AND", "OR", "NOT", "AS", "SET", "TOP", "IS",
+        "NULL", "LIKE", "IN", "ASC", "DESC", "UNION", "EXCEPT", "INTERSECT", "JOIN", "INNER", "LEFT", "RIGHT",
+        "FULL", "OUTER", "CROSS", "ON", "EXEC", "EXECUTE", "DECLARE", "IF", "ELSE", "BEGIN", "END", "WITH", "INSERT",
+        "UPDATE", "DELETE", "USE", "CASE", "WHEN", "THEN", "DISTINCT", "INTO", "OPTION", "FOR", "CONVERT", "RETURN",
+        "WHILE", "GO", "PRINT", "RAISERROR", "THROW", "TRUNCATE", "CREATE", "ALTER", "DROP", "GRANT", "BETWEEN",
+    };
+
+    private readonly List<Token> _tokens;
+    private int _index;
+
+    private Parser(List<Token> tokens) => _tokens = tokens;
+
+    public static IReadOnlyList<Statement> ParseBatch(string sql) => new Parser(Tokenizer.Tokenize(sql)).Batch();
+
+    private Token Current => _tokens[_index];
+
+    private Token Next => _tokens[Math.Min(_index + 1, _tokens.Count - 1)];
+
+    private List<Statement> Batch()
+    {
+        var statements = new List<Statement>();
+        while (true)
+        {
+            while (Current.IsSymbol(";"))
+            {
+                _index++;
+            }
+
+            if (Current.Kind == TokenKind.End)
+            {
+                return statements;
+            }
+
+            if (Current.IsKeyword("SELECT"))
+            {
+                statements.Add(Select());
+            }
+            else if (Current.IsKeyword("SET"))
+            {
+                statements.Add(SetOption());
+            }
+            else
+            {
+                throw SyntaxError();
+            }
+        }
+    }
+
+    private SelectStatement Select()
+    {
+        var line = Expect("SELECT").Line;
+        Expr? top = null;
+        if (Accept("TOP"))
+        {
+            if (AcceptSymbol("("))
+            {
+                top = Expression();
+                ExpectSymbol(")");
+            }
+            else
+            {
+                top = Current.Kind is TokenKind.Number or TokenKind.Variable ? Expression() : throw SyntaxError();
+            }
+        }
+
+        var items = new List<SelectItem> { SelectListItem() };
+        while (AcceptSymbol(","))
+        {
+            items.Add(SelectListItem());
+        }
+
+        var from = Accept("FROM") ? Source() : null;
+        var where = new List<Condition>();
+        if (Accept("WHERE"))
+        {
+            where.Add(Predicate());
+            while (Accept("AND"))
+            {
+                where.Add(Predicate());
+            }
+        }
+
+        var orderBy = new List<OrderItem>();
+        if (Accept("ORDER"))
+        {
+            Expect("BY");
+            do
+            {
+                var expr = Expression();
+                var descending = Accept("DESC");
+                if (!descending)
+                {
+                    Accept("ASC");
+                }
+
+                orderBy.Add(new OrderItem(expr, descending));
+            }
+            while (AcceptSymbol(","));
+        }
+
+        return new SelectStatement(top, items, from, where, orderBy, line);
+    }
+
+    private SelectItem SelectListItem()
+    {
+        if (AcceptSymbol("*"))
+        {
+            return new SelectItem(null, null);
+        }
+
+        if (Current.IsName && Next.IsSymbol(".") && _tokens[Math.Min(_index + 2, _tokens.Count - 1)].IsSymbol("*"))
+        {
+            var qualifier = Current.Value;
+            _index += 3;
+            return new SelectItem(null, null, qualifier);
+        }
+
+        // The "alias = expression" form that DBA scripts often use.
+        if (IsAliasName(Current) && Next.IsSymbol("="))
+        {
+            var alias = Current.Value;
+            _index += 2;
+            return new SelectItem(Expression(), alias);
+        }
+
+        var expr = Expression();
+        return new SelectItem(expr, OptionalAlias(allowString: true));
+    }
+
+    private TableSource Source()
+    {
+        var line = Current.Line;
+        var parts = new List<string> { Name() };
+        while (AcceptSymbol("."))
+        {
+            // "master..sys_object" leaves the schema part empty.
+            parts.Add(Current.IsSymbol(".") ? "" : Name());
+        }
+
+        return new TableSource(parts, string.Join('.', parts), OptionalAlias(allowString: false), line);
+    }
+
+    private string? OptionalAlias(bool allowString)
+    {
+        var explicitAs = Accept("AS");
+        if (IsAliasName(Current) || (allowString && Current.Kind == TokenKind.String))
+        {
+            var alias = Current.Value;
+            _index++;
+            return alias;
+        }
+
+        return explicitAs ? throw SyntaxError() : null;
+    }
+
+    private static bool IsAliasName(Token token) =>
+        token.Kind == TokenKind.QuotedIdentifier || (token.Kind == TokenKind.Identifier && !Reserved.Contains(token.Value));
+
+    private string Name()
+    {
+        if (!IsAliasName(Current))
+        {
+            throw SyntaxError();
+        }
+
+        var name = Current.Value;
+        _index++;
+        return name;
+    }
+
+    private Token Expect(string keyword) => Current.IsKeyword(keyword) ? _tokens[_index++] : throw SyntaxError();
+
+    private bool Accept(string keyword)
+    {
+        if (!Current.IsKeyword(keyword))
+        {
+            return false;
+        }
+
+        _index++;
+        return true;
+    }
+
+    private void ExpectSymbol(string symbol)
+    {
+        if (!AcceptSymbol(symbol))
+        {
+            throw SyntaxError();
+        }
+    }
+
+    private bool AcceptSymbol(string symbol)
+    {
+        if (!Current.IsSymbol(symbol))
+        {
+            return false;
+        }
+
+        _index++;
+        return true;
+    }
+
+    // SQL Server names the offending token; at the end of the batch it names the last one it read.
+    private QueryException SyntaxError()
+    {
+        var token = Current.Kind == TokenKind.End && _index > 0 ? _tokens[_index - 1] : Current;
+        return SqlErrors.Syntax(token.Text, token.Line);
+    }
+}

@@ -1,0 +1,25 @@
+namespace IfiDashboard.Simulator.Engine.Parsing;
+
+internal abstract record Statement(int Line);
+
+/// <summary>A SET option statement; it only has to be accepted, the simulator keeps no session options.</summary>
+internal sealed record SetStatement(string Option, int Line) : Statement(Line);
+
+internal sealed record SelectStatement(
+    Expr? Top,
+    IReadOnlyList<SelectItem> Items,
+    TableSource? From,
+    IReadOnlyList<Condition> Where,
+    IReadOnlyList<OrderItem> OrderBy,
+    int Line) : Statement(Line);
+
+/// <summary>Either <c>*</c> / <c>alias.*</c> (<see cref="Expr"/> null) or an expression with its optional alias.</summary>
+internal sealed record SelectItem(Expr? Expr, string? Alias, string? StarQualifier = null)
+{
+    public bool IsStar => Expr is null;
+}
+
+/// <summary>A FROM object; <see cref="WrittenName"/> is the name as typed, without brackets, for Msg 208.</summary>
+internal sealed record TableSource(IReadOnlyList<string> NameParts, string WrittenName, string? Alias, int Line);
+
+internal sealed record OrderItem(Expr Expr, bool Descending);

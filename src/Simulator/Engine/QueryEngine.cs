@@ -1,0 +1,91 @@
+using IfiDashboard.Simulator.Engine.Binding;
+using IfiDashboard.Simulator.Engine.Parsing;
+using IfiDashboard.Simulator.Results;
+
+namespace IfiDashboard.Simulator.Engine;
+
+/// <summary>
+/// A small SELECT interpreter over modelled system views. It answers only what it understands; everything else is
+/// a SQL Server-numbered error plus a log line, so a collector query the simulator does not know fails tests loudly
+/// instead of passing on an empty result.
+/// </summary>
+public sealed class QueryEngine(Action<string>? log = null) : IQueryEngine
+{
+    public BatchResult Execute(string sql, IReadOnlyDictionary<string, object?> parameters, SessionContext session)
+    {
+        ArgumentNullException.ThrowIfNull(sql);
+        ArgumentNullException.ThrowIfNull(parameters);
+        ArgumentNullException.ThrowIfNull(session);
+
+        if (session.Instance.Faults.ErrorNumber != 0)
+        {
+            return new BatchResult(SqlErrors.Fault(session.Instance.Faults.ErrorNumber, session));
+        }
+
+        List<Func<BatchItem>> steps;
+        try
+        {
+            steps = Compile(sql, parameters, session);
+        }
+        catch (QueryException e)
+        {
+            // Parse and bind errors stop the batch before any statement runs, as compile errors do on SQL Server.
+            Report(e, sql, session);
+            return new BatchResult(e.Messages);
+        }
+
+        var items = new List<BatchItem>();
+        foreach (var step in steps)
+        {
+            try
+            {
+                items.Add(step());
+            }
+            catch (QueryException e)
+            {
+                Report(e, sql, session);
+                items.AddRange(e.Messages);
+                if (e.AbortsBatch)
+                {
+                    break;
+                }
+            }
+        }
+
+        return new BatchResult(items);
+    }
+
+    private static List<Func<BatchItem>> Compile(
+        string sql, IReadOnlyDictionary<string, object?> parameters, SessionContext session)
+    {
+        var scope = new BindScope(session, parameters);
+        var steps = new List<Func<BatchItem>>();
+        foreach (var statement in Parser.ParseBatch(sql))
+        {
+            switch (statement)
+            {
+                case SelectStatement select:
+                    var compiled = SelectCompiler.Compile(select, scope);
+                    steps.Add(() => compiled.Execute(session));
+                    break;
+                default:
+                    steps.Add(() => new StatementDone());
+                    break;
+            }
+        }
+
+        return steps;
+    }
+
+    private void Report(QueryException error, string sql, SessionContext session)
+    {
+        if (!error.UnknownToSimulator || log is null)
+        {
+            return;
+        }
+
+        var first = error.Messages[0];
+        var statement = string.Join(' ', sql.Split((char[]?)null, StringSplitOptions.RemoveEmptyEntries));
+        log($"simulator: {session.Instance.Name} does not know statement: {statement} (Msg {first.Number}: {first.Text})");
+    }
+}

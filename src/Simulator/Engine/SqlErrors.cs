@@ -1,0 +1,74 @@
+using IfiDashboard.Simulator.Results;
+using IfiDashboard.Simulator.Scenarios;
+
+namespace IfiDashboard.Simulator.Engine;
+
+/// <summary>
+/// The SQL Server messages the engine raises, with the numbers, states and severities a real server uses, because
+/// the collector classifies failures by number (shared/sqlserver-reference.md, section 9).
+/// </summary>
+internal static class SqlErrors
+{
+    public static QueryException Syntax(string near, int line) =>
+        new(new SqlMessage(102, 1, 15, $"Incorrect syntax near '{near}'.", line));
+
+    public static QueryException UnclosedQuote(string text, int line) =>
+        new(new SqlMessage(105, 1, 15, $"Unclosed quotation mark after the character string '{text}'.", line));
+
+    public static QueryException MissingEndComment(int line) =>
+        new(new SqlMessage(113, 1, 15, "Missing end comment mark '*/'.", line));
+
+    public static SqlMessage InvalidColumnMessage(string name, int line = 1) =>
+        new(207, 1, 16, $"Invalid column name '{name}'.", line);
+
+    public static QueryException InvalidColumn(string name, int line, bool unknownToSimulator) =>
+        new(InvalidColumnMessage(name, line), unknownToSimulator: unknownToSimulator);
+
+    public static SqlMessage InvalidObjectMessage(string name, int line = 1) =>
+        new(208, 1, 16, $"Invalid object name '{name}'.", line);
+
+    public static QueryException InvalidObject(string name, int line, bool unknownToSimulator) =>
+        new(InvalidObjectMessage(name, line), unknownToSimulator: unknownToSimulator);
+
+    public static QueryException UnknownFunction(string name, int line) =>
+        new(new SqlMessage(195, 10, 15, $"'{name}' is not a recognized built-in function name.", line));
+
+    public static QueryException UndeclaredVariable(string name, int line) =>
+        new(new SqlMessage(137, 2, 15, $"Must declare the scalar variable \"{name}\".", line));
+
+    public static QueryException UnboundMultiPart(string name, int line) =>
+        new(new SqlMessage(4104, 1, 16, $"The multi-part identifier \"{name}\" could not be bound.", line));
+
+    public static QueryException NotInGroupBy(string column, int line) =>
+        new(new SqlMessage(8120, 1, 16,
+            $"Column '{column}' is invalid in the select list because it is not contained in either an aggregate " +
+            "function or the GROUP BY clause.", line));
+
+    public static QueryException ConversionFailed(string fromType, string value, string toType) =>
+        new(new SqlMessage(245, 1, 16,
+            $"Conversion failed when converting the {fromType} value '{value}' to data type {toType}."));
+
+    public static QueryException Overflow(string toType) =>
+        new(new SqlMessage(8115, 2, 16, $"Arithmetic overflow error converting expression to data type {toType}."));
+
+    /// <summary>Msg 300 then Msg 297, as SQL Server answers a DMV read without the server permission.</summary>
+    public static IReadOnlyList<SqlMessage> PermissionDenied(string permission, int line = 1) =>
+    [
+        new(300, 1, 14, $"{permission} permission was denied on object 'server', database 'master'.", line),
+        new(297, 1, 16, "The user does not have permission to perform this action.", line),
+    ];
+
+    /// <summary>The messages a scenario's ErrorNumber fault answers with; unknown numbers get a generic text.</summary>
+    public static IReadOnlyList<SqlMessage> Fault(int number, SessionContext session) => number switch
+    {
+        18456 => [new(18456, 1, 14, $"Login failed for user '{session.Login.Name}'.")],
+        229 => [new(229, 5, 14,
+            "The SELECT permission was denied on the object 'dm_server_services', database 'mssqlsystemresource', " +
+            "schema 'sys'.")],
+        300 => PermissionDenied(session.Profile.ServerServicesPermission),
+        8189 => [new(8189, 6, 14, "You do not have permission to run 'SYS.TRACES'.")],
+        208 => [InvalidObjectMessage("sys.dm_server_services")],
+        207 => [InvalidColumnMessage("instant_file_initialization_enabled")],
+        _ => [new(number, 1, 16, $"Simulated fault: error {number}.")],
+    };
+}
