@@ -34,6 +34,8 @@ public sealed class ConnectionStringFactory(ICredentialResolver credentials, Col
         };
         if (!string.IsNullOrEmpty(instance.HostNameInCertificate))
             builder.HostNameInCertificate = instance.HostNameInCertificate;
+        if (!string.IsNullOrEmpty(instance.ServerCertificatePath))
+            builder.ServerCertificate = instance.ServerCertificatePath;
 
         if (instance.CredentialName is null)
         {

@@ -17,6 +17,11 @@ public sealed record InstanceRegistration
     public EncryptMode Encrypt { get; init; } = EncryptMode.Mandatory;
     public bool TrustServerCertificate { get; init; }
     public string? HostNameInCertificate { get; init; }
+    /// <summary>
+    /// A certificate file on the collector's machine to pin the server's certificate to. Encrypt=Strict ignores
+    /// TrustServerCertificate, so a self-signed server certificate is trusted only this way.
+    /// </summary>
+    public string? ServerCertificatePath { get; init; }
     /// <summary>Null means integrated security.</summary>
     public string? CredentialName { get; init; }
     public int PollIntervalSeconds { get; init; } = 300;

@@ -38,7 +38,8 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
         catch (Exception e) when (e is IOException or SocketException or AuthenticationException or OperationCanceledException
                                    or ObjectDisposedException)
         {
-            // The client went away or the simulator is stopping: nothing to answer.
+            // The client went away or the simulator is stopping: nothing to answer, but keep the reason for tests.
+            Transcript.Add(TranscriptKinds.Disconnected, $"{e.GetType().Name}: {e.Message}");
         }
         finally
         {

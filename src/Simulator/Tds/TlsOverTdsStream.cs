@@ -23,6 +23,8 @@ internal sealed class TlsOverTdsStream(Stream inner) : Stream
                 throw new TdsProtocolException($"Expected a PRELOGIN packet carrying TLS, got type 0x{_header[0]:X2}.");
             _remainingInPacket = BinaryPrimitives.ReadUInt16BigEndian(_header.AsSpan(2)) - TdsTransport.HeaderLength;
         }
+        // SslStream issues zero-byte reads to wait for data: answer once a packet has begun, as a socket would.
+        if (buffer.Length == 0) return 0;
         var n = await inner.ReadAsync(buffer[..Math.Min(buffer.Length, _remainingInPacket)], cancellationToken);
         if (n == 0) throw new IOException("Connection closed during the TLS handshake.");
         _remainingInPacket -= n;

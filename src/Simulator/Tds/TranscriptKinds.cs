@@ -11,4 +11,5 @@ public static class TranscriptKinds
     public const string Attention = "attention";
     public const string Reset = "reset";
     public const string ProtocolError = "protocol-error";
+    public const string Disconnected = "disconnected";
 }

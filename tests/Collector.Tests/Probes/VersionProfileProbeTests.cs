@@ -1,0 +1,84 @@
+using IfiDashboard.Collector.Tests.Support;
+using IfiDashboard.Shared.Snapshots;
+using IfiDashboard.Simulator.Scenarios;
+
+namespace IfiDashboard.Collector.Tests.Probes;
+
+/// <summary>The collector's probes through real SqlClient against every version profile of the simulator.</summary>
+public sealed class VersionProfileProbeTests
+{
+    [Theory]
+    [InlineData("2012-SP4", "11.0.7001.0", true)]
+    [InlineData("2014-SP3", "12.0.6024.0", false)]
+    [InlineData("2016-SP1", "13.0.4001.0", true)]
+    [InlineData("2017", "14.0.3456.2", false)]
+    [InlineData("2019", "15.0.4385.2", true)]
+    [InlineData("2022", "16.0.4135.4", false)]
+    [InlineData("2025", "17.0.1000.7", true)]
+    public async Task Builds_with_the_ifi_column_report_the_engine_flag(string profile, string version, bool ifi)
+    {
+        await using var fleet = Fleets.Start(new ScenarioInstance { Name = "sql", Profile = profile, IfiEnabled = ifi, ProcessId = 5150 });
+
+        var snapshot = await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["sql"]), CancellationToken.None);
+
+        Assert.All(snapshot.Probes, p => Assert.Equal(OutcomeClass.Ok, p.Outcome));
+        Assert.Equal(version, snapshot.Identity!.ProductVersion);
+        Assert.Equal(5150, snapshot.EngineService!.ProcessId);
+        Assert.Equal(ifi ? IfiState.Enabled : IfiState.Disabled, IfiObservation.From(snapshot).State);
+        Assert.Equal(ifi ? "Y" : "N", snapshot.EngineService.InstantFileInitializationEnabled);
+        Assert.Contains(snapshot.Services, s => s.ServiceName.StartsWith("SQL Server Agent", StringComparison.Ordinal) && !s.IsEngine);
+    }
+
+    [Theory]
+    [InlineData("2012-SP3")]
+    [InlineData("2014-SP2")]
+    [InlineData("2016-RTM")]
+    public async Task Builds_without_the_ifi_column_are_unknown_build_too_old_not_disabled(string profile)
+    {
+        await using var fleet = Fleets.Start(new ScenarioInstance { Name = "old", Profile = profile, IfiEnabled = true });
+
+        var snapshot = await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["old"]), CancellationToken.None);
+
+        var services = Assert.Single(snapshot.Probes, p => p.Probe == ProbeNames.Services);
+        Assert.Equal(OutcomeClass.BuildTooOld, services.Outcome);
+        Assert.Equal(new IfiObservation(IfiState.Unknown, "build too old"), IfiObservation.From(snapshot));
+        Assert.Equal(@"NT Service\MSSQLSERVER", snapshot.EngineService!.ServiceAccount);
+        Assert.Null(snapshot.EngineService.InstantFileInitializationEnabled);
+    }
+
+    [Fact]
+    public async Task Azure_sql_database_is_not_applicable()
+    {
+        await using var fleet = Fleets.Start(new ScenarioInstance { Name = "paas", Profile = "azure-sql-db" });
+
+        var snapshot = await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["paas"]), CancellationToken.None);
+
+        Assert.Equal(5, snapshot.Identity!.EngineEdition);
+        Assert.Equal(OutcomeClass.NotApplicable, snapshot.Probes.Single(p => p.Probe == ProbeNames.Services).Outcome);
+        Assert.DoesNotContain(fleet["paas"].Transcript.TextsOf("batch"), sql => sql.Contains("dm_server_services", StringComparison.Ordinal) && !sql.Contains("all_columns", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task Linux_host_reports_its_platform_and_local_system_account()
+    {
+        await using var fleet = Fleets.Start(new ScenarioInstance { Name = "penguin", Profile = "2022", Platform = "Linux", IfiEnabled = true });
+
+        var snapshot = await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["penguin"]), CancellationToken.None);
+
+        Assert.Equal("Linux", snapshot.Identity!.HostPlatform);
+        Assert.Equal("LocalSystem", snapshot.EngineService!.ServiceAccount);
+    }
+
+    [Fact]
+    public async Task Every_probe_script_sent_is_an_embedded_script_with_the_application_name()
+    {
+        await using var fleet = Fleets.Start(new ScenarioInstance { Name = "sql", Profile = "2019" });
+
+        await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["sql"]), CancellationToken.None);
+
+        var sent = fleet["sql"].Transcript.TextsOf("batch").ToList();
+        Assert.Equal(4, sent.Count);
+        Assert.All(sent, sql => Assert.Contains("IfiDashboard probe", sql, StringComparison.Ordinal));
+        Assert.Contains(fleet["sql"].Transcript.TextsOf("login"), l => l.Contains("app=IfiDashboard", StringComparison.Ordinal));
+    }
+}
