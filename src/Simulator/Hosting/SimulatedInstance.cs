@@ -35,9 +35,16 @@ public sealed class SimulatedInstance : IAsyncDisposable
     internal string ServerName =>
         (Scenario.MachineName ?? Scenario.Name.ToUpperInvariant()) + (Scenario.InstanceName is { } i ? "\\" + i : "");
 
-    internal ScenarioLogin? FindLogin(string name, string password) =>
-        Scenario.Logins.Concat(_defaultLogins).FirstOrDefault(l =>
-            string.Equals(l.Name, name, StringComparison.OrdinalIgnoreCase) && l.Password == password);
+    /// <summary>
+    /// The login the client authenticates as. An instance's own login of a name replaces the scenario default of that
+    /// name, so a scenario can give one instance another password or fewer permissions.
+    /// </summary>
+    internal ScenarioLogin? FindLogin(string name, string password)
+    {
+        var login = Scenario.Logins.FirstOrDefault(l => string.Equals(l.Name, name, StringComparison.OrdinalIgnoreCase))
+                    ?? _defaultLogins.FirstOrDefault(l => string.Equals(l.Name, name, StringComparison.OrdinalIgnoreCase));
+        return login is not null && login.Password == password ? login : null;
+    }
 
     internal void Start()
     {
