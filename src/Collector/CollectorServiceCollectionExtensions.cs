@@ -15,7 +15,9 @@ public static class CollectorServiceCollectionExtensions
     /// Registers the prober and the scheduler. The host supplies <see cref="Shared.Inventory.IInstanceSource"/> and
     /// <see cref="Shared.Snapshots.ISnapshotSink"/>: the store when embedded, the server's API when standalone.
     /// </summary>
-    public static IServiceCollection AddIfiCollector(this IServiceCollection services, IConfiguration configuration)
+    /// <param name="runInBackground">False registers everything but the background scheduler (tests, "test connection").</param>
+    public static IServiceCollection AddIfiCollector(this IServiceCollection services, IConfiguration configuration,
+        bool runInBackground = true)
     {
         services.AddOptions<CollectorOptions>().Bind(configuration.GetSection(CollectorOptions.Section))
             .Validate(o => o.MaxConcurrency > 0 && o.PollDeadlineSeconds > 0 && o.LeaseSeconds > o.PollDeadlineSeconds,
@@ -28,7 +30,7 @@ public static class CollectorServiceCollectionExtensions
         services.AddSingleton<InstanceProber>();
         services.AddSingleton<CollectorMetrics>();
         services.AddSingleton<CollectorService>();
-        services.AddHostedService(sp => sp.GetRequiredService<CollectorService>());
+        if (runInBackground) services.AddHostedService(sp => sp.GetRequiredService<CollectorService>());
         return services;
     }
 }

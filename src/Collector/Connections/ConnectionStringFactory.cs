@@ -27,9 +27,11 @@ public sealed class ConnectionStringFactory(ICredentialResolver credentials, Col
             // Our scheduler decides about retries; SqlClient's own reconnect loop would hide failures and
             // multiply login attempts (account lock-out).
             ConnectRetryCount = 0,
-            // One connection per poll, closed after it: a monitoring tool should not keep idle sessions on
-            // every production instance between polls.
-            Pooling = false,
+            // Pooled, because SqlClient lets only 2 x cores non-pooled async opens run at once, so one hanging
+            // instance would stall the fleet. The prober clears the pool after each poll: no idle session is left
+            // on a production instance between polls. A lease gives one poll per instance at a time.
+            Pooling = true,
+            MaxPoolSize = 2,
             MultipleActiveResultSets = false,
         };
         if (!string.IsNullOrEmpty(instance.HostNameInCertificate))

@@ -23,8 +23,10 @@ public static class FailureClassifier
         {
             case MissingCredentialException missing:
                 return new(probe, OutcomeClass.LoginFailed, missing.Message);
-            case OperationCanceledException or TimeoutException:
+            case OperationCanceledException:
                 return new(probe, OutcomeClass.Timeout, "The poll did not finish before its deadline.");
+            case TimeoutException:
+                return new(probe, OutcomeClass.Timeout, FirstLine(exception.Message));
             case SqlException sql:
                 return ClassifySql(probe, sql, requiredPermission);
             case AuthenticationException:

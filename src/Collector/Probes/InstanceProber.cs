@@ -33,7 +33,11 @@ public sealed class InstanceProber(ConnectionStringFactory connectionStrings, Co
         catch (Exception e) when (!cancellationToken.IsCancellationRequested)
         {
             probes.Add(FailureClassifier.Classify(ProbeNames.Connect, e));
-            if (connection is not null) await connection.DisposeAsync();
+            if (connection is not null)
+            {
+                SqlConnection.ClearPool(connection);
+                await connection.DisposeAsync();
+            }
             connection = null;
         }
 
@@ -45,6 +49,8 @@ public sealed class InstanceProber(ConnectionStringFactory connectionStrings, Co
                 if (identity is { MajorVersion: >= 14 })
                     identity = await ProbeAsync(probes, ProbeNames.HostInfo, null, () => AddHostInfoAsync(connection, identity, ct)) ?? identity;
                 services = await ProbeServicesAsync(connection, identity, probes, ct);
+                // Close the physical connection instead of parking it in the pool until the next poll.
+                SqlConnection.ClearPool(connection);
             }
         }
 

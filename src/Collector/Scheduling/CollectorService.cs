@@ -23,6 +23,8 @@ public sealed class CollectorService(
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
         using var slots = new SemaphoreSlim(options.MaxConcurrency);
+        ReserveThreads(options.MaxConcurrency);
+        await ReleaseOldLeasesAsync(stoppingToken);
         logger.LogInformation("Collector {Collector} started with {Concurrency} concurrent polls", options.Name, options.MaxConcurrency);
         while (!stoppingToken.IsCancellationRequested)
         {
@@ -62,11 +64,36 @@ public sealed class CollectorService(
         }
     }
 
+    /// <summary>
+    /// SqlClient's managed network layer completes parts of OpenAsync (connect, TLS handshake) synchronously on
+    /// thread-pool threads. With many polls opening at once the pool would grow one thread at a time while
+    /// connections wait, and healthy instances would time out; so the pool starts with a thread per poll slot.
+    /// </summary>
+    internal static void ReserveThreads(int concurrency)
+    {
+        ThreadPool.GetMinThreads(out var workers, out var io);
+        var wanted = concurrency * 2 + Environment.ProcessorCount;
+        if (workers < wanted) ThreadPool.SetMinThreads(wanted, io);
+    }
+
+    async Task ReleaseOldLeasesAsync(CancellationToken stoppingToken)
+    {
+        try
+        {
+            await source.ReleaseAllAsync(options.Name, stoppingToken);
+        }
+        catch (Exception e) when (e is not OperationCanceledException)
+        {
+            logger.LogWarning(e, "Could not release the leases of a previous run; they expire by themselves");
+        }
+    }
+
     TimeSpan Lease => TimeSpan.FromSeconds(options.LeaseSeconds);
 
     /// <summary>Leases every due instance once and waits for all their polls: for tests and "poll now".</summary>
     public async Task<int> PollDueOnceAsync(CancellationToken cancellationToken)
     {
+        ReserveThreads(options.MaxConcurrency);
         var due = await source.LeaseDueAsync(options.Name, int.MaxValue, Lease, cancellationToken);
         using var slots = new SemaphoreSlim(options.MaxConcurrency);
         await Task.WhenAll(due.Select(async instance =>

@@ -1,4 +1,5 @@
 using IfiDashboard.Server.Store.Dashboard;
+using IfiDashboard.Shared.Dashboard;
 using IfiDashboard.Server.Store.Ingestion;
 using IfiDashboard.Server.Store.Inventory;
 using IfiDashboard.Server.Store.Migrations;
@@ -28,6 +29,7 @@ public static class StoreServiceCollectionExtensions
         services.AddSingleton<SqliteSnapshotStore>();
         services.AddSingleton<ISnapshotSink>(sp => sp.GetRequiredService<SqliteSnapshotStore>());
         services.AddSingleton<FleetQueries>();
+        services.AddSingleton<IFleetReader>(sp => sp.GetRequiredService<FleetQueries>());
         services.AddSingleton<StoreHealth>();
         return services;
     }

@@ -1,6 +1,6 @@
 using IfiDashboard.Shared.Snapshots;
 
-namespace IfiDashboard.Server.Store.Dashboard;
+namespace IfiDashboard.Shared.Dashboard;
 
 /// <summary>One line of the instance list: the registration joined with its latest known state.</summary>
 public sealed record InstanceListRow(

@@ -1,6 +1,6 @@
 using IfiDashboard.Shared.Snapshots;
 
-namespace IfiDashboard.Server.Store.Dashboard;
+namespace IfiDashboard.Shared.Dashboard;
 
 /// <summary>One stored poll of an instance, for its recent-polls history.</summary>
 public sealed record PollRow(

@@ -1,3 +1,5 @@
+using System.Text.Json.Serialization;
+
 namespace IfiDashboard.Shared.Snapshots;
 
 /// <summary>
@@ -16,9 +18,11 @@ public sealed record InstanceSnapshot
     public IReadOnlyList<ProbeOutcome> Probes { get; init; } = [];
 
     /// <summary>The engine's row, chosen by process id (a LIKE on the name also matches the Agent).</summary>
+    [JsonIgnore]
     public ServiceInfo? EngineService => Services.FirstOrDefault(s => s.IsEngine);
 
     /// <summary>The worst probe outcome: what the instance's poll as a whole is classified as.</summary>
+    [JsonIgnore]
     public ProbeOutcome Overall => Probes.Count == 0
         ? new ProbeOutcome(ProbeNames.Connect, OutcomeClass.ProtocolError, "No probe ran.")
         : Probes.OrderByDescending(p => p.Outcome.Severity()).First();

@@ -35,3 +35,15 @@ public static class ScenarioFile
         return scenario;
     }
 }
+
+/// <summary>The demo fleet (scenarios/demo-fleet.json), embedded in this assembly.</summary>
+public static class DemoScenario
+{
+    public static Scenario Load()
+    {
+        using var stream = typeof(DemoScenario).Assembly.GetManifestResourceStream("demo-fleet.json")
+                           ?? throw new InvalidOperationException("The embedded demo fleet is missing.");
+        using var reader = new StreamReader(stream);
+        return ScenarioFile.Parse(reader.ReadToEnd());
+    }
+}

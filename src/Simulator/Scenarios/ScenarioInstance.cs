@@ -20,6 +20,18 @@ public sealed class ScenarioInstance
     public ScenarioFaults Faults { get; set; } = new();
     /// <summary>Fixed port; 0 lets the simulator pick a free loopback port.</summary>
     public int Port { get; set; }
+    /// <summary>How the dashboard's demo registers this instance; the simulator itself ignores it.</summary>
+    public ScenarioInventory? Inventory { get; set; }
+}
+
+/// <summary>Inventory fields the dashboard's --demo registers the instance with (environment, owner, tags).</summary>
+public sealed class ScenarioInventory
+{
+    public string Environment { get; set; } = "Production";
+    public string? Owner { get; set; }
+    public List<string> Tags { get; set; } = [];
+    /// <summary>The collector's Encrypt setting for this instance: Mandatory, Optional or Strict.</summary>
+    public string Encrypt { get; set; } = "Mandatory";
 }
 
 /// <summary>How the instance answers the client's PRELOGIN encryption request.</summary>

@@ -1,4 +1,5 @@
 using IfiDashboard.Server.Store.Dashboard;
+using IfiDashboard.Shared.Dashboard;
 using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Server.Tests.Store;

@@ -1,5 +1,6 @@
 using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Dashboard;
+using IfiDashboard.Shared.Dashboard;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
 using Microsoft.Extensions.Configuration;

@@ -1,6 +1,7 @@
 using System.Data.Common;
 using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Dashboard;
+using IfiDashboard.Shared.Dashboard;
 using IfiDashboard.Server.Store.Ingestion;
 using IfiDashboard.Server.Store.Inventory;
 using IfiDashboard.Server.Store.Migrations;

@@ -1,10 +1,11 @@
+using IfiDashboard.Shared.Dashboard;
 using Dapper;
 using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Server.Store.Dashboard;
 
 /// <summary>Read-side queries behind the dashboard: the instance list, fleet counts, an instance's recent polls.</summary>
-public sealed class FleetQueries(IDbConnectionFactory connections)
+public sealed class FleetQueries(IDbConnectionFactory connections) : IFleetReader
 {
     /// <summary>The reason shown for an instance that has no poll stored yet.</summary>
     public const string NotPolledYet = "not polled yet";

@@ -48,7 +48,9 @@ public sealed class InstanceRepository(IDbConnectionFactory connections, TimePro
                 encrypt = excluded.encrypt,
                 trust_server_certificate = excluded.trust_server_certificate,
                 host_name_in_certificate = excluded.host_name_in_certificate,
-                credential_name = excluded.credential_name
+                credential_name = excluded.credential_name,
+                -- How to reach it may have changed: poll it again right away.
+                next_poll_at = NULL
             RETURNING id;
             """;
         await using var connection = await connections.OpenAsync(cancellationToken);

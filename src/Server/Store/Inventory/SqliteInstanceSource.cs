@@ -61,4 +61,15 @@ public sealed class SqliteInstanceSource(IDbConnectionFactory connections, TimeP
         await connection.ExecuteAsync(new CommandDefinition(sql,
             new { instanceId, collectorName, nextPollAt = StoreTime.ToText(nextPollAt) }, cancellationToken: cancellationToken));
     }
+
+    public async Task ReleaseAllAsync(string collectorName, CancellationToken cancellationToken)
+    {
+        const string sql = """
+            UPDATE instances
+            SET lease_owner = NULL, lease_expires_at = NULL
+            WHERE lease_owner = @collectorName;
+            """;
+        await using var connection = await connections.OpenAsync(cancellationToken);
+        await connection.ExecuteAsync(new CommandDefinition(sql, new { collectorName }, cancellationToken: cancellationToken));
+    }
 }

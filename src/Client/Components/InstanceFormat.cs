@@ -1,0 +1,28 @@
+using System.Globalization;
+using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Shared.Snapshots;
+
+namespace IfiDashboard.Client.Components;
+
+/// <summary>How instance facts are written on pages.</summary>
+public static class InstanceFormat
+{
+    /// <summary>"SQL Server 2019 RTM CU28 (15.0.4385.2)", or a dash when the instance was never read.</summary>
+    public static string Version(InstanceListRow row)
+    {
+        if (row.ProductVersion is null) return "—";
+        var release = ProductVersions.ReleaseName(ProductVersions.Major(row.ProductVersion));
+        var level = string.Join(' ', new[] { row.ProductLevel, row.ProductUpdateLevel }.Where(s => !string.IsNullOrEmpty(s)));
+        return level.Length == 0 ? $"{release} ({row.ProductVersion})" : $"{release} {level} ({row.ProductVersion})";
+    }
+
+    public static string Time(DateTimeOffset? at) =>
+        at?.UtcDateTime.ToString("yyyy-MM-dd HH:mm:ss", CultureInfo.InvariantCulture) ?? "never";
+
+    public static string Outcome(InstanceListRow row) => row.LastOutcome switch
+    {
+        null => "not polled yet",
+        OutcomeClass.Ok => "OK",
+        var outcome => $"{outcome}: {row.LastMessage}",
+    };
+}

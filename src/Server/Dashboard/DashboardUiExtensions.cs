@@ -1,0 +1,28 @@
+using IfiDashboard.Client;
+using IfiDashboard.Shared.Dashboard;
+using Microsoft.Extensions.DependencyInjection.Extensions;
+
+namespace IfiDashboard.Server.Dashboard;
+
+public static class DashboardUiExtensions
+{
+    /// <summary>
+    /// The Blazor dashboard (src/Client), rendered on the server (static SSR) and kept current by Server-Sent Events.
+    /// See docs/decisions/0003-static-ssr-and-live-refresh.md.
+    /// </summary>
+    public static IServiceCollection AddIfiDashboardUi(this IServiceCollection services)
+    {
+        services.TryAddSingleton<FleetChanges>();
+        services.AddRazorComponents();
+        return services;
+    }
+
+    public static WebApplication MapIfiDashboardUi(this WebApplication app)
+    {
+        app.UseAntiforgery();
+        app.MapStaticAssets();
+        app.MapFleetEvents();
+        app.MapRazorComponents<App>();
+        return app;
+    }
+}

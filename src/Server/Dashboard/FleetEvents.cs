@@ -1,0 +1,44 @@
+using System.Net.ServerSentEvents;
+using System.Runtime.CompilerServices;
+using System.Threading.Channels;
+using IfiDashboard.Shared.Dashboard;
+
+namespace IfiDashboard.Server.Dashboard;
+
+/// <summary><c>/events/fleet</c>: one Server-Sent Event per burst of stored changes, for live-refresh.js.</summary>
+public static class FleetEvents
+{
+    public const string EventType = "fleet-changed";
+    /// <summary>A fleet's first round lands many polls a second; pages refresh at most this often.</summary>
+    static readonly TimeSpan Throttle = TimeSpan.FromSeconds(1);
+
+    public static IEndpointRouteBuilder MapFleetEvents(this IEndpointRouteBuilder app)
+    {
+        app.MapGet("/events/fleet", (FleetChanges changes, TimeProvider time, CancellationToken ct) =>
+                TypedResults.ServerSentEvents(StreamAsync(changes, time, ct)))
+            .ExcludeFromDescription();
+        return app;
+    }
+
+    static async IAsyncEnumerable<SseItem<string>> StreamAsync(FleetChanges changes, TimeProvider time,
+        [EnumeratorCancellation] CancellationToken ct)
+    {
+        // Capacity one, dropping writes: any number of changes while a page refreshes become one event.
+        var pending = Channel.CreateBounded<bool>(new BoundedChannelOptions(1) { FullMode = BoundedChannelFullMode.DropWrite });
+        void OnChanged() => pending.Writer.TryWrite(true);
+        changes.Changed += OnChanged;
+        try
+        {
+            while (await pending.Reader.WaitToReadAsync(ct))
+            {
+                pending.Reader.TryRead(out _);
+                yield return new SseItem<string>("changed", EventType);
+                await Task.Delay(Throttle, time, ct);
+            }
+        }
+        finally
+        {
+            changes.Changed -= OnChanged;
+        }
+    }
+}

@@ -1,0 +1,53 @@
+using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Shared.Inventory;
+using IfiDashboard.Simulator.Hosting;
+using IfiDashboard.Simulator.Scenarios;
+
+namespace IfiDashboard.Server.Demo;
+
+/// <summary>
+/// Runs the demo fleet on loopback inside the server and registers every instance in the store, so the embedded
+/// collector polls it like any other fleet. Registered before the collector, so it starts first.
+/// </summary>
+public sealed class DemoFleetHost(Scenario scenario, InstanceRepository instances, FleetChanges changes,
+    ILogger<DemoFleetHost> logger) : IHostedService, IAsyncDisposable
+{
+    FleetSimulator? _fleet;
+
+    public async Task StartAsync(CancellationToken cancellationToken)
+    {
+        _fleet = FleetSimulator.Start(scenario, line => logger.LogWarning("{SimulatorMessage}", line));
+        foreach (var instance in _fleet.Instances)
+            await instances.UpsertByNameAsync(Registration(instance), cancellationToken);
+        changes.Publish();
+        logger.LogInformation("Demo fleet: {Count} simulated instances on 127.0.0.1", _fleet.Instances.Count);
+    }
+
+    static InstanceRegistration Registration(SimulatedInstance instance)
+    {
+        var inventory = instance.Scenario.Inventory ?? new ScenarioInventory();
+        return new InstanceRegistration
+        {
+            Name = instance.Name,
+            Host = "127.0.0.1",
+            Port = instance.Port,
+            Environment = inventory.Environment,
+            Owner = inventory.Owner,
+            Tags = inventory.Tags,
+            Encrypt = Enum.Parse<EncryptMode>(inventory.Encrypt, ignoreCase: true),
+            // The simulator's certificate is self-signed, like a SQL Server's own.
+            TrustServerCertificate = true,
+            CredentialName = DemoMode.CredentialName,
+            PollIntervalSeconds = 60,
+        };
+    }
+
+    public async Task StopAsync(CancellationToken cancellationToken) => await DisposeAsync();
+
+    public async ValueTask DisposeAsync()
+    {
+        if (_fleet is not null) await _fleet.DisposeAsync();
+        _fleet = null;
+    }
+}

@@ -1,0 +1,33 @@
+using IfiDashboard.Simulator.Scenarios;
+
+namespace IfiDashboard.Server.Demo;
+
+public static class DemoMode
+{
+    public const string Switch = "--demo";
+    /// <summary>The credential name demo instances are registered with; the secret stays in this process's configuration.</summary>
+    public const string CredentialName = "demo";
+
+    /// <summary>Splits the demo switch off the arguments, so the host's command-line configuration never sees it.</summary>
+    public static (bool Demo, string[] HostArgs) Parse(string[] args) =>
+        (args.Contains(Switch, StringComparer.OrdinalIgnoreCase),
+         args.Where(a => !a.Equals(Switch, StringComparison.OrdinalIgnoreCase)).ToArray());
+
+    /// <summary>
+    /// Loads the demo fleet and gives the embedded collector the simulator's login under the name
+    /// <see cref="CredentialName"/>: in memory only, as an operator would give it through the environment.
+    /// </summary>
+    public static void Configure(WebApplicationBuilder builder)
+    {
+        var scenario = DemoScenario.Load();
+        var login = scenario.DefaultLogins.FirstOrDefault()
+                    ?? throw new InvalidOperationException("The demo fleet defines no default login.");
+        builder.Configuration.AddInMemoryCollection(new Dictionary<string, string?>
+        {
+            [$"Credentials:{CredentialName}:UserId"] = login.Name,
+            [$"Credentials:{CredentialName}:Password"] = login.Password,
+        });
+        builder.Services.AddSingleton(scenario);
+        builder.Services.AddHostedService<DemoFleetHost>();
+    }
+}

@@ -1,0 +1,27 @@
+using IfiDashboard.Server.Collection;
+using IfiDashboard.Server.Demo;
+using IfiDashboard.Server.Health;
+using IfiDashboard.Server.Dashboard;
+using IfiDashboard.Server.Ingestion;
+using IfiDashboard.Server.Store;
+
+var (demo, hostArgs) = DemoMode.Parse(args);
+// Settings and static assets come from beside the binaries; relative data paths (./data/) from the working directory.
+var builder = WebApplication.CreateBuilder(new WebApplicationOptions { Args = hostArgs, ContentRootPath = AppContext.BaseDirectory });
+
+builder.Services.AddIfiStore(builder.Configuration);
+if (demo) DemoMode.Configure(builder);
+builder.Services.AddIfiEmbeddedCollector(builder.Configuration);
+builder.Services.AddIfiIngestion(builder.Configuration);
+builder.Services.AddIfiDashboardUi();
+
+var app = builder.Build();
+await app.Services.MigrateIfiStoreAsync();
+
+app.MapIfiHealth();
+app.MapIfiIngestionApi();
+app.MapIfiDashboardUi();
+app.Run();
+
+/// <summary>Visible to the functional tests' WebApplicationFactory.</summary>
+public partial class Program;
