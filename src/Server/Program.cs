@@ -1,13 +1,13 @@
 using IfiDashboard.Server.Collection;
 using IfiDashboard.Server.Demo;
 using IfiDashboard.Server.Health;
+using IfiDashboard.Server.Hosting;
 using IfiDashboard.Server.Dashboard;
 using IfiDashboard.Server.Ingestion;
 using IfiDashboard.Server.Store;
 
 var (demo, hostArgs) = DemoMode.Parse(args);
-// Settings and static assets come from beside the binaries; relative data paths (./data/) from the working directory.
-var builder = WebApplication.CreateBuilder(new WebApplicationOptions { Args = hostArgs, ContentRootPath = AppContext.BaseDirectory });
+var builder = WebApplication.CreateBuilder(hostArgs).AddBaseDirectorySettings();
 
 builder.Services.AddIfiStore(builder.Configuration);
 if (demo) DemoMode.Configure(builder);

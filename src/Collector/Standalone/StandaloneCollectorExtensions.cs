@@ -1,0 +1,31 @@
+using IfiDashboard.Shared.Inventory;
+using IfiDashboard.Shared.Snapshots;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Options;
+
+namespace IfiDashboard.Collector.Standalone;
+
+public static class StandaloneCollectorExtensions
+{
+    public static IServiceCollection AddIfiStandaloneCollector(this IServiceCollection services, IConfiguration configuration)
+    {
+        services.AddOptions<ServerConnectionOptions>().Bind(configuration.GetSection(Connections.CollectorOptions.Section))
+            .Validate(o => o.ServerUrl is { IsAbsoluteUri: true }, "Collector:ServerUrl must be the server's absolute URL.")
+            .Validate(o => !string.IsNullOrWhiteSpace(o.ApiKey), "Collector:ApiKey is required (one of the server's Ingestion:ApiKeys).")
+            .ValidateOnStart();
+        services.AddHttpClient<CollectorApiClient>((sp, http) =>
+        {
+            var server = sp.GetRequiredService<IOptions<ServerConnectionOptions>>().Value;
+            http.BaseAddress = server.ServerUrl;
+            http.DefaultRequestHeaders.Add("X-Api-Key", server.ApiKey);
+            http.Timeout = TimeSpan.FromSeconds(30);
+        });
+        services.AddSingleton<IInstanceSource>(sp => sp.GetRequiredService<CollectorApiClient>());
+        services.AddSingleton<ISnapshotSink>(sp => sp.GetRequiredService<CollectorApiClient>());
+        if (configuration["Collector:SecretsFile"] is { Length: > 0 } secrets && configuration is IConfigurationBuilder builder)
+            builder.AddJsonFile(secrets, optional: false, reloadOnChange: true);
+        services.AddIfiCollector(configuration);
+        return services;
+    }
+}

@@ -1,0 +1,73 @@
+using IfiDashboard.Collector.Scheduling;
+using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Shared.Inventory;
+using IfiDashboard.Simulator.Hosting;
+using IfiDashboard.Simulator.Scenarios;
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.AspNetCore.Mvc.Testing;
+using Microsoft.Extensions.DependencyInjection;
+
+namespace IfiDashboard.Server.Tests.Functional;
+
+/// <summary>
+/// The real server (store in a temporary SQLite file, embedded collector, pages) next to a simulated fleet on
+/// loopback. The background scheduler is off: tests drive one round of polls with <see cref="PollAllAsync"/>.
+/// </summary>
+public sealed class DashboardHost : WebApplicationFactory<Program>
+{
+    public const string Login = "ifi_collector";
+    public const string Password = "Funct10nal-Pw";
+    public const string ApiKey = "test-collector-key-0123456789";
+
+    readonly string _directory = Directory.CreateTempSubdirectory("ifi-functional-").FullName;
+
+    public DashboardHost(params ScenarioInstance[] instances)
+    {
+        Fleet = FleetSimulator.Start(new Scenario
+        {
+            DefaultLogins = [new ScenarioLogin { Name = Login, Password = Password }],
+            Instances = [.. instances],
+        }, _ => { });
+    }
+
+    public FleetSimulator Fleet { get; }
+
+    protected override void ConfigureWebHost(IWebHostBuilder builder)
+    {
+        builder.UseSetting("Store:ConnectionString", $"Data Source={Path.Combine(_directory, "store.db")}");
+        builder.UseSetting("Collector:Enabled", "false");
+        builder.UseSetting("Collector:Name", "functional-tests");
+        builder.UseSetting("Collector:ConnectTimeoutSeconds", "3");
+        builder.UseSetting("Collector:CommandTimeoutSeconds", "3");
+        builder.UseSetting("Credentials:fleet:UserId", Login);
+        builder.UseSetting("Credentials:fleet:Password", Password);
+        builder.UseSetting("Ingestion:ApiKeys:0", ApiKey);
+    }
+
+    /// <summary>Registers every simulated instance as an operator would: by host, port and credential name.</summary>
+    public async Task RegisterFleetAsync()
+    {
+        var repository = Services.GetRequiredService<InstanceRepository>();
+        foreach (var instance in Fleet.Instances)
+            await repository.AddAsync(new InstanceRegistration
+            {
+                Name = instance.Name,
+                Host = "127.0.0.1",
+                Port = instance.Port,
+                Environment = "Production",
+                TrustServerCertificate = true,
+                CredentialName = "fleet",
+            }, CancellationToken.None);
+    }
+
+    public Task<int> PollAllAsync() =>
+        Services.GetRequiredService<CollectorService>().PollDueOnceAsync(CancellationToken.None);
+
+    public override async ValueTask DisposeAsync()
+    {
+        await base.DisposeAsync();
+        await Fleet.DisposeAsync();
+        Microsoft.Data.Sqlite.SqliteConnection.ClearAllPools();
+        try { Directory.Delete(_directory, recursive: true); } catch (IOException) { }
+    }
+}

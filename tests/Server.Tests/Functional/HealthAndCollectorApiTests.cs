@@ -1,0 +1,93 @@
+using System.Net;
+using System.Net.Http.Json;
+using IfiDashboard.Server.Ingestion;
+using IfiDashboard.Shared.Inventory;
+using IfiDashboard.Shared.Snapshots;
+using IfiDashboard.Simulator.Scenarios;
+
+namespace IfiDashboard.Server.Tests.Functional;
+
+public sealed class HealthAndCollectorApiTests
+{
+    [Fact]
+    public async Task Healthz_and_readyz_answer_when_the_store_is_migrated()
+    {
+        await using var host = new DashboardHost();
+        var client = host.CreateClient();
+
+        Assert.Equal("alive", await client.GetStringAsync("/healthz"));
+        Assert.Equal("ready", await client.GetStringAsync("/readyz"));
+    }
+
+    [Fact]
+    public async Task Collector_api_refuses_a_missing_or_wrong_key_with_problem_details()
+    {
+        await using var host = new DashboardHost();
+        var client = host.CreateClient();
+
+        var missing = await client.PostAsJsonAsync("/api/v1/collector/leases", new LeaseRequest("c1", 5, 60));
+        client.DefaultRequestHeaders.Add(IngestionOptions.ApiKeyHeader, "wrong");
+        var wrong = await client.PostAsJsonAsync("/api/v1/collector/leases", new LeaseRequest("c1", 5, 60));
+
+        Assert.Equal(HttpStatusCode.Unauthorized, missing.StatusCode);
+        Assert.Equal("application/problem+json", missing.Content.Headers.ContentType?.MediaType);
+        Assert.Equal(HttpStatusCode.Unauthorized, wrong.StatusCode);
+    }
+
+    [Fact]
+    public async Task Standalone_collector_round_trip_leases_posts_once_and_completes()
+    {
+        await using var host = new DashboardHost(new ScenarioInstance { Name = "remote", Profile = "2019", IfiEnabled = true });
+        await host.RegisterFleetAsync();
+        var client = host.CreateClient();
+        client.DefaultRequestHeaders.Add(IngestionOptions.ApiKeyHeader, DashboardHost.ApiKey);
+
+        var leased = await (await client.PostAsJsonAsync("/api/v1/collector/leases", new LeaseRequest("remote-collector", 10, 60)))
+            .Content.ReadFromJsonAsync<List<InstanceRegistration>>();
+        var again = await (await client.PostAsJsonAsync("/api/v1/collector/leases", new LeaseRequest("other-collector", 10, 60)))
+            .Content.ReadFromJsonAsync<List<InstanceRegistration>>();
+        var snapshot = Snapshot(Assert.Single(leased!).Id);
+        var first = await client.PostAsJsonAsync("/api/v1/collector/snapshots", snapshot);
+        var duplicate = await client.PostAsJsonAsync("/api/v1/collector/snapshots", snapshot);
+        var complete = await client.PostAsJsonAsync($"/api/v1/collector/leases/{snapshot.InstanceId}/complete",
+            new CompleteLeaseRequest("remote-collector", DateTimeOffset.UtcNow.AddMinutes(5)));
+        var html = await client.GetStringAsync("/");
+
+        Assert.Empty(again!);
+        Assert.Equal(HttpStatusCode.NoContent, first.StatusCode);
+        Assert.Equal(HttpStatusCode.NoContent, duplicate.StatusCode);
+        Assert.Equal(HttpStatusCode.NoContent, complete.StatusCode);
+        Assert.Contains("data-ifi-state=\"Disabled\"", html, StringComparison.Ordinal);
+        var polls = await StoreDump.AllTextAsync(host.Services);
+        Assert.Single(polls.Split('\n'), line => line.Contains(snapshot.SnapshotId.ToString(), StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task Lease_request_with_bad_fields_names_them()
+    {
+        await using var host = new DashboardHost();
+        var client = host.CreateClient();
+        client.DefaultRequestHeaders.Add(IngestionOptions.ApiKeyHeader, DashboardHost.ApiKey);
+
+        var response = await client.PostAsJsonAsync("/api/v1/collector/leases", new LeaseRequest("", 0, 5));
+        var body = await response.Content.ReadAsStringAsync();
+
+        Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
+        Assert.Contains("collectorName", body, StringComparison.Ordinal);
+        Assert.Contains("maxCount", body, StringComparison.Ordinal);
+        Assert.Contains("leaseSeconds", body, StringComparison.Ordinal);
+    }
+
+    // A snapshot as a remote collector would post it: this one says IFI is off.
+    static InstanceSnapshot Snapshot(long instanceId) => new()
+    {
+        SnapshotId = Guid.NewGuid(),
+        InstanceId = instanceId,
+        StartedAt = DateTimeOffset.UtcNow.AddSeconds(-1),
+        FinishedAt = DateTimeOffset.UtcNow,
+        CollectorName = "remote-collector",
+        Identity = new InstanceIdentity { ProductVersion = "15.0.4385.2", Edition = "Developer Edition (64-bit)", EngineEdition = 3, ServerName = "REMOTE", ProcessId = 7 },
+        Services = [new ServiceInfo { ServiceName = "SQL Server (MSSQLSERVER)", ServiceAccount = @"NT Service\MSSQLSERVER", ProcessId = 7, InstantFileInitializationEnabled = "N", IsEngine = true }],
+        Probes = [new ProbeOutcome(ProbeNames.Connect, OutcomeClass.Ok), new ProbeOutcome(ProbeNames.Identity, OutcomeClass.Ok), new ProbeOutcome(ProbeNames.Services, OutcomeClass.Ok)],
+    };
+}

@@ -1,0 +1,24 @@
+using System.Text;
+using Dapper;
+using IfiDashboard.Server.Store;
+using Microsoft.Extensions.DependencyInjection;
+
+namespace IfiDashboard.Server.Tests.Functional;
+
+/// <summary>Every text value in every table of the store, for "this secret is nowhere" assertions.</summary>
+internal static class StoreDump
+{
+    public static async Task<string> AllTextAsync(IServiceProvider services)
+    {
+        await using var connection = await services.GetRequiredService<IDbConnectionFactory>().OpenAsync(CancellationToken.None);
+        var tables = await connection.QueryAsync<string>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%';");
+        var text = new StringBuilder();
+        foreach (var table in tables)
+        {
+            // Table names come from sqlite_master, not from input.
+            foreach (IDictionary<string, object?> row in await connection.QueryAsync($"SELECT * FROM \"{table}\";"))
+                text.AppendJoin('\t', row.Values).AppendLine();
+        }
+        return text.ToString();
+    }
+}
