@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs the programs the tests use, only when missing (so a second run does nothing):
+#   tsql (freetds-bin)       an independent TDS client, to prove the simulator speaks TDS and not only SqlClient
+#   docker-compose           validates docker-compose.yml (no Docker engine runs here)
+set -euo pipefail
+
+missing=()
+command -v tsql >/dev/null 2>&1 || missing+=(freetds-bin)
+command -v docker-compose >/dev/null 2>&1 || missing+=(docker-compose)
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "Installing test dependencies: ${missing[*]}"
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,62 @@
+using System.Diagnostics;
+
+namespace IfiDashboard.Server.Tests.Deployment;
+
+/// <summary>
+/// docker-compose.yml checked by Debian's docker-compose itself (no Docker engine runs here, but `config`
+/// parses, validates and interpolates the file as `up` would).
+/// </summary>
+public sealed class ComposeFileTests
+{
+    static async Task<(int ExitCode, string Output)> ComposeConfigAsync(string? apiKey)
+    {
+        var start = new ProcessStartInfo("docker-compose", "-f docker-compose.yml config")
+        {
+            WorkingDirectory = RepositoryRoot.Path,
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+        };
+        start.Environment.Remove("IFI_COLLECTOR_API_KEY");
+        if (apiKey is not null) start.Environment["IFI_COLLECTOR_API_KEY"] = apiKey;
+        Process process;
+        try
+        {
+            process = Process.Start(start)!;
+        }
+        catch (System.ComponentModel.Win32Exception e)
+        {
+            throw new InvalidOperationException("docker-compose is not installed: run scripts/install-test-dependencies.sh (./test.sh does).", e);
+        }
+        using (process)
+        {
+            using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(60));
+            var stdout = process.StandardOutput.ReadToEndAsync(timeout.Token);
+            var stderr = process.StandardError.ReadToEndAsync(timeout.Token);
+            await process.WaitForExitAsync(timeout.Token);
+            return (process.ExitCode, await stdout + await stderr);
+        }
+    }
+
+    [Fact]
+    public async Task Compose_file_defines_server_and_collector_built_from_their_dockerfiles_with_a_store_volume()
+    {
+        var (exitCode, output) = await ComposeConfigAsync("k3y-for-the-compose-test");
+
+        Assert.True(exitCode == 0, output);
+        Assert.Contains("dockerfile: src/Server/Dockerfile", output, StringComparison.Ordinal);
+        Assert.Contains("dockerfile: src/Collector/Dockerfile", output, StringComparison.Ordinal);
+        Assert.Contains("store:/data", output, StringComparison.Ordinal);
+        Assert.Contains("Collector__ServerUrl: http://server:5080/", output, StringComparison.Ordinal);
+        Assert.True(File.Exists(System.IO.Path.Combine(RepositoryRoot.Path, "src/Server/Dockerfile")));
+        Assert.True(File.Exists(System.IO.Path.Combine(RepositoryRoot.Path, "src/Collector/Dockerfile")));
+    }
+
+    [Fact]
+    public async Task Compose_refuses_to_start_without_a_collector_key()
+    {
+        var (exitCode, output) = await ComposeConfigAsync(apiKey: null);
+
+        Assert.NotEqual(0, exitCode);
+        Assert.Contains("IFI_COLLECTOR_API_KEY", output, StringComparison.Ordinal);
+    }
+}
