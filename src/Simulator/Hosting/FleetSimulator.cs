@@ -1,3 +1,4 @@
+using System.Net.Sockets;
 using IfiDashboard.Simulator.Engine;
 using IfiDashboard.Simulator.Scenarios;
 
@@ -30,7 +31,18 @@ public sealed class FleetSimulator : IAsyncDisposable
                 var instance = new SimulatedInstance(definition, scenario.DefaultLogins, engine);
                 if (!instances.TryAdd(definition.Name, instance))
                     throw new ArgumentException($"Scenario names instance '{definition.Name}' twice.");
-                instance.Start();
+                try
+                {
+                    instance.Start();
+                }
+                catch (SocketException e) when (e.SocketErrorCode == SocketError.TooManyOpenSockets)
+                {
+                    // .NET already lifts the soft descriptor limit to the hard one at start-up; past that only the
+                    // operator can help, so say how instead of failing with a bare EMFILE.
+                    throw new InvalidOperationException(
+                        $"Out of file descriptors after {instances.Count - 1} instances: each instance needs one listening " +
+                        "socket and two per open connection. Raise the hard limit (ulimit -Hn, or LimitNOFILE= for a service).", e);
+                }
             }
         }
         catch

@@ -12,7 +12,9 @@ public sealed class SimulatedInstance : IAsyncDisposable
     readonly IQueryEngine _engine;
     readonly IReadOnlyList<ScenarioLogin> _defaultLogins;
     readonly CancellationTokenSource _stopping = new();
+    readonly Lock _connectivity = new();
     Socket? _socket;
+    bool _listening;
     Task _acceptLoop = Task.CompletedTask;
 
     internal SimulatedInstance(ScenarioInstance scenario, IReadOnlyList<ScenarioLogin> defaultLogins, IQueryEngine engine)
@@ -59,19 +61,26 @@ public sealed class SimulatedInstance : IAsyncDisposable
     /// <summary>Applies a change to <see cref="ScenarioFaults.RefuseConnections"/> made while running.</summary>
     public void ApplyConnectivity()
     {
-        if (Scenario.Faults.RefuseConnections == _acceptLoop.IsCompleted) return;
-        if (Scenario.Faults.RefuseConnections)
+        lock (_connectivity)
         {
-            _socket?.Dispose();
-            _socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
-            _socket.Bind(new IPEndPoint(IPAddress.Loopback, Port));
+            // Decided on a flag of our own: the old accept loop may still be winding down right after a refusal, and
+            // judging by it ignored a refusal lifted straight away, leaving the port refusing for good.
+            if (Scenario.Faults.RefuseConnections != _listening) return;
+            if (Scenario.Faults.RefuseConnections)
+            {
+                _listening = false;
+                _socket?.Dispose();
+                _socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+                _socket.Bind(new IPEndPoint(IPAddress.Loopback, Port));
+            }
+            else Listen();
         }
-        else Listen();
     }
 
     void Listen()
     {
         _socket!.Listen(512);
+        _listening = true;
         var listening = _socket;
         _acceptLoop = Task.Run(() => AcceptLoopAsync(listening));
     }

@@ -226,10 +226,23 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
             return null;
         }
 
-        var result = engine.Execute(sql, parameters, _session!);
-        await WriteResultAsync(result, isRpc, ct);
+        try
+        {
+            await WriteResultAsync(engine.Execute(sql, parameters, _session!), isRpc, ct);
+        }
+        catch (Exception e) when (IsSimulatorBug(e))
+        {
+            // Results are encoded whole before anything is written, so the wire is still clean: answer with an error
+            // the client shows, instead of dropping the connection with nothing but a "transport-level error".
+            Transcript.Add(TranscriptKinds.SimulatorError, e.ToString());
+            await WriteResultAsync(BatchResult.Of(new SqlMessage(50000, 1, 16, $"Simulator bug: {e.Message}")), isRpc, ct);
+        }
         return nextRead;
     }
+
+    static bool IsSimulatorBug(Exception e) =>
+        e is not (IOException or SocketException or AuthenticationException or OperationCanceledException
+            or ObjectDisposedException or TdsProtocolException);
 
     static (bool IsRpc, string Sql, IReadOnlyDictionary<string, object?> Parameters) Decode(TdsMessage message)
     {
@@ -244,7 +257,7 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
     async Task WriteResultAsync(BatchResult result, bool isRpc, CancellationToken ct)
     {
         var payload = new PayloadWriter(1024);
-        var tokens = new TokenWriter(payload, instance.ServerName);
+        var tokens = new TokenWriter(payload, instance.ServerName, _transport.PacketSize);
         var items = result.Items;
         for (var i = 0; i < items.Count; i++)
         {

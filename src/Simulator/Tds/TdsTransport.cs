@@ -15,10 +15,11 @@ internal sealed record TdsMessage(byte Type, byte Status, byte[] Payload)
 internal sealed class TdsTransport(Stream stream)
 {
     public const int HeaderLength = 8;
+    public const int DefaultPacketSize = 4096;
     readonly byte[] _header = new byte[HeaderLength];
 
     public Stream Stream { get; set; } = stream;
-    public int PacketSize { get; set; } = 4096;
+    public int PacketSize { get; set; } = DefaultPacketSize;
 
     /// <returns>Null when the client closed the connection cleanly between messages.</returns>
     public async Task<TdsMessage?> ReadMessageAsync(CancellationToken cancellationToken)

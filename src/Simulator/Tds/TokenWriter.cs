@@ -3,7 +3,8 @@ using IfiDashboard.Simulator.Results;
 namespace IfiDashboard.Simulator.Tds;
 
 /// <summary>Writes the server's token stream ([MS-TDS] 2.2.7) into a response payload.</summary>
-internal sealed class TokenWriter(PayloadWriter writer, string serverName)
+/// <param name="packetSize">The negotiated packet size the payload will be split at; nvarchar(max) chunks align to it.</param>
+internal sealed class TokenWriter(PayloadWriter writer, string serverName, int packetSize = TdsTransport.DefaultPacketSize)
 {
     const byte TokenLoginAck = 0xAD, TokenEnvChange = 0xE3, TokenInfo = 0xAB, TokenError = 0xAA,
         TokenDone = 0xFD, TokenDoneInProc = 0xFF, TokenColMetadata = 0x81, TokenRow = 0xD1, TokenFeatureExtAck = 0xAE;
@@ -100,6 +101,6 @@ internal sealed class TokenWriter(PayloadWriter writer, string serverName)
     {
         writer.Byte(TokenRow);
         for (var i = 0; i < columns.Count; i++)
-            ValueEncoder.WriteValue(writer, columns[i], values[i]);
+            ValueEncoder.WriteValue(writer, columns[i], values[i], packetSize - TdsTransport.HeaderLength);
     }
 }

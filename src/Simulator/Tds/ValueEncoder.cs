@@ -1,3 +1,4 @@
+using System.Numerics;
 using IfiDashboard.Simulator.Results;
 
 namespace IfiDashboard.Simulator.Tds;
@@ -50,12 +51,13 @@ internal static class ValueEncoder
         }
     }
 
-    public static void WriteValue(PayloadWriter w, ResultColumn c, object? value)
+    /// <param name="packetBody">Payload bytes per packet: the response payload is split every this many bytes.</param>
+    public static void WriteValue(PayloadWriter w, ResultColumn c, object? value, int packetBody)
     {
         switch (c.Type)
         {
             case SqlType.NVarChar:
-                WriteNVarChar(w, c.MaxLength < 0, value as string ?? value?.ToString());
+                WriteNVarChar(w, c.MaxLength < 0, value as string ?? value?.ToString(), packetBody);
                 break;
             case SqlType.Int or SqlType.BigInt or SqlType.SmallInt or SqlType.TinyInt:
                 if (c.Nullable) { if (value is null) { w.Byte(0); break; } w.Byte((byte)IntegerSize(c.Type)); }
@@ -97,20 +99,37 @@ internal static class ValueEncoder
         }
     }
 
-    static void WriteNVarChar(PayloadWriter w, bool isMax, string? text)
+    static void WriteNVarChar(PayloadWriter w, bool isMax, string? text, int packetBody)
     {
         if (isMax)
         {
-            // PLP: total length, one chunk, terminator.
             if (text is null) { w.UInt64(ulong.MaxValue); return; }
             w.UInt64((ulong)text.Length * 2);
-            if (text.Length > 0) { w.UInt32((uint)text.Length * 2); w.Ucs2(text); }
+            WritePlpChunks(w, System.Text.Encoding.Unicode.GetBytes(text), packetBody);
             w.UInt32(0);
             return;
         }
         if (text is null) { w.UInt16(0xFFFF); return; }
         w.UInt16(checked((ushort)(text.Length * 2)));
         w.Ucs2(text);
+    }
+
+    /// <summary>
+    /// PLP chunks that each end at or before the end of a packet, as SQL Server sends them. One chunk spanning several
+    /// packets is valid TDS, but SqlClient 6.1's async reader fails on it (ArgumentOutOfRangeException in
+    /// TryReadByteArray) when a character is split between packets, as at Packet Size=32767, whose body is odd.
+    /// </summary>
+    static void WritePlpChunks(PayloadWriter w, ReadOnlySpan<byte> data, int packetBody)
+    {
+        while (!data.IsEmpty)
+        {
+            // The message starts a packet, so the payload offset modulo the body size is the place in the packet.
+            var dataStart = (w.Length + 4) % packetBody;
+            var chunk = Math.Min(data.Length, packetBody - dataStart);
+            w.UInt32((uint)chunk);
+            w.Bytes(data[..chunk]);
+            data = data[chunk..];
+        }
     }
 
     static void WriteVariant(PayloadWriter w, VariantValue? variant)
@@ -185,16 +204,23 @@ internal static class ValueEncoder
 
     static byte DecimalSize(byte precision) => precision <= 9 ? (byte)5 : precision <= 19 ? (byte)9 : precision <= 28 ? (byte)13 : (byte)17;
 
+    /// <summary>
+    /// Sign byte, then the value times 10^scale as an unsigned little-endian integer. BigInteger, because a
+    /// decimal(38, 10) value scaled by 10^10 no longer fits System.Decimal's 96 bits (9999999999999999999.25 did not).
+    /// </summary>
     static void WriteDecimalBody(PayloadWriter w, decimal value, byte scale, int mantissaBytes)
     {
-        var scaled = decimal.Round(Math.Abs(value) * (decimal)Math.Pow(10, scale));
+        // SQL Server rounds half away from zero when it narrows a decimal's scale.
+        var rounded = decimal.Round(value, Math.Min((int)scale, 28), MidpointRounding.AwayFromZero);
+        var bits = decimal.GetBits(rounded);
+        var valueScale = (bits[3] >> 16) & 0xFF;
+        var mantissa = new BigInteger((uint)bits[0]) | (new BigInteger((uint)bits[1]) << 32) | (new BigInteger((uint)bits[2]) << 64);
+        mantissa *= BigInteger.Pow(10, scale - valueScale);
+        var bytes = new byte[mantissaBytes];
+        if (!mantissa.TryWriteBytes(bytes, out _, isUnsigned: true, isBigEndian: false))
+            throw new InvalidOperationException($"{value} does not fit decimal with scale {scale} in {mantissaBytes} bytes.");
         w.Byte(value < 0 ? (byte)0 : (byte)1);
-        var bits = decimal.GetBits(scaled);
-        var mantissa = new byte[16];
-        BitConverter.GetBytes(bits[0]).CopyTo(mantissa, 0);
-        BitConverter.GetBytes(bits[1]).CopyTo(mantissa, 4);
-        BitConverter.GetBytes(bits[2]).CopyTo(mantissa, 8);
-        w.Bytes(mantissa.AsSpan(0, mantissaBytes));
+        w.Bytes(bytes);
     }
 
     static InvalidOperationException NullInNotNull(ResultColumn c) =>

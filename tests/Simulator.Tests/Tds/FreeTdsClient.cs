@@ -1,0 +1,66 @@
+using System.Diagnostics;
+using System.Text;
+
+namespace IfiDashboard.Simulator.Tests.Tds;
+
+/// <summary>
+/// FreeTDS's tsql, a TDS client written independently of Microsoft's: what it accepts is evidence that the simulator
+/// speaks TDS and not merely what SqlClient tolerates. Debian's freetds-bin package provides it.
+/// </summary>
+internal static class FreeTdsClient
+{
+    private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(30);
+
+    public sealed record Result(int ExitCode, string Output, string Errors);
+
+    /// <param name="encryption">FreeTDS's "encryption" setting: off, request (its default) or require.</param>
+    public static async Task<Result> RunAsync(int port, string login, string password, string encryption, string script)
+    {
+        var tsql = FindOnPath("tsql") ?? throw new InvalidOperationException(
+            "FreeTDS's tsql is not on PATH. Install it with: apt-get install -y freetds-bin (the test script does this).");
+        var directory = Directory.CreateTempSubdirectory("ifi-freetds-");
+        try
+        {
+            // tsql -H reads the [global] section, so a private freetds.conf sets the encryption for this run only.
+            var config = Path.Combine(directory.FullName, "freetds.conf");
+            await File.WriteAllTextAsync(config, $"[global]\n\ttds version = 7.4\n\tencryption = {encryption}\n");
+            var start = new ProcessStartInfo(tsql)
+            {
+                ArgumentList = { "-H", "127.0.0.1", "-p", port.ToString(System.Globalization.CultureInfo.InvariantCulture), "-U", login, "-P", password },
+                RedirectStandardInput = true,
+                RedirectStandardOutput = true,
+                RedirectStandardError = true,
+                StandardOutputEncoding = Encoding.UTF8,
+                Environment = { ["TDSVER"] = "7.4", ["FREETDSCONF"] = config },
+            };
+            using var process = Process.Start(start) ?? throw new InvalidOperationException("tsql did not start.");
+            var output = process.StandardOutput.ReadToEndAsync();
+            var errors = process.StandardError.ReadToEndAsync();
+            await process.StandardInput.WriteAsync(script);
+            process.StandardInput.Close();
+            using var deadline = new CancellationTokenSource(Timeout);
+            try
+            {
+                await process.WaitForExitAsync(deadline.Token);
+            }
+            catch (OperationCanceledException)
+            {
+                process.Kill(entireProcessTree: true);
+                throw new TimeoutException(
+                    $"tsql did not finish within {Timeout.TotalSeconds} s and was killed. Output so far:\n{await output}\n{await errors}");
+            }
+
+            return new Result(process.ExitCode, await output, await errors);
+        }
+        finally
+        {
+            directory.Delete(recursive: true);
+        }
+    }
+
+    private static string? FindOnPath(string program) =>
+        (Environment.GetEnvironmentVariable("PATH") ?? "")
+            .Split(Path.PathSeparator, StringSplitOptions.RemoveEmptyEntries)
+            .Select(dir => Path.Combine(dir, program))
+            .FirstOrDefault(File.Exists);
+}

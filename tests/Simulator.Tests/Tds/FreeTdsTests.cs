@@ -1,0 +1,47 @@
+using IfiDashboard.Simulator.Scenarios;
+using IfiDashboard.Simulator.Tds;
+
+namespace IfiDashboard.Simulator.Tests.Tds;
+
+/// <summary>FreeTDS logs in, negotiates TLS through PRELOGIN with GnuTLS where asked, and reads the IFI column.</summary>
+public sealed class FreeTdsTests
+{
+    private const string Script = "SELECT servicename, instant_file_initialization_enabled FROM sys.dm_server_services\ngo\nexit\n";
+
+    [Theory]
+    [InlineData(EncryptionSupport.NotSupported, "request", "none")]
+    [InlineData(EncryptionSupport.Optional, "off", "none")]
+    [InlineData(EncryptionSupport.Optional, "request", "login-only")]
+    [InlineData(EncryptionSupport.Optional, "require", "full")]
+    [InlineData(EncryptionSupport.Required, "request", "full")]
+    [InlineData(EncryptionSupport.Required, "require", "full")]
+    public async Task Tsql_reads_the_engine_row_and_ifi_flag(EncryptionSupport server, string clientEncryption, string expectedTls)
+    {
+        await using var fleet = TestFleet.StartOne("2019", i =>
+        {
+            i.IfiEnabled = true;
+            i.Encryption = server;
+        });
+        var instance = fleet["sql"];
+
+        var result = await FreeTdsClient.RunAsync(instance.Port, TestFleet.Login, TestFleet.Password, clientEncryption, Script);
+
+        var diagnosis = $"tsql exit {result.ExitCode}\n{result.Output}\n{result.Errors}\n{string.Join("\n", instance.Transcript.Entries)}";
+        Assert.True(result.Output.Contains("SQL Server (MSSQLSERVER)\tY", StringComparison.Ordinal), diagnosis);
+        Assert.Contains("(4 rows affected)", result.Output);
+        Assert.Equal([expectedTls], instance.Transcript.TextsOf(TranscriptKinds.Encryption));
+        Assert.Empty(instance.Transcript.TextsOf(TranscriptKinds.ProtocolError));
+    }
+
+    [Fact]
+    public async Task Tsql_with_a_wrong_password_sees_login_failed_18456()
+    {
+        await using var fleet = TestFleet.StartOne("2019");
+        var instance = fleet["sql"];
+
+        var result = await FreeTdsClient.RunAsync(instance.Port, TestFleet.Login, "wrong", "request", Script);
+
+        Assert.Contains("18456", result.Output + result.Errors);
+        Assert.Single(instance.Transcript.TextsOf(TranscriptKinds.LoginFailed));
+    }
+}
