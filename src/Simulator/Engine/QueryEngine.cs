@@ -1,11 +1,12 @@
 using IfiDashboard.Simulator.Engine.Binding;
 using IfiDashboard.Simulator.Engine.Parsing;
+using IfiDashboard.Simulator.Engine.Procedures;
 using IfiDashboard.Simulator.Results;
 
 namespace IfiDashboard.Simulator.Engine;
 
 /// <summary>
-/// A small SELECT interpreter over modelled system views. It answers only what it understands; everything else is
+/// A small SELECT and EXEC interpreter over modelled system views and procedures. It answers only what it understands; everything else is
 /// a SQL Server-numbered error plus a log line, so a collector query the simulator does not know fails tests loudly
 /// instead of passing on an empty result.
 /// </summary>
@@ -67,6 +68,9 @@ public sealed class QueryEngine(Action<string>? log = null) : IQueryEngine
                 case SelectStatement select:
                     var compiled = SelectCompiler.Compile(select, scope);
                     steps.Add(() => compiled.Execute(session));
+                    break;
+                case ExecStatement exec:
+                    steps.Add(ProcedureCatalog.Bind(exec, scope));
                     break;
                 default:
                     steps.Add(() => new StatementDone());

@@ -58,6 +58,42 @@ internal static class SqlErrors
         new(297, 1, 16, "The user does not have permission to perform this action.", line),
     ];
 
+    /// <summary>SQL Trace objects without ALTER TRACE: Msg 8189 naming the object in capitals (reference section 3).</summary>
+    public static SqlMessage NoTracePermission(string what, int line = 1) =>
+        new(8189, 6, 14, $"You do not have permission to run '{what}'.", line);
+
+    /// <summary>
+    /// fn_trace_gettable on a path that is no file of a trace. [U] number and text as community posts quote them;
+    /// the collector should treat any error here as "trace not readable", not match the text.
+    /// </summary>
+    public static QueryException TraceFileNotFound(string path) =>
+        new(new SqlMessage(19049, 1, 16,
+            $"File '{path}' either does not exist or is not a recognizable trace file. Or there was an error opening the file."),
+            abortsBatch: false, unknownToSimulator: false);
+
+    public static QueryException ArgumentsNotSupplied(string function, int line) =>
+        new(new SqlMessage(216, 1, 16, $"Parameters were not supplied for the function '{function}'.", line));
+
+    public static QueryException TooManyArguments(string routine, int line) =>
+        new(new SqlMessage(8144, 2, 16, $"Procedure or function {routine} has too many arguments specified.", line));
+
+    public static QueryException UnknownProcedure(string name, int line, bool unknownToSimulator) =>
+        new(new SqlMessage(2812, 62, 16, $"Could not find stored procedure '{name}'.", line),
+            unknownToSimulator: unknownToSimulator);
+
+    /// <summary>Azure SQL Database refuses three-part names that point at another database. [U] state.</summary>
+    public static QueryException CrossDatabaseReference(string name, int line) =>
+        new(new SqlMessage(40515, 1, 15,
+            $"Reference to database and/or server name in '{name}' is not supported in this version of SQL Server.", line),
+            unknownToSimulator: false);
+
+    /// <summary>
+    /// sp_readerrorlog's own check, raised from inside the procedure. [U] the text still names securityadmin on
+    /// builds that accept VIEW SERVER STATE or VIEW ANY ERROR LOG instead.
+    /// </summary>
+    public static SqlMessage ErrorLogDenied(int line = 1) =>
+        new(15003, 1, 16, "Only members of the securityadmin role can execute this stored procedure.", line);
+
     /// <summary>The messages a scenario's ErrorNumber fault answers with; unknown numbers get a generic text.</summary>
     public static IReadOnlyList<SqlMessage> Fault(int number, SessionContext session) => number switch
     {
@@ -66,7 +102,7 @@ internal static class SqlErrors
             "The SELECT permission was denied on the object 'dm_server_services', database 'mssqlsystemresource', " +
             "schema 'sys'.")],
         300 => PermissionDenied(session.Profile.ServerServicesPermission),
-        8189 => [new(8189, 6, 14, "You do not have permission to run 'SYS.TRACES'.")],
+        8189 => [NoTracePermission("SYS.TRACES")],
         208 => [InvalidObjectMessage("sys.dm_server_services")],
         207 => [InvalidColumnMessage("instant_file_initialization_enabled")],
         _ => [new(number, 1, 16, $"Simulated fault: error {number}.")],

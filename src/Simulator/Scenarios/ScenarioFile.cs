@@ -31,7 +31,7 @@ public static class ScenarioFile
         var scenario = JsonSerializer.Deserialize<Scenario>(json, Options)
                        ?? throw new InvalidDataException("Scenario file is empty.");
         foreach (var instance in scenario.Instances)
-            VersionProfiles.Get(instance.Profile); // fail at load, naming the bad profile
+            ScenarioValidation.Check(instance); // fail at load, naming the bad profile or history entry
         return scenario;
     }
 }

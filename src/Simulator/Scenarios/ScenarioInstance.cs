@@ -1,7 +1,7 @@
 namespace IfiDashboard.Simulator.Scenarios;
 
 /// <summary>One simulated SQL Server instance as a scenario file describes it (see docs/simulator.md).</summary>
-public sealed class ScenarioInstance
+public sealed partial class ScenarioInstance
 {
     public required string Name { get; set; }
     /// <summary>Version profile name, e.g. "2012-SP3", "2019", "2022", "azure-sql-db" (see VersionProfiles).</summary>
@@ -22,6 +22,26 @@ public sealed class ScenarioInstance
     public int Port { get; set; }
     /// <summary>How the dashboard's demo registers this instance; the simulator itself ignores it.</summary>
     public ScenarioInventory? Inventory { get; set; }
+
+    /// <summary>The server's local time minus UTC, in minutes: the trace, error log and msdb report local time.</summary>
+    public int UtcOffsetMinutes { get; set; }
+
+    /// <summary>User databases, and system databases whose defaults it replaces (matched by name).</summary>
+    public IReadOnlyList<ScenarioDatabase> Databases { get; set; } = [];
+
+    public ScenarioDefaultTrace DefaultTrace { get; set; } = new();
+
+    /// <summary>Autogrow and autoshrink history, oldest first; change it live with <see cref="AppendGrowthEvent"/>.</summary>
+    public IReadOnlyList<ScenarioGrowthEvent> GrowthEvents { get; set; } = [];
+
+    /// <summary>Zeroing reported in the current error log (trace flags 3004 and 3605).</summary>
+    public IReadOnlyList<ScenarioZeroingEntry> ErrorLogZeroing { get; set; } = [];
+
+    /// <summary>msdb.dbo.backupset rows; backup_set_id is the 1-based position.</summary>
+    public IReadOnlyList<ScenarioBackup> Backups { get; set; } = [];
+
+    /// <summary>msdb.dbo.restorehistory rows.</summary>
+    public IReadOnlyList<ScenarioRestore> Restores { get; set; } = [];
 }
 
 /// <summary>Inventory fields the dashboard's --demo registers the instance with (environment, owner, tags).</summary>

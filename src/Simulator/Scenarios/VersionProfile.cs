@@ -18,6 +18,24 @@ public sealed record VersionProfile(
     public bool IsAzureSqlDatabase => EngineEdition == 5;
     /// <summary>SQL Server 2022 split VIEW SERVER STATE: the services DMV needs VIEW SERVER SECURITY STATE.</summary>
     public string ServerServicesPermission => Major >= 16 ? "VIEW SERVER SECURITY STATE" : "VIEW SERVER STATE";
+
+    /// <summary>
+    /// Whether start-up writes the "Database Instant File Initialization: enabled/disabled" line: 2012 SP4, 2014 SP2
+    /// and 2016 on (reference section 2). Azure SQL Database has no error log to read.
+    /// </summary>
+    public bool LogsIfiAtStartup
+    {
+        get
+        {
+            if (EngineEdition is 5 or 8)
+            {
+                return false;
+            }
+
+            var version = Version.Parse(ProductVersion);
+            return version.Major >= 13 || (version.Major == 12 && version.Build >= 5000) || (version.Major == 11 && version.Build >= 7001);
+        }
+    }
 }
 
 public static class VersionProfiles

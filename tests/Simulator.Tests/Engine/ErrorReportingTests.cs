@@ -3,11 +3,13 @@ namespace IfiDashboard.Simulator.Tests.Engine;
 public sealed class ErrorReportingTests
 {
     [Theory]
-    [InlineData("EXEC sp_readerrorlog 0, 1, N'Zeroing'", 102, "Incorrect syntax near 'EXEC'.")]
+    [InlineData("EXEC sp_who2", 2812, "Could not find stored procedure 'sp_who2'.")]
+    [InlineData("DECLARE @x int", 102, "Incorrect syntax near 'DECLARE'.")]
     [InlineData("SELECT FROM sys.databases", 102, "Incorrect syntax near 'FROM'.")]
     [InlineData("SELECT name FROM sys.databases GROUP BY name", 102, "Incorrect syntax near 'GROUP'.")]
     [InlineData("SELECT name FROM sys.databases WHERE name = 'a' OR name = 'b'", 102, "Incorrect syntax near 'OR'.")]
-    [InlineData("SELECT * FROM sys.traces", 208, "Invalid object name 'sys.traces'.")]
+    [InlineData("SELECT * FROM sys.trace_events", 208, "Invalid object name 'sys.trace_events'.")]
+    [InlineData("SELECT * FROM sys.fn_trace_getinfo(DEFAULT)", 208, "Invalid object name 'sys.fn_trace_getinfo'.")]
     [InlineData("SELECT * FROM dbo.dm_server_services", 208, "Invalid object name 'dbo.dm_server_services'.")]
     [InlineData("SELECT bogus FROM sys.databases", 207, "Invalid column name 'bogus'.")]
     [InlineData("SELECT name FROM sys.databases d WHERE x.name = N'master'", 4104, "The multi-part identifier \"x.name\" could not be bound.")]

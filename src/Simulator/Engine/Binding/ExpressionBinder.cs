@@ -21,6 +21,8 @@ internal static class ExpressionBinder
         VariableRef v => Parameter(v, scope),
         FunctionCall call => SystemFunctions.Call(call, scope),
         CastExpr cast => Cast(cast, scope),
+        // DEFAULT only means something as a whole argument of a function or procedure, which bind it themselves.
+        DefaultArgument d => throw SqlErrors.Syntax("DEFAULT", d.Line),
         _ => throw new InvalidOperationException($"Unhandled expression {expr.GetType().Name}."),
     };
 

@@ -44,7 +44,17 @@ internal static class SelectCompiler
 
     private static BindScope WithSource(TableSource source, BindScope scope)
     {
-        var table = VirtualCatalog.Find(source.NameParts);
+        var session = scope.Session;
+        var parts = source.NameParts;
+        if (session.Profile.IsAzureSqlDatabase && parts.Count == 3
+            && !string.Equals(parts[0], session.Database, StringComparison.OrdinalIgnoreCase))
+        {
+            throw SqlErrors.CrossDatabaseReference(source.WrittenName, source.Line);
+        }
+
+        VirtualTable? table = source.Arguments is null
+            ? VirtualCatalog.Find(parts, session)
+            : TraceGetTableFunction.Names(parts) ? TraceGetTableFunction.Bind(source, scope) : null;
         if (table is null)
         {
             throw SqlErrors.InvalidObject(source.WrittenName, source.Line, unknownToSimulator: true);

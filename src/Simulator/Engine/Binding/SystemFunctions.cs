@@ -42,19 +42,18 @@ internal static class SystemFunctions
             case "OBJECT_ID":
                 var objectName = Arguments(call, scope, 1, 2)[0];
                 return new BoundExpr(NullableInt,
-                    row => objectName.Evaluate(row) is { } name ? VirtualCatalog.ObjectId(Text(name), session.Profile) : null);
+                    row => objectName.Evaluate(row) is { } name ? VirtualCatalog.ObjectId(Text(name), session) : null);
             case "DB_NAME":
                 var id = Arguments(call, scope, 0, 1).FirstOrDefault();
                 return new BoundExpr(Sysname, row => id is null
                     ? session.Database
-                    : id.Evaluate(row) is { } value ? DatabasesTable.NameOf(Convert.ToInt64(Unwrap(value))) : null);
+                    : id.Evaluate(row) is { } value ? DatabasesTable.NameOf(session, Convert.ToInt64(Unwrap(value))) : null);
             case "DB_ID":
                 var db = Arguments(call, scope, 0, 1).FirstOrDefault();
                 return new BoundExpr(new ValueShape(SqlType.SmallInt, true), row =>
                 {
                     var name = db is null ? session.Database : db.Evaluate(row) is { } v ? Text(v) : null;
-                    var index = DatabasesTable.Names.ToList().FindIndex(n => string.Equals(n, name, StringComparison.OrdinalIgnoreCase));
-                    return index < 0 ? null : (short)(index + 1);
+                    return DatabasesTable.IdOf(session, name) is { } found ? (short)found : null;
                 });
             default:
                 throw SqlErrors.UnknownFunction(call.Name, call.Line);

@@ -15,6 +15,9 @@ internal sealed record NumberLiteral(long Value, int Line) : Expr(Line);
 
 internal sealed record NullLiteral(int Line) : Expr(Line);
 
+/// <summary>The DEFAULT keyword in a function or procedure argument list.</summary>
+internal sealed record DefaultArgument(int Line) : Expr(Line);
+
 /// <summary>A parameter (<c>@name</c>) or a system function spelled as a variable (<c>@@VERSION</c>).</summary>
 internal sealed record VariableRef(string Name, int Line) : Expr(Line);
 

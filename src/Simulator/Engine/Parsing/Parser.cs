@@ -1,7 +1,8 @@
 namespace IfiDashboard.Simulator.Engine.Parsing;
 
 /// <summary>
-/// Recursive-descent parser for the small T-SQL subset the simulator answers: SET options and single-table SELECTs.
+/// Recursive-descent parser for the small T-SQL subset the simulator answers: SET options, single-table SELECTs
+/// (a table or a table-valued function) and EXEC of a stored procedure with positional arguments.
 /// Statements need no separator, as in T-SQL: a statement ends where its grammar ends and the next one begins.
 /// </summary>
 internal sealed partial class Parser
@@ -14,6 +15,7 @@ internal sealed partial class Parser
         "FULL", "OUTER", "CROSS", "ON", "EXEC", "EXECUTE", "DECLARE", "IF", "ELSE", "BEGIN", "END", "WITH", "INSERT",
         "UPDATE", "DELETE", "USE", "CASE", "WHEN", "THEN", "DISTINCT", "INTO", "OPTION", "FOR", "CONVERT", "RETURN",
         "WHILE", "GO", "PRINT", "RAISERROR", "THROW", "TRUNCATE", "CREATE", "ALTER", "DROP", "GRANT", "BETWEEN",
+        "DEFAULT",
     };
 
     private readonly List<Token> _tokens;
@@ -49,6 +51,10 @@ internal sealed partial class Parser
             else if (Current.IsKeyword("SET"))
             {
                 statements.Add(SetOption());
+            }
+            else if (Current.IsKeyword("EXEC") || Current.IsKeyword("EXECUTE"))
+            {
+                statements.Add(Exec());
             }
             else
             {
@@ -141,6 +147,30 @@ internal sealed partial class Parser
     private TableSource Source()
     {
         var line = Current.Line;
+        // "::fn_trace_gettable(...)" is the SQL Server 2000 spelling of a system table-valued function.
+        var legacyPrefix = Current.IsSymbol(":") && Next.IsSymbol(":");
+        if (legacyPrefix)
+        {
+            _index += 2;
+        }
+
+        var parts = MultiPartName();
+        IReadOnlyList<Expr>? arguments = null;
+        if (AcceptSymbol("("))
+        {
+            arguments = ArgumentList(")");
+            ExpectSymbol(")");
+        }
+        else if (legacyPrefix)
+        {
+            throw SyntaxError();
+        }
+
+        return new TableSource(parts, string.Join('.', parts), OptionalAlias(allowString: false), line, arguments);
+    }
+
+    private List<string> MultiPartName()
+    {
         var parts = new List<string> { Name() };
         while (AcceptSymbol("."))
         {
@@ -148,7 +178,46 @@ internal sealed partial class Parser
             parts.Add(Current.IsSymbol(".") ? "" : Name());
         }
 
-        return new TableSource(parts, string.Join('.', parts), OptionalAlias(allowString: false), line);
+        return parts;
+    }
+
+    private ExecStatement Exec()
+    {
+        var line = Current.Line;
+        _index++;
+        var parts = MultiPartName();
+        var arguments = StartsStatement(Current) ? [] : ArgumentList(";");
+        return new ExecStatement(parts, string.Join('.', parts), arguments, line);
+    }
+
+    private static bool StartsStatement(Token token) =>
+        token.Kind == TokenKind.End || token.IsSymbol(";")
+        || token.IsKeyword("SELECT") || token.IsKeyword("SET") || token.IsKeyword("EXEC") || token.IsKeyword("EXECUTE");
+
+    /// <summary>Comma-separated expressions or DEFAULT, up to (not including) the closing symbol.</summary>
+    private List<Expr> ArgumentList(string closing)
+    {
+        var arguments = new List<Expr>();
+        if (Current.IsSymbol(closing))
+        {
+            return arguments;
+        }
+
+        do
+        {
+            if (Current.IsKeyword("DEFAULT"))
+            {
+                arguments.Add(new DefaultArgument(Current.Line));
+                _index++;
+            }
+            else
+            {
+                arguments.Add(Expression());
+            }
+        }
+        while (AcceptSymbol(","));
+
+        return arguments;
     }
 
     private string? OptionalAlias(bool allowString)

@@ -19,7 +19,15 @@ internal sealed record SelectItem(Expr? Expr, string? Alias, string? StarQualifi
     public bool IsStar => Expr is null;
 }
 
-/// <summary>A FROM object; <see cref="WrittenName"/> is the name as typed, without brackets, for Msg 208.</summary>
-internal sealed record TableSource(IReadOnlyList<string> NameParts, string WrittenName, string? Alias, int Line);
+/// <summary>
+/// A FROM object; <see cref="WrittenName"/> is the name as typed, without brackets, for Msg 208.
+/// <see cref="Arguments"/> is set for a table-valued function call such as <c>sys.fn_trace_gettable(@path, DEFAULT)</c>.
+/// </summary>
+internal sealed record TableSource(
+    IReadOnlyList<string> NameParts, string WrittenName, string? Alias, int Line, IReadOnlyList<Expr>? Arguments = null);
+
+/// <summary><c>EXEC name arg, ...</c>: a stored procedure call with positional arguments.</summary>
+internal sealed record ExecStatement(IReadOnlyList<string> NameParts, string WrittenName, IReadOnlyList<Expr> Arguments, int Line)
+    : Statement(Line);
 
 internal sealed record OrderItem(Expr Expr, bool Descending);

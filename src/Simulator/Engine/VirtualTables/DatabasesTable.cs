@@ -3,16 +3,17 @@ using IfiDashboard.Simulator.Scenarios;
 
 namespace IfiDashboard.Simulator.Engine.VirtualTables;
 
-/// <summary>sys.databases with the four system databases only.</summary>
+/// <summary>sys.databases: the system databases and the scenario's own, with recovery model and TDE flag.</summary>
 internal sealed class DatabasesTable : VirtualTable
 {
-    public static readonly IReadOnlyList<string> Names = ["master", "tempdb", "model", "msdb"];
-
     private static readonly IReadOnlyList<ResultColumn> Shape =
     [
         ResultColumn.NVarChar("name", 128, nullable: false),
         new("database_id", SqlType.Int, Nullable: false),
         ResultColumn.NVarChar("state_desc", 60),
+        ResultColumn.NVarChar("recovery_model_desc", 60),
+        // Can lag behind the encryption DMV while encryption is in progress (reference section 6).
+        new("is_encrypted", SqlType.Bit),
     ];
 
     public override string Name => "databases";
@@ -22,8 +23,12 @@ internal sealed class DatabasesTable : VirtualTable
     public override IReadOnlyList<ResultColumn> Columns(VersionProfile profile) => Shape;
 
     public override IEnumerable<object?[]> Rows(SessionContext session) =>
-        Names.Select((name, i) => new object?[] { name, i + 1, "ONLINE" });
+        DatabaseLayout.For(session.Instance)
+            .Select(d => new object?[] { d.Name, d.Id, "ONLINE", d.RecoveryModel, d.IsEncrypted });
 
-    public static string? NameOf(long databaseId) =>
-        databaseId >= 1 && databaseId <= Names.Count ? Names[(int)databaseId - 1] : null;
+    public static string? NameOf(SessionContext session, long databaseId) =>
+        DatabaseLayout.For(session.Instance).FirstOrDefault(d => d.Id == databaseId)?.Name;
+
+    public static int? IdOf(SessionContext session, string? name) =>
+        name is null ? null : DatabaseLayout.Find(session.Instance, name)?.Id;
 }

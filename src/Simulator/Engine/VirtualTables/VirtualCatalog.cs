@@ -11,32 +11,47 @@ internal static class VirtualCatalog
         new AllColumnsTable(),
         new HostInfoTable(),
         new DatabasesTable(),
+        new MasterFilesTable(),
+        new DatabaseEncryptionKeysTable(),
+        new TracesTable(),
+        new ConfigurationsTable(),
+        new BackupSetTable(),
+        new RestoreHistoryTable(),
     ];
 
     /// <summary>
     /// The table a one- to three-part name denotes, whether or not this build has it; null when the simulator
-    /// models no such object. Only the sys schema is modelled, and a database prefix must name a known database.
+    /// models no such object. A sys view needs the sys schema; an msdb table needs msdb named or current, with the
+    /// dbo schema named or left to the default. A database prefix must name a database of the instance.
     /// </summary>
-    public static VirtualTable? Find(IReadOnlyList<string> parts)
+    public static VirtualTable? Find(IReadOnlyList<string> parts, SessionContext session)
     {
-        if (parts.Count is < 2 or > 3 || !string.Equals(parts[^2], "sys", StringComparison.OrdinalIgnoreCase))
+        if (parts.Count is < 1 or > 3)
         {
             return null;
         }
 
-        if (parts.Count == 3 && !DatabasesTable.Names.Contains(parts[0], StringComparer.OrdinalIgnoreCase))
+        var database = parts.Count == 3 ? parts[0] : session.Database;
+        if (parts.Count == 3 && DatabaseLayout.Find(session.Instance, database) is null)
         {
             return null;
         }
 
-        return Tables.FirstOrDefault(t => string.Equals(t.Name, parts[^1], StringComparison.OrdinalIgnoreCase));
+        var schema = parts.Count >= 2 ? parts[^2] : "";
+        return Tables.FirstOrDefault(t =>
+            Same(t.Name, parts[^1])
+            && (t.HomeDatabase is null
+                ? Same(schema, t.Schema)
+                : Same(database, t.HomeDatabase) && (schema.Length == 0 || Same(schema, t.Schema))));
     }
 
     /// <summary>OBJECT_ID semantics: the id of an object this build has, or null (never an error).</summary>
-    public static int? ObjectId(string name, VersionProfile profile)
+    public static int? ObjectId(string name, SessionContext session)
     {
         var parts = name.Split('.').Select(p => p.Trim().TrimStart('[').TrimEnd(']')).ToList();
-        var table = Find(parts);
-        return table is not null && table.ExistsIn(profile) ? table.ObjectId : null;
+        var table = Find(parts, session);
+        return table is not null && table.ExistsIn(session.Profile) ? table.ObjectId : null;
     }
+
+    private static bool Same(string a, string b) => string.Equals(a, b, StringComparison.OrdinalIgnoreCase);
 }

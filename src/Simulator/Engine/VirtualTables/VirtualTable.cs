@@ -9,8 +9,13 @@ namespace IfiDashboard.Simulator.Engine.VirtualTables;
 /// </summary>
 internal abstract class VirtualTable
 {
-    /// <summary>The name inside the sys schema, e.g. "dm_server_services".</summary>
+    /// <summary>The name inside its schema, e.g. "dm_server_services".</summary>
     public abstract string Name { get; }
+
+    public virtual string Schema => "sys";
+
+    /// <summary>The one database the object lives in (msdb for backup history); null for a view every database has.</summary>
+    public virtual string? HomeDatabase => null;
 
     /// <summary>A stable fake object id; system objects have negative ids on a real server too.</summary>
     public abstract int ObjectId { get; }

@@ -1,0 +1,68 @@
+using System.Globalization;
+using IfiDashboard.Simulator.Scenarios;
+
+namespace IfiDashboard.Simulator.Engine.Procedures;
+
+internal sealed record ErrorLogLine(DateTime LogDate, string ProcessInfo, string Text);
+
+/// <summary>
+/// What the simulated error logs hold: the current log (0) starts at the last service start with the start-up lines,
+/// including the Instant File Initialization line on builds that write it (reference section 2), then the zeroing
+/// lines of trace flags 3004 and 3605 (section 5); log 1 holds the zeroing from before that start.
+/// </summary>
+internal static class ErrorLogLines
+{
+    private const int BytesPerPage = 8192;
+
+    public static IReadOnlyList<ErrorLogLine> For(SessionContext session, int logNumber)
+    {
+        var instance = session.Instance;
+        var started = instance.LastStartupTime;
+        var lines = new List<ErrorLogLine>();
+        if (logNumber == 0)
+        {
+            lines.AddRange(StartupLines(session));
+        }
+
+        if (logNumber is 0 or 1)
+        {
+            foreach (var zeroing in instance.ErrorLogZeroing.Where(z => (z.Time >= started) == (logNumber == 0)))
+            {
+                lines.AddRange(ZeroingLines(instance, zeroing));
+            }
+        }
+
+        return [.. lines.OrderBy(l => l.LogDate)];
+    }
+
+    private static IEnumerable<ErrorLogLine> StartupLines(SessionContext session)
+    {
+        var instance = session.Instance;
+        var at = ServerClock.Local(instance, instance.LastStartupTime);
+        var banner = VersionBanner.For(session).Split('\n')[0].Trim();
+        yield return new ErrorLogLine(at, "Server", banner);
+        yield return new ErrorLogLine(at, "Server",
+            $"Server process ID is {instance.ProcessId.ToString(CultureInfo.InvariantCulture)}.");
+        if (session.Profile.LogsIfiAtStartup)
+        {
+            var state = instance.IfiEnabled ? "enabled" : "disabled";
+            yield return new ErrorLogLine(at.AddSeconds(1), "Server",
+                $"Database Instant File Initialization: {state}. For security and performance considerations see the " +
+                "topic 'Database Instant File Initialization' in SQL Server Books Online. This is an informational " +
+                "message only. No user action is required.");
+        }
+    }
+
+    private static IEnumerable<ErrorLogLine> ZeroingLines(ScenarioInstance instance, ScenarioZeroingEntry zeroing)
+    {
+        var process = "spid" + zeroing.Spid.ToString(CultureInfo.InvariantCulture);
+        var start = ServerClock.Local(instance, zeroing.Time);
+        yield return new ErrorLogLine(start, process,
+            $"Zeroing {zeroing.PhysicalName} from page {zeroing.FromPage} to {zeroing.ToPage} " +
+            $"(0x{zeroing.FromPage * BytesPerPage:x} to 0x{zeroing.ToPage * BytesPerPage:x})");
+        var end = ServerClock.Local(instance, zeroing.Time.AddMilliseconds(zeroing.ElapsedMs ?? 0));
+        yield return new ErrorLogLine(end, process, zeroing.ElapsedMs is { } elapsed
+            ? $"Zeroing completed on {zeroing.PhysicalName} (elapsed = {elapsed} ms)"
+            : $"Zeroing completed on {zeroing.PhysicalName}");
+    }
+}
