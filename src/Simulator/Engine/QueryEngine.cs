@@ -10,7 +10,9 @@ namespace IfiDashboard.Simulator.Engine;
 /// a SQL Server-numbered error plus a log line, so a collector query the simulator does not know fails tests loudly
 /// instead of passing on an empty result.
 /// </summary>
-public sealed class QueryEngine(Action<string>? log = null) : IQueryEngine
+/// <param name="log">Where statements the simulator does not know are reported.</param>
+/// <param name="clock">What SYSDATETIMEOFFSET() and friends read; the system clock unless a test fixes it.</param>
+public sealed class QueryEngine(Action<string>? log = null, TimeProvider? clock = null) : IQueryEngine
 {
     public BatchResult Execute(string sql, IReadOnlyDictionary<string, object?> parameters, SessionContext session)
     {
@@ -56,10 +58,10 @@ public sealed class QueryEngine(Action<string>? log = null) : IQueryEngine
         return new BatchResult(items);
     }
 
-    private static List<Func<BatchItem>> Compile(
+    private List<Func<BatchItem>> Compile(
         string sql, IReadOnlyDictionary<string, object?> parameters, SessionContext session)
     {
-        var scope = new BindScope(session, parameters);
+        var scope = new BindScope(session, parameters) { Clock = clock ?? TimeProvider.System };
         var steps = new List<Func<BatchItem>>();
         foreach (var statement in Parser.ParseBatch(sql))
         {

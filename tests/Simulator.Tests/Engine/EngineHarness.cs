@@ -10,9 +10,12 @@ internal sealed class EngineHarness
     private readonly List<string> _log = [];
     private readonly QueryEngine _engine;
 
+    /// <summary>The engine's clock: SYSDATETIMEOFFSET() and friends read this instant.</summary>
+    public static readonly DateTimeOffset Now = new(2026, 11, 22, 3, 15, 0, TimeSpan.Zero);
+
     public EngineHarness(string profile = "2019", Action<ScenarioInstance>? configure = null, params string[] permissions)
     {
-        _engine = new QueryEngine(_log.Add);
+        _engine = new QueryEngine(_log.Add, new FixedClock(Now));
         Instance = new ScenarioInstance { Name = "sql01", Profile = profile };
         configure?.Invoke(Instance);
         var login = new ScenarioLogin
@@ -50,6 +53,11 @@ internal sealed class EngineHarness
     }
 
     public object? Scalar(string sql) => Assert.Single(Query(sql).Rows)[0];
+}
+
+internal sealed class FixedClock(DateTimeOffset now) : TimeProvider
+{
+    public override DateTimeOffset GetUtcNow() => now;
 }
 
 internal static class ResultSetExtensions

@@ -13,7 +13,7 @@ public sealed class ErrorReportingTests
     [InlineData("SELECT * FROM dbo.dm_server_services", 208, "Invalid object name 'dbo.dm_server_services'.")]
     [InlineData("SELECT bogus FROM sys.databases", 207, "Invalid column name 'bogus'.")]
     [InlineData("SELECT name FROM sys.databases d WHERE x.name = N'master'", 4104, "The multi-part identifier \"x.name\" could not be bound.")]
-    [InlineData("SELECT SYSDATETIME()", 195, "'SYSDATETIME' is not a recognized built-in function name.")]
+    [InlineData("SELECT NEWID()", 195, "'NEWID' is not a recognized built-in function name.")]
     [InlineData("SELECT name FROM sys.databases WHERE name = 'it", 105, "Unclosed quotation mark after the character string 'it'.")]
     [InlineData("SELECT @@TRANCOUNT", 137, "Must declare the scalar variable \"@@TRANCOUNT\".")]
     [InlineData("SELECT CAST(1 AS money)", 243, "Type money is not a defined system type.")]

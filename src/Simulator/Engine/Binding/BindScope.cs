@@ -11,6 +11,8 @@ internal sealed record BindScope(
     VirtualTable? Table = null,
     TableSource? Source = null)
 {
+    public TimeProvider Clock { get; init; } = TimeProvider.System;
+
     public IReadOnlyList<ResultColumn> Columns => Table?.Columns(Session.Profile) ?? [];
 
     /// <summary>A qualifier must be the alias when there is one, else the table name as written or its last part.</summary>

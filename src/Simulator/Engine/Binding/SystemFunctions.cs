@@ -55,6 +55,9 @@ internal static class SystemFunctions
                     var name = db is null ? session.Database : db.Evaluate(row) is { } v ? Text(v) : null;
                     return DatabasesTable.IdOf(session, name) is { } found ? (short)found : null;
                 });
+            case "SYSDATETIMEOFFSET" or "SYSDATETIME" or "SYSUTCDATETIME" or "GETDATE" or "GETUTCDATE":
+                Arguments(call, scope, 0, 0);
+                return ServerClockFunctions.Bind(call.Name, scope);
             default:
                 throw SqlErrors.UnknownFunction(call.Name, call.Line);
         }
