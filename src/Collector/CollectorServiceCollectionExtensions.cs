@@ -27,6 +27,7 @@ public static class CollectorServiceCollectionExtensions
         services.AddSingleton(sp => sp.GetRequiredService<IOptions<CollectorOptions>>().Value);
         services.AddSingleton<ICredentialResolver>(sp => new ConfigurationCredentialResolver(configuration));
         services.AddSingleton<ConnectionStringFactory>();
+        services.AddSingleton<GrowthWatermarks>();
         services.AddSingleton<InstanceProber>();
         services.AddSingleton<CollectorMetrics>();
         services.AddSingleton<CollectorService>();

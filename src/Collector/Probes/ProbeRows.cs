@@ -35,3 +35,44 @@ internal sealed class ServiceRow
     public string? is_clustered { get; set; }
     public string? instant_file_initialization_enabled { get; set; }
 }
+
+internal sealed class FileRow
+{
+    public int database_id { get; set; }
+    public string? database_name { get; set; }
+    public int file_id { get; set; }
+    public string name { get; set; } = "";
+    public string physical_name { get; set; } = "";
+    public byte type { get; set; }
+    public string? state_desc { get; set; }
+    public int size { get; set; }
+    public int max_size { get; set; }
+    public int growth { get; set; }
+    public bool is_percent_growth { get; set; }
+}
+
+internal sealed class EncryptionRow
+{
+    public int database_id { get; set; }
+    public int encryption_state { get; set; }
+}
+
+internal sealed class TraceEventRow
+{
+    public int EventClass { get; set; }
+    public int? DatabaseID { get; set; }
+    public string? DatabaseName { get; set; }
+    public string? FileName { get; set; }
+    public DateTime StartTime { get; set; }
+    public DateTime? EndTime { get; set; }
+    public long? Duration { get; set; }
+    public int? IntegerData { get; set; }
+}
+
+internal sealed class BackupRow
+{
+    public string database_name { get; set; } = "";
+    public DateTime backup_finish_date { get; set; }
+    public decimal backup_size { get; set; }
+    public decimal? compressed_backup_size { get; set; }
+}

@@ -13,6 +13,12 @@ public static class SqlScripts
     public const string ServicesIfiColumn = "services-ifi-column";
     public const string Services = "services";
     public const string ServicesLegacy = "services-legacy";
+    public const string Clock = "clock";
+    public const string Files = "files";
+    public const string Encryption = "encryption";
+    public const string DefaultTrace = "default-trace";
+    public const string GrowthEvents = "growth-events";
+    public const string Backups = "backups";
 
     static readonly ConcurrentDictionary<string, string> Cache = new();
 

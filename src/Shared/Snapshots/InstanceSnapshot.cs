@@ -16,6 +16,13 @@ public sealed record InstanceSnapshot
     public InstanceIdentity? Identity { get; init; }
     public IReadOnlyList<ServiceInfo> Services { get; init; } = [];
     public IReadOnlyList<ProbeOutcome> Probes { get; init; } = [];
+    /// <summary>The server's offset from UTC when polled (its clock is what the trace and msdb record).</summary>
+    public int? ServerUtcOffsetMinutes { get; init; }
+    public IReadOnlyList<DatabaseFileInfo> Files { get; init; } = [];
+    public IReadOnlyList<DatabaseEncryptionInfo> Encryption { get; init; } = [];
+    public DefaultTraceState? DefaultTrace { get; init; }
+    public IReadOnlyList<GrowthEventInfo> GrowthEvents { get; init; } = [];
+    public IReadOnlyList<BackupInfo> Backups { get; init; } = [];
 
     /// <summary>The engine's row, chosen by process id (a LIKE on the name also matches the Agent).</summary>
     [JsonIgnore]

@@ -9,4 +9,10 @@ public static class ProbeNames
     public const string Identity = "identity";
     public const string HostInfo = "host-info";
     public const string Services = "services";
+    public const string Clock = "clock";
+    public const string Files = "files";
+    public const string Encryption = "encryption";
+    public const string DefaultTrace = "default-trace";
+    public const string GrowthEvents = "growth-events";
+    public const string Backups = "backups";
 }

@@ -32,7 +32,7 @@ internal static class ProberFactory
         var configuration = new ConfigurationBuilder().AddInMemoryCollection(settings).Build();
         options ??= FastOptions();
         return new InstanceProber(new ConnectionStringFactory(new ConfigurationCredentialResolver(configuration), options),
-            options, TimeProvider.System);
+            options, new GrowthWatermarks(), TimeProvider.System);
     }
 
     public static InstanceRegistration Registration(SimulatedInstance instance, EncryptMode encrypt = EncryptMode.Mandatory,

@@ -21,7 +21,8 @@ public sealed class SqliteSnapshotStore(IDbConnectionFactory connections) : ISna
         var poll = new PollFacts(snapshot, pollId.Value);
         await InsertProbesAsync(connection, tx, poll, cancellationToken);
         await InsertServicesAsync(connection, tx, poll, cancellationToken);
-        await UpdateStateAsync(connection, tx, poll, cancellationToken);
+        var isLatest = await UpdateStateAsync(connection, tx, poll, cancellationToken);
+        await CollectedFactsStore.WriteAsync(connection, tx, poll, isLatest, cancellationToken);
         await tx.CommitAsync(cancellationToken);
     }
 
@@ -96,18 +97,20 @@ public sealed class SqliteSnapshotStore(IDbConnectionFactory connections) : ISna
         await connection.ExecuteAsync(new CommandDefinition(sql, rows, tx, cancellationToken: cancellationToken));
     }
 
-    static async Task UpdateStateAsync(DbConnection connection, DbTransaction tx, PollFacts poll,
+    /// <returns>False when the snapshot is older than the stored state (kept as history only).</returns>
+    static async Task<bool> UpdateStateAsync(DbConnection connection, DbTransaction tx, PollFacts poll,
         CancellationToken cancellationToken)
     {
         var previous = await InstanceStateStore.GetAsync(connection, tx, poll.Snapshot.InstanceId, cancellationToken);
         // A replayed snapshot older than the state (an on-disk queue drained late) is kept as history only: it must
         // not move the current state, or the timeline, backwards.
         if (previous is not null && string.CompareOrdinal(previous.LastPollAt, StoreTime.ToText(poll.Snapshot.FinishedAt)) > 0)
-            return;
+            return false;
 
         var next = InstanceStateRow.After(previous, poll);
         if (poll.IsGood)
             await InstanceStateStore.InsertChangesAsync(connection, tx, poll, EngineChange.Between(previous, next), cancellationToken);
         await InstanceStateStore.UpsertAsync(connection, tx, next, cancellationToken);
+        return true;
     }
 }

@@ -1,0 +1,43 @@
+using Dapper;
+using IfiDashboard.Shared.Snapshots;
+
+namespace IfiDashboard.Collector.Probes;
+
+/// <summary>Database files (sys.master_files) and TDE state (sys.dm_database_encryption_keys).</summary>
+internal static class FilesProbe
+{
+    public static async Task<IReadOnlyList<DatabaseFileInfo>> ReadFilesAsync(ProbeContext context)
+    {
+        if (context.SkipOnAzure(ProbeNames.Files)) return [];
+        return await context.RunAsync<IReadOnlyList<DatabaseFileInfo>>(ProbeNames.Files, "VIEW ANY DEFINITION", [], async () =>
+        {
+            var rows = await context.Connection.QueryAsync<FileRow>(context.Command(SqlScripts.Files));
+            context.Ok(ProbeNames.Files);
+            return rows.Select(r => new DatabaseFileInfo
+            {
+                DatabaseId = r.database_id,
+                DatabaseName = r.database_name ?? $"database {r.database_id}",
+                FileId = r.file_id,
+                LogicalName = r.name,
+                PhysicalName = r.physical_name,
+                Type = r.type,
+                StateDesc = r.state_desc,
+                SizePages = r.size,
+                MaxSizePages = r.max_size,
+                Growth = r.growth,
+                IsPercentGrowth = r.is_percent_growth,
+            }).ToList();
+        });
+    }
+
+    public static async Task<IReadOnlyList<DatabaseEncryptionInfo>> ReadEncryptionAsync(ProbeContext context)
+    {
+        if (context.SkipOnAzure(ProbeNames.Encryption)) return [];
+        return await context.RunAsync<IReadOnlyList<DatabaseEncryptionInfo>>(ProbeNames.Encryption, context.ServerStatePermission, [], async () =>
+        {
+            var rows = await context.Connection.QueryAsync<EncryptionRow>(context.Command(SqlScripts.Encryption));
+            context.Ok(ProbeNames.Encryption);
+            return rows.Select(r => new DatabaseEncryptionInfo(r.database_id, r.encryption_state)).ToList();
+        });
+    }
+}

@@ -1,0 +1,52 @@
+using Dapper;
+using IfiDashboard.Shared.Snapshots;
+
+namespace IfiDashboard.Collector.Probes;
+
+/// <summary>SERVERPROPERTY values, the host platform (2017+) and the server's clock.</summary>
+internal static class IdentityProbe
+{
+    public static async Task<InstanceIdentity?> RunAsync(ProbeContext context)
+    {
+        var identity = await context.RunAsync<InstanceIdentity?>(ProbeNames.Identity, null, null, async () =>
+        {
+            var row = await context.Connection.QuerySingleAsync<IdentityRow>(context.Command(SqlScripts.Identity));
+            context.Ok(ProbeNames.Identity);
+            return new InstanceIdentity
+            {
+                ProductVersion = row.ProductVersion,
+                ProductLevel = row.ProductLevel,
+                ProductUpdateLevel = row.ProductUpdateLevel,
+                Edition = row.Edition ?? "",
+                EngineEdition = row.EngineEdition ?? 0,
+                MachineName = row.MachineName,
+                ServerName = row.ServerName ?? "",
+                InstanceName = row.InstanceName,
+                IsClustered = row.IsClustered == 1,
+                ProcessId = row.ProcessId,
+            };
+        });
+        if (identity is not { MajorVersion: >= 14 }) return identity;
+
+        return await context.RunAsync(ProbeNames.HostInfo, null, identity, async () =>
+        {
+            var host = await context.Connection.QuerySingleAsync<HostInfoRow>(context.Command(SqlScripts.HostInfo));
+            context.Ok(ProbeNames.HostInfo);
+            return identity with
+            {
+                HostPlatform = host.host_platform,
+                HostDistribution = host.host_distribution,
+                HostRelease = host.host_release,
+            };
+        });
+    }
+
+    /// <summary>The server's current UTC offset in minutes, or null when it could not be read.</summary>
+    public static Task<int?> ReadUtcOffsetAsync(ProbeContext context) =>
+        context.RunAsync<int?>(ProbeNames.Clock, null, null, async () =>
+        {
+            var now = await context.Connection.ExecuteScalarAsync<DateTimeOffset>(context.Command(SqlScripts.Clock));
+            context.Ok(ProbeNames.Clock);
+            return (int)now.Offset.TotalMinutes;
+        });
+}

@@ -1,0 +1,3 @@
+-- IfiDashboard probe: the server's clock. The default trace and msdb record server local time; the offset turns
+-- them into UTC.
+SELECT SYSDATETIMEOFFSET() AS ServerTime;

@@ -1,0 +1,69 @@
+using Dapper;
+using IfiDashboard.Shared.Snapshots;
+
+namespace IfiDashboard.Collector.Probes;
+
+/// <summary>The default trace: where it writes, then the growth events since this instance's watermark.</summary>
+internal static class TraceProbe
+{
+    const string Permission = "ALTER TRACE";
+
+    public static async Task<(DefaultTraceState? Trace, IReadOnlyList<GrowthEventInfo> Events)> RunAsync(
+        ProbeContext context, GrowthWatermarks watermarks, int? utcOffsetMinutes)
+    {
+        if (context.SkipOnAzure(ProbeNames.DefaultTrace)) return (null, []);
+        var path = await context.RunAsync<string?>(ProbeNames.DefaultTrace, Permission, null, async () =>
+        {
+            var current = await context.Connection.QueryFirstOrDefaultAsync<string>(context.Command(SqlScripts.DefaultTrace));
+            context.Add(current is null
+                ? new ProbeOutcome(ProbeNames.DefaultTrace, OutcomeClass.TraceDisabled,
+                    "The default trace is disabled (sp_configure 'default trace enabled' = 0): growth events and their " +
+                    "timings cannot be read. Enable it with sp_configure 'show advanced options', 1; RECONFIGURE; " +
+                    "sp_configure 'default trace enabled', 1; RECONFIGURE.")
+                : new ProbeOutcome(ProbeNames.DefaultTrace, OutcomeClass.Ok));
+            return current;
+        });
+        if (path is null)
+        {
+            var failed = context.Outcomes[^1].Outcome != OutcomeClass.TraceDisabled;
+            return (failed ? null : new DefaultTraceState(false, null, 0), []);
+        }
+
+        var since = watermarks.Since(context.InstanceId);
+        var events = await context.RunAsync<IReadOnlyList<GrowthEventInfo>>(ProbeNames.GrowthEvents, Permission, [], async () =>
+        {
+            var rows = (await context.Connection.QueryAsync<TraceEventRow>(
+                context.Command(SqlScripts.GrowthEvents, new { path = BaseTraceFile(path), since }))).AsList();
+            context.Ok(ProbeNames.GrowthEvents, utcOffsetMinutes is null ? "Server clock unknown: times assumed to be UTC." : null);
+            if (rows.Count > 0) watermarks.Advance(context.InstanceId, rows.Max(r => r.StartTime));
+            return rows.Select(r => ToEvent(r, utcOffsetMinutes ?? 0)).ToList();
+        });
+        return (new DefaultTraceState(true, path, events.Count), events);
+    }
+
+    /// <summary>
+    /// sys.traces names the current rollover file (…\log_123.trc); the base name log.trc in the same folder makes
+    /// fn_trace_gettable read every rollover file still on disk. Linux paths use '/'.
+    /// </summary>
+    internal static string BaseTraceFile(string currentPath)
+    {
+        var separator = currentPath.LastIndexOfAny(['\\', '/']);
+        return separator < 0 ? "log.trc" : currentPath[..(separator + 1)] + "log.trc";
+    }
+
+    static GrowthEventInfo ToEvent(TraceEventRow row, int utcOffsetMinutes)
+    {
+        var offset = TimeSpan.FromMinutes(utcOffsetMinutes);
+        return new GrowthEventInfo
+        {
+            EventClass = row.EventClass,
+            DatabaseId = row.DatabaseID ?? 0,
+            DatabaseName = row.DatabaseName ?? "",
+            FileName = row.FileName ?? "",
+            StartTime = new DateTimeOffset(DateTime.SpecifyKind(row.StartTime, DateTimeKind.Unspecified), offset).ToUniversalTime(),
+            EndTime = row.EndTime is { } end ? new DateTimeOffset(DateTime.SpecifyKind(end, DateTimeKind.Unspecified), offset).ToUniversalTime() : null,
+            DurationMicroseconds = row.Duration ?? 0,
+            GrowthPages = row.IntegerData ?? 0,
+        };
+    }
+}

@@ -1,0 +1,140 @@
+using System.Data.Common;
+using System.Globalization;
+using Dapper;
+using IfiDashboard.Shared.Snapshots;
+
+namespace IfiDashboard.Server.Store.Ingestion;
+
+/// <summary>
+/// Files, TDE, growth events, backups and default-trace state of one poll. Current-state tables are replaced only by
+/// a probe that succeeded, so a poll that could not read them keeps what an earlier poll learned.
+/// </summary>
+internal static class CollectedFactsStore
+{
+    public static async Task WriteAsync(DbConnection connection, DbTransaction tx, PollFacts poll, bool isLatest,
+        CancellationToken ct)
+    {
+        var snapshot = poll.Snapshot;
+        // Events are history: stored whatever the order of delivery, each once.
+        await InsertGrowthEventsAsync(connection, tx, poll, ct);
+        if (!isLatest) return;
+
+        if (ProbeSucceeded(snapshot, ProbeNames.Files))
+            await ReplaceFilesAsync(connection, tx, poll, ct);
+        if (ProbeSucceeded(snapshot, ProbeNames.Encryption))
+            await ReplaceEncryptionAsync(connection, tx, poll, ct);
+        if (ProbeSucceeded(snapshot, ProbeNames.Backups))
+            await ReplaceBackupsAsync(connection, tx, poll, ct);
+        await UpdateTraceAndClockAsync(connection, tx, snapshot, ct);
+    }
+
+    static bool ProbeSucceeded(InstanceSnapshot snapshot, string probe) =>
+        snapshot.Probes.Any(p => p.Probe == probe && p.Outcome == OutcomeClass.Ok);
+
+    static async Task InsertGrowthEventsAsync(DbConnection connection, DbTransaction tx, PollFacts poll, CancellationToken ct)
+    {
+        if (poll.Snapshot.GrowthEvents.Count == 0) return;
+        const string sql = """
+            INSERT INTO growth_events (instance_id, database_id, database_name, file_name, event_class, start_time,
+                end_time, duration_us, growth_pages, first_poll_id)
+            VALUES (@instanceId, @databaseId, @databaseName, @fileName, @eventClass, @startTime,
+                @endTime, @durationUs, @growthPages, @pollId)
+            ON CONFLICT (instance_id, database_name, file_name, event_class, start_time) DO NOTHING;
+            """;
+        var rows = poll.Snapshot.GrowthEvents.Select(e => new
+        {
+            instanceId = poll.Snapshot.InstanceId,
+            databaseId = e.DatabaseId,
+            databaseName = e.DatabaseName,
+            fileName = e.FileName,
+            eventClass = e.EventClass,
+            startTime = StoreTime.ToText(e.StartTime),
+            endTime = StoreTime.ToText(e.EndTime),
+            durationUs = e.DurationMicroseconds,
+            growthPages = e.GrowthPages,
+            pollId = poll.PollId,
+        });
+        await connection.ExecuteAsync(new CommandDefinition(sql, rows, tx, cancellationToken: ct));
+    }
+
+    static async Task ReplaceFilesAsync(DbConnection connection, DbTransaction tx, PollFacts poll, CancellationToken ct)
+    {
+        const string delete = "DELETE FROM database_files WHERE instance_id = @instanceId;";
+        const string insert = """
+            INSERT INTO database_files (instance_id, database_id, database_name, file_id, logical_name, physical_name,
+                type, state_desc, size_pages, max_size_pages, growth, is_percent_growth, seen_poll_id)
+            VALUES (@instanceId, @databaseId, @databaseName, @fileId, @logicalName, @physicalName,
+                @type, @stateDesc, @sizePages, @maxSizePages, @growth, @isPercentGrowth, @pollId);
+            """;
+        var instanceId = poll.Snapshot.InstanceId;
+        await connection.ExecuteAsync(new CommandDefinition(delete, new { instanceId }, tx, cancellationToken: ct));
+        var rows = poll.Snapshot.Files.Select(f => new
+        {
+            instanceId,
+            databaseId = f.DatabaseId,
+            databaseName = f.DatabaseName,
+            fileId = f.FileId,
+            logicalName = f.LogicalName,
+            physicalName = f.PhysicalName,
+            type = (int)f.Type,
+            stateDesc = f.StateDesc,
+            sizePages = f.SizePages,
+            maxSizePages = f.MaxSizePages,
+            growth = f.Growth,
+            isPercentGrowth = f.IsPercentGrowth,
+            pollId = poll.PollId,
+        });
+        await connection.ExecuteAsync(new CommandDefinition(insert, rows, tx, cancellationToken: ct));
+    }
+
+    static async Task ReplaceEncryptionAsync(DbConnection connection, DbTransaction tx, PollFacts poll, CancellationToken ct)
+    {
+        const string delete = "DELETE FROM database_encryption WHERE instance_id = @instanceId;";
+        const string insert = """
+            INSERT INTO database_encryption (instance_id, database_id, encryption_state, seen_poll_id)
+            VALUES (@instanceId, @databaseId, @encryptionState, @pollId);
+            """;
+        var instanceId = poll.Snapshot.InstanceId;
+        await connection.ExecuteAsync(new CommandDefinition(delete, new { instanceId }, tx, cancellationToken: ct));
+        var rows = poll.Snapshot.Encryption.Select(e => new
+        {
+            instanceId, databaseId = e.DatabaseId, encryptionState = e.EncryptionState, pollId = poll.PollId,
+        });
+        await connection.ExecuteAsync(new CommandDefinition(insert, rows, tx, cancellationToken: ct));
+    }
+
+    static async Task ReplaceBackupsAsync(DbConnection connection, DbTransaction tx, PollFacts poll, CancellationToken ct)
+    {
+        const string delete = "DELETE FROM database_backups WHERE instance_id = @instanceId;";
+        const string insert = """
+            INSERT INTO database_backups (instance_id, database_name, finished_at_local, backup_size_bytes,
+                compressed_size_bytes, seen_poll_id)
+            VALUES (@instanceId, @databaseName, @finishedAt, @size, @compressed, @pollId);
+            """;
+        var instanceId = poll.Snapshot.InstanceId;
+        await connection.ExecuteAsync(new CommandDefinition(delete, new { instanceId }, tx, cancellationToken: ct));
+        var rows = poll.Snapshot.Backups.Select(b => new
+        {
+            instanceId,
+            databaseName = b.DatabaseName,
+            finishedAt = b.FinishedAtServerTime.ToString("yyyy-MM-ddTHH:mm:ss.fffffff", CultureInfo.InvariantCulture),
+            size = (long)b.BackupSizeBytes,
+            compressed = (long?)b.CompressedSizeBytes,
+            pollId = poll.PollId,
+        });
+        await connection.ExecuteAsync(new CommandDefinition(insert, rows, tx, cancellationToken: ct));
+    }
+
+    static async Task UpdateTraceAndClockAsync(DbConnection connection, DbTransaction tx, InstanceSnapshot snapshot, CancellationToken ct)
+    {
+        const string sql = """
+            UPDATE instance_state
+            SET default_trace = COALESCE(@defaultTrace, default_trace),
+                server_utc_offset_minutes = COALESCE(@offset, server_utc_offset_minutes)
+            WHERE instance_id = @instanceId;
+            """;
+        var defaultTrace = snapshot.DefaultTrace is { } trace ? (trace.Enabled ? "Enabled" : "Disabled") : null;
+        await connection.ExecuteAsync(new CommandDefinition(sql,
+            new { defaultTrace, offset = snapshot.ServerUtcOffsetMinutes, instanceId = snapshot.InstanceId }, tx, cancellationToken: ct));
+    }
+}

@@ -1,0 +1,145 @@
+using IfiDashboard.Collector.Probes;
+using IfiDashboard.Collector.Tests.Support;
+using IfiDashboard.Shared.Snapshots;
+using IfiDashboard.Simulator.Scenarios;
+
+namespace IfiDashboard.Collector.Tests.Probes;
+
+/// <summary>Files, TDE, the default trace's growth events and backups, read through SqlClient from the simulator.</summary>
+public sealed class CollectedFactsProbeTests
+{
+    static readonly DateTimeOffset Noon = new(2026, 11, 20, 12, 0, 0, TimeSpan.Zero);
+
+    static ScenarioInstance SalesServer(string profile = "2019", int utcOffsetMinutes = 60) => new()
+    {
+        Name = "sales",
+        Profile = profile,
+        IfiEnabled = false,
+        UtcOffsetMinutes = utcOffsetMinutes,
+        Databases =
+        [
+            new ScenarioDatabase
+            {
+                Name = "Sales", Id = 5, EncryptionState = 3,
+                Files =
+                [
+                    new ScenarioDatabaseFile { FileId = 1, Name = "Sales", PhysicalName = @"D:\Data\Sales.mdf", SizePages = 2_621_440, Growth = 8192 },
+                    new ScenarioDatabaseFile { FileId = 2, Name = "Sales_log", PhysicalName = @"L:\Log\Sales.ldf", Type = DatabaseFileType.Log, SizePages = 131_072, Growth = 10, IsPercentGrowth = true },
+                ],
+            },
+        ],
+        GrowthEvents =
+        [
+            new ScenarioGrowthEvent { EventClass = 92, Database = "Sales", FileName = "Sales", StartTime = Noon.AddHours(-2), DurationMicroseconds = 3_200_000, GrowthPages = 8192 },
+            new ScenarioGrowthEvent { EventClass = 93, Database = "Sales", FileName = "Sales_log", StartTime = Noon.AddHours(-1), DurationMicroseconds = 900_000, GrowthPages = 12_800 },
+        ],
+        Backups = [new ScenarioBackup { Database = "Sales", Start = DateTimeOffset.UtcNow.AddDays(-1), Finish = DateTimeOffset.UtcNow.AddDays(-1).AddMinutes(20), BackupSize = 21_474_836_480m, CompressedBackupSize = 6_000_000_000m }],
+    };
+
+    [Fact]
+    public async Task Files_and_tde_state_are_read_with_sizes_in_pages()
+    {
+        await using var fleet = Fleets.Start(SalesServer());
+
+        var snapshot = await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["sales"]), CancellationToken.None);
+
+        var data = Assert.Single(snapshot.Files, f => f.DatabaseName == "Sales" && f.IsData);
+        Assert.Equal((2_621_440, 8192, false, @"D:\Data\Sales.mdf"), (data.SizePages, data.Growth, data.IsPercentGrowth, data.PhysicalName));
+        var log = Assert.Single(snapshot.Files, f => f.DatabaseName == "Sales" && f.IsLog);
+        Assert.True(log.IsPercentGrowth);
+        Assert.Contains(new DatabaseEncryptionInfo(5, 3), snapshot.Encryption);
+        Assert.Contains(snapshot.Files, f => f.DatabaseName == "master");
+    }
+
+    [Fact]
+    public async Task Growth_events_come_back_in_utc_with_microseconds_and_pages()
+    {
+        await using var fleet = Fleets.Start(SalesServer(utcOffsetMinutes: 60));
+
+        var snapshot = await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["sales"]), CancellationToken.None);
+
+        Assert.Equal(60, snapshot.ServerUtcOffsetMinutes);
+        Assert.True(snapshot.DefaultTrace!.Enabled);
+        var data = Assert.Single(snapshot.GrowthEvents, e => e.EventClass == 92);
+        Assert.Equal(Noon.AddHours(-2), data.StartTime);
+        Assert.Equal(TimeSpan.Zero, data.StartTime.Offset);
+        Assert.Equal((3_200_000L, 8192L, "Sales"), (data.DurationMicroseconds, data.GrowthPages, data.FileName));
+        Assert.Single(snapshot.GrowthEvents, e => e.EventClass == 93);
+    }
+
+    [Fact]
+    public async Task Second_poll_reads_only_events_newer_than_the_watermark()
+    {
+        var instance = SalesServer();
+        await using var fleet = Fleets.Start(instance);
+        var prober = ProberFactory.Create();
+        var registration = ProberFactory.Registration(fleet["sales"]);
+
+        await prober.PollAsync(registration, CancellationToken.None);
+        instance.AppendGrowthEvent(new ScenarioGrowthEvent { Database = "Sales", FileName = "Sales", StartTime = Noon, DurationMicroseconds = 1_000_000 });
+        var second = await prober.PollAsync(registration, CancellationToken.None);
+
+        var only = Assert.Single(second.GrowthEvents);
+        Assert.Equal(Noon, only.StartTime);
+    }
+
+    [Fact]
+    public async Task Trace_path_from_sys_traces_is_read_through_its_base_file()
+    {
+        await using var fleet = Fleets.Start(SalesServer());
+
+        var snapshot = await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["sales"]), CancellationToken.None);
+
+        Assert.EndsWith(".trc", snapshot.DefaultTrace!.CurrentPath, StringComparison.Ordinal);
+        Assert.Contains(fleet["sales"].Transcript.TextsOf("rpc"), sql => sql.Contains("fn_trace_gettable", StringComparison.Ordinal));
+    }
+
+    [Theory]
+    [InlineData(@"C:\Program Files\Microsoft SQL Server\MSSQL15.MSSQLSERVER\MSSQL\Log\log_123.trc", @"C:\Program Files\Microsoft SQL Server\MSSQL15.MSSQLSERVER\MSSQL\Log\log.trc")]
+    [InlineData("/var/opt/mssql/log/log_7.trc", "/var/opt/mssql/log/log.trc")]
+    public void Base_trace_file_keeps_the_folder_and_the_platform_separator(string current, string expected) =>
+        Assert.Equal(expected, TraceProbe.BaseTraceFile(current));
+
+    [Fact]
+    public async Task Disabled_default_trace_is_a_classified_state_not_an_error()
+    {
+        var instance = SalesServer();
+        instance.DefaultTrace = new ScenarioDefaultTrace { Enabled = false };
+        await using var fleet = Fleets.Start(instance);
+
+        var snapshot = await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["sales"]), CancellationToken.None);
+
+        Assert.Equal(OutcomeClass.TraceDisabled, snapshot.Probes.Single(p => p.Probe == ProbeNames.DefaultTrace).Outcome);
+        Assert.False(snapshot.DefaultTrace!.Enabled);
+        Assert.Empty(snapshot.GrowthEvents);
+        Assert.Equal(IfiState.Disabled, IfiObservation.From(snapshot).State);
+    }
+
+    [Fact]
+    public async Task Login_without_alter_trace_is_told_to_grant_it()
+    {
+        var instance = SalesServer();
+        instance.Logins = [Fleets.LoginWith("VIEW SERVER STATE", "VIEW ANY DEFINITION")];
+        await using var fleet = Fleets.Start(instance);
+
+        var snapshot = await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["sales"]), CancellationToken.None);
+
+        var trace = snapshot.Probes.Single(p => p.Probe == ProbeNames.DefaultTrace);
+        Assert.Equal(OutcomeClass.PermissionMissing, trace.Outcome);
+        Assert.Equal(8189, trace.SqlErrorNumber);
+        Assert.Contains("Grant ALTER TRACE", trace.Message, StringComparison.Ordinal);
+        Assert.Equal(OutcomeClass.Ok, snapshot.Probes.Single(p => p.Probe == ProbeNames.Services).Outcome);
+    }
+
+    [Fact]
+    public async Task Latest_full_backup_per_database_is_read_from_msdb()
+    {
+        await using var fleet = Fleets.Start(SalesServer());
+
+        var snapshot = await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["sales"]), CancellationToken.None);
+
+        var backup = Assert.Single(snapshot.Backups, b => b.DatabaseName == "Sales");
+        Assert.Equal(21_474_836_480m, backup.BackupSizeBytes);
+        Assert.Equal(6_000_000_000m, backup.CompressedSizeBytes);
+    }
+}
