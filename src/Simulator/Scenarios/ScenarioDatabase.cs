@@ -1,3 +1,5 @@
+using System.Text.Json.Serialization;
+
 namespace IfiDashboard.Simulator.Scenarios;
 
 /// <summary>
@@ -24,6 +26,7 @@ public sealed class ScenarioDatabase
     public List<ScenarioDatabaseFile> Files { get; set; } = [];
 
     /// <summary>TDE keeps data-file growth from using IFI (reference section 2).</summary>
+    [JsonIgnore]
     public bool IsEncrypted => EncryptionState is 2 or 3 or 4 or 6;
 }
 

@@ -64,6 +64,7 @@ public sealed class ScenarioHistoryJsonTests
 
         Assert.Equal(JsonSerializer.Serialize(scenario, ScenarioFile.Options), JsonSerializer.Serialize(again, ScenarioFile.Options));
         Assert.Equal(new DateTimeOffset(2026, 11, 20, 10, 0, 0, TimeSpan.Zero), again.Instances[0].GrowthEvents[0].StartTime);
+        Assert.DoesNotContain("isEncrypted", JsonSerializer.Serialize(scenario, ScenarioFile.Options));
     }
 
     [Fact]
