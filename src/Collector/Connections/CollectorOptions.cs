@@ -14,6 +14,8 @@ public sealed class CollectorOptions
     /// <summary>A whole poll of one instance is abandoned after this long, so a hanging instance holds one slot only.</summary>
     public int PollDeadlineSeconds { get; set; } = 30;
     public int LeaseSeconds { get; set; } = 120;
+    /// <summary>Extra attempts to open a connection after a transient failure (never after a login failure).</summary>
+    public int ConnectRetries { get; set; } = 2;
     /// <summary>How often the scheduler looks for due instances when it has nothing to do.</summary>
     public double IdleCheckSeconds { get; set; } = 1;
     /// <summary>Next poll = interval × (1 ± this fraction), so a fleet registered at once spreads out.</summary>

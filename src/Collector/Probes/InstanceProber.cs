@@ -2,6 +2,7 @@ using IfiDashboard.Collector.Connections;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
 using Microsoft.Data.SqlClient;
+using Polly;
 
 namespace IfiDashboard.Collector.Probes;
 
@@ -15,6 +16,8 @@ public sealed class InstanceProber(
     GrowthWatermarks watermarks,
     TimeProvider time)
 {
+    readonly ResiliencePipeline _connectRetry = ConnectRetry.Create(options.ConnectRetries);
+
     public async Task<InstanceSnapshot> PollAsync(InstanceRegistration instance, CancellationToken cancellationToken)
     {
         var started = time.GetUtcNow();
@@ -33,8 +36,14 @@ public sealed class InstanceProber(
         SqlConnection? connection = null;
         try
         {
-            connection = new SqlConnection(connectionStrings.Build(instance));
-            await connection.OpenAsync(deadline.Token);
+            var connectionString = connectionStrings.Build(instance);
+            connection = await _connectRetry.ExecuteAsync(async ct =>
+            {
+                await CloseAsync(connection);
+                connection = new SqlConnection(connectionString);
+                await connection.OpenAsync(ct);
+                return connection;
+            }, deadline.Token);
         }
         catch (Exception e) when (!cancellationToken.IsCancellationRequested)
         {

@@ -22,7 +22,12 @@ public static class StandaloneCollectorExtensions
             http.Timeout = TimeSpan.FromSeconds(30);
         });
         services.AddSingleton<IInstanceSource>(sp => sp.GetRequiredService<CollectorApiClient>());
-        services.AddSingleton<ISnapshotSink>(sp => sp.GetRequiredService<CollectorApiClient>());
+        var outbox = new OutboxOptions();
+        configuration.GetSection(OutboxOptions.Section).Bind(outbox);
+        services.AddSingleton(outbox);
+        services.AddSingleton<SnapshotOutbox>();
+        services.AddSingleton<ISnapshotSink>(sp => sp.GetRequiredService<SnapshotOutbox>());
+        services.AddHostedService<OutboxDelivery>();
         if (configuration["Collector:SecretsFile"] is { Length: > 0 } secrets && configuration is IConfigurationBuilder builder)
             builder.AddJsonFile(secrets, optional: false, reloadOnChange: true);
         services.AddIfiCollector(configuration);

@@ -29,6 +29,17 @@ public sealed class FailureClassificationTests
     }
 
     [Fact]
+    public async Task Login_failure_is_not_retried_into_an_account_lock_out()
+    {
+        var instance = new ScenarioInstance { Name = "sql", Profile = "2019" };
+        await using var fleet = Fleets.Start(instance);
+
+        await ProberFactory.Create(password: "wrong").PollAsync(ProberFactory.Registration(fleet["sql"]), CancellationToken.None);
+
+        Assert.Single(fleet["sql"].Transcript.TextsOf("login-failed"));
+    }
+
+    [Fact]
     public async Task Credential_missing_on_the_collector_is_login_failed_naming_the_credential()
     {
         var snapshot = await PollAsync(new ScenarioInstance { Name = "sql", Profile = "2019" }, credential: "nobody-configured-this");

@@ -1,0 +1,92 @@
+using System.Net;
+using System.Net.Sockets;
+using IfiDashboard.Collector.Standalone;
+using IfiDashboard.Shared.Snapshots;
+using IfiDashboard.Simulator.Scenarios;
+using Microsoft.Extensions.Logging.Abstractions;
+
+namespace IfiDashboard.Server.Tests.Functional;
+
+/// <summary>
+/// The standalone collector's outbox against the real server over real TCP: while the server is down snapshots wait on
+/// disk; when it is back each is delivered once, late, not lost and not doubled.
+/// </summary>
+public sealed class StandaloneOutboxTests : IDisposable
+{
+    readonly string _outbox = Directory.CreateTempSubdirectory("ifi-outbox-").FullName;
+
+    public void Dispose() => Directory.Delete(_outbox, recursive: true);
+
+    static int FreePort()
+    {
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        return ((IPEndPoint)listener.LocalEndpoint).Port;
+    }
+
+    (SnapshotOutbox Outbox, OutboxDelivery Delivery) Collector(int port)
+    {
+        var options = new OutboxOptions { Directory = _outbox };
+        var outbox = new SnapshotOutbox(options, NullLogger<SnapshotOutbox>.Instance);
+        var http = new HttpClient { BaseAddress = new Uri($"http://127.0.0.1:{port}/"), Timeout = TimeSpan.FromSeconds(10) };
+        http.DefaultRequestHeaders.Add("X-Api-Key", DashboardHost.ApiKey);
+        var delivery = new OutboxDelivery(outbox, new CollectorApiClient(http), options, TimeProvider.System, NullLogger<OutboxDelivery>.Instance);
+        return (outbox, delivery);
+    }
+
+    [Fact]
+    public async Task Snapshots_wait_on_disk_while_the_server_is_down_and_arrive_once_when_it_is_back()
+    {
+        var port = FreePort();
+        var (outbox, delivery) = Collector(port);
+        await using var host = new DashboardHost(new ScenarioInstance { Name = "remote", Profile = "2019" });
+        host.UseKestrel(port);
+
+        // Server down: nothing listens on the port yet.
+        var first = Snapshot(instanceId: 1, minutesAgo: 10);
+        var second = Snapshot(instanceId: 1, minutesAgo: 5);
+        await outbox.WriteAsync(first, CancellationToken.None);
+        await outbox.WriteAsync(second, CancellationToken.None);
+        await Assert.ThrowsAsync<HttpRequestException>(() => delivery.DeliverPendingAsync(CancellationToken.None));
+        Assert.Equal(2, outbox.Pending().Count);
+
+        // Server back.
+        host.StartServer();
+        await host.RegisterFleetAsync();
+        var delivered = await delivery.DeliverPendingAsync(CancellationToken.None);
+        // The same snapshot delivered again (a collector that stopped before deleting the file) is stored once.
+        await outbox.WriteAsync(second, CancellationToken.None);
+        var redelivered = await delivery.DeliverPendingAsync(CancellationToken.None);
+
+        Assert.Equal(2, delivered);
+        Assert.Equal(1, redelivered);
+        Assert.Empty(outbox.Pending());
+        var store = await StoreDump.AllTextAsync(host.Services);
+        Assert.Single(store.Split('\n'), l => l.Contains(first.SnapshotId.ToString(), StringComparison.Ordinal));
+        Assert.Single(store.Split('\n'), l => l.Contains(second.SnapshotId.ToString(), StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task Full_outbox_drops_the_oldest_and_counts_it()
+    {
+        var options = new OutboxOptions { Directory = _outbox, MaxSnapshots = 2 };
+        var outbox = new SnapshotOutbox(options, NullLogger<SnapshotOutbox>.Instance);
+        var snapshots = Enumerable.Range(0, 3).Select(i => Snapshot(1, 10 - i)).ToList();
+
+        foreach (var snapshot in snapshots) await outbox.WriteAsync(snapshot, CancellationToken.None);
+
+        Assert.Equal(1, outbox.Dropped);
+        var kept = await Task.WhenAll(outbox.Pending().Select(p => SnapshotOutbox.ReadAsync(p, CancellationToken.None)));
+        Assert.Equal(snapshots.Skip(1).Select(s => s.SnapshotId), kept.Select(s => s.SnapshotId));
+    }
+
+    static InstanceSnapshot Snapshot(long instanceId, int minutesAgo) => new()
+    {
+        SnapshotId = Guid.NewGuid(),
+        InstanceId = instanceId,
+        StartedAt = DateTimeOffset.UtcNow.AddMinutes(-minutesAgo),
+        FinishedAt = DateTimeOffset.UtcNow.AddMinutes(-minutesAgo).AddSeconds(1),
+        CollectorName = "remote-collector",
+        Probes = [new ProbeOutcome(ProbeNames.Connect, OutcomeClass.Unreachable, "test")],
+    };
+}
