@@ -1,3 +1,5 @@
+using IfiDashboard.Server.Api;
+using IfiDashboard.Server.Api.Keys;
 using IfiDashboard.Server.Collection;
 using IfiDashboard.Server.Demo;
 using IfiDashboard.Server.Health;
@@ -6,6 +8,7 @@ using IfiDashboard.Server.Dashboard;
 using IfiDashboard.Server.Ingestion;
 using IfiDashboard.Server.Store;
 
+if (await ApiKeyCli.TryRunAsync(args)) return;
 var (demo, hostArgs) = DemoMode.Parse(args);
 var builder = WebApplication.CreateBuilder(hostArgs).AddBaseDirectorySettings();
 
@@ -13,6 +16,7 @@ builder.Services.AddIfiStore(builder.Configuration);
 if (demo) DemoMode.Configure(builder);
 builder.Services.AddIfiEmbeddedCollector(builder.Configuration);
 builder.Services.AddIfiIngestion(builder.Configuration);
+builder.Services.AddIfiApi(builder.Configuration);
 builder.Services.AddIfiDashboardUi();
 
 var app = builder.Build();
@@ -20,6 +24,7 @@ await app.Services.MigrateIfiStoreAsync();
 
 app.MapIfiHealth();
 app.MapIfiIngestionApi();
+app.MapIfiApi();
 app.MapIfiDashboardUi();
 app.Run();
 

@@ -49,6 +49,8 @@ public sealed class InstanceRepository(IDbConnectionFactory connections, TimePro
                 trust_server_certificate = excluded.trust_server_certificate,
                 host_name_in_certificate = excluded.host_name_in_certificate,
                 credential_name = excluded.credential_name,
+                version = version + 1,
+                updated_at = excluded.created_at,
                 -- How to reach it may have changed: poll it again right away.
                 next_poll_at = NULL
             RETURNING id;
@@ -89,7 +91,8 @@ public sealed class InstanceRepository(IDbConnectionFactory connections, TimePro
     {
         const string sql = """
             UPDATE instances
-            SET retired_at = @retiredAt, lease_owner = NULL, lease_expires_at = NULL
+            SET retired_at = @retiredAt, lease_owner = NULL, lease_expires_at = NULL,
+                version = version + 1, updated_at = @retiredAt
             WHERE id = @id AND retired_at IS NULL;
             """;
         await using var connection = await connections.OpenAsync(cancellationToken);

@@ -14,6 +14,12 @@ internal sealed class InstanceRow
         credential_name AS CredentialName, poll_interval_seconds AS PollIntervalSeconds, retired_at AS RetiredAt
         """;
 
+    /// <summary><see cref="Columns"/> plus what the REST API shows: the CMDB's key, times and the ETag's version.</summary>
+    public const string InventoryColumns = Columns + """
+        , external_key AS ExternalKey, created_at AS CreatedAt, COALESCE(updated_at, created_at) AS UpdatedAt,
+        version AS Version
+        """;
+
     public long Id { get; init; }
     public string Name { get; init; } = "";
     public string Host { get; init; } = "";
@@ -28,6 +34,10 @@ internal sealed class InstanceRow
     public string? CredentialName { get; init; }
     public long PollIntervalSeconds { get; init; }
     public string? RetiredAt { get; init; }
+    public string? ExternalKey { get; init; }
+    public string? CreatedAt { get; init; }
+    public string? UpdatedAt { get; init; }
+    public long Version { get; init; }
     /// <summary>Only read by the lease query, which orders what it hands out by it.</summary>
     public string? NextPollAt { get; init; }
 
@@ -48,6 +58,10 @@ internal sealed class InstanceRow
         PollIntervalSeconds = (int)PollIntervalSeconds,
         RetiredAt = StoreTime.ParseNullable(RetiredAt),
     };
+
+    /// <summary>Only for rows read with <see cref="InventoryColumns"/>.</summary>
+    public InventoryRecord ToInventoryRecord() => new(
+        ToRegistration(), ExternalKey, StoreTime.Parse(CreatedAt!), StoreTime.Parse(UpdatedAt!), Version);
 
     /// <summary>Parameters for writing a registration; names match the @parameters of the inventory SQL.</summary>
     public static object Parameters(InstanceRegistration r, DateTimeOffset now) => new

@@ -1,0 +1,69 @@
+using IfiDashboard.Server.Api.Auth;
+using IfiDashboard.Server.Api.Http;
+using IfiDashboard.Server.Api.Inventory;
+using IfiDashboard.Server.Api.Keys;
+using IfiDashboard.Server.Api.OpenApi;
+using IfiDashboard.Server.Store.ApiKeys;
+using IfiDashboard.Server.Store.Inventory;
+using Microsoft.AspNetCore.Authentication;
+using Microsoft.AspNetCore.OpenApi;
+
+namespace IfiDashboard.Server.Api;
+
+/// <summary>The REST API under /api/v1 (inventory, API keys), its key authentication, rate limits and reference page.</summary>
+public static class ApiExtensions
+{
+    public static IServiceCollection AddIfiApi(this IServiceCollection services, IConfiguration configuration)
+    {
+        services.AddOptions<ApiOptions>()
+            .Bind(configuration.GetSection(ApiOptions.Section))
+            .Validate(o => string.IsNullOrEmpty(o.BootstrapAdminKey) || o.BootstrapAdminKey.Length >= ApiOptions.MinBootstrapKeyLength,
+                $"Api:BootstrapAdminKey must be at least {ApiOptions.MinBootstrapKeyLength} characters.")
+            .Validate(o => o.RateLimit is { PermitLimit: > 0, WindowSeconds: > 0 },
+                "Api:RateLimit:PermitLimit and Api:RateLimit:WindowSeconds must be positive.")
+            .Validate(o => o is { MaxBodyBytes: > 0, MaxSyncBodyBytes: > 0, MaxSyncInstances: > 0 },
+                "Api:MaxBodyBytes, Api:MaxSyncBodyBytes and Api:MaxSyncInstances must be positive.")
+            .ValidateOnStart();
+
+        services.AddSingleton<ApiKeyRepository>();
+        services.AddSingleton<ApiKeyIssuer>();
+        services.AddSingleton<ApiKeyAuthenticator>();
+        services.AddSingleton<InventoryQueries>();
+        services.AddSingleton<CmdbInventoryWriter>();
+
+        services.AddAuthentication()
+            .AddScheme<AuthenticationSchemeOptions, ApiKeyAuthenticationHandler>(ApiKeyAuthenticationHandler.SchemeName, null);
+        var authorization = services.AddAuthorizationBuilder();
+        foreach (var scope in ApiScopes.All)
+            authorization.AddPolicy(ApiScopes.PolicyName(scope), policy => policy
+                .AddAuthenticationSchemes(ApiKeyAuthenticationHandler.SchemeName)
+                .RequireAuthenticatedUser()
+                .RequireClaim(ApiScopes.ClaimType, scope));
+
+        services.AddIfiApiRateLimiting();
+        // The document itself is registered with the collector API (AddOpenApi); this adds the key scheme to it.
+        services.Configure<OpenApiOptions>("v1", options =>
+        {
+            options.AddDocumentTransformer<ApiKeySecurityTransformer>();
+            options.AddOperationTransformer<ApiKeySecurityTransformer>();
+        });
+        return services;
+    }
+
+    public static WebApplication MapIfiApi(this WebApplication app)
+    {
+        // Authentication and authorization run before this (the host adds them first), so the limiter sees the key.
+        app.UseRateLimiter();
+        app.UseSwaggerUI(options =>
+        {
+            options.RoutePrefix = "api";
+            options.SwaggerEndpoint("/openapi/v1.json", "IfiDashboard API v1");
+            options.DocumentTitle = "IfiDashboard API reference";
+        });
+
+        var api = app.MapGroup("/api/v1").RequireRateLimiting(ApiRateLimiting.PolicyName);
+        api.MapInstancesApi();
+        api.MapApiKeysApi();
+        return app;
+    }
+}

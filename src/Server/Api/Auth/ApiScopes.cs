@@ -1,0 +1,19 @@
+namespace IfiDashboard.Server.Api.Auth;
+
+/// <summary>What an API key may do. Scopes are independent: <c>admin</c> manages keys and implies nothing else.</summary>
+public static class ApiScopes
+{
+    public const string Read = "read";
+    public const string InventoryWrite = "inventory:write";
+    public const string SnapshotIngest = "snapshot:ingest";
+    public const string Admin = "admin";
+
+    public static readonly IReadOnlyList<string> All = [Read, InventoryWrite, SnapshotIngest, Admin];
+
+    /// <summary>The claim type each of a key's scopes is carried in.</summary>
+    public const string ClaimType = "scope";
+
+    public static string PolicyName(string scope) => "api-scope:" + scope;
+
+    public static bool IsKnown(string scope) => All.Contains(scope, StringComparer.Ordinal);
+}

@@ -1,0 +1,20 @@
+using System.Text.Json;
+
+namespace IfiDashboard.Server.Store.ApiKeys;
+
+/// <summary>An <c>api_keys</c> row as Dapper reads it (the hash is never read back).</summary>
+internal sealed class ApiKeyRow
+{
+    public const string Columns = """
+        prefix AS Prefix, name AS Name, scopes AS Scopes, created_at AS CreatedAt, revoked_at AS RevokedAt
+        """;
+
+    public string Prefix { get; init; } = "";
+    public string Name { get; init; } = "";
+    public string Scopes { get; init; } = "[]";
+    public string CreatedAt { get; init; } = "";
+    public string? RevokedAt { get; init; }
+
+    public ApiKeyRecord ToRecord() => new(
+        Prefix, Name, JsonSerializer.Deserialize<string[]>(Scopes) ?? [], StoreTime.Parse(CreatedAt), StoreTime.ParseNullable(RevokedAt));
+}

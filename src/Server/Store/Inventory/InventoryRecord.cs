@@ -1,0 +1,14 @@
+using IfiDashboard.Shared.Inventory;
+
+namespace IfiDashboard.Server.Store.Inventory;
+
+/// <summary>
+/// A registered instance as the REST API shows it: the registration plus the CMDB's key (null when registered
+/// another way), when it was created and last changed, and the version its ETag is made from.
+/// </summary>
+public sealed record InventoryRecord(
+    InstanceRegistration Registration,
+    string? ExternalKey,
+    DateTimeOffset CreatedAt,
+    DateTimeOffset UpdatedAt,
+    long Version);

@@ -1,0 +1,65 @@
+using System.Net.Http.Headers;
+using System.Net.Http.Json;
+using IfiDashboard.Server.Api.Keys;
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.AspNetCore.Mvc.Testing;
+
+namespace IfiDashboard.Server.Tests.Api;
+
+/// <summary>
+/// The real server over HTTP with its store in a temporary SQLite file, the embedded collector off, and a bootstrap
+/// admin key to create the keys a test needs.
+/// </summary>
+public sealed class ApiHost(Action<IWebHostBuilder>? configure = null) : WebApplicationFactory<Program>
+{
+    public const string BootstrapKey = "bootstrap-admin-key-for-tests-0123456789";
+
+    readonly string _directory = Directory.CreateTempSubdirectory("ifi-api-").FullName;
+
+    public ApiHost() : this(null) { }
+
+    public string ConnectionString => $"Data Source={Path.Combine(_directory, "store.db")}";
+
+    protected override void ConfigureWebHost(IWebHostBuilder builder)
+    {
+        builder.UseSetting("Store:ConnectionString", ConnectionString);
+        builder.UseSetting("Collector:Enabled", "false");
+        builder.UseSetting("Collector:Name", "api-tests");
+        builder.UseSetting("Api:BootstrapAdminKey", BootstrapKey);
+        configure?.Invoke(builder);
+    }
+
+    /// <summary>A client sending <paramref name="key"/> in X-Api-Key (none when null).</summary>
+    public HttpClient Client(string? key)
+    {
+        var client = CreateClient();
+        if (key is not null)
+            client.DefaultRequestHeaders.Add("X-Api-Key", key);
+        return client;
+    }
+
+    /// <summary>A new stored key with these scopes, created through the API with the bootstrap key.</summary>
+    public async Task<string> CreateKeyAsync(params string[] scopes)
+    {
+        var admin = Client(BootstrapKey);
+        var response = await admin.PostAsJsonAsync("/api/v1/api-keys", new { name = "test-" + string.Join("-", scopes).Replace(':', '.'), scopes });
+        response.EnsureSuccessStatusCode();
+        return (await response.Content.ReadFromJsonAsync<CreatedApiKeyResponse>())!.Key;
+    }
+
+    /// <summary>A client whose key holds <c>read</c> and <c>inventory:write</c>, as a CMDB integration would.</summary>
+    public async Task<HttpClient> CmdbClientAsync() => Client(await CreateKeyAsync("read", "inventory:write"));
+
+    public override async ValueTask DisposeAsync()
+    {
+        await base.DisposeAsync();
+        Microsoft.Data.Sqlite.SqliteConnection.ClearAllPools();
+        try { Directory.Delete(_directory, recursive: true); } catch (IOException) { }
+    }
+}
+
+internal static class HttpContentExtensions
+{
+    public static StringContent Json(string json, string mediaType = "application/json") =>
+        new(json, new MediaTypeHeaderValue(mediaType) { CharSet = "utf-8" });
+}
