@@ -1,0 +1,7 @@
+namespace IfiDashboard.Shared.Compliance.Accounts;
+
+public sealed record ServiceAccountClassification(
+    string Account,
+    ServiceAccountKind Kind,
+    bool IsOverPrivileged,
+    string Explanation);

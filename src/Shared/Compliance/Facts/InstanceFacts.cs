@@ -1,0 +1,44 @@
+using IfiDashboard.Shared.Snapshots;
+
+namespace IfiDashboard.Shared.Compliance.Facts;
+
+/// <summary>What the engine needs to know about one instance: its registration, identity and latest observation.</summary>
+public sealed record InstanceFacts
+{
+    public required long InstanceId { get; init; }
+    public required string Name { get; init; }
+    public string Environment { get; init; } = "Production";
+    public IReadOnlyList<string> Tags { get; init; } = [];
+    public string? Owner { get; init; }
+
+    /// <summary>11 = 2012 ... 17 = 2025; 0 when the identity probe never succeeded.</summary>
+    public int MajorVersion { get; init; }
+
+    /// <summary>SERVERPROPERTY('EngineEdition'); null when unknown.</summary>
+    public int? EngineEdition { get; init; }
+
+    public HostPlatform Platform { get; init; } = HostPlatform.Windows;
+
+    /// <summary>SERVERPROPERTY('MachineName'): tells a local account (MACHINE\user) from a domain one.</summary>
+    public string? MachineName { get; init; }
+
+    /// <summary>SERVERPROPERTY('InstanceName'); null for the default instance. Names the Windows service.</summary>
+    public string? SqlInstanceName { get; init; }
+
+    /// <summary>The latest poll's view of IFI, with the reason when it could not tell.</summary>
+    public required IfiObservation Ifi { get; init; }
+
+    /// <summary>
+    /// Why IFI is unknown, when the collector classified it. Null lets the engine fall back on
+    /// <see cref="IfiObservation.UnknownReason"/> text.
+    /// </summary>
+    public OutcomeClass? IfiUnknownCause { get; init; }
+
+    public DateTimeOffset? LastGoodPollAt { get; init; }
+    public TimeSpan PollInterval { get; init; } = TimeSpan.FromMinutes(5);
+    public string? EngineServiceAccount { get; init; }
+    public DateTimeOffset? ServiceStartedAt { get; init; }
+
+    /// <summary>Azure SQL Database (5) and Managed Instance (8): IFI cannot be configured there.</summary>
+    public bool IsAzurePaas => EngineEdition is 5 or 8;
+}

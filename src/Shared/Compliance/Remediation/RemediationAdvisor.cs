@@ -1,0 +1,137 @@
+using IfiDashboard.Shared.Compliance.Facts;
+using IfiDashboard.Shared.Compliance.Policy;
+using IfiDashboard.Shared.Compliance.Status;
+using IfiDashboard.Shared.Snapshots;
+
+namespace IfiDashboard.Shared.Compliance.Remediation;
+
+public static class RemediationAdvisor
+{
+    public const string CollectorLoginPlaceholder = "<collector login>";
+
+    /// <param name="collectorLogin">The login the collector uses, for the GRANT statement when permission is missing.</param>
+    public static RemediationPlan For(InstanceFacts instance, InstanceCompliance compliance,
+        string collectorLogin = CollectorLoginPlaceholder) => compliance.Status switch
+    {
+        ComplianceStatus.Compliant => Nothing("Compliant: nothing to do", PrivilegeSteps.Verify(Flag(instance.Ifi.State))),
+        ComplianceStatus.NotApplicable => Nothing("Not applicable: nothing to do", compliance.Explanation),
+        ComplianceStatus.Unknown => ForUnknown(instance, collectorLogin),
+        ComplianceStatus.Waived => Waived(instance, compliance),
+        _ => ForDeviation(instance, compliance.Policy.Desired),
+    };
+
+    /// <summary>For a TDE database: nothing on the instance can give its data files IFI.</summary>
+    public static RemediationPlan ForTdeDatabase(string databaseName) => new(RemediationKind.TdeDatabase,
+        $"{databaseName} uses TDE: IFI cannot help its data files",
+        [
+            $"TDE prevents instant file initialization for the data files of {databaseName}: they are zeroed on " +
+            "growth and restore whatever the service account's privileges.",
+            "Pre-size the data files in a maintenance window and use a fixed growth increment, so that growth " +
+            "stalls are rare, short and predictable.",
+            "Plan restores of this database with its zeroing time (see restore risk).",
+        ]);
+
+    static RemediationPlan ForDeviation(InstanceFacts instance, DesiredState desired)
+    {
+        var account = instance.EngineServiceAccount ?? "the SQL Server service account";
+        var service = WindowsServiceNames.Engine(instance);
+        var grant = desired == DesiredState.Required;
+
+        if (instance.Platform == HostPlatform.Linux)
+            return LinuxCheck(grant);
+
+        return grant
+            ? new(RemediationKind.GrantPrivilege, $"Grant \"Perform volume maintenance tasks\" to {account}",
+                PrivilegeSteps.Grant(account, service))
+            : new(RemediationKind.RevokePrivilege, $"Revoke \"Perform volume maintenance tasks\" from {account}",
+                PrivilegeSteps.Revoke(account, service));
+    }
+
+    static RemediationPlan Waived(InstanceFacts instance, InstanceCompliance compliance)
+    {
+        var plan = ForDeviation(instance, compliance.Policy.Desired);
+        var until = compliance.Waiver is { } w ? ComplianceFormat.Moment(w.ExpiresAt) : "its expiry";
+        return plan with
+        {
+            Title = $"Waived until {until}; then: {plan.Title}",
+            Steps = [$"Nothing is due while the waiver lasts (until {until}). Before it ends:", .. plan.Steps],
+        };
+    }
+
+    static RemediationPlan LinuxCheck(bool wantOn) => new(RemediationKind.LinuxCheck,
+        wantOn ? "Linux: find what switched data-file IFI off" : "Linux: IFI cannot be revoked by a Windows right",
+        [
+            "SQL Server on Linux has no \"Perform volume maintenance tasks\" right: it allocates data files with " +
+            "fallocate, so data-file IFI is effectively on (community source, unconfirmed).",
+            wantOn
+                ? "Check the startup trace flags (DBCC TRACESTATUS(-1) and mssql-conf traceflag settings): trace " +
+                  "flags 1805/1806 are reported to turn it off (unconfirmed)."
+                : "If policy forbids IFI on this host, agree with the security team whether a trace flag (1806 is " +
+                  "reported to disable IFI; unconfirmed) or a different host is the answer, or grant a waiver.",
+            PrivilegeSteps.Verify(wantOn ? "Y" : "N"),
+        ]);
+
+    static RemediationPlan ForUnknown(InstanceFacts instance, string collectorLogin)
+    {
+        if (instance.Ifi.UnknownReason == UnknownCauses.NotPolledYet)
+            return new(RemediationKind.WaitForFirstPoll, "Not polled yet",
+                [$"Wait for the first poll (every {instance.PollInterval.TotalMinutes:0} minutes)."]);
+
+        return (instance.IfiUnknownCause ?? UnknownCauses.FromReason(instance.Ifi.UnknownReason)) switch
+        {
+            OutcomeClass.BuildTooOld => BuildTooOld(instance.MajorVersion),
+            OutcomeClass.PermissionMissing => MissingPermission(instance.MajorVersion, collectorLogin),
+            var cause => Connectivity(cause, instance.Ifi.UnknownReason),
+        };
+    }
+
+    static RemediationPlan BuildTooOld(int major)
+    {
+        var minimum = major switch
+        {
+            11 => "SQL Server 2012 SP4 (11.0.7001)",
+            12 => "SQL Server 2014 SP3 (12.0.6024)",
+            13 => "SQL Server 2016 SP1 (13.0.4001)",
+            _ => "2012 SP4 (11.0.7001), 2014 SP3 (12.0.6024) or 2016 SP1 (13.0.4001)",
+        };
+        return new(RemediationKind.PatchBuild, "Build too old to report IFI",
+        [
+            $"This build has no instant_file_initialization_enabled column in sys.dm_server_services. Patch to at " +
+            $"least {minimum}.",
+            "Until then, read the startup message: EXEC sp_readerrorlog 0, 1, N'Database Instant File " +
+            "Initialization'; (written at startup from 2012 SP4, 2014 SP2 and 2016 on) says enabled or disabled.",
+        ]);
+    }
+
+    static RemediationPlan MissingPermission(int major, string login)
+    {
+        string[] grant = major switch
+        {
+            >= 16 => [$"USE master; GRANT VIEW SERVER SECURITY STATE TO [{login}]; (SQL Server 2022 and later)"],
+            > 0 => [$"USE master; GRANT VIEW SERVER STATE TO [{login}]; (SQL Server 2019 and earlier)"],
+            _ => [$"USE master; GRANT VIEW SERVER STATE TO [{login}]; on SQL Server 2019 and earlier",
+                  $"USE master; GRANT VIEW SERVER SECURITY STATE TO [{login}]; on SQL Server 2022 and later"],
+        };
+        return new(RemediationKind.GrantCollectorPermission, "The collector's login may not read sys.dm_server_services",
+            [.. grant, "The next poll reads the IFI state; no restart is needed."]);
+    }
+
+    static RemediationPlan Connectivity(OutcomeClass? cause, string? reason)
+    {
+        var step = cause switch
+        {
+            OutcomeClass.Unreachable => "Check the host name, port, firewall and that the service is running.",
+            OutcomeClass.TlsError => "Check the server certificate: trust its issuer on the collector, or set " +
+                                     "TrustServerCertificate / a pinned certificate for this instance.",
+            OutcomeClass.LoginFailed => "Check the credential name configured for this instance and that the login " +
+                                        "exists and is enabled.",
+            OutcomeClass.Timeout => "Check the instance's load and the network path; the poll timed out.",
+            _ => $"Check the collector's last message for this instance ({reason ?? "no reason given"}).",
+        };
+        return new(RemediationKind.RestoreConnectivity, $"IFI state unknown: {reason ?? "no reason given"}", [step]);
+    }
+
+    static RemediationPlan Nothing(string title, string detail) => new(RemediationKind.NothingToDo, title, [detail]);
+
+    static string Flag(IfiState state) => state == IfiState.Enabled ? "Y" : "N";
+}

@@ -1,0 +1,17 @@
+namespace IfiDashboard.Shared.Compliance.Remediation;
+
+public enum RemediationKind
+{
+    NothingToDo,
+    GrantPrivilege,
+    RevokePrivilege,
+    LinuxCheck,
+    PatchBuild,
+    GrantCollectorPermission,
+    RestoreConnectivity,
+    WaitForFirstPoll,
+    TdeDatabase,
+}
+
+/// <summary>What a DBA should do, in order. Steps are plain text with the exact names and statements to use.</summary>
+public sealed record RemediationPlan(RemediationKind Kind, string Title, IReadOnlyList<string> Steps);

@@ -1,0 +1,77 @@
+using IfiDashboard.Shared.Compliance.Facts;
+using IfiDashboard.Shared.Compliance.Files;
+using IfiDashboard.Shared.Compliance.Zeroing;
+
+namespace IfiDashboard.Shared.Compliance.Restore;
+
+public static class RestoreRiskCalculator
+{
+    /// <summary>Uses the instance's measured (or assumed) rates: see <see cref="ZeroingRateEstimator"/>.</summary>
+    public static InstanceRestoreRisk ForInstance(InstanceFactSet facts, ZeroingRateOptions options) =>
+        ForInstance(facts, ZeroingRateEstimator.Estimate(facts, options), new Volumes(options.MountRoots));
+
+    public static InstanceRestoreRisk ForInstance(InstanceFactSet facts, InstanceZeroingRates rates, Volumes volumes)
+    {
+        var tde = facts.TdeDatabaseIds();
+        var files = facts.Files
+            .Select(f => new RatedFile(f, EffectiveIfi.ForFile(facts.Instance, f, tde),
+                rates.ForVolume(volumes.VolumeOf(f.PhysicalPath))))
+            .ToList();
+
+        var databases = files
+            .GroupBy(f => f.File.DatabaseId)
+            .Select(g => ForDatabase(facts.Instance, g.ToList(), tde.Contains(g.Key)))
+            .ToList();
+        var stalls = files
+            .Where(f => f.File.Type == FileType.Rows)
+            .Select(f => Stall(facts.Instance, f))
+            .ToList();
+        return new InstanceRestoreRisk(facts.Instance.InstanceId, databases, stalls);
+    }
+
+    static DatabaseRestoreRisk ForDatabase(InstanceFacts instance, IReadOnlyList<RatedFile> files, bool tde)
+    {
+        var data = files.Where(f => f.File.Type == FileType.Rows).ToList();
+        var zeroedData = data.Where(f => f.Decision.Ifi is FileIfi.Off or FileIfi.Unknown).ToList();
+        var logs = files.Where(f => f.File.Type == FileType.Log && f.Decision.Ifi != FileIfi.NotApplicable).ToList();
+        var counted = zeroedData.Concat(logs).ToList();
+
+        return new DatabaseRestoreRisk
+        {
+            InstanceId = instance.InstanceId,
+            InstanceName = instance.Name,
+            DatabaseId = files[0].File.DatabaseId,
+            DatabaseName = files[0].File.DatabaseName,
+            DataBytes = data.Sum(f => f.File.SizeBytes),
+            ZeroedDataBytes = zeroedData.Sum(f => f.File.SizeBytes),
+            ExtraSeconds = zeroedData.Sum(f => f.Rate.SecondsToZero(f.File.SizeBytes)),
+            LogBytes = logs.Sum(f => f.File.SizeBytes),
+            LogZeroingSeconds = logs.Sum(f => f.Rate.SecondsToZero(f.File.SizeBytes)),
+            RateAssumed = counted.Any(f => f.Rate.IsAssumed),
+            IfiUnknown = data.Any(f => f.Decision.Ifi == FileIfi.Unknown),
+            TdeEncrypted = tde,
+        };
+    }
+
+    static FileGrowthStall Stall(InstanceFacts instance, RatedFile file)
+    {
+        var incrementBytes = file.File.NextGrowthPages is { } pages ? Pages.ToBytes(pages) : (long?)null;
+        double? stall = incrementBytes is not { } bytes ? null
+            : file.Decision.Ifi is FileIfi.On or FileIfi.NotApplicable ? 0
+            : file.Rate.SecondsToZero(bytes);
+        return new FileGrowthStall
+        {
+            InstanceId = instance.InstanceId,
+            InstanceName = instance.Name,
+            DatabaseId = file.File.DatabaseId,
+            DatabaseName = file.File.DatabaseName,
+            LogicalName = file.File.LogicalName,
+            Ifi = file.Decision,
+            IncrementBytes = incrementBytes,
+            StallSeconds = stall,
+            RateAssumed = stall > 0 && file.Rate.IsAssumed,
+        };
+    }
+
+    sealed record RatedFile(DatabaseFileFacts File, FileIfiDecision Decision, ZeroingRate Rate);
+}

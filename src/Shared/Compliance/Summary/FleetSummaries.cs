@@ -1,0 +1,41 @@
+using IfiDashboard.Shared.Compliance.Facts;
+using IfiDashboard.Shared.Compliance.Status;
+using IfiDashboard.Shared.Snapshots;
+
+namespace IfiDashboard.Shared.Compliance.Summary;
+
+/// <summary>An instance with its verdict: what the fleet summaries group.</summary>
+public sealed record AssessedInstance(InstanceFacts Facts, InstanceCompliance Compliance);
+
+public sealed record StatusGroup(string Key, StatusCounts Counts);
+
+public static class FleetSummaries
+{
+    public const string NoTag = "(no tag)";
+    public const string NoOwner = "(no owner)";
+
+    public static StatusCounts Count(IEnumerable<AssessedInstance> instances) =>
+        instances.Aggregate(StatusCounts.Zero, (counts, i) => counts.Add(i.Compliance.Status, i.Compliance.IsStale));
+
+    public static IReadOnlyList<StatusGroup> ByEnvironment(IEnumerable<AssessedInstance> instances) =>
+        GroupBy(instances, i => [i.Facts.Environment]);
+
+    /// <summary>An instance counts once under each of its tags, so group totals may exceed the fleet's.</summary>
+    public static IReadOnlyList<StatusGroup> ByTag(IEnumerable<AssessedInstance> instances) =>
+        GroupBy(instances, i => i.Facts.Tags.Count == 0 ? [NoTag] : i.Facts.Tags);
+
+    public static IReadOnlyList<StatusGroup> ByMajorVersion(IEnumerable<AssessedInstance> instances) =>
+        GroupBy(instances, i => [ProductVersions.ReleaseName(i.Facts.MajorVersion)]);
+
+    public static IReadOnlyList<StatusGroup> ByOwner(IEnumerable<AssessedInstance> instances) =>
+        GroupBy(instances, i => [string.IsNullOrWhiteSpace(i.Facts.Owner) ? NoOwner : i.Facts.Owner]);
+
+    public static IReadOnlyList<StatusGroup> GroupBy(IEnumerable<AssessedInstance> instances,
+        Func<AssessedInstance, IEnumerable<string>> keys) =>
+        instances
+            .SelectMany(i => keys(i).Distinct(StringComparer.OrdinalIgnoreCase).Select(key => (Key: key, Instance: i)))
+            .GroupBy(x => x.Key, StringComparer.OrdinalIgnoreCase)
+            .Select(g => new StatusGroup(g.Key, Count(g.Select(x => x.Instance))))
+            .OrderBy(g => g.Key, StringComparer.OrdinalIgnoreCase)
+            .ToList();
+}

@@ -1,0 +1,46 @@
+using IfiDashboard.Shared.Compliance.Facts;
+using IfiDashboard.Shared.Compliance.Files;
+
+namespace IfiDashboard.Shared.Compliance.Zeroing;
+
+/// <summary>
+/// Estimates zeroing speed from the instance's own data-file growths that were zeroed: bytes grown over the time
+/// the growth took. The median, because one growth that queued behind a backup must not drag the figure.
+/// </summary>
+public static class ZeroingRateEstimator
+{
+    public static InstanceZeroingRates Estimate(InstanceFactSet facts, ZeroingRateOptions options)
+    {
+        var volumes = new Volumes(options.MountRoots);
+        var fileVolumes = facts.Files
+            .GroupBy(f => (f.DatabaseId, Name: f.LogicalName.ToUpperInvariant()))
+            .ToDictionary(g => g.Key, g => volumes.VolumeOf(g.First().PhysicalPath));
+
+        var samples = GrowthEventAssessor.AssessAll(facts)
+            .Where(a => a.IsDataZeroingSample)
+            .Select(a => a.Event)
+            .Where(e => e.SafeDurationMicroseconds > 0 && e.GrowthPages > 0)
+            .Select(e => (Rate: BytesPerSecond(e),
+                Volume: fileVolumes.GetValueOrDefault((e.DatabaseId, e.LogicalFileName.ToUpperInvariant()))))
+            .ToList();
+
+        var instanceRate = MedianRate(samples.Select(s => s.Rate).ToList(), RateMethod.MedianOfInstanceEvents)
+            ?? options.AssumedRate;
+
+        var distinctVolumes = fileVolumes.Values.Distinct().ToList();
+        var perVolume = distinctVolumes.Count < 2
+            ? new Dictionary<string, ZeroingRate>()
+            : distinctVolumes.ToDictionary(v => v, v =>
+                MedianRate(samples.Where(s => s.Volume == v).Select(s => s.Rate).ToList(), RateMethod.MedianOfVolumeEvents)
+                ?? instanceRate);
+
+        return new InstanceZeroingRates(facts.Instance.InstanceId, instanceRate, perVolume);
+    }
+
+    /// <summary>Growth bytes (pages × 8192) over seconds (µs / 1e6).</summary>
+    public static double BytesPerSecond(GrowthEventFacts growth) =>
+        growth.GrowthBytes / (growth.SafeDurationMicroseconds / 1_000_000.0);
+
+    static ZeroingRate? MedianRate(IReadOnlyCollection<double> rates, RateMethod method) =>
+        Median.Of(rates) is { } median ? new ZeroingRate(median, rates.Count, method) : null;
+}

@@ -1,0 +1,54 @@
+namespace IfiDashboard.Shared.Compliance.Zeroing;
+
+/// <summary>
+/// Growth time split by what it was spent on. Durations are microseconds, as the default trace reports them.
+/// <see cref="TimeLostMicroseconds"/> is the only figure IFI could have avoided; log and TDE zeroing are kept apart.
+/// </summary>
+public sealed record ZeroingTotals
+{
+    public int GrowthEvents { get; init; }
+    public long GrowthMicroseconds { get; init; }
+
+    public int TimeLostEvents { get; init; }
+    public long TimeLostMicroseconds { get; init; }
+
+    /// <summary>The part of <see cref="TimeLostMicroseconds"/> judged on today's IFI state, for lack of history.</summary>
+    public long TimeLostAssumedMicroseconds { get; init; }
+
+    public long BytesZeroedWithoutIfi { get; init; }
+    public long TdeZeroingMicroseconds { get; init; }
+    public long LogZeroingMicroseconds { get; init; }
+    public int LogGrowthsNotZeroed { get; init; }
+
+    /// <summary>Growth time of events whose IFI state could not be known: counted nowhere else.</summary>
+    public long IfiUnknownMicroseconds { get; init; }
+
+    public TimeSpan TimeLost => TimeSpan.FromMicroseconds(TimeLostMicroseconds);
+    public TimeSpan LogZeroing => TimeSpan.FromMicroseconds(LogZeroingMicroseconds);
+
+    public static ZeroingTotals Of(IEnumerable<GrowthEventAssessment> assessments)
+    {
+        var totals = new ZeroingTotals();
+        foreach (var a in assessments)
+        {
+            var lost = a.TimeLostMicroseconds;
+            var isLoss = a.Zeroing == GrowthZeroing.DataZeroedWithoutIfi;
+            totals = totals with
+            {
+                GrowthEvents = totals.GrowthEvents + 1,
+                GrowthMicroseconds = totals.GrowthMicroseconds + a.Event.SafeDurationMicroseconds,
+                TimeLostEvents = totals.TimeLostEvents + (isLoss ? 1 : 0),
+                TimeLostMicroseconds = totals.TimeLostMicroseconds + lost,
+                TimeLostAssumedMicroseconds = totals.TimeLostAssumedMicroseconds + (a.InstanceIfi.IsAssumed ? lost : 0),
+                BytesZeroedWithoutIfi = totals.BytesZeroedWithoutIfi + (isLoss ? a.Event.GrowthBytes : 0),
+                TdeZeroingMicroseconds = totals.TdeZeroingMicroseconds + Only(a, GrowthZeroing.DataZeroedByTde),
+                LogZeroingMicroseconds = totals.LogZeroingMicroseconds + Only(a, GrowthZeroing.LogZeroed),
+                LogGrowthsNotZeroed = totals.LogGrowthsNotZeroed + (a.Zeroing == GrowthZeroing.LogNotZeroed ? 1 : 0),
+                IfiUnknownMicroseconds = totals.IfiUnknownMicroseconds + Only(a, GrowthZeroing.IfiUnknown),
+            };
+        }
+        return totals;
+    }
+
+    static long Only(GrowthEventAssessment a, GrowthZeroing kind) => a.Zeroing == kind ? a.Event.SafeDurationMicroseconds : 0;
+}

@@ -1,0 +1,161 @@
+using IfiDashboard.Shared.Compliance.Facts;
+using IfiDashboard.Shared.Compliance.Policy;
+using IfiDashboard.Shared.Compliance.Remediation;
+using IfiDashboard.Shared.Compliance.Status;
+using IfiDashboard.Shared.Snapshots;
+using static IfiDashboard.Shared.Tests.Compliance.Fleet;
+
+namespace IfiDashboard.Shared.Tests.Compliance;
+
+public class RemediationAdvisorTests
+{
+    const string VerifyQuery =
+        "SELECT instant_file_initialization_enabled FROM sys.dm_server_services WHERE process_id = SERVERPROPERTY('ProcessID')";
+
+    static readonly PolicyDocument Policy = new()
+    {
+        Version = 1,
+        Rules = [new PolicyRule { Name = "pci", Tags = ["pci"], Desired = DesiredState.Forbidden }],
+    };
+
+    static RemediationPlan PlanFor(InstanceFacts instance, string login = "ifi_collector") =>
+        RemediationAdvisor.For(instance, ComplianceEvaluator.Evaluate(instance, Policy, Now), login);
+
+    [Fact]
+    public void Missing_IFI_gets_grant_restart_verify_naming_the_account()
+    {
+        var instance = Instance(IfiState.Disabled) with
+        {
+            EngineServiceAccount = @"NT Service\MSSQL$SALES",
+            SqlInstanceName = "SALES",
+        };
+
+        var plan = PlanFor(instance);
+
+        Assert.Equal(RemediationKind.GrantPrivilege, plan.Kind);
+        Assert.Contains(@"NT Service\MSSQL$SALES", plan.Title);
+        Assert.Contains(plan.Steps, s => s.Contains("Perform volume maintenance tasks") && s.Contains("SE_MANAGE_VOLUME_NAME")
+                                         && s.Contains(@"add NT Service\MSSQL$SALES"));
+        Assert.Contains(plan.Steps, s => s.Contains("Restart-Service -Name 'MSSQL$SALES'") && s.Contains("maintenance window"));
+        Assert.Equal($"Verify: {VerifyQuery}; it must return 'Y'.", plan.Steps[^1]);
+    }
+
+    [Fact]
+    public void Forbidden_IFI_gets_revoke_and_a_warning_about_administrators()
+    {
+        var instance = Instance(IfiState.Enabled, tags: ["pci"]) with { EngineServiceAccount = @"CORP\svc-sql" };
+
+        var plan = PlanFor(instance);
+
+        Assert.Equal(RemediationKind.RevokePrivilege, plan.Kind);
+        Assert.Contains(plan.Steps, s => s.Contains(@"remove CORP\svc-sql"));
+        Assert.Contains(plan.Steps, s => s.Contains("local Administrators"));
+        Assert.EndsWith("it must return 'N'.", plan.Steps[^1]);
+    }
+
+    [Fact]
+    public void Default_instance_without_virtual_account_restarts_MSSQLSERVER()
+    {
+        var plan = PlanFor(Instance(IfiState.Disabled) with { EngineServiceAccount = @"CORP\svc-sql" });
+
+        Assert.Contains(plan.Steps, s => s.Contains("Restart-Service -Name 'MSSQLSERVER'"));
+    }
+
+    [Fact]
+    public void Waived_instance_gets_the_same_steps_for_when_the_waiver_ends()
+    {
+        var instance = Instance(IfiState.Disabled);
+        var policy = Policy with
+        {
+            Waivers = [new Waiver { InstanceId = 1, Reason = "r", Author = "a", GrantedAt = Now.AddDays(-1),
+                ExpiresAt = new DateTimeOffset(2025, 6, 1, 0, 0, 0, TimeSpan.Zero) }],
+        };
+
+        var plan = RemediationAdvisor.For(instance, ComplianceEvaluator.Evaluate(instance, policy, Now));
+
+        Assert.Equal(RemediationKind.GrantPrivilege, plan.Kind);
+        Assert.StartsWith("Waived until 2025-06-01 00:00 +00:00", plan.Title);
+        Assert.Contains(plan.Steps, s => s.Contains("Perform volume maintenance tasks"));
+    }
+
+    [Theory]
+    [InlineData(11, "2012 SP4 (11.0.7001)")]
+    [InlineData(12, "2014 SP3 (12.0.6024)")]
+    [InlineData(13, "2016 SP1 (13.0.4001)")]
+    public void Build_too_old_names_the_minimum_patch_and_the_error_log_line(int major, string minimum)
+    {
+        var instance = Instance(IfiState.Unknown, major: major, unknownReason: "build too old");
+
+        var plan = PlanFor(instance);
+
+        Assert.Equal(RemediationKind.PatchBuild, plan.Kind);
+        Assert.Contains(plan.Steps, s => s.Contains(minimum));
+        Assert.Contains(plan.Steps, s => s.Contains("sp_readerrorlog") && s.Contains("Database Instant File Initialization"));
+    }
+
+    [Theory]
+    [InlineData(15, "GRANT VIEW SERVER STATE TO [ifi_collector]", "SECURITY")]
+    [InlineData(13, "GRANT VIEW SERVER STATE TO [ifi_collector]", "SECURITY")]
+    [InlineData(16, "GRANT VIEW SERVER SECURITY STATE TO [ifi_collector]", "GRANT VIEW SERVER STATE ")]
+    [InlineData(17, "GRANT VIEW SERVER SECURITY STATE TO [ifi_collector]", "GRANT VIEW SERVER STATE ")]
+    public void Missing_permission_gets_the_grant_for_its_version(int major, string grant, string absent)
+    {
+        var instance = Instance(IfiState.Unknown, major: major) with
+        {
+            Ifi = new IfiObservation(IfiState.Unknown, "permission missing"),
+            IfiUnknownCause = OutcomeClass.PermissionMissing,
+        };
+
+        var plan = PlanFor(instance);
+
+        Assert.Equal(RemediationKind.GrantCollectorPermission, plan.Kind);
+        Assert.Contains(plan.Steps, s => s.Contains(grant));
+        Assert.DoesNotContain(plan.Steps, s => s.Contains(absent));
+    }
+
+    [Fact]
+    public void Unknown_version_gets_both_grants() =>
+        Assert.Equal(2, PlanFor(Instance(IfiState.Unknown, major: 0, unknownReason: "permission missing"))
+            .Steps.Count(s => s.StartsWith("USE master; GRANT")));
+
+    [Theory]
+    [InlineData("unreachable", "firewall")]
+    [InlineData("TLS / certificate", "certificate")]
+    [InlineData("login failed", "credential")]
+    public void Connection_failures_point_at_the_connection(string reason, string hint)
+    {
+        var plan = PlanFor(Instance(IfiState.Unknown, unknownReason: reason));
+
+        Assert.Equal(RemediationKind.RestoreConnectivity, plan.Kind);
+        Assert.Contains(hint, plan.Steps.Single());
+    }
+
+    [Fact]
+    public void Never_polled_instance_waits_for_its_first_poll() =>
+        Assert.Equal(RemediationKind.WaitForFirstPoll, PlanFor(Instance(IfiState.Unknown, unknownReason: "not polled yet")).Kind);
+
+    [Fact]
+    public void Linux_gets_no_Windows_secpol_steps()
+    {
+        var plan = PlanFor(Instance(IfiState.Disabled, platform: HostPlatform.Linux));
+
+        Assert.Equal(RemediationKind.LinuxCheck, plan.Kind);
+        Assert.DoesNotContain(plan.Steps, s => s.Contains("secpol.msc"));
+    }
+
+    [Theory]
+    [InlineData(IfiState.Enabled, 3, RemediationKind.NothingToDo)]
+    [InlineData(IfiState.Disabled, 5, RemediationKind.NothingToDo)]
+    public void Compliant_and_not_applicable_need_nothing(IfiState ifi, int edition, RemediationKind kind) =>
+        Assert.Equal(kind, PlanFor(Instance(ifi, engineEdition: edition)).Kind);
+
+    [Fact]
+    public void TDE_database_is_told_IFI_cannot_help()
+    {
+        var plan = RemediationAdvisor.ForTdeDatabase("Payroll");
+
+        Assert.Equal(RemediationKind.TdeDatabase, plan.Kind);
+        Assert.Contains("IFI cannot help", plan.Title);
+        Assert.Contains("Payroll", plan.Steps[0]);
+    }
+}
