@@ -20,6 +20,7 @@ public static class DemoMode
     public static void Configure(WebApplicationBuilder builder)
     {
         var scenario = DemoScenario.Load();
+        ScenarioTimeShift.ShiftHistoryToYesterday(scenario, DateTimeOffset.UtcNow);
         var login = scenario.DefaultLogins.FirstOrDefault()
                     ?? throw new InvalidOperationException("The demo fleet defines no default login.");
         builder.Configuration.AddInMemoryCollection(new Dictionary<string, string?>
