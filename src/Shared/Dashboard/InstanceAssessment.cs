@@ -1,0 +1,31 @@
+using IfiDashboard.Shared.Compliance.Accounts;
+using IfiDashboard.Shared.Compliance.Facts;
+using IfiDashboard.Shared.Compliance.Remediation;
+using IfiDashboard.Shared.Compliance.Restore;
+using IfiDashboard.Shared.Compliance.Status;
+using IfiDashboard.Shared.Compliance.Zeroing;
+using IfiDashboard.Shared.Inventory;
+
+namespace IfiDashboard.Shared.Dashboard;
+
+/// <summary>
+/// One instance as the dashboard shows it: how it is registered, what the last polls saw, and the compliance
+/// engine's verdict and numbers. Raw growth events are not kept here (see <see cref="IInstanceDetails"/>).
+/// </summary>
+public sealed record InstanceAssessment
+{
+    public required InstanceRegistration Registration { get; init; }
+    /// <summary>The latest stored state: version, platform, account, IFI, last poll and its outcome.</summary>
+    public required InstanceListRow State { get; init; }
+    public required InstanceFacts Facts { get; init; }
+    public required InstanceCompliance Compliance { get; init; }
+    public required InstanceZeroingRates Rates { get; init; }
+    public required InstanceRestoreRisk Restore { get; init; }
+    public required ServiceAccountClassification Account { get; init; }
+    public required RemediationPlan Remediation { get; init; }
+    /// <summary>Time IFI would have saved in the last 7, 30 and 90 days (data files without effective IFI).</summary>
+    public required TimeLost TimeLost { get; init; }
+}
+
+/// <summary>Avoidable zeroing time (IFI would have saved it) and, apart, log zeroing IFI cannot avoid.</summary>
+public sealed record TimeLost(TimeSpan Last7Days, TimeSpan Last30Days, TimeSpan Last90Days, TimeSpan LogZeroingLast30Days);
