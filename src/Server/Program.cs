@@ -1,6 +1,7 @@
 using IfiDashboard.Server.Api;
 using IfiDashboard.Server.Api.Keys;
 using IfiDashboard.Server.Collection;
+using IfiDashboard.Server.Compliance;
 using IfiDashboard.Server.Demo;
 using IfiDashboard.Server.Health;
 using IfiDashboard.Server.Hosting;
@@ -15,6 +16,7 @@ var builder = WebApplication.CreateBuilder(hostArgs).AddBaseDirectorySettings();
 builder.Services.AddIfiStore(builder.Configuration);
 if (demo) DemoMode.Configure(builder);
 builder.Services.AddIfiEmbeddedCollector(builder.Configuration);
+builder.Services.AddIfiCompliance(builder.Configuration);
 builder.Services.AddIfiIngestion(builder.Configuration);
 builder.Services.AddIfiApi(builder.Configuration);
 builder.Services.AddIfiDashboardUi();

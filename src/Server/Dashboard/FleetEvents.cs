@@ -1,11 +1,14 @@
 using System.Net.ServerSentEvents;
 using System.Runtime.CompilerServices;
 using System.Threading.Channels;
-using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Server.Compliance;
 
 namespace IfiDashboard.Server.Dashboard;
 
-/// <summary><c>/events/fleet</c>: one Server-Sent Event per burst of stored changes, for live-refresh.js.</summary>
+/// <summary>
+/// <c>/events/fleet</c>: one Server-Sent Event each time the fleet has been assessed anew after stored changes, for
+/// live-refresh.js; pages re-read then, so they never refresh to the assessment before the change.
+/// </summary>
 public static class FleetEvents
 {
     public const string EventType = "fleet-changed";
@@ -14,19 +17,19 @@ public static class FleetEvents
 
     public static IEndpointRouteBuilder MapFleetEvents(this IEndpointRouteBuilder app)
     {
-        app.MapGet("/events/fleet", (FleetChanges changes, TimeProvider time, CancellationToken ct) =>
-                TypedResults.ServerSentEvents(StreamAsync(changes, time, ct)))
+        app.MapGet("/events/fleet", (FleetAssessments assessments, TimeProvider time, CancellationToken ct) =>
+                TypedResults.ServerSentEvents(StreamAsync(assessments, time, ct)))
             .ExcludeFromDescription();
         return app;
     }
 
-    static async IAsyncEnumerable<SseItem<string>> StreamAsync(FleetChanges changes, TimeProvider time,
+    static async IAsyncEnumerable<SseItem<string>> StreamAsync(FleetAssessments changes, TimeProvider time,
         [EnumeratorCancellation] CancellationToken ct)
     {
         // Capacity one, dropping writes: any number of changes while a page refreshes become one event.
         var pending = Channel.CreateBounded<bool>(new BoundedChannelOptions(1) { FullMode = BoundedChannelFullMode.DropWrite });
         void OnChanged() => pending.Writer.TryWrite(true);
-        changes.Changed += OnChanged;
+        changes.Assessed += OnChanged;
         try
         {
             while (await pending.Reader.WaitToReadAsync(ct))
@@ -38,7 +41,7 @@ public static class FleetEvents
         }
         finally
         {
-            changes.Changed -= OnChanged;
+            changes.Assessed -= OnChanged;
         }
     }
 }

@@ -1,4 +1,5 @@
 using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Server.Store.Policy;
 using IfiDashboard.Shared.Dashboard;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Simulator.Hosting;
@@ -10,16 +11,18 @@ namespace IfiDashboard.Server.Demo;
 /// Runs the demo fleet on loopback inside the server and registers every instance in the store, so the embedded
 /// collector polls it like any other fleet. Registered before the collector, so it starts first.
 /// </summary>
-public sealed class DemoFleetHost(Scenario scenario, InstanceRepository instances, FleetChanges changes,
-    ILogger<DemoFleetHost> logger) : IHostedService, IAsyncDisposable
+public sealed class DemoFleetHost(Scenario scenario, InstanceRepository instances, PolicyStore policies, FleetChanges changes,
+    TimeProvider time, ILogger<DemoFleetHost> logger) : IHostedService, IAsyncDisposable
 {
     FleetSimulator? _fleet;
 
     public async Task StartAsync(CancellationToken cancellationToken)
     {
         _fleet = FleetSimulator.Start(scenario, line => logger.LogWarning("{SimulatorMessage}", line));
+        var ids = new Dictionary<string, long>(StringComparer.OrdinalIgnoreCase);
         foreach (var instance in _fleet.Instances)
-            await instances.UpsertByNameAsync(Registration(instance), cancellationToken);
+            ids[instance.Name] = await instances.UpsertByNameAsync(Registration(instance), cancellationToken);
+        await DemoPolicy.SeedAsync(policies, ids, scenario, time.GetUtcNow(), cancellationToken);
         changes.Publish();
         logger.LogInformation("Demo fleet: {Count} simulated instances on 127.0.0.1", _fleet.Instances.Count);
     }

@@ -54,11 +54,16 @@ public sealed class DashboardHost : WebApplicationFactory<Program>
                 Name = instance.Name,
                 Host = "127.0.0.1",
                 Port = instance.Port,
-                Environment = "Production",
+                Environment = instance.Scenario.Inventory?.Environment ?? "Production",
+                Owner = instance.Scenario.Inventory?.Owner,
+                Tags = instance.Scenario.Inventory?.Tags ?? [],
                 TrustServerCertificate = true,
                 CredentialName = "fleet",
             }, CancellationToken.None);
     }
+
+    public long IdOf(string name) => Services.GetRequiredService<InstanceRepository>()
+        .ListActiveAsync(CancellationToken.None).GetAwaiter().GetResult().Single(i => i.Name == name).Id;
 
     public Task<int> PollAllAsync() =>
         Services.GetRequiredService<CollectorService>().PollDueOnceAsync(CancellationToken.None);

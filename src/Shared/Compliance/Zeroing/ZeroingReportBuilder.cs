@@ -12,6 +12,14 @@ public static class ZeroingReportBuilder
         return new ZeroingReport(from, to, ZeroingTotals.Of(all), instances.Select(i => i.Report).ToList());
     }
 
+    /// <summary>One instance's part of a report, so a large fleet can be assessed one instance at a time.</summary>
+    public static InstanceZeroing BuildInstance(InstanceFactSet set, DateTimeOffset from, DateTimeOffset to) =>
+        ForInstance(set, from, to).Report;
+
+    /// <summary>A fleet report from instance parts built with <see cref="BuildInstance"/> for the same window.</summary>
+    public static ZeroingReport Combine(DateTimeOffset from, DateTimeOffset to, IReadOnlyList<InstanceZeroing> instances) =>
+        new(from, to, instances.Aggregate(new ZeroingTotals(), (sum, i) => sum.Plus(i.Totals)), instances);
+
     static (InstanceZeroing Report, IReadOnlyList<GrowthEventAssessment> Assessments) ForInstance(
         InstanceFactSet set, DateTimeOffset from, DateTimeOffset to)
     {

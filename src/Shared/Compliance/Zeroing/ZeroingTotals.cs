@@ -50,5 +50,20 @@ public sealed record ZeroingTotals
         return totals;
     }
 
+    /// <summary>Totals of two disjoint sets of events, so a fleet can be summed instance by instance.</summary>
+    public ZeroingTotals Plus(ZeroingTotals other) => new()
+    {
+        GrowthEvents = GrowthEvents + other.GrowthEvents,
+        GrowthMicroseconds = GrowthMicroseconds + other.GrowthMicroseconds,
+        TimeLostEvents = TimeLostEvents + other.TimeLostEvents,
+        TimeLostMicroseconds = TimeLostMicroseconds + other.TimeLostMicroseconds,
+        TimeLostAssumedMicroseconds = TimeLostAssumedMicroseconds + other.TimeLostAssumedMicroseconds,
+        BytesZeroedWithoutIfi = BytesZeroedWithoutIfi + other.BytesZeroedWithoutIfi,
+        TdeZeroingMicroseconds = TdeZeroingMicroseconds + other.TdeZeroingMicroseconds,
+        LogZeroingMicroseconds = LogZeroingMicroseconds + other.LogZeroingMicroseconds,
+        LogGrowthsNotZeroed = LogGrowthsNotZeroed + other.LogGrowthsNotZeroed,
+        IfiUnknownMicroseconds = IfiUnknownMicroseconds + other.IfiUnknownMicroseconds,
+    };
+
     static long Only(GrowthEventAssessment a, GrowthZeroing kind) => a.Zeroing == kind ? a.Event.SafeDurationMicroseconds : 0;
 }

@@ -1,0 +1,135 @@
+using System.Runtime.CompilerServices;
+using System.Text.Json;
+using Dapper;
+using IfiDashboard.Server.Store;
+using IfiDashboard.Shared.Compliance.Facts;
+using IfiDashboard.Shared.Snapshots;
+
+namespace IfiDashboard.Server.Compliance;
+
+/// <summary>
+/// Reads what the compliance engine needs from the store. Growth events are streamed instance by instance, so a
+/// fleet with a million events is never held in memory at once.
+/// </summary>
+public sealed class FactsReader(IDbConnectionFactory connections)
+{
+    internal async Task<Dictionary<long, InstanceFactRow>> InstancesAsync(CancellationToken ct)
+    {
+        const string sql = """
+            SELECT i.id AS Id, i.tags AS Tags, s.product_version AS ProductVersion, s.engine_edition AS EngineEdition,
+                s.host_platform AS HostPlatform, s.server_name AS ServerName, s.engine_last_startup_time AS EngineLastStartupTime
+            FROM instances i
+            LEFT JOIN instance_state s ON s.instance_id = i.id
+            WHERE i.retired_at IS NULL;
+            """;
+        await using var connection = await connections.OpenAsync(ct);
+        var rows = await connection.QueryAsync<InstanceFactRow>(new CommandDefinition(sql, cancellationToken: ct));
+        return rows.ToDictionary(r => r.Id);
+    }
+
+    public async Task<ILookup<long, DatabaseFileFacts>> FilesAsync(long? instanceId, CancellationToken ct)
+    {
+        const string sql = """
+            SELECT instance_id AS InstanceId, database_id AS DatabaseId, database_name AS DatabaseName,
+                logical_name AS LogicalName, physical_name AS PhysicalName, type AS Type, size_pages AS SizePages,
+                growth AS Growth, is_percent_growth AS IsPercentGrowth
+            FROM database_files
+            WHERE @instanceId IS NULL OR instance_id = @instanceId;
+            """;
+        await using var connection = await connections.OpenAsync(ct);
+        var rows = await connection.QueryAsync<FileFactRow>(new CommandDefinition(sql, new { instanceId }, cancellationToken: ct));
+        return rows.ToLookup(r => r.InstanceId, r => new DatabaseFileFacts
+        {
+            DatabaseId = (int)r.DatabaseId,
+            DatabaseName = r.DatabaseName,
+            LogicalName = r.LogicalName,
+            PhysicalPath = r.PhysicalName,
+            Type = (FileType)r.Type,
+            SizePages = r.SizePages,
+            Growth = r.Growth,
+            IsPercentGrowth = r.IsPercentGrowth != 0,
+        });
+    }
+
+    public async Task<ILookup<long, DatabaseEncryptionFacts>> EncryptionAsync(long? instanceId, CancellationToken ct)
+    {
+        const string sql = """
+            SELECT instance_id AS InstanceId, database_id AS DatabaseId, encryption_state AS EncryptionState
+            FROM database_encryption
+            WHERE @instanceId IS NULL OR instance_id = @instanceId;
+            """;
+        await using var connection = await connections.OpenAsync(ct);
+        var rows = await connection.QueryAsync<EncryptionFactRow>(new CommandDefinition(sql, new { instanceId }, cancellationToken: ct));
+        return rows.ToLookup(r => r.InstanceId, r => new DatabaseEncryptionFacts((int)r.DatabaseId, (int)r.EncryptionState));
+    }
+
+    /// <summary>
+    /// The polls that matter for "what was IFI when this growth happened": the first and the latest good poll and
+    /// every poll that saw a change (the timeline). IFI can only change at a service start, so these bound every run.
+    /// </summary>
+    public async Task<ILookup<long, PollObservation>> ObservationsAsync(long? instanceId, CancellationToken ct)
+    {
+        const string sql = """
+            SELECT p.instance_id AS InstanceId, p.snapshot_id AS SnapshotId, p.finished_at AS PolledAt, p.ifi_state AS IfiState,
+                s.service_account AS Account, s.last_startup_time AS Started
+            FROM polls p
+            LEFT JOIN service_snapshots s ON s.poll_id = p.id AND s.is_engine = 1
+            WHERE (@instanceId IS NULL OR p.instance_id = @instanceId)
+              AND p.id IN (
+                SELECT poll_id FROM ifi_changes
+                UNION SELECT last_good_poll_id FROM instance_state WHERE last_good_poll_id IS NOT NULL
+                UNION SELECT MIN(id) FROM polls WHERE is_good = 1 GROUP BY instance_id);
+            """;
+        await using var connection = await connections.OpenAsync(ct);
+        var rows = await connection.QueryAsync<ObservationRow>(new CommandDefinition(sql, new { instanceId }, cancellationToken: ct));
+        return rows.ToLookup(r => r.InstanceId, r => new PollObservation
+        {
+            SnapshotId = Guid.Parse(r.SnapshotId),
+            PolledAt = StoreTime.Parse(r.PolledAt),
+            Ifi = Enum.Parse<IfiState>(r.IfiState),
+            ServiceAccount = r.Account,
+            ServiceStartedAt = StoreTime.ParseNullable(r.Started),
+        });
+    }
+
+    /// <summary>Growth events since <paramref name="since"/>, grouped by instance, one instance at a time.</summary>
+    public async IAsyncEnumerable<(long InstanceId, List<GrowthEventFacts> Events)> GrowthEventsByInstanceAsync(
+        DateTimeOffset since, long? instanceId, [EnumeratorCancellation] CancellationToken ct)
+    {
+        const string sql = """
+            SELECT instance_id AS InstanceId, event_class AS EventClass, database_id AS DatabaseId,
+                database_name AS DatabaseName, file_name AS FileName, start_time AS StartTime, duration_us AS DurationUs,
+                growth_pages AS GrowthPages
+            FROM growth_events
+            WHERE start_time >= @since AND (@instanceId IS NULL OR instance_id = @instanceId)
+            ORDER BY instance_id, start_time;
+            """;
+        await using var connection = await connections.OpenAsync(ct);
+        var rows = connection.QueryUnbufferedAsync<GrowthFactRow>(sql, new { since = StoreTime.ToText(since), instanceId });
+        long? current = null;
+        var batch = new List<GrowthEventFacts>();
+        await foreach (var row in rows.WithCancellation(ct))
+        {
+            if (current != row.InstanceId && batch.Count > 0)
+            {
+                yield return (current!.Value, batch);
+                batch = [];
+            }
+            current = row.InstanceId;
+            batch.Add(new GrowthEventFacts
+            {
+                EventClass = (int)row.EventClass,
+                DatabaseId = (int)row.DatabaseId,
+                DatabaseName = row.DatabaseName,
+                LogicalFileName = row.FileName,
+                StartTime = StoreTime.Parse(row.StartTime),
+                DurationMicroseconds = row.DurationUs,
+                GrowthPages = row.GrowthPages,
+            });
+        }
+        if (batch.Count > 0) yield return (current!.Value, batch);
+    }
+
+    internal static IReadOnlyList<string> ParseTags(string json) =>
+        JsonSerializer.Deserialize<List<string>>(json) ?? [];
+}

@@ -1,0 +1,75 @@
+using IfiDashboard.Server.Store.Dashboard;
+using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Server.Store.Policy;
+using IfiDashboard.Shared.Compliance.Facts;
+using IfiDashboard.Shared.Compliance.Summary;
+using IfiDashboard.Shared.Compliance.Zeroing;
+using IfiDashboard.Shared.Dashboard;
+
+namespace IfiDashboard.Server.Compliance;
+
+/// <summary>Reads the store and assesses every active instance; growth events stream one instance at a time.</summary>
+public sealed class FleetAssessmentBuilder(
+    FactsReader facts,
+    FleetQueries queries,
+    InstanceRepository instances,
+    PolicyStore policies,
+    DailyComplianceStore daily,
+    ZeroingRateOptions rateOptions,
+    TimeProvider time)
+{
+    static readonly TimeSpan History = TimeSpan.FromDays(90);
+
+    public async Task<FleetAssessment> BuildAsync(CancellationToken ct)
+    {
+        var now = time.GetUtcNow();
+        var registrations = (await instances.ListActiveAsync(ct)).ToDictionary(r => r.Id);
+        var states = (await queries.ListInstancesAsync(ct)).Where(s => registrations.ContainsKey(s.Id)).ToDictionary(s => s.Id);
+        var extras = await facts.InstancesAsync(ct);
+        var files = await facts.FilesAsync(null, ct);
+        var encryption = await facts.EncryptionAsync(null, ct);
+        var observations = await facts.ObservationsAsync(null, ct);
+        var policy = await policies.GetCurrentAsync(ct);
+
+        var assessed = new Dictionary<long, (InstanceAssessment Assessment, IReadOnlyList<InstanceZeroing> Windows)>();
+        void Assess(long id, List<GrowthEventFacts> events)
+        {
+            if (!registrations.TryGetValue(id, out var registration) || !states.TryGetValue(id, out var state)) return;
+            var set = new InstanceFactSet
+            {
+                Instance = InstanceAssessor.Facts(registration, state, extras.GetValueOrDefault(id)),
+                Files = files[id].ToList(),
+                Encryption = encryption[id].ToList(),
+                GrowthEvents = events,
+                History = observations[id].ToList(),
+            };
+            var assessment = InstanceAssessor.Assess(registration, state, set, policy, rateOptions, now, out var windows);
+            assessed[id] = (assessment, windows);
+        }
+
+        await foreach (var (id, events) in facts.GrowthEventsByInstanceAsync(now - History, null, ct))
+            Assess(id, events);
+        foreach (var id in registrations.Keys.Where(id => !assessed.ContainsKey(id)))
+            Assess(id, []);
+
+        var ordered = assessed.Values.OrderBy(a => a.Assessment.Registration.Name, StringComparer.OrdinalIgnoreCase).ToList();
+        var today = DateOnly.FromDateTime(now.UtcDateTime);
+        await daily.RecordAsync(today, ordered.Select(a => (a.Assessment.Registration.Id, a.Assessment.Compliance.Status)), ct);
+        var series = DailyComplianceSeries.Build(await daily.ReadAsync(today.AddDays(-89), ct));
+
+        ZeroingReport Window(int index, int days) =>
+            ZeroingReportBuilder.Combine(now.AddDays(-days), now, ordered.Select(a => a.Windows[index]).ToList());
+        return new FleetAssessment
+        {
+            ComputedAt = now,
+            PolicyVersion = policy.Version,
+            Instances = ordered.Select(a => a.Assessment).ToList(),
+            Last7Days = Window(0, 7),
+            Last30Days = Window(1, 30),
+            Last90Days = Window(2, 90),
+            Daily = series,
+            LastPollAt = states.Values.Max(s => s.LastPollAt),
+            Polled = states.Values.Count(s => s.LastPollAt is not null),
+        };
+    }
+}

@@ -1,0 +1,74 @@
+using IfiDashboard.Shared.Dashboard;
+
+namespace IfiDashboard.Server.Compliance;
+
+/// <summary>
+/// Keeps the fleet's assessment current: recomputed in the background shortly after stored data changes (a burst of
+/// polls is one recompute) and every minute (staleness and waiver expiry depend on the clock alone). Pages read the
+/// latest result from memory.
+/// </summary>
+public sealed class FleetAssessments(
+    FleetAssessmentBuilder builder,
+    FleetChanges changes,
+    TimeProvider time,
+    ILogger<FleetAssessments> logger) : BackgroundService, IFleetAssessments
+{
+    static readonly TimeSpan Settle = TimeSpan.FromSeconds(1);
+    static readonly TimeSpan Refresh = TimeSpan.FromMinutes(1);
+
+    readonly SemaphoreSlim _computing = new(1, 1);
+    readonly SemaphoreSlim _changed = new(0);
+    FleetAssessment? _current;
+
+    /// <summary>Raised after a new assessment replaced the previous one.</summary>
+    public event Action? Assessed;
+
+    public async Task<FleetAssessment> GetAsync(CancellationToken cancellationToken) =>
+        Volatile.Read(ref _current) ?? await RecomputeAsync(cancellationToken);
+
+    public async Task<FleetAssessment> RecomputeAsync(CancellationToken cancellationToken)
+    {
+        await _computing.WaitAsync(cancellationToken);
+        try
+        {
+            var assessment = await builder.BuildAsync(cancellationToken);
+            Volatile.Write(ref _current, assessment);
+            Assessed?.Invoke();
+            return assessment;
+        }
+        finally
+        {
+            _computing.Release();
+        }
+    }
+
+    protected override async Task ExecuteAsync(CancellationToken stoppingToken)
+    {
+        void OnChanged() => _changed.Release();
+        changes.Changed += OnChanged;
+        try
+        {
+            while (!stoppingToken.IsCancellationRequested)
+            {
+                await _changed.WaitAsync(Refresh, stoppingToken);
+                await Task.Delay(Settle, time, stoppingToken);
+                while (_changed.CurrentCount > 0) await _changed.WaitAsync(stoppingToken);
+                try
+                {
+                    await RecomputeAsync(stoppingToken);
+                }
+                catch (Exception e) when (e is not OperationCanceledException)
+                {
+                    logger.LogError(e, "Assessing the fleet failed; the previous assessment stays in use");
+                }
+            }
+        }
+        catch (OperationCanceledException) when (stoppingToken.IsCancellationRequested)
+        {
+        }
+        finally
+        {
+            changes.Changed -= OnChanged;
+        }
+    }
+}

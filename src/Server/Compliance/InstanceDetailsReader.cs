@@ -1,0 +1,123 @@
+using Dapper;
+using IfiDashboard.Server.Store;
+using IfiDashboard.Server.Store.Dashboard;
+using IfiDashboard.Shared.Compliance.Facts;
+using IfiDashboard.Shared.Compliance.Files;
+using IfiDashboard.Shared.Compliance.Timeline;
+using IfiDashboard.Shared.Compliance.Zeroing;
+using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Shared.Snapshots;
+
+namespace IfiDashboard.Server.Compliance;
+
+/// <summary>Everything the instance page shows, read on demand for that one instance.</summary>
+public sealed class InstanceDetailsReader(
+    IFleetAssessments assessments,
+    FactsReader facts,
+    FleetQueries queries,
+    IDbConnectionFactory connections,
+    TimeProvider time) : IInstanceDetails
+{
+    static readonly TimeSpan History = TimeSpan.FromDays(90);
+
+    public async Task<InstanceDetail?> GetAsync(long instanceId, CancellationToken ct)
+    {
+        var assessment = (await assessments.GetAsync(ct)).Find(instanceId);
+        if (assessment is null) return null;
+
+        var events = new List<GrowthEventFacts>();
+        await foreach (var (_, batch) in facts.GrowthEventsByInstanceAsync(time.GetUtcNow() - History, instanceId, ct))
+            events.AddRange(batch);
+        var observations = (await facts.ObservationsAsync(instanceId, ct))[instanceId].ToList();
+        var set = new InstanceFactSet
+        {
+            Instance = assessment.Facts,
+            Files = (await facts.FilesAsync(instanceId, ct))[instanceId].ToList(),
+            Encryption = (await facts.EncryptionAsync(instanceId, ct))[instanceId].ToList(),
+            GrowthEvents = events,
+            History = observations,
+        };
+        var (services, probes, trace) = await LatestPollAsync(instanceId, ct);
+        return new InstanceDetail
+        {
+            Assessment = assessment,
+            Services = services,
+            Files = EffectiveIfi.ForFiles(set),
+            GrowthEvents = GrowthEventAssessor.AssessAll(set).OrderByDescending(a => a.Event.StartTime).ToList(),
+            Timeline = TimelineBuilder.Build(instanceId, observations),
+            Polls = await queries.RecentPollsAsync(instanceId, 20, ct),
+            LastProbes = probes,
+            DefaultTrace = trace,
+        };
+    }
+
+    async Task<(IReadOnlyList<ServiceInfo> Services, IReadOnlyList<ProbeOutcome> Probes, string? Trace)> LatestPollAsync(
+        long instanceId, CancellationToken ct)
+    {
+        const string stateSql = """
+            SELECT last_poll_id AS LastPollId, last_good_poll_id AS LastGoodPollId, default_trace AS DefaultTrace
+            FROM instance_state WHERE instance_id = @instanceId;
+            """;
+        const string servicesSql = """
+            SELECT service_name AS ServiceName, service_account AS ServiceAccount, status_desc AS StatusDesc,
+                startup_type_desc AS StartupTypeDesc, process_id AS ProcessId, last_startup_time AS LastStartupTime,
+                is_clustered AS IsClustered, ifi_enabled AS Ifi, is_engine AS IsEngine
+            FROM service_snapshots WHERE poll_id = @pollId ORDER BY is_engine DESC, service_name;
+            """;
+        const string probesSql = """
+            SELECT probe AS Probe, outcome AS Outcome, message AS Message, sql_error_number AS SqlErrorNumber
+            FROM probe_outcomes WHERE poll_id = @pollId ORDER BY id;
+            """;
+        await using var connection = await connections.OpenAsync(ct);
+        var state = await connection.QuerySingleOrDefaultAsync<StateRow>(new CommandDefinition(stateSql, new { instanceId }, cancellationToken: ct));
+        if (state is null) return ([], [], null);
+        var services = state.LastGoodPollId is { } good
+            ? await connection.QueryAsync<ServiceRow>(new CommandDefinition(servicesSql, new { pollId = good }, cancellationToken: ct))
+            : [];
+        var probes = await connection.QueryAsync<ProbeRow>(new CommandDefinition(probesSql, new { pollId = state.LastPollId }, cancellationToken: ct));
+        return (services.Select(s => s.ToService()).ToList(),
+            probes.Select(p => new ProbeOutcome(p.Probe, Enum.Parse<OutcomeClass>(p.Outcome), p.Message, p.SqlErrorNumber is { } n ? (int)n : null)).ToList(),
+            state.DefaultTrace);
+    }
+
+    sealed class StateRow
+    {
+        public long LastPollId { get; init; }
+        public long? LastGoodPollId { get; init; }
+        public string? DefaultTrace { get; init; }
+    }
+
+    sealed class ServiceRow
+    {
+        public string ServiceName { get; init; } = "";
+        public string ServiceAccount { get; init; } = "";
+        public string? StatusDesc { get; init; }
+        public string? StartupTypeDesc { get; init; }
+        public long ProcessId { get; init; }
+        public string? LastStartupTime { get; init; }
+        public string? IsClustered { get; init; }
+        public string? Ifi { get; init; }
+        public long IsEngine { get; init; }
+
+        public ServiceInfo ToService() => new()
+        {
+            ServiceName = ServiceName,
+            ServiceAccount = ServiceAccount,
+            StatusDesc = StatusDesc,
+            StartupTypeDesc = StartupTypeDesc,
+            ProcessId = (int)ProcessId,
+            LastStartupTime = StoreTime.ParseNullable(LastStartupTime),
+            IsClustered = IsClustered,
+            InstantFileInitializationEnabled = Ifi,
+            IsEngine = IsEngine != 0,
+        };
+    }
+
+    sealed class ProbeRow
+    {
+        public string Probe { get; init; } = "";
+        public string Outcome { get; init; } = "";
+        public string? Message { get; init; }
+        public long? SqlErrorNumber { get; init; }
+    }
+}

@@ -1,0 +1,120 @@
+using System.Text.Json;
+using System.Text.Json.Serialization;
+using Dapper;
+using IfiDashboard.Shared.Compliance.Policy;
+
+namespace IfiDashboard.Server.Store.Policy;
+
+/// <summary>The versioned IFI policy and its waivers.</summary>
+public sealed class PolicyStore(IDbConnectionFactory connections, TimeProvider time)
+{
+    static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web) { Converters = { new JsonStringEnumConverter() } };
+
+    /// <summary>The policy in force: the newest rules and every waiver that is not revoked (expired ones included; they stop counting by themselves).</summary>
+    public async Task<PolicyDocument> GetCurrentAsync(CancellationToken ct)
+    {
+        const string rulesSql = "SELECT version AS Version, rules AS Rules FROM policy_versions ORDER BY version DESC LIMIT 1;";
+        const string waiversSql = """
+            SELECT id AS Id, instance_id AS InstanceId, reason AS Reason, author AS Author, granted_at AS GrantedAt,
+                expires_at AS ExpiresAt
+            FROM waivers
+            WHERE revoked_at IS NULL;
+            """;
+        await using var connection = await connections.OpenAsync(ct);
+        var latest = await connection.QuerySingleOrDefaultAsync<RulesRow>(new CommandDefinition(rulesSql, cancellationToken: ct));
+        var waivers = await connection.QueryAsync<WaiverRow>(new CommandDefinition(waiversSql, cancellationToken: ct));
+        return new PolicyDocument
+        {
+            Version = (int)(latest?.Version ?? 0),
+            Rules = latest is null ? [] : JsonSerializer.Deserialize<List<PolicyRule>>(latest.Rules, Json) ?? [],
+            Waivers = waivers.Select(w => w.ToWaiver()).ToList(),
+        };
+    }
+
+    /// <summary>Saves the rules as a new version and returns its number.</summary>
+    public async Task<int> SaveRulesAsync(IReadOnlyList<PolicyRule> rules, string author, CancellationToken ct)
+    {
+        const string sql = """
+            INSERT INTO policy_versions (version, rules, author, created_at)
+            VALUES ((SELECT COALESCE(MAX(version), 0) + 1 FROM policy_versions), @rules, @author, @createdAt)
+            RETURNING version;
+            """;
+        await using var connection = await connections.OpenAsync(ct);
+        return await connection.ExecuteScalarAsync<int>(new CommandDefinition(sql, new
+        {
+            rules = JsonSerializer.Serialize(rules, Json),
+            author,
+            createdAt = StoreTime.ToText(time.GetUtcNow()),
+        }, cancellationToken: ct));
+    }
+
+    public async Task<long> GrantWaiverAsync(Waiver waiver, CancellationToken ct)
+    {
+        const string sql = """
+            INSERT INTO waivers (instance_id, reason, author, granted_at, expires_at)
+            VALUES (@instanceId, @reason, @author, @grantedAt, @expiresAt)
+            RETURNING id;
+            """;
+        await using var connection = await connections.OpenAsync(ct);
+        return await connection.ExecuteScalarAsync<long>(new CommandDefinition(sql, new
+        {
+            instanceId = waiver.InstanceId,
+            reason = waiver.Reason,
+            author = waiver.Author,
+            grantedAt = StoreTime.ToText(waiver.GrantedAt),
+            expiresAt = StoreTime.ToText(waiver.ExpiresAt),
+        }, cancellationToken: ct));
+    }
+
+    /// <returns>False when there is no active waiver with that id.</returns>
+    public async Task<bool> RevokeWaiverAsync(long waiverId, string revokedBy, CancellationToken ct)
+    {
+        const string sql = """
+            UPDATE waivers SET revoked_at = @now, revoked_by = @revokedBy
+            WHERE id = @waiverId AND revoked_at IS NULL;
+            """;
+        await using var connection = await connections.OpenAsync(ct);
+        return await connection.ExecuteAsync(new CommandDefinition(sql,
+            new { waiverId, revokedBy, now = StoreTime.ToText(time.GetUtcNow()) }, cancellationToken: ct)) == 1;
+    }
+
+    /// <summary>Waivers not revoked, with their store ids, for the policy page.</summary>
+    public async Task<IReadOnlyList<(long Id, Waiver Waiver)>> ListWaiversAsync(CancellationToken ct)
+    {
+        const string sql = """
+            SELECT id AS Id, instance_id AS InstanceId, reason AS Reason, author AS Author, granted_at AS GrantedAt,
+                expires_at AS ExpiresAt
+            FROM waivers
+            WHERE revoked_at IS NULL
+            ORDER BY expires_at;
+            """;
+        await using var connection = await connections.OpenAsync(ct);
+        var rows = await connection.QueryAsync<WaiverRow>(new CommandDefinition(sql, cancellationToken: ct));
+        return rows.Select(r => (r.Id, r.ToWaiver())).ToList();
+    }
+
+    sealed class RulesRow
+    {
+        public long Version { get; init; }
+        public string Rules { get; init; } = "[]";
+    }
+
+    sealed class WaiverRow
+    {
+        public long Id { get; init; }
+        public long InstanceId { get; init; }
+        public string Reason { get; init; } = "";
+        public string Author { get; init; } = "";
+        public string GrantedAt { get; init; } = "";
+        public string ExpiresAt { get; init; } = "";
+
+        public Waiver ToWaiver() => new()
+        {
+            InstanceId = InstanceId,
+            Reason = Reason,
+            Author = Author,
+            GrantedAt = StoreTime.Parse(GrantedAt),
+            ExpiresAt = StoreTime.Parse(ExpiresAt),
+        };
+    }
+}

@@ -1,0 +1,91 @@
+using IfiDashboard.Server.Compliance;
+using IfiDashboard.Server.Store.Policy;
+using IfiDashboard.Shared.Compliance.Policy;
+using IfiDashboard.Shared.Compliance.Status;
+using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Simulator.Scenarios;
+using Microsoft.Extensions.DependencyInjection;
+
+namespace IfiDashboard.Server.Tests.Functional;
+
+/// <summary>The compliance engine's verdicts and numbers for a polled fleet, read back through the store.</summary>
+public sealed class ComplianceAssessmentTests
+{
+    static readonly DateTimeOffset Yesterday = DateTimeOffset.UtcNow.AddDays(-1);
+
+    static ScenarioInstance[] Fleet() =>
+    [
+        new() { Name = "ok-required", Profile = "2019", IfiEnabled = true },
+        new() { Name = "off-required", Profile = "2019", IfiEnabled = false,
+            Databases = [new ScenarioDatabase { Name = "Sales", Id = 5, Files =
+            [
+                new ScenarioDatabaseFile { Name = "Sales", PhysicalName = @"D:\Data\Sales.mdf", SizePages = 1_310_720, Growth = 8192 },
+                new ScenarioDatabaseFile { Name = "Sales_log", PhysicalName = @"L:\Log\Sales.ldf", Type = DatabaseFileType.Log, SizePages = 65_536, Growth = 8192 },
+            ] }],
+            // 64 MB data growths zeroed at 64 MB/s (1 s each) and one log growth (always zeroed, not IFI's to save).
+            GrowthEvents =
+            [
+                new ScenarioGrowthEvent { EventClass = 92, Database = "Sales", FileName = "Sales", StartTime = Yesterday, DurationMicroseconds = 1_000_000, GrowthPages = 8192 },
+                new ScenarioGrowthEvent { EventClass = 92, Database = "Sales", FileName = "Sales", StartTime = Yesterday.AddHours(1), DurationMicroseconds = 1_000_000, GrowthPages = 8192 },
+                new ScenarioGrowthEvent { EventClass = 93, Database = "Sales", FileName = "Sales_log", StartTime = Yesterday.AddHours(2), DurationMicroseconds = 500_000, GrowthPages = 8192 },
+            ] },
+        new() { Name = "pci-ifi-on", Profile = "2022", IfiEnabled = true, Inventory = new ScenarioInventory { Tags = ["pci"] } },
+        new() { Name = "waived", Profile = "2019", IfiEnabled = false },
+        new() { Name = "legacy", Profile = "2012-SP3", IfiEnabled = true },
+    ];
+
+    [Fact]
+    public async Task Policy_waivers_and_growth_history_become_statuses_and_time_lost()
+    {
+        await using var host = new DashboardHost(Fleet());
+        await host.RegisterFleetAsync();
+        var policies = host.Services.GetRequiredService<PolicyStore>();
+        await policies.SaveRulesAsync(
+        [
+            new PolicyRule { Name = "pci", Desired = DesiredState.Forbidden, Tags = ["pci"] },
+            new PolicyRule { Name = "all", Desired = DesiredState.Required },
+        ], "test", CancellationToken.None);
+        await policies.GrantWaiverAsync(new Waiver
+        {
+            InstanceId = host.IdOf("waived"), Reason = "vendor window", Author = "dba",
+            GrantedAt = DateTimeOffset.UtcNow.AddDays(-1), ExpiresAt = DateTimeOffset.UtcNow.AddDays(7),
+        }, CancellationToken.None);
+        await host.PollAllAsync();
+
+        var fleet = await host.Services.GetRequiredService<FleetAssessments>().RecomputeAsync(CancellationToken.None);
+
+        ComplianceStatus StatusOf(string name) => fleet.Instances.Single(i => i.Registration.Name == name).Compliance.Status;
+        Assert.Equal(ComplianceStatus.Compliant, StatusOf("ok-required"));
+        Assert.Equal(ComplianceStatus.NonCompliant, StatusOf("off-required"));
+        Assert.Equal(ComplianceStatus.NonCompliant, StatusOf("pci-ifi-on"));
+        Assert.Equal(ComplianceStatus.Waived, StatusOf("waived"));
+        Assert.Equal(ComplianceStatus.Unknown, StatusOf("legacy"));
+        var off = fleet.Instances.Single(i => i.Registration.Name == "off-required");
+        Assert.Equal(TimeSpan.FromSeconds(2), off.TimeLost.Last7Days);
+        Assert.Equal(TimeSpan.FromSeconds(0.5), off.TimeLost.LogZeroingLast30Days);
+        Assert.Equal(TimeSpan.FromSeconds(2), fleet.Last30Days.Fleet.TimeLost);
+        // Its own rate: 64 MB in 1 s, from 2 samples; a 10 GB data file then needs 160 s of zeroing to restore.
+        Assert.Equal(2, off.Rates.Instance.SampleCount);
+        Assert.Equal(64.0 * 1024 * 1024, off.Rates.Instance.BytesPerSecond, 3);
+        Assert.Equal(5, fleet.Polled);
+        Assert.Single(fleet.Daily);
+    }
+
+    [Fact]
+    public async Task Instance_detail_holds_files_with_effective_ifi_events_and_the_last_probes()
+    {
+        await using var host = new DashboardHost(Fleet());
+        await host.RegisterFleetAsync();
+        await host.PollAllAsync();
+
+        var detail = await host.Services.GetRequiredService<IInstanceDetails>().GetAsync(host.IdOf("off-required"), CancellationToken.None);
+
+        Assert.NotNull(detail);
+        Assert.Contains(detail.Files, f => f.File.LogicalName == "Sales");
+        Assert.Equal(3, detail.GrowthEvents.Count);
+        Assert.True(detail.GrowthEvents[0].Event.StartTime > detail.GrowthEvents[^1].Event.StartTime);
+        Assert.Contains(detail.LastProbes, p => p.Probe == "growth-events");
+        Assert.Contains(detail.Services, s => s.IsEngine && s.InstantFileInitializationEnabled == "N");
+        Assert.Equal("Enabled", detail.DefaultTrace);
+    }
+}
