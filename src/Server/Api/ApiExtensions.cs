@@ -54,6 +54,9 @@ public static class ApiExtensions
     {
         // Authentication and authorization run before this (the host adds them first), so the limiter sees the key.
         app.UseRateLimiter();
+        // Responses the framework ends without a body under /api/v1 (415 from content-type matching, 404, 405)
+        // become problem documents too, so an API client always sees why.
+        app.UseWhen(context => context.Request.Path.StartsWithSegments("/api/v1"), branch => branch.UseStatusCodePages());
         app.UseSwaggerUI(options =>
         {
             options.RoutePrefix = "api";

@@ -1,0 +1,64 @@
+using System.Net;
+using IfiDashboard.Server.Api.Keys;
+using IfiDashboard.Server.Tests.Functional;
+
+namespace IfiDashboard.Server.Tests.Api;
+
+public sealed class ApiKeyCliTests
+{
+    [Fact]
+    public async Task Cli_created_key_works_until_the_cli_revokes_it()
+    {
+        await using var host = new ApiHost();
+        var store = $"--Store:ConnectionString={host.ConnectionString}";
+
+        var (createCode, createOut) = await RunAsync("create", "--name", "cmdb", "--scopes", "read,inventory:write", store);
+        var key = createOut.Split('\n', StringSplitOptions.TrimEntries).Single(l => l.StartsWith("ifi_", StringComparison.Ordinal));
+        var prefix = key.Split('_')[1];
+        var client = host.Client(key);
+        var before = await client.GetAsync("/api/v1/instances");
+        var (listCode, listOut) = await RunAsync("list", store);
+        var (revokeCode, _) = await RunAsync("revoke", prefix, store);
+        var after = await client.GetAsync("/api/v1/instances");
+
+        Assert.Equal(0, createCode);
+        Assert.Equal(HttpStatusCode.OK, before.StatusCode);
+        Assert.Equal(0, listCode);
+        Assert.Contains($"{prefix}\tcmdb\tread,inventory:write", listOut, StringComparison.Ordinal);
+        Assert.DoesNotContain(key, listOut, StringComparison.Ordinal);
+        Assert.Equal(0, revokeCode);
+        Assert.Equal(HttpStatusCode.Unauthorized, after.StatusCode);
+        Assert.DoesNotContain(key, await StoreDump.AllTextAsync(host.Services), StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("create", "--scopes", "read")]
+    [InlineData("create", "--name", "cmdb", "--scopes", "read,everything")]
+    [InlineData("frobnicate")]
+    [InlineData("revoke")]
+    public async Task Bad_usage_exits_2_and_creates_nothing(params string[] args)
+    {
+        await using var host = new ApiHost();
+        var (code, output) = await RunAsync([.. args, $"--Store:ConnectionString={host.ConnectionString}"]);
+
+        Assert.Equal(2, code);
+        Assert.DoesNotContain("ifi_", output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Revoking_an_unknown_prefix_exits_1()
+    {
+        await using var host = new ApiHost();
+
+        var (code, _) = await RunAsync("revoke", "zzzzzzzz", $"--Store:ConnectionString={host.ConnectionString}");
+
+        Assert.Equal(1, code);
+    }
+
+    static async Task<(int Code, string Output)> RunAsync(params string[] args)
+    {
+        var output = new StringWriter();
+        var code = await ApiKeyCli.RunAsync(args, output, new StringWriter());
+        return (code, output.ToString());
+    }
+}

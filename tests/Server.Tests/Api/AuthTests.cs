@@ -1,0 +1,145 @@
+using System.Net;
+using System.Net.Http.Headers;
+using System.Net.Http.Json;
+using IfiDashboard.Server.Tests.Functional;
+
+namespace IfiDashboard.Server.Tests.Api;
+
+public sealed class AuthTests
+{
+    [Fact]
+    public async Task Missing_key_is_401_problem_with_a_challenge()
+    {
+        await using var host = new ApiHost();
+
+        var response = await host.Client(null).GetAsync("/api/v1/instances");
+
+        Assert.Equal(HttpStatusCode.Unauthorized, response.StatusCode);
+        Assert.Equal("application/problem+json", response.Content.Headers.ContentType?.MediaType);
+        Assert.Equal("ApiKey", response.Headers.WwwAuthenticate.Single().Scheme);
+        Assert.Contains("API key required", await response.Content.ReadAsStringAsync(), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Unknown_key_is_401_rejected()
+    {
+        await using var host = new ApiHost();
+
+        var response = await host.Client("ifi_abcdefgh_not-a-real-key").GetAsync("/api/v1/instances");
+
+        Assert.Equal(HttpStatusCode.Unauthorized, response.StatusCode);
+        Assert.Contains("API key rejected", await response.Content.ReadAsStringAsync(), StringComparison.Ordinal);
+    }
+
+    public static TheoryData<string, string, string, int> ScopeMatrix() => new()
+    {
+        // key's scope, method, path, expected status
+        { "read", "GET", "/api/v1/instances", 200 },
+        { "read", "GET", "/api/v1/instances/CI001", 200 },
+        { "read", "PUT", "/api/v1/instances/CI002", 403 },
+        { "read", "DELETE", "/api/v1/instances/CI001", 403 },
+        { "read", "POST", "/api/v1/instances/sync", 403 },
+        { "read", "GET", "/api/v1/api-keys", 403 },
+        { "inventory:write", "GET", "/api/v1/instances", 403 },
+        { "inventory:write", "GET", "/api/v1/instances/CI001", 403 },
+        { "inventory:write", "PUT", "/api/v1/instances/CI002", 201 },
+        { "inventory:write", "DELETE", "/api/v1/instances/CI001", 204 },
+        { "inventory:write", "POST", "/api/v1/instances/sync", 200 },
+        { "inventory:write", "POST", "/api/v1/api-keys", 403 },
+        { "snapshot:ingest", "GET", "/api/v1/instances", 403 },
+        { "snapshot:ingest", "PUT", "/api/v1/instances/CI002", 403 },
+        { "admin", "GET", "/api/v1/instances", 403 },
+        { "admin", "PUT", "/api/v1/instances/CI002", 403 },
+        { "admin", "GET", "/api/v1/api-keys", 200 },
+        { "admin", "POST", "/api/v1/api-keys", 201 },
+    };
+
+    [Theory]
+    [MemberData(nameof(ScopeMatrix))]
+    public async Task Each_endpoint_needs_its_scope_and_answers_403_without_it(string scope, string method, string path, int expected)
+    {
+        await using var host = new ApiHost();
+        var setup = await host.CmdbClientAsync();
+        await setup.PutAsJsonAsync("/api/v1/instances/CI001", ApiTestData.PutBody("SQL01"));
+        var client = host.Client(await host.CreateKeyAsync(scope));
+
+        var response = await client.SendAsync(Request(method, path));
+
+        Assert.Equal(expected, (int)response.StatusCode);
+        if (expected == 403)
+        {
+            Assert.Equal("application/problem+json", response.Content.Headers.ContentType?.MediaType);
+            Assert.Contains("does not have the scope", await response.Content.ReadAsStringAsync(), StringComparison.Ordinal);
+        }
+    }
+
+    [Fact]
+    public async Task Bootstrap_admin_key_manages_keys_but_reads_nothing_else()
+    {
+        await using var host = new ApiHost();
+        var admin = host.Client(ApiHost.BootstrapKey);
+
+        Assert.Equal(HttpStatusCode.OK, (await admin.GetAsync("/api/v1/api-keys")).StatusCode);
+        Assert.Equal(HttpStatusCode.Forbidden, (await admin.GetAsync("/api/v1/instances")).StatusCode);
+    }
+
+    [Fact]
+    public async Task Without_a_configured_bootstrap_key_nothing_is_admin()
+    {
+        await using var host = new ApiHost(b => b.UseSetting("Api:BootstrapAdminKey", ""));
+
+        var response = await host.Client(ApiHost.BootstrapKey).GetAsync("/api/v1/api-keys");
+
+        Assert.Equal(HttpStatusCode.Unauthorized, response.StatusCode);
+    }
+
+    [Fact]
+    public async Task Bearer_authorization_is_accepted_as_well_as_the_header()
+    {
+        await using var host = new ApiHost();
+        var key = await host.CreateKeyAsync("read");
+        var client = host.CreateClient();
+        client.DefaultRequestHeaders.Authorization = new AuthenticationHeaderValue("Bearer", key);
+
+        Assert.Equal(HttpStatusCode.OK, (await client.GetAsync("/api/v1/instances")).StatusCode);
+    }
+
+    [Fact]
+    public async Task Keys_are_stored_only_as_hashes()
+    {
+        await using var host = new ApiHost();
+
+        var key = await host.CreateKeyAsync("read", "inventory:write");
+
+        var store = await StoreDump.AllTextAsync(host.Services);
+        Assert.DoesNotContain(key, store, StringComparison.Ordinal);
+        Assert.DoesNotContain(key.Split('_')[2], store, StringComparison.Ordinal);
+        Assert.DoesNotContain(ApiHost.BootstrapKey, store, StringComparison.Ordinal);
+        Assert.Contains(IfiDashboard.Server.Api.Auth.ApiKeyMaterial.Hash(key), store, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Collector_api_keeps_its_own_configured_keys()
+    {
+        await using var host = new ApiHost(b => b.UseSetting("Ingestion:ApiKeys:0", "collector-key-0123456789"));
+        var apiKey = await host.CreateKeyAsync("read");
+
+        var withApiKey = await host.Client(apiKey).PostAsJsonAsync("/api/v1/collector/leases/release", new { collectorName = "c1" });
+        var withCollectorKey = await host.Client("collector-key-0123456789").PostAsJsonAsync("/api/v1/collector/leases/release", new { collectorName = "c1" });
+
+        Assert.Equal(HttpStatusCode.Unauthorized, withApiKey.StatusCode);
+        Assert.Equal(HttpStatusCode.NoContent, withCollectorKey.StatusCode);
+    }
+
+    static HttpRequestMessage Request(string method, string path)
+    {
+        var request = new HttpRequestMessage(new HttpMethod(method), path);
+        if (method == "PUT")
+            request.Content = JsonContent.Create(ApiTestData.PutBody("SQL02"));
+        else if (path.EndsWith("/sync", StringComparison.Ordinal))
+            request.Content = JsonContent.Create(new { instances = new[] { ApiTestData.Instance("SQL01", "CI001") }, retireMissing = false });
+        else if (method == "POST")
+            request.Content = JsonContent.Create(new { name = "another", scopes = new[] { "read" } });
+        return request;
+    }
+}

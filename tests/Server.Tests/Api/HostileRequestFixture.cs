@@ -1,0 +1,26 @@
+using System.Net.Http.Json;
+using Microsoft.AspNetCore.Hosting;
+
+namespace IfiDashboard.Server.Tests.Api;
+
+/// <summary>One server with two CMDB instances and a key holding every scope, shared by the hostile catalogue.</summary>
+public sealed class HostileRequestFixture : IAsyncLifetime
+{
+    public const int MaxSyncBodyBytes = 1024 * 1024;
+
+    public ApiHost Host { get; } = new(b => b.UseSetting("Api:MaxSyncBodyBytes", MaxSyncBodyBytes.ToString(System.Globalization.CultureInfo.InvariantCulture)));
+
+    public HttpClient Client { get; private set; } = null!;
+
+    public string ReadOnlyKey { get; private set; } = "";
+
+    public async Task InitializeAsync()
+    {
+        Client = Host.Client(await Host.CreateKeyAsync("read", "inventory:write", "admin"));
+        ReadOnlyKey = await Host.CreateKeyAsync("read");
+        (await Client.PutAsJsonAsync("/api/v1/instances/CI001", ApiTestData.PutBody("SQL01"))).EnsureSuccessStatusCode();
+        (await Client.PutAsJsonAsync("/api/v1/instances/CI002", ApiTestData.PutBody("SQL02"))).EnsureSuccessStatusCode();
+    }
+
+    public async Task DisposeAsync() => await Host.DisposeAsync();
+}

@@ -1,0 +1,55 @@
+using System.Net.Http.Headers;
+using System.Text;
+using System.Text.Json;
+using IfiDashboard.Server.Tests.Functional;
+
+namespace IfiDashboard.Server.Tests.Api;
+
+/// <summary>Each malformed or hostile request gets a clear 4xx problem, and the store is exactly as before.</summary>
+public sealed class HostileRequestTests(HostileRequestFixture fixture) : IClassFixture<HostileRequestFixture>
+{
+    public static TheoryData<string> CaseNames() => new(HostileRequestCatalogue.Cases.Keys);
+
+    [Fact]
+    public void The_catalogue_has_at_least_thirty_cases() => Assert.True(HostileRequestCatalogue.Cases.Count >= 30);
+
+    [Theory]
+    [MemberData(nameof(CaseNames))]
+    public async Task Hostile_request_is_a_4xx_problem_and_changes_nothing(string name)
+    {
+        var hostile = HostileRequestCatalogue.Cases[name];
+        var before = await StoreDump.AllTextAsync(fixture.Host.Services);
+        var client = hostile.NoKey ? fixture.Host.Client(null)
+            : hostile.ReadOnlyKey ? fixture.Host.Client(fixture.ReadOnlyKey)
+            : fixture.Client;
+
+        var response = await client.SendAsync(Request(hostile));
+        var body = await response.Content.ReadAsStringAsync();
+
+        Assert.Equal(hostile.Status, (int)response.StatusCode);
+        Assert.Equal("application/problem+json", response.Content.Headers.ContentType?.MediaType);
+        var problem = JsonDocument.Parse(body).RootElement;
+        Assert.Equal(hostile.Status, problem.GetProperty("status").GetInt32());
+        if (hostile.Field is not null)
+            Assert.True(problem.GetProperty("errors").TryGetProperty(hostile.Field, out _), $"problem does not name {hostile.Field}: {body}");
+        Assert.Equal(before, await StoreDump.AllTextAsync(fixture.Host.Services));
+    }
+
+    static HttpRequestMessage Request(HostileRequest hostile)
+    {
+        var request = new HttpRequestMessage(new HttpMethod(hostile.Method), hostile.Path);
+        if (hostile.Body is null)
+            return request;
+        var bytes = Encoding.UTF8.GetBytes(hostile.Body);
+        // A stream of unknown length goes out chunked, with no Content-Length to reject it early.
+        HttpContent content = hostile.Chunked ? new StreamContent(new UnknownLengthStream(bytes)) : new ByteArrayContent(bytes);
+        content.Headers.ContentType = MediaTypeHeaderValue.Parse(hostile.ContentType);
+        request.Content = content;
+        return request;
+    }
+
+    sealed class UnknownLengthStream(byte[] bytes) : MemoryStream(bytes)
+    {
+        public override bool CanSeek => false;
+    }
+}

@@ -1,0 +1,66 @@
+using System.Net;
+using System.Text.Json;
+using Microsoft.AspNetCore.Routing;
+using Microsoft.AspNetCore.Routing.Patterns;
+using Microsoft.Extensions.DependencyInjection;
+
+namespace IfiDashboard.Server.Tests.Api;
+
+public sealed class OpenApiCoverageTests
+{
+    [Fact]
+    public async Task Every_mapped_api_v1_route_and_method_is_in_the_openapi_document()
+    {
+        await using var host = new ApiHost();
+        var document = JsonDocument.Parse(await host.CreateClient().GetStringAsync("/openapi/v1.json"));
+        var paths = document.RootElement.GetProperty("paths");
+
+        var routes = host.Services.GetRequiredService<EndpointDataSource>().Endpoints
+            .OfType<RouteEndpoint>()
+            .Where(e => e.RoutePattern.RawText?.StartsWith("/api/v1", StringComparison.Ordinal) == true)
+            .SelectMany(e => (e.Metadata.GetMetadata<IHttpMethodMetadata>()?.HttpMethods ?? []).Select(m => (Path: OpenApiPath(e.RoutePattern), Method: m)))
+            .ToList();
+
+        Assert.True(routes.Count >= 13, $"only {routes.Count} routes found");
+        var missing = routes.Where(r => !paths.TryGetProperty(r.Path, out var item) || !item.TryGetProperty(r.Method.ToLowerInvariant(), out _)).ToList();
+        Assert.Empty(missing);
+    }
+
+    [Fact]
+    public async Task Api_operations_name_their_scope_errors_and_the_key_scheme()
+    {
+        await using var host = new ApiHost();
+        var document = JsonDocument.Parse(await host.CreateClient().GetStringAsync("/openapi/v1.json")).RootElement;
+
+        var put = document.GetProperty("paths").GetProperty("/api/v1/instances/{externalKey}").GetProperty("put");
+        Assert.Equal("PutInstance", put.GetProperty("operationId").GetString());
+        Assert.Contains("inventory:write", put.GetProperty("description").GetString(), StringComparison.Ordinal);
+        foreach (var status in new[] { "200", "201", "400", "401", "403", "409", "412", "413", "415", "429" })
+            Assert.True(put.GetProperty("responses").TryGetProperty(status, out _), $"PUT lacks {status}");
+        Assert.True(put.TryGetProperty("requestBody", out _));
+        Assert.Equal("X-Api-Key", document.GetProperty("components").GetProperty("securitySchemes").GetProperty("ApiKey").GetProperty("name").GetString());
+    }
+
+    [Fact]
+    public async Task Api_reference_page_is_served_at_api()
+    {
+        await using var host = new ApiHost();
+
+        var response = await host.CreateClient().GetAsync("/api/index.html");
+        var html = await response.Content.ReadAsStringAsync();
+
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        Assert.Contains("swagger", html, StringComparison.OrdinalIgnoreCase);
+        Assert.Contains("IfiDashboard API reference", html, StringComparison.Ordinal);
+    }
+
+    // "/api/v1/collector/leases/{instanceId:long}/complete" → "/api/v1/collector/leases/{instanceId}/complete"
+    static string OpenApiPath(RoutePattern pattern) =>
+        "/" + string.Join("/", pattern.PathSegments.Select(segment => string.Concat(segment.Parts.Select(part => part switch
+        {
+            RoutePatternLiteralPart literal => literal.Content,
+            RoutePatternParameterPart parameter => "{" + parameter.Name + "}",
+            RoutePatternSeparatorPart separator => separator.Content,
+            _ => "",
+        }))));
+}
