@@ -25,7 +25,18 @@ public static class ConnectRetry
             UseJitter = true,
         }).Build();
 
+    /// <summary>
+    /// A reset or aborted connection, whether SqlClient reports it by number (10054, 10053...) or, as its managed
+    /// network layer on Linux does, as error 0 / 35 wrapping the socket error.
+    /// </summary>
     public static bool IsTransient(SqlException e) =>
-        e.Errors.Cast<SqlError>().All(x => TransientNumbers.Contains(x.Number)) &&
-        e.InnerException is null or SocketException { SocketErrorCode: SocketError.ConnectionReset or SocketError.ConnectionAborted } or IOException;
+        e.Errors.Cast<SqlError>().All(x => TransientNumbers.Contains(x.Number)) || Chain(e).Any(IsReset);
+
+    static bool IsReset(Exception e) =>
+        e is SocketException { SocketErrorCode: SocketError.ConnectionReset or SocketError.ConnectionAborted or SocketError.Shutdown };
+
+    static IEnumerable<Exception> Chain(Exception e)
+    {
+        for (Exception? x = e.InnerException; x is not null; x = x.InnerException) yield return x;
+    }
 }

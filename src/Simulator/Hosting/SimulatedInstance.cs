@@ -16,6 +16,7 @@ public sealed class SimulatedInstance : IAsyncDisposable
     Socket? _socket;
     bool _listening;
     Task _acceptLoop = Task.CompletedTask;
+    int _accepted;
 
     internal SimulatedInstance(ScenarioInstance scenario, IReadOnlyList<ScenarioLogin> defaultLogins, IQueryEngine engine)
     {
@@ -99,6 +100,13 @@ public sealed class SimulatedInstance : IAsyncDisposable
                 return;
             }
             client.NoDelay = true;
+            if (Interlocked.Increment(ref _accepted) <= Scenario.Faults.ResetFirstConnections)
+            {
+                Transcript.Add(TranscriptKinds.Fault, "connection reset after accept");
+                client.LingerState = new LingerOption(true, 0);
+                client.Close();
+                continue;
+            }
             _ = Task.Run(() => new TdsConnection(client, this, _engine).RunAsync(_stopping.Token));
         }
     }

@@ -80,6 +80,8 @@ public sealed class ScenarioFaults
 {
     /// <summary>Refuse TCP connections (nothing listens).</summary>
     public bool RefuseConnections { get; set; }
+    /// <summary>Reset this many connections right after accepting them (a flaky network or a failover): transient.</summary>
+    public int ResetFirstConnections { get; set; }
     /// <summary>Accept the socket but never answer PRELOGIN.</summary>
     public bool HangInPreLogin { get; set; }
     /// <summary>Delay before answering every batch, in milliseconds.</summary>

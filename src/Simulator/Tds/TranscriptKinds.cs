@@ -12,6 +12,7 @@ public static class TranscriptKinds
     public const string Reset = "reset";
     public const string ProtocolError = "protocol-error";
     public const string Disconnected = "disconnected";
+    public const string Fault = "fault";
     /// <summary>The engine or the encoder failed on a request: a bug in the simulator, answered as Msg 50000.</summary>
     public const string SimulatorError = "simulator-error";
 }

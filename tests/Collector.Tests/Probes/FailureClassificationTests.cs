@@ -40,6 +40,28 @@ public sealed class FailureClassificationTests
     }
 
     [Fact]
+    public async Task Connection_reset_before_prelogin_is_retried_and_the_poll_succeeds()
+    {
+        var instance = new ScenarioInstance { Name = "flaky", Profile = "2019", IfiEnabled = true, Faults = new() { ResetFirstConnections = 1 } };
+        await using var fleet = Fleets.Start(instance);
+
+        var snapshot = await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["flaky"]), CancellationToken.None);
+
+        Assert.True(IfiObservation.From(snapshot).State == IfiState.Enabled, string.Join("; ", snapshot.Probes));
+        Assert.Single(fleet["flaky"].Transcript.TextsOf("fault"));
+        Assert.Single(fleet["flaky"].Transcript.TextsOf("login"));
+    }
+
+    [Fact]
+    public async Task Error_number_fault_is_classified_by_its_number()
+    {
+        var snapshot = await PollAsync(new ScenarioInstance { Name = "denied", Profile = "2019", Faults = new() { ErrorNumber = 229 } });
+
+        var identity = snapshot.Probes.Single(p => p.Probe == ProbeNames.Identity);
+        Assert.Equal((OutcomeClass.PermissionMissing, (int?)229), (identity.Outcome, identity.SqlErrorNumber));
+    }
+
+    [Fact]
     public async Task Credential_missing_on_the_collector_is_login_failed_naming_the_credential()
     {
         var snapshot = await PollAsync(new ScenarioInstance { Name = "sql", Profile = "2019" }, credential: "nobody-configured-this");
