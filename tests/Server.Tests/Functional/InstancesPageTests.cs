@@ -1,11 +1,14 @@
+using AngleSharp.Html.Dom;
 using AngleSharp.Html.Parser;
+using IfiDashboard.Server.Compliance;
 using IfiDashboard.Simulator.Scenarios;
+using Microsoft.Extensions.DependencyInjection;
 
 namespace IfiDashboard.Server.Tests.Functional;
 
 /// <summary>
 /// The walking skeleton end to end: SqlClient polls simulated instances over TCP, the snapshots land in SQLite,
-/// and the first page lists each instance with the IFI state that was read.
+/// the fleet is assessed, and the pages show each instance with the IFI state that was read.
 /// </summary>
 public sealed class InstancesPageTests
 {
@@ -17,33 +20,57 @@ public sealed class InstancesPageTests
         new() { Name = "gone", Profile = "2019", Faults = new() { RefuseConnections = true } },
     ];
 
+    static async Task<IHtmlDocument> GetAsync(DashboardHost host, string path) =>
+        new HtmlParser().ParseDocument(await host.CreateClient().GetStringAsync(path));
+
+    /// <summary>Pages read the background assessment; after driving polls by hand, bring it up to date at once.</summary>
+    static Task AssessAsync(DashboardHost host) =>
+        host.Services.GetRequiredService<FleetAssessments>().RecomputeAsync(CancellationToken.None);
+
     [Fact]
-    public async Task Page_lists_every_instance_with_the_ifi_state_the_collector_read()
+    public async Task Grid_lists_every_instance_with_the_ifi_state_the_collector_read()
     {
         await using var host = new DashboardHost(Fleet());
         await host.RegisterFleetAsync();
-
         var polled = await host.PollAllAsync();
-        var html = await host.CreateClient().GetStringAsync("/");
+        await AssessAsync(host);
+
+        var document = await GetAsync(host, "/instances");
 
         Assert.Equal(4, polled);
-        var document = new HtmlParser().ParseDocument(html);
         string Cell(string instance, int column) =>
             document.QuerySelector($"tr[data-instance='{instance}']")!.Children[column].TextContent.Trim();
         string Ifi(string instance) =>
             document.QuerySelector($"tr[data-instance='{instance}'] [data-ifi-state]")!.GetAttribute("data-ifi-state")!;
-
         Assert.Equal("Enabled", Ifi("prod-ifi-on"));
         Assert.Equal("Disabled", Ifi("prod-ifi-off"));
         Assert.Equal("Unknown", Ifi("legacy-2012"));
-        Assert.Contains("build too old", Cell("legacy-2012", 5), StringComparison.Ordinal);
-        Assert.Contains("unreachable", Cell("gone", 5), StringComparison.Ordinal);
-        Assert.Equal(@"CORP\svc_sql", Cell("prod-ifi-off", 4));
-        Assert.Contains("SQL Server 2022", Cell("prod-ifi-off", 2), StringComparison.Ordinal);
-        Assert.Contains("16.0.4135.4", Cell("prod-ifi-off", 2), StringComparison.Ordinal);
-        Assert.NotEqual("never", Cell("prod-ifi-on", 6));
-        Assert.Equal("1", document.QuerySelector("[data-count='enabled']")!.TextContent.Trim());
-        Assert.Equal("4 / 4", document.QuerySelector("[data-count='polled']")!.TextContent.Trim());
+        Assert.Contains("build too old", Cell("legacy-2012", 6), StringComparison.Ordinal);
+        Assert.Contains("unreachable", Cell("gone", 6), StringComparison.Ordinal);
+        Assert.Contains("SQL Server 2022", Cell("prod-ifi-off", 5), StringComparison.Ordinal);
+        Assert.Contains("16.0.4135.4", Cell("prod-ifi-off", 5), StringComparison.Ordinal);
+        Assert.NotEqual("never", Cell("prod-ifi-on", 10));
+        Assert.Equal("NonCompliant", document.QuerySelector("tr[data-instance='prod-ifi-off']")!.GetAttribute("data-status"));
+    }
+
+    [Fact]
+    public async Task Overview_counts_statuses_and_the_detail_page_shows_the_engine_account()
+    {
+        await using var host = new DashboardHost(Fleet());
+        await host.RegisterFleetAsync();
+        await host.PollAllAsync();
+        await AssessAsync(host);
+
+        var overview = await GetAsync(host, "/");
+        var detail = await GetAsync(host, $"/instances/{host.IdOf("prod-ifi-off")}");
+
+        string Count(string status) => overview.QuerySelector($"[data-count='{status}'] .tile-value")!.TextContent.Trim();
+        Assert.Equal("1", Count("Compliant"));
+        Assert.Equal("1", Count("NonCompliant"));
+        Assert.Equal("2", Count("Unknown"));
+        Assert.Null(overview.QuerySelector("[data-progress]"));
+        Assert.Contains(@"CORP\svc_sql", detail.QuerySelector(".facts")!.TextContent, StringComparison.Ordinal);
+        Assert.Equal("GrantPrivilege", detail.QuerySelector("[data-remediation]")!.GetAttribute("data-remediation"));
     }
 
     [Fact]
@@ -51,13 +78,15 @@ public sealed class InstancesPageTests
     {
         await using var host = new DashboardHost(new ScenarioInstance { Name = "fresh", Profile = "2019", IfiEnabled = true });
         await host.RegisterFleetAsync();
+        await AssessAsync(host);
 
-        var html = await host.CreateClient().GetStringAsync("/");
+        var document = await GetAsync(host, "/instances");
+        var overview = await GetAsync(host, "/");
 
-        var document = new HtmlParser().ParseDocument(html);
         var badge = document.QuerySelector("tr[data-instance='fresh'] [data-ifi-state]")!;
         Assert.Equal("Unknown", badge.GetAttribute("data-ifi-state"));
         Assert.Contains("not polled yet", badge.TextContent, StringComparison.Ordinal);
+        Assert.Contains("Polled 0 of 1", overview.QuerySelector("[data-progress]")!.TextContent.Replace("\n", " "), StringComparison.Ordinal);
     }
 
     [Fact]
@@ -71,13 +100,26 @@ public sealed class InstancesPageTests
     }
 
     [Fact]
-    public async Task No_password_reaches_the_page_or_the_store()
+    public async Task Unknown_instance_id_answers_404()
+    {
+        await using var host = new DashboardHost();
+
+        var response = await host.CreateClient().GetAsync("/instances/424242");
+
+        Assert.Equal(System.Net.HttpStatusCode.NotFound, response.StatusCode);
+    }
+
+    [Fact]
+    public async Task No_password_reaches_the_pages_or_the_store()
     {
         await using var host = new DashboardHost(Fleet());
         await host.RegisterFleetAsync();
         await host.PollAllAsync();
+        await AssessAsync(host);
 
-        var html = await host.CreateClient().GetStringAsync("/");
+        var client = host.CreateClient();
+        var html = await client.GetStringAsync("/") + await client.GetStringAsync("/instances")
+                   + await client.GetStringAsync($"/instances/{host.IdOf("prod-ifi-on")}");
         var storeText = await StoreDump.AllTextAsync(host.Services);
 
         Assert.DoesNotContain(DashboardHost.Password, html, StringComparison.Ordinal);

@@ -1,0 +1,38 @@
+using IfiDashboard.Shared.Dashboard;
+using Microsoft.AspNetCore.Components;
+using Microsoft.AspNetCore.Http;
+
+namespace IfiDashboard.Client.Pages.Detail;
+
+/// <summary>One instance, down to the file and the growth event: why it has the status it has and what to do.</summary>
+public partial class InstanceDetailPage
+{
+    public const int EventsPerPage = 50;
+
+    [Inject] IInstanceDetails Details { get; set; } = null!;
+    [Parameter] public long Id { get; set; }
+    [SupplyParameterFromQuery(Name = "events")] public int? EventsPage { get; set; }
+    /// <summary>Present when rendered by the server; lets a missing instance answer 404, not 200.</summary>
+    [CascadingParameter] public HttpContext? HttpContext { get; set; }
+
+    InstanceDetail? _detail;
+    bool _loaded;
+    string? _loadError;
+
+    protected override async Task OnParametersSetAsync()
+    {
+        try
+        {
+            _detail = await Details.GetAsync(Id, CancellationToken.None);
+            _loaded = true;
+            if (_detail is null && HttpContext is { Response.HasStarted: false } http)
+                http.Response.StatusCode = StatusCodes.Status404NotFound;
+        }
+        catch (Exception e)
+        {
+            _loadError = e.Message;
+        }
+    }
+
+    InstanceAssessment A => _detail!.Assessment;
+}

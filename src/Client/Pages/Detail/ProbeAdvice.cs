@@ -1,0 +1,30 @@
+using IfiDashboard.Shared.Snapshots;
+
+namespace IfiDashboard.Client.Pages.Detail;
+
+/// <summary>What to do about a failed probe: the next step a DBA takes, not a restatement of the error.</summary>
+public static class ProbeAdvice
+{
+    public static string? For(ProbeOutcome probe) => probe.Outcome switch
+    {
+        OutcomeClass.Ok => null,
+        OutcomeClass.NotApplicable => "Nothing to do: this probe does not apply to the instance's platform.",
+        OutcomeClass.Unreachable =>
+            "Check that the host name and port resolve and answer from the collector's machine (Test-NetConnection HOST -Port PORT), that the SQL Server service and Browser are running, and that no firewall drops the traffic.",
+        OutcomeClass.TlsError =>
+            "The TLS handshake failed: check the server certificate's name and expiry, or set Encrypt / TrustServerCertificate / HostNameInCertificate on the registration to match how the instance is configured.",
+        OutcomeClass.LoginFailed =>
+            "The collector's login was refused: check that the credential name on the registration exists on the collector, that the login exists on the instance, is enabled and its password is current (error log state codes say which).",
+        OutcomeClass.PermissionMissing =>
+            "Grant the collector login VIEW SERVER STATE (SQL Server 2019 and earlier) or VIEW SERVER SECURITY STATE (2022 and later), plus VIEW ANY DEFINITION for files.",
+        OutcomeClass.BuildTooOld =>
+            "This build has no instant_file_initialization_enabled column: patch to 2012 SP4, 2014 SP3 or 2016 SP1 or later; meanwhile check the error log for 'Database Instant File Initialization'.",
+        OutcomeClass.TraceDisabled =>
+            "The default trace is off, so no growth events can be read: EXEC sp_configure 'default trace enabled', 1; RECONFIGURE;",
+        OutcomeClass.Timeout =>
+            "The probe timed out: look for blocking or a busy instance at poll time, or raise Collector:CommandTimeoutSeconds.",
+        OutcomeClass.ProtocolError =>
+            "The instance answered in a way the collector did not expect: note the message and report it with the instance's version.",
+        _ => null,
+    };
+}

@@ -1,0 +1,63 @@
+using IfiDashboard.Client.Components;
+using IfiDashboard.Shared.Compliance.Policy;
+using IfiDashboard.Shared.Compliance.Status;
+using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Shared.Snapshots;
+
+namespace IfiDashboard.Client.Pages.Instances;
+
+/// <summary>
+/// One line of the instance grid, with its cell texts computed once: the table and the CSV export both read these,
+/// so the export cannot drift from what is on screen.
+/// </summary>
+public sealed record InstanceGridRow
+{
+    public required long Id { get; init; }
+    public required string Name { get; init; }
+    public required ComplianceStatus Status { get; init; }
+    public required bool IsStale { get; init; }
+    public required string Environment { get; init; }
+    public required string Owner { get; init; }
+    public required IReadOnlyList<string> Tags { get; init; }
+    public required int MajorVersion { get; init; }
+    public required string Version { get; init; }
+    public required IfiState Ifi { get; init; }
+    public required string? IfiUnknownReason { get; init; }
+    public required DesiredState Desired { get; init; }
+    public required TimeSpan TimeLost30Days { get; init; }
+    /// <summary>The instance's worst database: extra minutes a restore onto new files spends zeroing.</summary>
+    public required double RestoreMinutes { get; init; }
+    public required DateTimeOffset? LastPollAt { get; init; }
+    public required string Explanation { get; init; }
+    public required string EngineServiceAccount { get; init; }
+
+    public string IfiText => Ifi switch
+    {
+        IfiState.Enabled => "Enabled",
+        IfiState.Disabled => "Disabled",
+        _ => IfiUnknownReason is { Length: > 0 } reason ? $"Unknown: {reason}" : "Unknown",
+    };
+
+    public string StatusText => Components.StatusText.Label(Status) + (IsStale ? " (stale)" : "");
+
+    public static InstanceGridRow From(InstanceAssessment a) => new()
+    {
+        Id = a.Registration.Id,
+        Name = a.Registration.Name,
+        Status = a.Compliance.Status,
+        IsStale = a.Compliance.IsStale,
+        Environment = a.Registration.Environment,
+        Owner = a.Registration.Owner ?? "",
+        Tags = a.Registration.Tags,
+        MajorVersion = a.Facts.MajorVersion,
+        Version = InstanceFormat.Version(a.State),
+        Ifi = a.State.IfiState,
+        IfiUnknownReason = a.State.IfiUnknownReason,
+        Desired = a.Compliance.Policy.Desired,
+        TimeLost30Days = a.TimeLost.Last30Days,
+        RestoreMinutes = a.Restore.Databases.Count == 0 ? 0 : a.Restore.Databases.Max(d => d.ExtraMinutes),
+        LastPollAt = a.State.LastPollAt,
+        Explanation = a.Compliance.Explanation,
+        EngineServiceAccount = a.State.EngineServiceAccount ?? "",
+    };
+}

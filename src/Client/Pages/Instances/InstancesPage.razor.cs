@@ -1,0 +1,49 @@
+using IfiDashboard.Shared.Dashboard;
+using Microsoft.AspNetCore.Components;
+
+namespace IfiDashboard.Client.Pages.Instances;
+
+/// <summary>
+/// The fleet as a grid. Filters, sort and page come from the query string (a GET form and links), so every view
+/// works without script; live-refresh.js re-renders the grid region as polls land.
+/// </summary>
+public partial class InstancesPage
+{
+    [Inject] IFleetAssessments Assessments { get; set; } = null!;
+
+    [SupplyParameterFromQuery(Name = "status")] public string? Status { get; set; }
+    [SupplyParameterFromQuery(Name = "env")] public string? Environment { get; set; }
+    [SupplyParameterFromQuery(Name = "tag")] public string? Tag { get; set; }
+    [SupplyParameterFromQuery(Name = "version")] public int? Version { get; set; }
+    [SupplyParameterFromQuery(Name = "owner")] public string? Owner { get; set; }
+    [SupplyParameterFromQuery(Name = "q")] public string? Text { get; set; }
+    [SupplyParameterFromQuery(Name = "sort")] public string? Sort { get; set; }
+    [SupplyParameterFromQuery(Name = "dir")] public string? Direction { get; set; }
+    [SupplyParameterFromQuery(Name = "page")] public int? PageNumber { get; set; }
+    [SupplyParameterFromQuery(Name = "size")] public int? PageSize { get; set; }
+
+    InstanceQuery _query = new();
+    IReadOnlyList<InstanceGridRow>? _rows;
+    FilterOptions? _options;
+    GridPage? _page;
+    string? _loadError;
+
+    protected override async Task OnParametersSetAsync()
+    {
+        _query = InstanceQuery.Parse(Status, Environment, Tag, Version, Owner, Text, Sort, Direction, PageNumber, PageSize);
+        try
+        {
+            var fleet = await Assessments.GetAsync(CancellationToken.None);
+            _rows = fleet.Instances.Select(InstanceGridRow.From).ToList();
+            _options = FilterOptions.From(_rows);
+            _page = InstanceGrid.Apply(_rows, _query);
+        }
+        catch (Exception e)
+        {
+            // The page still renders and says what is wrong; the store's health is on /readyz.
+            _loadError = e.Message;
+        }
+    }
+
+    string PageHref(int page) => (_query with { Page = page }).ToUrl();
+}

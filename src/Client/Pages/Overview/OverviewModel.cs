@@ -1,0 +1,46 @@
+using IfiDashboard.Shared.Compliance.Policy;
+using IfiDashboard.Shared.Compliance.Restore;
+using IfiDashboard.Shared.Compliance.Status;
+using IfiDashboard.Shared.Compliance.Summary;
+using IfiDashboard.Shared.Dashboard;
+
+namespace IfiDashboard.Client.Pages.Overview;
+
+/// <summary>What the overview shows, derived from one fleet assessment.</summary>
+public sealed record OverviewModel
+{
+    public const int TopCount = 10;
+
+    public required FleetAssessment Fleet { get; init; }
+    public required StatusCounts Counts { get; init; }
+    public required IReadOnlyList<StatusGroup> ByDesiredState { get; init; }
+    public required IReadOnlyList<InstanceAssessment> TopTimeLost { get; init; }
+    public required IReadOnlyList<DatabaseRestoreRisk> TopRestoreRisks { get; init; }
+    public required IReadOnlyList<InstanceAssessment> Unknown { get; init; }
+    public required IReadOnlyList<InstanceAssessment> Stale { get; init; }
+
+    public int Total => Fleet.Instances.Count;
+    public bool FirstRoundRunning => Fleet.Polled < Total;
+
+    public static OverviewModel From(FleetAssessment fleet)
+    {
+        var assessed = fleet.Instances.Select(i => new AssessedInstance(i.Facts, i.Compliance)).ToList();
+        return new OverviewModel
+        {
+            Fleet = fleet,
+            Counts = FleetSummaries.Count(assessed),
+            ByDesiredState = FleetSummaries.GroupBy(assessed, i => [i.Compliance.Policy.Desired.ToString()])
+                .OrderBy(g => Enum.Parse<DesiredState>(g.Key))
+                .ToList(),
+            TopTimeLost = fleet.Instances
+                .Where(i => i.TimeLost.Last30Days > TimeSpan.Zero)
+                .OrderByDescending(i => i.TimeLost.Last30Days)
+                .ThenBy(i => i.Registration.Name, StringComparer.OrdinalIgnoreCase)
+                .Take(TopCount)
+                .ToList(),
+            TopRestoreRisks = RestoreRiskRanking.TopByRestoreTime(fleet.Instances.SelectMany(i => i.Restore.Databases), TopCount),
+            Unknown = fleet.Instances.Where(i => i.Compliance.Status == ComplianceStatus.Unknown).ToList(),
+            Stale = fleet.Instances.Where(i => i.Compliance.IsStale).ToList(),
+        };
+    }
+}

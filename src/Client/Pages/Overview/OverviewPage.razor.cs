@@ -1,0 +1,26 @@
+using IfiDashboard.Shared.Dashboard;
+using Microsoft.AspNetCore.Components;
+
+namespace IfiDashboard.Client.Pages.Overview;
+
+/// <summary>The morning page: are we compliant, what is it costing us, what do I fix first.</summary>
+public partial class OverviewPage
+{
+    [Inject] IFleetAssessments Assessments { get; set; } = null!;
+
+    OverviewModel? _model;
+    string? _loadError;
+
+    protected override async Task OnInitializedAsync()
+    {
+        try
+        {
+            _model = OverviewModel.From(await Assessments.GetAsync(CancellationToken.None));
+        }
+        catch (Exception e)
+        {
+            // The page still renders and says what is wrong; the store's health is on /readyz.
+            _loadError = e.Message;
+        }
+    }
+}
