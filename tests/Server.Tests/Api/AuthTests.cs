@@ -47,6 +47,7 @@ public sealed class AuthTests
         { "inventory:write", "POST", "/api/v1/instances/sync", 200 },
         { "inventory:write", "POST", "/api/v1/api-keys", 403 },
         { "snapshot:ingest", "GET", "/api/v1/instances", 403 },
+        { "snapshot:ingest", "POST", "/api/v1/collector/leases/release", 204 },
         { "snapshot:ingest", "PUT", "/api/v1/instances/CI002", 403 },
         { "admin", "GET", "/api/v1/instances", 403 },
         { "admin", "PUT", "/api/v1/instances/CI002", 403 },
@@ -119,16 +120,19 @@ public sealed class AuthTests
     }
 
     [Fact]
-    public async Task Collector_api_keeps_its_own_configured_keys()
+    public async Task Collector_api_takes_its_configured_keys_and_stored_keys_with_snapshot_ingest()
     {
         await using var host = new ApiHost(b => b.UseSetting("Ingestion:ApiKeys:0", "collector-key-0123456789"));
-        var apiKey = await host.CreateKeyAsync("read");
+        var readKey = await host.CreateKeyAsync("read");
+        var ingestKey = await host.CreateKeyAsync("snapshot:ingest");
 
-        var withApiKey = await host.Client(apiKey).PostAsJsonAsync("/api/v1/collector/leases/release", new { collectorName = "c1" });
-        var withCollectorKey = await host.Client("collector-key-0123456789").PostAsJsonAsync("/api/v1/collector/leases/release", new { collectorName = "c1" });
+        async Task<HttpStatusCode> Release(string key) =>
+            (await host.Client(key).PostAsJsonAsync("/api/v1/collector/leases/release", new { collectorName = "c1" })).StatusCode;
 
-        Assert.Equal(HttpStatusCode.Unauthorized, withApiKey.StatusCode);
-        Assert.Equal(HttpStatusCode.NoContent, withCollectorKey.StatusCode);
+        Assert.Equal(HttpStatusCode.NoContent, await Release("collector-key-0123456789"));
+        Assert.Equal(HttpStatusCode.NoContent, await Release(ingestKey));
+        Assert.Equal(HttpStatusCode.Forbidden, await Release(readKey));
+        Assert.Equal(HttpStatusCode.Unauthorized, await Release("ifi_abcdefgh_unknown"));
     }
 
     static HttpRequestMessage Request(string method, string path)
@@ -138,6 +142,8 @@ public sealed class AuthTests
             request.Content = JsonContent.Create(ApiTestData.PutBody("SQL02"));
         else if (path.EndsWith("/sync", StringComparison.Ordinal))
             request.Content = JsonContent.Create(new { instances = new[] { ApiTestData.Instance("SQL01", "CI001") }, retireMissing = false });
+        else if (path.Contains("/collector/", StringComparison.Ordinal))
+            request.Content = JsonContent.Create(new { collectorName = "c1" });
         else if (method == "POST")
             request.Content = JsonContent.Create(new { name = "another", scopes = new[] { "read" } });
         return request;
