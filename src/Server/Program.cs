@@ -1,3 +1,4 @@
+using IfiDashboard.Server.Alerts;
 using IfiDashboard.Server.Api;
 using IfiDashboard.Server.Api.Keys;
 using IfiDashboard.Server.Collection;
@@ -17,6 +18,7 @@ builder.Services.AddIfiStore(builder.Configuration);
 if (demo) DemoMode.Configure(builder);
 builder.Services.AddIfiEmbeddedCollector(builder.Configuration);
 builder.Services.AddIfiCompliance(builder.Configuration);
+builder.Services.AddIfiAlerts(builder.Configuration);
 builder.Services.AddIfiIngestion(builder.Configuration);
 builder.Services.AddIfiApi(builder.Configuration);
 builder.Services.AddIfiDashboardUi();

@@ -1,0 +1,110 @@
+using IfiDashboard.Server.Alerts.Delivery;
+using IfiDashboard.Server.Alerts.Mail;
+using IfiDashboard.Server.Alerts.Rules;
+using IfiDashboard.Server.Compliance;
+using IfiDashboard.Server.Store.Alerts;
+using IfiDashboard.Shared.Dashboard;
+using Microsoft.Extensions.Options;
+
+namespace IfiDashboard.Server.Alerts;
+
+/// <summary>
+/// Runs the alert rules over each new fleet assessment (<see cref="FleetAssessments.Assessed"/>, after stored changes
+/// and every minute). Idempotent: the episodes in the store decide what is new, so evaluating twice sends nothing twice.
+/// </summary>
+public sealed class AlertEvaluation(
+    FleetAssessments assessments,
+    AlertStateStore states,
+    OutboxStore outbox,
+    OutboxDelivery delivery,
+    IOptions<AlertOptions> options,
+    TimeProvider time,
+    ILogger<AlertEvaluation> logger) : BackgroundService
+{
+    // The loop also runs without an event now and then, in case one was missed while an evaluation failed.
+    static readonly TimeSpan Fallback = TimeSpan.FromMinutes(5);
+
+    readonly SemaphoreSlim _evaluating = new(1, 1);
+    readonly WakeSignal _assessed = new();
+    DateOnly? _digestDay;
+
+    /// <summary>Evaluates the current assessment now; returns how many messages it put in the outbox.</summary>
+    public async Task<int> EvaluateNowAsync(CancellationToken ct)
+    {
+        await _evaluating.WaitAsync(ct);
+        try
+        {
+            var settings = options.Value;
+            var fleet = await assessments.GetAsync(ct);
+            var written = await states.EvaluateAsync(stored =>
+            {
+                var plan = AlertEvaluator.Evaluate(fleet, stored, settings);
+                return (plan, plan.Notices.Select(n => Message(n, settings, fleet.ComputedAt)).ToList());
+            }, ct);
+            written += await WriteDigestAsync(fleet, settings, ct);
+            if (written > 0)
+            {
+                logger.LogInformation("Alert evaluation queued {Count} message(s)", written);
+                delivery.Wake();
+            }
+            return written;
+        }
+        finally
+        {
+            _evaluating.Release();
+        }
+    }
+
+    static OutboxMessage Message(AlertNotice notice, AlertOptions settings, DateTimeOffset now) => new(
+        notice.DedupeKey,
+        notice.Kind,
+        notice.Instance.Registration.Id,
+        notice.Instance.Registration.Name,
+        notice.Rule,
+        AlertRouter.RecipientsFor(notice.Instance.Registration, settings),
+        AlertMailComposer.Compose(notice, settings, now));
+
+    async Task<int> WriteDigestAsync(FleetAssessment fleet, AlertOptions settings, CancellationToken ct)
+    {
+        if (!settings.Digest.Enabled) return 0;
+        var now = fleet.ComputedAt.UtcDateTime;
+        var day = DateOnly.FromDateTime(now);
+        if (now.TimeOfDay < settings.Digest.TimeUtc || _digestDay == day) return 0;
+        // After a restart the store, not memory, says whether today's digest was written.
+        var written = await outbox.ExistsAsync(DigestPlanner.DedupeKeyPrefix(day), ct)
+            ? 0
+            : await outbox.AddAsync(DigestPlanner.Plan(fleet, settings, day), ct);
+        _digestDay = day;
+        return written;
+    }
+
+    protected override async Task ExecuteAsync(CancellationToken stoppingToken)
+    {
+        if (!options.Value.Enabled) return;
+        void OnAssessed() => _assessed.Set();
+        assessments.Assessed += OnAssessed;
+        try
+        {
+            while (!stoppingToken.IsCancellationRequested)
+            {
+                var woken = _assessed.Arm();
+                try
+                {
+                    await EvaluateNowAsync(stoppingToken);
+                }
+                catch (Exception e) when (e is not OperationCanceledException)
+                {
+                    logger.LogError(e, "Evaluating alerts failed; the next assessment tries again");
+                }
+                await WakeSignal.WaitAsync(woken, Fallback, time, stoppingToken);
+            }
+        }
+        catch (OperationCanceledException) when (stoppingToken.IsCancellationRequested)
+        {
+        }
+        finally
+        {
+            assessments.Assessed -= OnAssessed;
+        }
+    }
+}

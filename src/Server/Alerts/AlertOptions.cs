@@ -1,0 +1,78 @@
+using IfiDashboard.Server.Alerts.Smtp;
+
+namespace IfiDashboard.Server.Alerts;
+
+/// <summary>The <c>Alerts</c> configuration section; docs/alerts.md describes every key with examples.</summary>
+public sealed class AlertOptions
+{
+    public const string SectionName = "Alerts";
+
+    /// <summary>Off by default: nothing is evaluated or sent until a relay and recipients are configured.</summary>
+    public bool Enabled { get; set; }
+
+    /// <summary>The dashboard's public address, for the link in each mail (<c>{DashboardUrl}/instances/{id}</c>).</summary>
+    public string? DashboardUrl { get; set; }
+
+    /// <summary>Recipients of instances no route matches.</summary>
+    public List<string> DefaultTo { get; set; } = [];
+
+    /// <summary>Evaluated in order; the first route whose criteria all match an instance decides its recipients.</summary>
+    public List<AlertRoute> Routes { get; set; } = [];
+
+    /// <summary>While a problem lasts, a reminder after this long; zero for none.</summary>
+    public TimeSpan RenotifyInterval { get; set; } = TimeSpan.FromHours(24);
+
+    public AlertRuleOptions Rules { get; set; } = new();
+    public DigestOptions Digest { get; set; } = new();
+    public DeliveryOptions Delivery { get; set; } = new();
+    public SmtpOptions Smtp { get; set; } = new();
+}
+
+/// <summary>Per-rule switches and thresholds.</summary>
+public sealed class AlertRuleOptions
+{
+    public bool NonCompliant { get; set; } = true;
+    public bool Unknown { get; set; } = true;
+
+    /// <summary>An instance must stay Unknown this long before anyone hears about it (a single failed poll is noise).</summary>
+    public TimeSpan UnknownAfter { get; set; } = TimeSpan.FromHours(1);
+
+    public bool WaiverExpiring { get; set; } = true;
+    public int WaiverExpiringDays { get; set; } = 7;
+    public bool Recovery { get; set; } = true;
+}
+
+/// <summary>An optional daily summary of every open problem, per recipient list.</summary>
+public sealed class DigestOptions
+{
+    public bool Enabled { get; set; }
+
+    /// <summary>The time of day (UTC) after which the day's digest is written.</summary>
+    public TimeSpan TimeUtc { get; set; } = TimeSpan.FromHours(7);
+}
+
+/// <summary>How the outbox is sent: attempts and the first retry delay, doubled after each failure up to the cap.</summary>
+public sealed class DeliveryOptions
+{
+    public int MaxAttempts { get; set; } = 10;
+    public TimeSpan FirstRetryDelay { get; set; } = TimeSpan.FromSeconds(30);
+    public TimeSpan MaxRetryDelay { get; set; } = TimeSpan.FromHours(1);
+}
+
+/// <summary>Recipients for instances matching every criterion set (environment and owner case-insensitive; the instance has the tag).</summary>
+public sealed class AlertRoute
+{
+    public string? Environment { get; set; }
+    public string? Tag { get; set; }
+    public string? Owner { get; set; }
+    public List<string> To { get; set; } = [];
+
+    public string Describe()
+    {
+        var criteria = new List<string>();
+        if (!string.IsNullOrEmpty(Environment)) criteria.Add($"environment = {Environment}");
+        if (!string.IsNullOrEmpty(Tag)) criteria.Add($"tag = {Tag}");
+        if (!string.IsNullOrEmpty(Owner)) criteria.Add($"owner = {Owner}");
+        return criteria.Count == 0 ? "every instance" : string.Join(" and ", criteria);
+    }
+}

@@ -1,0 +1,40 @@
+using IfiDashboard.Client.Pages;
+using IfiDashboard.Server.Alerts.Delivery;
+using IfiDashboard.Server.Alerts.Smtp;
+using IfiDashboard.Server.Store.Alerts;
+
+namespace IfiDashboard.Server.Alerts;
+
+public static class AlertsExtensions
+{
+    /// <summary>
+    /// E-mail alerts (section <c>Alerts</c>, docs/alerts.md): the rules run over each fleet assessment, messages go
+    /// through the outbox to the SMTP relay. Needs <c>AddIfiCompliance</c>. The pages and the test email work with
+    /// <c>Alerts:Enabled=false</c>, so the relay can be tried before alerts are switched on.
+    /// </summary>
+    public static IServiceCollection AddIfiAlerts(this IServiceCollection services, IConfiguration configuration)
+    {
+        services.AddOptions<AlertOptions>()
+            .Bind(configuration.GetSection(AlertOptions.SectionName))
+            .Validate(o => !o.Enabled || !string.IsNullOrWhiteSpace(o.Smtp.Host), "Alerts:Smtp:Host is required when Alerts:Enabled is true.")
+            .Validate(o => !o.Enabled || !string.IsNullOrWhiteSpace(o.Smtp.From), "Alerts:Smtp:From is required when Alerts:Enabled is true.")
+            .Validate(o => o.Smtp.Port is >= 0 and <= 65535, "Alerts:Smtp:Port must be between 0 (the usual port) and 65535.")
+            .Validate(o => o.Smtp.TimeoutSeconds > 0, "Alerts:Smtp:TimeoutSeconds must be positive.")
+            .Validate(o => o.Delivery.MaxAttempts >= 1 && o.Delivery.FirstRetryDelay > TimeSpan.Zero && o.Delivery.MaxRetryDelay >= o.Delivery.FirstRetryDelay,
+                "Alerts:Delivery needs MaxAttempts >= 1 and 0 < FirstRetryDelay <= MaxRetryDelay.")
+            .Validate(o => string.IsNullOrEmpty(o.DashboardUrl) || Uri.TryCreate(o.DashboardUrl, UriKind.Absolute, out var uri) && uri.Scheme is "http" or "https",
+                "Alerts:DashboardUrl must be an absolute http(s) address.")
+            .Validate(o => o.Routes.All(r => r.To.Count > 0), "Every Alerts:Routes entry needs at least one To address.")
+            .ValidateOnStart();
+
+        services.AddSingleton<SmtpMailClient>();
+        services.AddSingleton<AlertStateStore>();
+        services.AddSingleton<OutboxStore>();
+        services.AddSingleton<OutboxDelivery>();
+        services.AddHostedService(sp => sp.GetRequiredService<OutboxDelivery>());
+        services.AddSingleton<AlertEvaluation>();
+        services.AddHostedService(sp => sp.GetRequiredService<AlertEvaluation>());
+        services.AddSingleton<IAlertsView, AlertsView>();
+        return services;
+    }
+}

@@ -1,0 +1,98 @@
+using IfiDashboard.Server.Alerts.Smtp;
+using IfiDashboard.Server.Store.Alerts;
+using Microsoft.Extensions.Options;
+
+namespace IfiDashboard.Server.Alerts.Delivery;
+
+/// <summary>
+/// Sends pending outbox rows, oldest due first, one at a time. A row the relay accepted is marked sent before
+/// anything else happens, so a restart resends nothing that was marked. The one gap: the process dies after the
+/// relay accepted and before the mark is stored; the row is then sent again (at least once, never lost).
+/// </summary>
+public sealed class OutboxDelivery(
+    OutboxStore outbox,
+    SmtpMailClient smtp,
+    IOptions<AlertOptions> options,
+    TimeProvider time,
+    ILogger<OutboxDelivery> logger) : BackgroundService
+{
+    const int Batch = 20;
+    static readonly TimeSpan Idle = TimeSpan.FromMinutes(1);
+
+    readonly SemaphoreSlim _sending = new(1, 1);
+    readonly WakeSignal _wake = new();
+
+    /// <summary>Asks the loop to look at the outbox now (a row was written, or the clock moved).</summary>
+    public void Wake() => _wake.Set();
+
+    /// <summary>Sends every row that is due; returns how many the relay accepted.</summary>
+    public async Task<int> DeliverDueAsync(CancellationToken ct)
+    {
+        await _sending.WaitAsync(ct);
+        try
+        {
+            var accepted = 0;
+            // A failed row is rescheduled into the future, so each pass takes only rows not yet tried in it.
+            for (var due = await outbox.DueAsync(Batch, ct); due.Count > 0; due = await outbox.DueAsync(Batch, ct))
+                foreach (var entry in due)
+                    if (await DeliverAsync(entry, ct)) accepted++;
+            return accepted;
+        }
+        finally
+        {
+            _sending.Release();
+        }
+    }
+
+    async Task<bool> DeliverAsync(OutboxEntry entry, CancellationToken ct)
+    {
+        var settings = options.Value;
+        try
+        {
+            await smtp.SendAsync(settings.Smtp,
+                new OutgoingMail(entry.Recipients, entry.Subject, entry.TextBody, entry.HtmlBody, entry.MessageId), ct);
+        }
+        catch (SmtpDeliveryException e)
+        {
+            var attempts = entry.Attempts + 1;
+            // A configuration error (a malformed address) stays wrong however often it is tried.
+            var giveUp = attempts >= settings.Delivery.MaxAttempts || e.Stage == SmtpStage.Configuration;
+            DateTimeOffset? retryAt = giveUp ? null : time.GetUtcNow() + RetrySchedule.Delay(attempts, settings.Delivery);
+            await outbox.MarkAttemptFailedAsync(entry.Id, e.Message, retryAt, CancellationToken.None);
+            logger.LogWarning("Alert mail {OutboxId} failed (attempt {Attempt}, {Next}): {Error}", entry.Id, attempts,
+                retryAt is null ? "given up" : "retry at " + retryAt.Value.ToString("O"), e.Message);
+            return false;
+        }
+        // The relay has it: record that first, without letting a shutdown interrupt the write.
+        await outbox.MarkSentAsync(entry.Id, CancellationToken.None);
+        logger.LogInformation("Alert mail {OutboxId} accepted by the relay for {RecipientCount} recipient(s)", entry.Id, entry.Recipients.Count);
+        return true;
+    }
+
+    protected override async Task ExecuteAsync(CancellationToken stoppingToken)
+    {
+        if (!options.Value.Enabled) return;
+        try
+        {
+            while (!stoppingToken.IsCancellationRequested)
+            {
+                var woken = _wake.Arm();
+                var wait = Idle;
+                try
+                {
+                    await DeliverDueAsync(stoppingToken);
+                    if (await outbox.NextDueAsync(stoppingToken) is { } next)
+                        wait = TimeSpan.FromTicks(Math.Clamp((next - time.GetUtcNow()).Ticks, 0, Idle.Ticks));
+                }
+                catch (Exception e) when (e is not OperationCanceledException)
+                {
+                    logger.LogError(e, "Delivering alert mail failed; retrying in a minute");
+                }
+                await WakeSignal.WaitAsync(woken, wait, time, stoppingToken);
+            }
+        }
+        catch (OperationCanceledException) when (stoppingToken.IsCancellationRequested)
+        {
+        }
+    }
+}

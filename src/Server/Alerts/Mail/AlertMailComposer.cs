@@ -1,0 +1,90 @@
+using System.Text;
+using IfiDashboard.Server.Alerts.Rules;
+
+namespace IfiDashboard.Server.Alerts.Mail;
+
+/// <summary>
+/// The message for one instance's alert: what it is, the status and why, since when, the time lost so far, what to
+/// do, and a link to the instance page, in plain text and in HTML.
+/// </summary>
+public static class AlertMailComposer
+{
+    public static AlertMailContent Compose(AlertNotice notice, AlertOptions options, DateTimeOffset now)
+    {
+        var instance = notice.Instance;
+        var name = instance.Registration.Name;
+        var headline = Headline(notice, now);
+        var facts = Facts(notice);
+        var steps = notice.Kind == AlertNoticeKind.Resolved ? [] : instance.Remediation.Steps;
+        var link = MailFormat.InstanceLink(options.DashboardUrl, instance.Registration.Id);
+
+        var text = new StringBuilder();
+        text.AppendLine(headline).AppendLine();
+        foreach (var (label, value) in facts) text.Append(label).Append(": ").AppendLine(value);
+        if (steps.Count > 0)
+        {
+            text.AppendLine().Append("What to do: ").AppendLine(instance.Remediation.Title);
+            for (var i = 0; i < steps.Count; i++) text.Append("  ").Append(i + 1).Append(". ").AppendLine(steps[i]);
+        }
+        text.AppendLine().AppendLine(link is null ? "Instance page: set Alerts:DashboardUrl to get a link here." : $"Instance page: {link}");
+
+        var html = new StringBuilder();
+        html.Append("<!DOCTYPE html><html><body style=\"font-family:Segoe UI,Arial,sans-serif;font-size:14px\">");
+        html.Append("<h2 style=\"margin:0 0 12px\">").Append(MailFormat.Html(headline)).Append("</h2>");
+        html.Append("<table style=\"border-collapse:collapse\">");
+        foreach (var (label, value) in facts)
+            html.Append("<tr><th style=\"text-align:left;padding:2px 12px 2px 0;vertical-align:top\">").Append(MailFormat.Html(label))
+                .Append("</th><td style=\"padding:2px 0\">").Append(MailFormat.Html(value)).Append("</td></tr>");
+        html.Append("</table>");
+        if (steps.Count > 0)
+        {
+            html.Append("<h3 style=\"margin:16px 0 4px\">What to do: ").Append(MailFormat.Html(instance.Remediation.Title)).Append("</h3><ol>");
+            foreach (var step in steps) html.Append("<li>").Append(MailFormat.Html(step)).Append("</li>");
+            html.Append("</ol>");
+        }
+        if (link is not null)
+            html.Append("<p><a href=\"").Append(MailFormat.Html(link)).Append("\">Open ").Append(MailFormat.Html(name)).Append(" in IfiDashboard</a></p>");
+        html.Append("</body></html>");
+
+        return new AlertMailContent("[IFI] " + headline, text.ToString(), html.ToString());
+    }
+
+    static string Headline(AlertNotice notice, DateTimeOffset now)
+    {
+        var instance = notice.Instance;
+        var name = instance.Registration.Name;
+        var status = instance.Compliance.Status;
+        return (notice.Kind, notice.Rule) switch
+        {
+            (AlertNoticeKind.Resolved, _) => $"Resolved: {name} is {status}",
+            (AlertNoticeKind.Reminder, _) => $"Still {status}: {name}",
+            (_, AlertRule.Unknown) => $"{name}: IFI state unknown for {MailFormat.Duration(now - notice.Episode.OpenedAt)}",
+            (_, AlertRule.WaiverExpiring) => $"{name}: IFI waiver ends {MailFormat.Moment(instance.Compliance.Waiver!.ExpiresAt)}",
+            _ => $"{name} is {status}",
+        };
+    }
+
+    static List<(string Label, string Value)> Facts(AlertNotice notice)
+    {
+        var instance = notice.Instance;
+        var registration = instance.Registration;
+        var compliance = instance.Compliance;
+        var where = new List<string> { registration.Environment };
+        if (!string.IsNullOrEmpty(registration.Owner)) where.Add("owner " + registration.Owner);
+        if (registration.Tags.Count > 0) where.Add("tags " + string.Join(", ", registration.Tags));
+        var facts = new List<(string, string)>
+        {
+            ("Instance", $"{registration.Name} ({string.Join("; ", where)})"),
+            ("Status", compliance.IsStale ? $"{compliance.Status} (stale: the last good poll is old)" : compliance.Status.ToString()),
+            ("Why", compliance.Explanation),
+        };
+        facts.Add(notice.Kind == AlertNoticeKind.Resolved
+            ? ("Problem", $"{notice.Rule} from {MailFormat.Moment(notice.Episode.OpenedAt)} (first seen) until this check")
+            : ("Since", $"{MailFormat.Moment(notice.Episode.OpenedAt)} (first seen by IfiDashboard)"));
+        if (compliance.Waiver is { } waiver)
+            facts.Add(("Waiver", $"by {waiver.Author} until {MailFormat.Moment(waiver.ExpiresAt)}: {waiver.Reason}"));
+        facts.Add(("Time lost, last 30 days", $"{MailFormat.Duration(instance.TimeLost.Last30Days)} of data-file zeroing IFI would have saved"));
+        foreach (var note in compliance.Notes) facts.Add(("Note", note));
+        return facts;
+    }
+}

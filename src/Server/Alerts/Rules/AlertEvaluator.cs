@@ -1,0 +1,84 @@
+using IfiDashboard.Shared.Compliance.Status;
+using IfiDashboard.Shared.Dashboard;
+
+namespace IfiDashboard.Server.Alerts.Rules;
+
+/// <summary>
+/// The alert rules as a pure function: an assessment and the stored episodes in, the changes out. Transition-based:
+/// a message goes out when an instance enters a problem, again after the re-notify interval, and once when the
+/// problem ends. Evaluating the same assessment twice decides nothing the second time.
+/// </summary>
+public static class AlertEvaluator
+{
+    public static AlertPlan Evaluate(FleetAssessment fleet, IReadOnlyCollection<AlertState> states, AlertOptions options)
+    {
+        var now = fleet.ComputedAt;
+        var stored = states.ToDictionary(s => (s.InstanceId, s.Rule));
+        var upserts = new List<AlertState>();
+        var deletes = new List<(long, AlertRule)>();
+        var notices = new List<AlertNotice>();
+        var assessed = new HashSet<long>();
+
+        foreach (var instance in fleet.Instances)
+        {
+            var id = instance.Registration.Id;
+            assessed.Add(id);
+            var ended = new List<AlertState>();
+            foreach (var rule in Enum.GetValues<AlertRule>())
+            {
+                stored.TryGetValue((id, rule), out var existing);
+                if (!IsEnabled(rule, options.Rules))
+                {
+                    if (existing is not null) deletes.Add((id, rule));
+                    continue;
+                }
+                var condition = AlertCondition.Check(rule, instance, now, options.Rules);
+                if (condition.Kind == AlertConditionKind.Holds)
+                {
+                    var episode = existing is not null && existing.Subject == condition.Subject
+                        ? existing
+                        : new AlertState(id, rule, condition.Subject, now, null, 0);
+                    if (Due(rule, episode, now, options) is { } kind)
+                    {
+                        notices.Add(new AlertNotice(kind, rule, instance, episode));
+                        episode = episode with { NotifiedAt = now, NotifyCount = episode.NotifyCount + 1 };
+                    }
+                    if (episode != existing) upserts.Add(episode);
+                }
+                else if (condition.Kind == AlertConditionKind.Ends && existing is not null)
+                {
+                    deletes.Add((id, rule));
+                    // A waiver warning has nothing to recover from; an episode nobody heard of ends quietly.
+                    if (existing.NotifiedAt is not null && rule != AlertRule.WaiverExpiring) ended.Add(existing);
+                }
+            }
+            // One recovery mail per instance, and only when it is really out of trouble (not NonCompliant → Unknown).
+            if (ended.Count > 0 && options.Rules.Recovery && instance.Compliance.Status is not (ComplianceStatus.NonCompliant or ComplianceStatus.Unknown))
+            {
+                var first = ended.MinBy(e => e.OpenedAt)!;
+                notices.Add(new AlertNotice(AlertNoticeKind.Resolved, first.Rule, instance, first));
+            }
+        }
+
+        // Retired instances: their episodes end without a word.
+        deletes.AddRange(states.Where(s => !assessed.Contains(s.InstanceId)).Select(s => (s.InstanceId, s.Rule)));
+        return new AlertPlan(upserts, deletes, notices);
+    }
+
+    static AlertNoticeKind? Due(AlertRule rule, AlertState episode, DateTimeOffset now, AlertOptions options)
+    {
+        if (episode.NotifiedAt is not { } notified)
+            return rule != AlertRule.Unknown || now - episode.OpenedAt >= options.Rules.UnknownAfter ? AlertNoticeKind.Opened : null;
+        // A waiver warning is a heads-up, said once per waiver; expiry itself brings the NonCompliant alert.
+        if (rule == AlertRule.WaiverExpiring || options.RenotifyInterval <= TimeSpan.Zero) return null;
+        return now - notified >= options.RenotifyInterval ? AlertNoticeKind.Reminder : null;
+    }
+
+    static bool IsEnabled(AlertRule rule, AlertRuleOptions rules) => rule switch
+    {
+        AlertRule.NonCompliant => rules.NonCompliant,
+        AlertRule.Unknown => rules.Unknown,
+        AlertRule.WaiverExpiring => rules.WaiverExpiring,
+        _ => false,
+    };
+}

@@ -1,0 +1,17 @@
+namespace IfiDashboard.Server.Alerts.Rules;
+
+/// <summary>What a message in the outbox is.</summary>
+public enum AlertNoticeKind
+{
+    /// <summary>An instance entered a problem (or stayed Unknown past the threshold).</summary>
+    Opened,
+
+    /// <summary>The problem still lasts after the re-notify interval.</summary>
+    Reminder,
+
+    /// <summary>A problem someone was told about has ended.</summary>
+    Resolved,
+
+    Digest,
+    Test,
+}

@@ -1,0 +1,77 @@
+using Dapper;
+using IfiDashboard.Server.Alerts.Rules;
+
+namespace IfiDashboard.Server.Store.Alerts;
+
+/// <summary>
+/// Per-instance alert episodes. An evaluation reads them, decides and writes the changes and the resulting outbox
+/// rows in one write transaction (BEGIN IMMEDIATE on SQLite), so a second evaluator (another thread or another
+/// server on the same store) waits and then sees the first one's decisions: no alert is decided twice.
+/// </summary>
+public sealed class AlertStateStore(IDbConnectionFactory connections, TimeProvider time)
+{
+    /// <returns>How many outbox rows were written.</returns>
+    public async Task<int> EvaluateAsync(
+        Func<IReadOnlyList<AlertState>, (AlertPlan Plan, IReadOnlyList<OutboxMessage> Messages)> decide, CancellationToken ct)
+    {
+        const string select = """
+            SELECT instance_id AS InstanceId, rule AS Rule, subject AS Subject, opened_at AS OpenedAt,
+                notified_at AS NotifiedAt, notify_count AS NotifyCount
+            FROM alert_states;
+            """;
+        const string delete = "DELETE FROM alert_states WHERE instance_id = @instanceId AND rule = @rule;";
+        const string upsert = """
+            INSERT INTO alert_states (instance_id, rule, subject, opened_at, notified_at, notify_count)
+            VALUES (@instanceId, @rule, @subject, @openedAt, @notifiedAt, @notifyCount)
+            ON CONFLICT (instance_id, rule) DO UPDATE SET subject = excluded.subject, opened_at = excluded.opened_at,
+                notified_at = excluded.notified_at, notify_count = excluded.notify_count;
+            """;
+
+        await using var connection = await connections.OpenAsync(ct);
+        await using var tx = await connection.BeginTransactionAsync(ct);
+        var rows = await connection.QueryAsync<StateRow>(new CommandDefinition(select, transaction: tx, cancellationToken: ct));
+        var (plan, messages) = decide(rows.Select(r => r.ToState()).ToList());
+        if (plan.IsEmpty && messages.Count == 0) return 0;
+
+        foreach (var (instanceId, rule) in plan.Deletes)
+            await connection.ExecuteAsync(new CommandDefinition(delete, new { instanceId, rule = rule.ToString() }, tx, cancellationToken: ct));
+        foreach (var state in plan.Upserts)
+            await connection.ExecuteAsync(new CommandDefinition(upsert, new
+            {
+                instanceId = state.InstanceId,
+                rule = state.Rule.ToString(),
+                subject = state.Subject,
+                openedAt = StoreTime.ToText(state.OpenedAt),
+                notifiedAt = StoreTime.ToText(state.NotifiedAt),
+                notifyCount = state.NotifyCount,
+            }, tx, cancellationToken: ct));
+        var written = await OutboxWriter.InsertAsync(connection, tx, messages, time.GetUtcNow(), ct);
+        await tx.CommitAsync(ct);
+        return written;
+    }
+
+    public async Task<IReadOnlyList<AlertState>> ListAsync(CancellationToken ct)
+    {
+        const string sql = """
+            SELECT instance_id AS InstanceId, rule AS Rule, subject AS Subject, opened_at AS OpenedAt,
+                notified_at AS NotifiedAt, notify_count AS NotifyCount
+            FROM alert_states ORDER BY instance_id, rule;
+            """;
+        await using var connection = await connections.OpenAsync(ct);
+        var rows = await connection.QueryAsync<StateRow>(new CommandDefinition(sql, cancellationToken: ct));
+        return rows.Select(r => r.ToState()).ToList();
+    }
+
+    sealed class StateRow
+    {
+        public long InstanceId { get; init; }
+        public string Rule { get; init; } = "";
+        public string Subject { get; init; } = "";
+        public string OpenedAt { get; init; } = "";
+        public string? NotifiedAt { get; init; }
+        public long NotifyCount { get; init; }
+
+        public AlertState ToState() => new(InstanceId, Enum.Parse<AlertRule>(Rule), Subject, StoreTime.Parse(OpenedAt),
+            StoreTime.ParseNullable(NotifiedAt), (int)NotifyCount);
+    }
+}

@@ -1,0 +1,14 @@
+using IfiDashboard.Server.Alerts.Mail;
+using IfiDashboard.Server.Alerts.Rules;
+
+namespace IfiDashboard.Server.Store.Alerts;
+
+/// <summary>A message to put in the outbox. <see cref="DedupeKey"/> is unique: inserting the same decision twice stores one row.</summary>
+public sealed record OutboxMessage(
+    string DedupeKey,
+    AlertNoticeKind Kind,
+    long? InstanceId,
+    string? InstanceName,
+    AlertRule? Rule,
+    IReadOnlyList<string> Recipients,
+    AlertMailContent Content);

@@ -1,0 +1,54 @@
+using System.Text.Json;
+using IfiDashboard.Server.Alerts.Rules;
+
+namespace IfiDashboard.Server.Store.Alerts;
+
+/// <summary>An outbox row as SQLite returns it (times as ISO text, enums as names).</summary>
+internal sealed class OutboxRow
+{
+    public const string Columns = """
+        id AS Id, kind AS Kind, instance_id AS InstanceId, instance_name AS InstanceName, rule AS Rule,
+        recipients AS Recipients, subject AS Subject, text_body AS TextBody, html_body AS HtmlBody, message_id AS MessageId,
+        created_at AS CreatedAt, status AS Status, attempts AS Attempts, next_attempt_at AS NextAttemptAt,
+        last_attempt_at AS LastAttemptAt, last_error AS LastError, sent_at AS SentAt
+        """;
+
+    public long Id { get; init; }
+    public string Kind { get; init; } = "";
+    public long? InstanceId { get; init; }
+    public string? InstanceName { get; init; }
+    public string? Rule { get; init; }
+    public string Recipients { get; init; } = "[]";
+    public string Subject { get; init; } = "";
+    public string TextBody { get; init; } = "";
+    public string HtmlBody { get; init; } = "";
+    public string MessageId { get; init; } = "";
+    public string CreatedAt { get; init; } = "";
+    public string Status { get; init; } = "";
+    public long Attempts { get; init; }
+    public string? NextAttemptAt { get; init; }
+    public string? LastAttemptAt { get; init; }
+    public string? LastError { get; init; }
+    public string? SentAt { get; init; }
+
+    public OutboxEntry ToEntry() => new()
+    {
+        Id = Id,
+        Kind = Enum.Parse<AlertNoticeKind>(Kind),
+        InstanceId = InstanceId,
+        InstanceName = InstanceName,
+        Rule = Rule is null ? null : Enum.Parse<AlertRule>(Rule),
+        Recipients = JsonSerializer.Deserialize<List<string>>(Recipients) ?? [],
+        Subject = Subject,
+        TextBody = TextBody,
+        HtmlBody = HtmlBody,
+        MessageId = MessageId,
+        CreatedAt = StoreTime.Parse(CreatedAt),
+        Status = Enum.Parse<OutboxStatus>(Status),
+        Attempts = (int)Attempts,
+        NextAttemptAt = StoreTime.ParseNullable(NextAttemptAt),
+        LastAttemptAt = StoreTime.ParseNullable(LastAttemptAt),
+        LastError = LastError,
+        SentAt = StoreTime.ParseNullable(SentAt),
+    };
+}

@@ -1,0 +1,13 @@
+namespace IfiDashboard.Server.Store.Alerts;
+
+public enum OutboxStatus
+{
+    /// <summary>Not accepted by the relay yet; <c>next_attempt_at</c> says when it is tried (again).</summary>
+    Pending,
+
+    /// <summary>Accepted by the relay.</summary>
+    Sent,
+
+    /// <summary>Given up on: attempts ran out, or it can never be sent (no recipients). <c>last_error</c> says why.</summary>
+    Failed,
+}

@@ -1,0 +1,98 @@
+using Dapper;
+
+namespace IfiDashboard.Server.Store.Alerts;
+
+/// <summary>The alert outbox: what the delivery loop sends, and what the history page shows.</summary>
+public sealed class OutboxStore(IDbConnectionFactory connections, TimeProvider time)
+{
+    /// <summary>Stores messages decided outside an alert evaluation (the digest); returns how many were new.</summary>
+    public async Task<int> AddAsync(IReadOnlyList<OutboxMessage> messages, CancellationToken ct)
+    {
+        await using var connection = await connections.OpenAsync(ct);
+        await using var tx = await connection.BeginTransactionAsync(ct);
+        var written = await OutboxWriter.InsertAsync(connection, tx, messages, time.GetUtcNow(), ct);
+        await tx.CommitAsync(ct);
+        return written;
+    }
+
+    /// <summary>Records a message that was already sent (or failed) outside the delivery loop: the test email.</summary>
+    public async Task RecordAsync(OutboxMessage message, bool sent, string? error, CancellationToken ct)
+    {
+        await using var connection = await connections.OpenAsync(ct);
+        await using var tx = await connection.BeginTransactionAsync(ct);
+        await OutboxWriter.InsertAsync(connection, tx, [message], time.GetUtcNow(), ct, sent ? OutboxStatus.Sent : OutboxStatus.Failed, error);
+        await tx.CommitAsync(ct);
+    }
+
+    public async Task<bool> ExistsAsync(string dedupeKeyPrefix, CancellationToken ct)
+    {
+        const string sql = "SELECT EXISTS (SELECT 1 FROM alert_outbox WHERE dedupe_key >= @prefix AND dedupe_key < @end);";
+        await using var connection = await connections.OpenAsync(ct);
+        // A range instead of LIKE: the prefix may hold '_' or '%', and the range uses the unique index.
+        return await connection.ExecuteScalarAsync<bool>(new CommandDefinition(sql,
+            new { prefix = dedupeKeyPrefix, end = dedupeKeyPrefix + '\uffff' }, cancellationToken: ct));
+    }
+
+    public async Task<IReadOnlyList<OutboxEntry>> DueAsync(int limit, CancellationToken ct)
+    {
+        var sql = $"""
+            SELECT {OutboxRow.Columns}
+            FROM alert_outbox
+            WHERE status = 'Pending' AND next_attempt_at <= @now
+            ORDER BY next_attempt_at, id
+            LIMIT @limit;
+            """;
+        await using var connection = await connections.OpenAsync(ct);
+        var rows = await connection.QueryAsync<OutboxRow>(new CommandDefinition(sql,
+            new { now = StoreTime.ToText(time.GetUtcNow()), limit }, cancellationToken: ct));
+        return rows.Select(r => r.ToEntry()).ToList();
+    }
+
+    /// <summary>When the next pending row is due, if any.</summary>
+    public async Task<DateTimeOffset?> NextDueAsync(CancellationToken ct)
+    {
+        const string sql = "SELECT MIN(next_attempt_at) FROM alert_outbox WHERE status = 'Pending';";
+        await using var connection = await connections.OpenAsync(ct);
+        return StoreTime.ParseNullable(await connection.ExecuteScalarAsync<string?>(new CommandDefinition(sql, cancellationToken: ct)));
+    }
+
+    public async Task MarkSentAsync(long id, CancellationToken ct)
+    {
+        const string sql = """
+            UPDATE alert_outbox
+            SET status = 'Sent', sent_at = @now, last_attempt_at = @now, attempts = attempts + 1, next_attempt_at = NULL,
+                last_error = NULL
+            WHERE id = @id AND status = 'Pending';
+            """;
+        await using var connection = await connections.OpenAsync(ct);
+        await connection.ExecuteAsync(new CommandDefinition(sql, new { id, now = StoreTime.ToText(time.GetUtcNow()) }, cancellationToken: ct));
+    }
+
+    /// <summary>Records a failed attempt: retried at <paramref name="retryAt"/>, or given up on when it is null.</summary>
+    public async Task MarkAttemptFailedAsync(long id, string error, DateTimeOffset? retryAt, CancellationToken ct)
+    {
+        const string sql = """
+            UPDATE alert_outbox
+            SET status = @status, last_attempt_at = @now, attempts = attempts + 1, next_attempt_at = @retryAt, last_error = @error
+            WHERE id = @id AND status = 'Pending';
+            """;
+        await using var connection = await connections.OpenAsync(ct);
+        await connection.ExecuteAsync(new CommandDefinition(sql, new
+        {
+            id,
+            error,
+            status = (retryAt is null ? OutboxStatus.Failed : OutboxStatus.Pending).ToString(),
+            now = StoreTime.ToText(time.GetUtcNow()),
+            retryAt = StoreTime.ToText(retryAt),
+        }, cancellationToken: ct));
+    }
+
+    /// <summary>The newest rows first, for the history page.</summary>
+    public async Task<IReadOnlyList<OutboxEntry>> RecentAsync(int count, CancellationToken ct)
+    {
+        var sql = $"SELECT {OutboxRow.Columns} FROM alert_outbox ORDER BY id DESC LIMIT @count;";
+        await using var connection = await connections.OpenAsync(ct);
+        var rows = await connection.QueryAsync<OutboxRow>(new CommandDefinition(sql, new { count }, cancellationToken: ct));
+        return rows.Select(r => r.ToEntry()).ToList();
+    }
+}

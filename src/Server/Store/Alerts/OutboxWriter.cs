@@ -1,0 +1,53 @@
+using System.Data.Common;
+using System.Text.Json;
+using Dapper;
+
+namespace IfiDashboard.Server.Store.Alerts;
+
+/// <summary>Inserts outbox rows inside a caller's transaction, so a message is stored with the decision that made it.</summary>
+internal static class OutboxWriter
+{
+    public const string NoRecipients = "No recipients: no route matches this instance and Alerts:DefaultTo is empty.";
+
+    /// <returns>How many rows were new (a repeated dedupe key inserts nothing).</returns>
+    public static async Task<int> InsertAsync(DbConnection connection, DbTransaction tx, IEnumerable<OutboxMessage> messages,
+        DateTimeOffset now, CancellationToken ct, OutboxStatus? finalStatus = null, string? finalError = null)
+    {
+        const string sql = """
+            INSERT INTO alert_outbox (dedupe_key, kind, instance_id, instance_name, rule, recipients, subject, text_body,
+                html_body, message_id, created_at, status, attempts, next_attempt_at, last_attempt_at, last_error, sent_at)
+            VALUES (@dedupeKey, @kind, @instanceId, @instanceName, @rule, @recipients, @subject, @textBody,
+                @htmlBody, @messageId, @now, @status, @attempts, @nextAttemptAt, @lastAttemptAt, @lastError, @sentAt)
+            ON CONFLICT (dedupe_key) DO NOTHING;
+            """;
+        var inserted = 0;
+        var at = StoreTime.ToText(now);
+        foreach (var message in messages)
+        {
+            // A message without recipients can never be sent: it is stored failed, so the history shows the gap.
+            var status = finalStatus ?? (message.Recipients.Count == 0 ? OutboxStatus.Failed : OutboxStatus.Pending);
+            var error = finalError ?? (message.Recipients.Count == 0 ? NoRecipients : null);
+            inserted += await connection.ExecuteAsync(new CommandDefinition(sql, new
+            {
+                dedupeKey = message.DedupeKey,
+                kind = message.Kind.ToString(),
+                instanceId = message.InstanceId,
+                instanceName = message.InstanceName,
+                rule = message.Rule?.ToString(),
+                recipients = JsonSerializer.Serialize(message.Recipients),
+                subject = message.Content.Subject,
+                textBody = message.Content.Text,
+                htmlBody = message.Content.Html,
+                messageId = Guid.NewGuid().ToString("N"),
+                now = at,
+                status = status.ToString(),
+                attempts = finalStatus is null ? 0 : 1,
+                nextAttemptAt = status == OutboxStatus.Pending ? at : null,
+                lastAttemptAt = finalStatus is null ? null : at,
+                lastError = error,
+                sentAt = status == OutboxStatus.Sent ? at : null,
+            }, tx, cancellationToken: ct));
+        }
+        return inserted;
+    }
+}
