@@ -15,7 +15,7 @@ internal static class BackupsProbe
         return await context.RunAsync<IReadOnlyList<BackupInfo>>(ProbeNames.Backups, "SELECT on msdb.dbo.backupset", [], async () =>
         {
             var rows = await context.Connection.QueryAsync<BackupRow>(
-                context.Command(SqlScripts.Backups, new { since = nowUtc - Window }));
+                context.Command(SqlScripts.Backups, ProbeContext.Parameters(("since", nowUtc - Window))));
             context.Ok(ProbeNames.Backups);
             // Newest first: the first row of each database is its latest full backup.
             return rows.GroupBy(r => r.database_name, StringComparer.OrdinalIgnoreCase)

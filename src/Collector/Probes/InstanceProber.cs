@@ -67,6 +67,9 @@ public sealed class InstanceProber(
     {
         context.Identity = await IdentityProbe.RunAsync(context);
         var services = await ServicesProbe.RunAsync(context);
+        var startupLine = context.Outcomes.Any(o => o.Probe == ProbeNames.Services && o.Outcome == OutcomeClass.BuildTooOld)
+            ? await ErrorLogProbe.ReadStartupIfiAsync(context)
+            : null;
         var offset = await IdentityProbe.ReadUtcOffsetAsync(context);
         var files = await FilesProbe.ReadFilesAsync(context);
         var encryption = await FilesProbe.ReadEncryptionAsync(context);
@@ -83,6 +86,7 @@ public sealed class InstanceProber(
             DefaultTrace = trace,
             GrowthEvents = events,
             Backups = backups,
+            StartupIfiLine = startupLine,
             Probes = context.Outcomes,
         };
     }

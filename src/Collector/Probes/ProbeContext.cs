@@ -19,8 +19,21 @@ internal sealed class ProbeContext(SqlConnection connection, long instanceId, in
     /// <summary>The 2022 split of VIEW SERVER STATE: what to grant for the server-state DMVs on this version.</summary>
     public string ServerStatePermission => MajorVersion >= 16 ? "VIEW SERVER SECURITY STATE" : "VIEW SERVER STATE";
 
-    public CommandDefinition Command(string script, object? parameters = null) =>
+    public CommandDefinition Command(string script, DynamicParameters? parameters = null) =>
         new(SqlScripts.Get(script), parameters, commandTimeout: commandTimeoutSeconds, cancellationToken: cancellationToken);
+
+    /// <summary>
+    /// Query parameters as DynamicParameters, never an anonymous object: Dapper caches its parameter writer per
+    /// connection string, and every instance has its own, so an anonymous object made Dapper emit and JIT-compile a
+    /// new method for each instance's parameterised queries (two per poll across a fleet; see docs/benchmarks.md).
+    /// DynamicParameters needs no generated code, and sends the same types (nvarchar(4000), datetime).
+    /// </summary>
+    public static DynamicParameters Parameters(params ReadOnlySpan<(string Name, object Value)> values)
+    {
+        var parameters = new DynamicParameters();
+        foreach (var (name, value) in values) parameters.Add(name, value);
+        return parameters;
+    }
 
     public void Ok(string probe, string? message = null) => Outcomes.Add(new ProbeOutcome(probe, OutcomeClass.Ok, message));
 

@@ -76,3 +76,10 @@ internal sealed class BackupRow
     public decimal backup_size { get; set; }
     public decimal? compressed_backup_size { get; set; }
 }
+
+internal sealed class ErrorLogRow
+{
+    public DateTime LogDate { get; set; }
+    public string? ProcessInfo { get; set; }
+    public string? Text { get; set; }
+}

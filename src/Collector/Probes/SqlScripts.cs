@@ -19,6 +19,7 @@ public static class SqlScripts
     public const string DefaultTrace = "default-trace";
     public const string GrowthEvents = "growth-events";
     public const string Backups = "backups";
+    public const string ErrorLogIfi = "errorlog-ifi";
 
     static readonly ConcurrentDictionary<string, string> Cache = new();
 

@@ -33,7 +33,7 @@ internal static class TraceProbe
         var events = await context.RunAsync<IReadOnlyList<GrowthEventInfo>>(ProbeNames.GrowthEvents, Permission, [], async () =>
         {
             var rows = (await context.Connection.QueryAsync<TraceEventRow>(
-                context.Command(SqlScripts.GrowthEvents, new { path = BaseTraceFile(path), since }))).AsList();
+                context.Command(SqlScripts.GrowthEvents, ProbeContext.Parameters(("path", BaseTraceFile(path)), ("since", since))))).AsList();
             context.Ok(ProbeNames.GrowthEvents, utcOffsetMinutes is null ? "Server clock unknown: times assumed to be UTC." : null);
             if (rows.Count > 0) watermarks.Advance(context.InstanceId, rows.Max(r => r.StartTime));
             return rows.Select(r => ToEvent(r, utcOffsetMinutes ?? 0)).ToList();

@@ -19,6 +19,10 @@ public sealed record IfiObservation(IfiState State, string? UnknownReason)
         var services = snapshot.Probes.FirstOrDefault(p => p.Probe == ProbeNames.Services);
         if (services is null)
             return new(IfiState.Unknown, "not polled yet");
+        // A build without the IFI column may still have written the start-up line: the privilege is read at start-up,
+        // so that line is the live state.
+        if (services.Outcome == OutcomeClass.BuildTooOld && snapshot.StartupIfiLine is { } line)
+            return new(line == "enabled" ? IfiState.Enabled : IfiState.Disabled, null);
         if (services.Outcome != OutcomeClass.Ok)
             return new(IfiState.Unknown, Describe(services.Outcome));
 

@@ -23,6 +23,8 @@ public sealed record InstanceSnapshot
     public DefaultTraceState? DefaultTrace { get; init; }
     public IReadOnlyList<GrowthEventInfo> GrowthEvents { get; init; } = [];
     public IReadOnlyList<BackupInfo> Backups { get; init; } = [];
+    /// <summary>"enabled" or "disabled" from the start-up error-log line, read only for builds without the IFI column.</summary>
+    public string? StartupIfiLine { get; init; }
 
     /// <summary>The engine's row, chosen by process id (a LIKE on the name also matches the Agent).</summary>
     [JsonIgnore]

@@ -15,4 +15,5 @@ public static class ProbeNames
     public const string DefaultTrace = "default-trace";
     public const string GrowthEvents = "growth-events";
     public const string Backups = "backups";
+    public const string ErrorLog = "errorlog";
 }

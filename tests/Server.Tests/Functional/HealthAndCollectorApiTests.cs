@@ -1,7 +1,9 @@
 using System.Net;
 using System.Net.Http.Json;
 using IfiDashboard.Server.Ingestion;
+using IfiDashboard.Shared.Dashboard;
 using IfiDashboard.Shared.Inventory;
+using Microsoft.Extensions.DependencyInjection;
 using IfiDashboard.Shared.Snapshots;
 using IfiDashboard.Simulator.Scenarios;
 
@@ -51,13 +53,13 @@ public sealed class HealthAndCollectorApiTests
         var duplicate = await client.PostAsJsonAsync("/api/v1/collector/snapshots", snapshot);
         var complete = await client.PostAsJsonAsync($"/api/v1/collector/leases/{snapshot.InstanceId}/complete",
             new CompleteLeaseRequest("remote-collector", DateTimeOffset.UtcNow.AddMinutes(5)));
-        var html = await client.GetStringAsync("/");
+        var listed = await host.Services.GetRequiredService<IFleetReader>().ListInstancesAsync(CancellationToken.None);
 
         Assert.Empty(again!);
         Assert.Equal(HttpStatusCode.NoContent, first.StatusCode);
         Assert.Equal(HttpStatusCode.NoContent, duplicate.StatusCode);
         Assert.Equal(HttpStatusCode.NoContent, complete.StatusCode);
-        Assert.Contains("data-ifi-state=\"Disabled\"", html, StringComparison.Ordinal);
+        Assert.Equal(IfiState.Disabled, Assert.Single(listed).IfiState);
         var polls = await StoreDump.AllTextAsync(host.Services);
         Assert.Single(polls.Split('\n'), line => line.Contains(snapshot.SnapshotId.ToString(), StringComparison.Ordinal));
     }
