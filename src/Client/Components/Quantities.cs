@@ -39,7 +39,7 @@ public static class Quantities
     }
 
     public static string Minutes(double minutes) =>
-        minutes.ToString(minutes < 10 ? "0.0" : "#,0", Invariant) + " min";
+        minutes.ToString(minutes < 100 ? "0.0" : "#,0", Invariant) + " min";
 
     public static string Percent(double? percent) =>
         percent is { } p ? p.ToString("0.0", Invariant) + " %" : "—";

@@ -1,0 +1,53 @@
+using IfiDashboard.Client.Components;
+using IfiDashboard.Client.Pages.Instances;
+using IfiDashboard.Client.Tests.TestData;
+
+namespace IfiDashboard.Client.Tests;
+
+public sealed class FormattingTests
+{
+    [Theory]
+    [InlineData(0, "0 s")]
+    [InlineData(0.8, "0.8 s")]
+    [InlineData(11.552, "12 s")]
+    [InlineData(245, "4 min 05 s")]
+    [InlineData(7380, "2 h 03 min")]
+    [InlineData(273600, "3 d 4 h")]
+    public void Durations_read_as_people_say_them(double seconds, string expected) =>
+        Assert.Equal(expected, Quantities.Duration(seconds));
+
+    [Theory]
+    [InlineData(67_108_864, "64 MB")]
+    [InlineData(214_748_364_800, "200 GB")]
+    [InlineData(1_610_612_736, "1.5 GB")]
+    [InlineData(512, "512 B")]
+    public void Sizes_use_binary_units(double bytes, string expected) => Assert.Equal(expected, Quantities.Bytes(bytes));
+
+    [Fact]
+    public void Csv_quotes_commas_and_quotes_and_defuses_formulas()
+    {
+        var row = InstanceGridRow.From(new InstanceSpec { Id = 1, Name = "=HYPERLINK(\"x\")", Explanation = "off, as \"prod\" says" }.Build());
+
+        var lines = InstanceCsv.Build([row]).Split("\r\n");
+
+        Assert.StartsWith("\"'=HYPERLINK(\"\"x\"\")\",", lines[1], StringComparison.Ordinal);
+        Assert.EndsWith(",\"off, as \"\"prod\"\" says\"", lines[1], StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Query_round_trips_through_its_url()
+    {
+        var query = InstanceQuery.Parse("stale", "Test", "pci", 15, "dba team", "fin", "restore", "desc", 3, 100);
+
+        Assert.Equal("instances?status=stale&env=Test&tag=pci&version=15&owner=dba%20team&q=fin&sort=restore&dir=desc&page=3&size=100", query.ToUrl());
+    }
+
+    [Fact]
+    public void Unparseable_query_values_fall_back_to_defaults()
+    {
+        var query = InstanceQuery.Parse(" ", null, null, null, null, null, "nonsense", "sideways", -4, 7);
+
+        Assert.Equal(new InstanceQuery(), query);
+        Assert.Equal("instances", query.ToUrl());
+    }
+}

@@ -1,0 +1,147 @@
+using IfiDashboard.Client.Pages.Detail;
+using IfiDashboard.Client.Tests.TestData;
+using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Shared.Snapshots;
+using Microsoft.Extensions.DependencyInjection;
+
+using IfiDashboard.Client.Tests.Rendering;
+
+namespace IfiDashboard.Client.Tests;
+
+public sealed class InstanceDetailPageTests : ComponentTest
+{
+    RenderedPage RenderWith(IInstanceDetails details, long id = 1, string query = "")
+    {
+        Services.AddSingleton(details);
+        NavigateTo($"instances/{id}{query}");
+        return Render<InstanceDetailPage>(p => p.Add(x => x.Id, id));
+    }
+
+    RenderedPage RenderDetail(InstanceDetail detail, string query = "") =>
+        RenderWith(FakeDetails.Of(detail), detail.Assessment.Registration.Id, query);
+
+    [Fact]
+    public void An_unknown_id_says_no_such_instance()
+    {
+        var page = RenderWith(FakeDetails.Of(Details.SqlFin01()), id: 99);
+
+        Assert.Contains("No active instance has the id 99", page.Find("[data-not-found]").TextContent, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Loading_says_so()
+    {
+        var page = RenderWith(FakeDetails.Pending());
+
+        Assert.Equal("true", page.Find(".loading").GetAttribute("aria-busy"));
+    }
+
+    [Fact]
+    public void A_failing_read_is_reported_as_an_alert()
+    {
+        var page = RenderWith(FakeDetails.Failing("disk I/O error"));
+
+        Assert.Contains("disk I/O error", page.Find("[role=alert]").TextContent, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Status_explanation_and_numbered_remediation_steps_are_shown()
+    {
+        var page = RenderDetail(Details.SqlFin01());
+
+        Assert.Equal("SQLFIN01", page.Find("h1").TextContent);
+        Assert.Equal("NonCompliant", page.Find(".status-line [data-status]").GetAttribute("data-status"));
+        Assert.Equal("IFI is off but the default policy requires it", page.Find("[data-explanation]").TextContent);
+        Assert.Equal(["Grant the right", "Restart the service", "Verify"], page.FindAll("[data-remediation] ol li").Select(li => li.TextContent));
+    }
+
+    [Fact]
+    public void Identity_services_and_account_are_shown()
+    {
+        var page = RenderDetail(Details.SqlFin01());
+
+        Assert.Contains(@"NT Service\MSSQLSERVER", page.Find(".facts").TextContent, StringComparison.Ordinal);
+        Assert.Contains("virtual account", page.Find(".facts").TextContent, StringComparison.Ordinal);
+        var services = page.FindAll("[data-table=services] tbody tr");
+        Assert.Equal(2, services.Count);
+        Assert.Contains("(engine)", services[0].TextContent, StringComparison.Ordinal);
+        Assert.Equal("N", services[0].Children[5].TextContent);
+    }
+
+    [Fact]
+    public void Files_show_effective_ifi_and_why()
+    {
+        var page = RenderDetail(Details.SqlFin01());
+
+        var data = page.Find("tr[data-file=Finance]");
+        Assert.Equal("Off", data.QuerySelector("[data-effective-ifi]")!.GetAttribute("data-effective-ifi"));
+        Assert.Contains("200 GB", data.TextContent, StringComparison.Ordinal);
+        Assert.Contains("10 %", data.TextContent, StringComparison.Ordinal);
+        Assert.Contains("Log files are always zeroed", page.Find("tr[data-file=Finance_log]").TextContent, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void The_zeroing_rate_states_its_method_and_restore_risk_is_per_database()
+    {
+        var page = RenderDetail(Details.SqlFin01());
+
+        Assert.Equal("AssumedDefault", page.Find("[data-rate-method]").GetAttribute("data-rate-method"));
+        Assert.Contains("assumed", page.Find("[data-rate-method]").TextContent, StringComparison.Ordinal);
+        var sales = page.Find("[data-table=restore] tr[data-database=Sales]");
+        Assert.Contains("34 min 08 s", sales.TextContent, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Growth_events_are_a_chart_and_a_table()
+    {
+        var page = RenderDetail(Details.SqlFin01(growthEvents: 8));
+
+        Assert.Equal(6, page.FindAll("[data-chart=growth] circle.growth-point").Count);
+        Assert.Equal(2, page.FindAll("[data-chart=growth] rect.growth-point").Count);
+        Assert.Equal(8, page.FindAll("[data-table=growth] tbody tr").Count);
+        Assert.Contains("assumed", page.FindAll("[data-table=growth] tbody tr")[0].TextContent, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Many_growth_events_are_paged_in_the_table()
+    {
+        var page = RenderDetail(Details.SqlFin01(growthEvents: 120), "?events=3");
+
+        Assert.Equal(20, page.FindAll("[data-table=growth] tbody tr").Count);
+        Assert.Contains("Page 3 of 3", page.Find(".pager").TextContent, StringComparison.Ordinal);
+        Assert.Equal("instances/1?events=2#h-growth", page.Find(".pager a[rel=prev]").GetAttribute("href"));
+    }
+
+    [Fact]
+    public void The_last_poll_lists_each_probe_with_what_to_do_about_a_failure()
+    {
+        var page = RenderDetail(Details.SqlFin01());
+
+        var backups = page.Find("tr[data-probe=backups]");
+        Assert.Equal("PermissionMissing", backups.GetAttribute("data-outcome"));
+        Assert.Contains("(error 229)", backups.TextContent, StringComparison.Ordinal);
+        Assert.Contains("VIEW SERVER STATE", backups.Children[3].TextContent, StringComparison.Ordinal);
+        Assert.Equal("", page.Find("tr[data-probe=connect]").Children[3].TextContent);
+    }
+
+    [Fact]
+    public void An_unreachable_instance_tells_how_to_check_the_connection()
+    {
+        var page = RenderDetail(Details.SqlFin01(probes: [new ProbeOutcome(ProbeNames.Connect, OutcomeClass.Unreachable, "A network-related error occurred")]));
+
+        Assert.Contains("Test-NetConnection", page.Find("tr[data-probe=connect]").TextContent, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Timeline_and_poll_history_are_listed_newest_first()
+    {
+        var page = RenderDetail(Details.SqlFin01());
+
+        var changes = page.FindAll("[data-change]");
+        Assert.Equal(2, changes.Count);
+        Assert.Contains(page.FindAll("[data-change=IfiFlag]"), li => li.TextContent.Contains("IFI lost after the restart on 3 May 2025", StringComparison.Ordinal));
+        var polls = page.FindAll("[data-table=polls] tbody tr");
+        Assert.Equal(["Ok", "Timeout"], polls.Select(p => p.GetAttribute("data-poll-outcome")));
+        Assert.Contains("row-bad", polls[1].ClassList);
+    }
+}

@@ -1,0 +1,166 @@
+using IfiDashboard.Client.Pages.Overview;
+using IfiDashboard.Client.Tests.TestData;
+using IfiDashboard.Shared.Dashboard;
+using Microsoft.Extensions.DependencyInjection;
+
+using IfiDashboard.Client.Tests.Rendering;
+
+namespace IfiDashboard.Client.Tests;
+
+public sealed class OverviewPageTests : ComponentTest
+{
+    RenderedPage RenderWith(IFleetAssessments assessments)
+    {
+        Services.AddSingleton(assessments);
+        return Render<OverviewPage>();
+    }
+
+    RenderedPage RenderFleet(FleetAssessment fleet) => RenderWith(FakeAssessments.Of(fleet));
+
+    string Tile(RenderedPage page, string count) =>
+        page.Find($"[data-count='{count}'] .tile-value").TextContent.Trim();
+
+    [Fact]
+    public void Empty_fleet_says_no_instance_is_registered()
+    {
+        var page = RenderFleet(FleetAssessment.Empty(InstanceSpec.Now));
+
+        Assert.Contains("No instances are registered yet.", page.Find(".empty").TextContent, StringComparison.Ordinal);
+        Assert.Empty(page.FindAll("[data-chart]"));
+    }
+
+    [Fact]
+    public void While_the_first_assessment_runs_the_page_says_it_is_busy()
+    {
+        var page = RenderWith(FakeAssessments.Pending());
+
+        Assert.Equal("true", page.Find(".loading").GetAttribute("aria-busy"));
+    }
+
+    [Fact]
+    public void A_failing_read_model_is_reported_as_an_alert_not_an_exception()
+    {
+        var page = RenderWith(FakeAssessments.Failing("database is locked"));
+
+        var alert = page.Find("[role=alert]");
+        Assert.Contains("database is locked", alert.TextContent, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Status_tiles_count_every_status_and_stale_apart()
+    {
+        var page = RenderFleet(Fleets.Of(Fleets.Mixed()));
+
+        Assert.Equal("2", Tile(page, "NonCompliant"));
+        Assert.Equal("3", Tile(page, "Compliant"));
+        Assert.Equal("1", Tile(page, "Waived"));
+        Assert.Equal("2", Tile(page, "Unknown"));
+        Assert.Equal("1", Tile(page, "NotApplicable"));
+        Assert.Equal("2", Tile(page, "stale"));
+        // 3 compliant of 8 in scope (the Azure database is not applicable).
+        Assert.Equal("37.5 %", Tile(page, "compliance-percent"));
+        Assert.Equal("instances?status=NonCompliant", page.Find("[data-count='NonCompliant']").GetAttribute("href"));
+    }
+
+    [Fact]
+    public void Compliance_is_split_by_desired_state()
+    {
+        var page = RenderFleet(Fleets.Of(Fleets.Mixed()));
+
+        var rows = page.FindAll("[data-table=desired] tbody tr");
+        Assert.Equal(["Required", "Forbidden", "NotApplicable"], rows.Select(r => r.GetAttribute("data-desired")));
+        var forbidden = page.Find("tr[data-desired=Forbidden]");
+        Assert.Equal("0.0 %", forbidden.Children[1].TextContent);
+        Assert.Equal("1", forbidden.Children[3].TextContent);
+    }
+
+    [Fact]
+    public void Time_lost_shows_three_windows_and_log_zeroing_apart()
+    {
+        var page = RenderFleet(Fleets.Of(Fleets.Mixed()));
+
+        // 42 + 5 minutes in 30 days; the fake fleet's 7 and 90 days are a quarter and twice that.
+        Assert.Equal("47 min 00 s", page.Find("[data-time-lost='30 days'] .tile-value").TextContent);
+        Assert.Equal("11 min 45 s", page.Find("[data-time-lost='7 days'] .tile-value").TextContent);
+        Assert.Equal("1 h 34 min", page.Find("[data-time-lost='90 days'] .tile-value").TextContent);
+        var log = page.Find("[data-log-zeroing]");
+        Assert.Contains("not avoidable by IFI", log.TextContent, StringComparison.Ordinal);
+        Assert.Contains("4.5 s", log.TextContent, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Top_lists_rank_time_lost_and_restore_risk_worst_first()
+    {
+        var page = RenderFleet(Fleets.Of(Fleets.Mixed()));
+
+        Assert.Equal(["SQLFIN01", "SQLHR01"], page.FindAll("[data-table=top-time-lost] tbody tr").Select(r => r.GetAttribute("data-instance")));
+        var restore = page.FindAll("[data-table=top-restore] tbody tr");
+        Assert.Equal(2, restore.Count);
+        Assert.Contains("SQLFIN01", restore[0].TextContent, StringComparison.Ordinal);
+        Assert.Contains("34.1 min", restore[0].TextContent, StringComparison.Ordinal);
+        Assert.Equal("instances/1", restore[0].QuerySelector("a")!.GetAttribute("href"));
+    }
+
+    [Fact]
+    public void Unknown_and_stale_instances_are_called_out_with_their_reasons()
+    {
+        var page = RenderFleet(Fleets.Of(Fleets.Mixed()));
+
+        var unknown = page.FindAll("[data-attention=Unknown] li");
+        Assert.Equal(["SQLOLD", "SQLGONE"], unknown.Select(li => li.GetAttribute("data-instance")));
+        Assert.Contains("build too old", unknown[0].TextContent, StringComparison.Ordinal);
+        var stale = page.FindAll("[data-attention=stale] li");
+        Assert.Equal(["SQLGONE", "SQLDEV01"], stale.Select(li => li.GetAttribute("data-instance")));
+        Assert.Contains("last good poll 2025-05-08 07:00 UTC", stale[1].TextContent, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Freshness_names_the_last_poll_and_the_assessment_time()
+    {
+        var page = RenderFleet(Fleets.Of(Fleets.Mixed()));
+
+        Assert.Equal("2025-05-08 08:59 UTC", page.Find("[data-last-poll]").TextContent);
+        Assert.Equal("2025-05-08 09:00 UTC", page.Find("[data-computed-at]").TextContent);
+        Assert.Empty(page.FindAll("[data-progress]"));
+    }
+
+    [Fact]
+    public void A_first_round_in_progress_shows_how_many_are_polled()
+    {
+        var page = RenderFleet(Fleets.Of(Fleets.Mixed(), polled: 3));
+
+        var progress = page.Find("[data-progress]");
+        Assert.Contains("Polled 3 of 9", string.Join(' ', progress.TextContent.Split((char[])[' ', '\n', '\r'], StringSplitOptions.RemoveEmptyEntries)), StringComparison.Ordinal);
+        Assert.Equal("3", page.Find("progress").GetAttribute("value"));
+        Assert.Equal("9", page.Find("progress").GetAttribute("max"));
+    }
+
+    [Fact]
+    public void The_trend_chart_has_one_point_per_day()
+    {
+        var page = RenderFleet(Fleets.Of(Fleets.Mixed(), daily: Fleets.Days(30)));
+
+        Assert.Equal(30, page.FindAll("[data-chart=trend] circle.trend-point").Count);
+    }
+
+    [Fact]
+    public void Everything_lives_in_a_region_live_refresh_can_swap()
+    {
+        var page = RenderFleet(Fleets.Of(Fleets.Mixed()));
+
+        var live = page.Find("[data-live=overview]");
+        Assert.NotNull(live.QuerySelector("[data-chart=trend]"));
+        Assert.NotNull(live.QuerySelector("[data-count=Compliant]"));
+    }
+
+    [Fact]
+    public void A_fleet_of_ten_thousand_renders_counts_and_short_top_lists()
+    {
+        var page = RenderFleet(Fleets.Of(Fleets.Large(10_000)));
+
+        Assert.Equal("1,428", Tile(page, "NonCompliant"));
+        Assert.Equal(10, page.FindAll("[data-table=top-time-lost] tbody tr").Count);
+        Assert.Equal(15, page.FindAll("[data-attention=Unknown] li").Count);
+        Assert.Equal("instances?status=Unknown", page.Find("[data-attention=Unknown] + p a").GetAttribute("href"));
+    }
+}

@@ -1,0 +1,69 @@
+using IfiDashboard.Shared.Compliance.Facts;
+using IfiDashboard.Shared.Compliance.Files;
+using IfiDashboard.Shared.Compliance.Timeline;
+using IfiDashboard.Shared.Compliance.Zeroing;
+using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Shared.Snapshots;
+
+namespace IfiDashboard.Client.Tests.TestData;
+
+/// <summary>The detail of the worked example's SQLFIN01 (docs/compliance.md): IFI off, one database, growth history.</summary>
+public static class Details
+{
+    static readonly DateTimeOffset Now = InstanceSpec.Now;
+
+    public static InstanceDetail SqlFin01(int growthEvents = 4, IReadOnlyList<ProbeOutcome>? probes = null)
+    {
+        var assessment = Fleets.Mixed()[0];
+        var data = new DatabaseFileFacts
+        {
+            DatabaseId = 5, DatabaseName = "Finance", LogicalName = "Finance", PhysicalPath = @"D:\Data\Finance.mdf",
+            Type = FileType.Rows, SizePages = 26_214_400, Growth = 10, IsPercentGrowth = true,
+        };
+        var log = data with { LogicalName = "Finance_log", PhysicalPath = @"L:\Logs\Finance_log.ldf", Type = FileType.Log, SizePages = 1_310_720, Growth = 8192, IsPercentGrowth = false };
+        return new InstanceDetail
+        {
+            Assessment = assessment,
+            Services =
+            [
+                new ServiceInfo { ServiceName = "SQL Server (MSSQLSERVER)", ServiceAccount = @"CORP\svc_sql", IsEngine = true, InstantFileInitializationEnabled = "N", StatusDesc = "Running", StartupTypeDesc = "Automatic", LastStartupTime = Now.AddDays(-5) },
+                new ServiceInfo { ServiceName = "SQL Server Agent (MSSQLSERVER)", ServiceAccount = @"NT Service\SQLSERVERAGENT", InstantFileInitializationEnabled = "N", StatusDesc = "Running" },
+            ],
+            Files =
+            [
+                new FileIfiResult(data, new FileIfiDecision(FileIfi.Off, FileIfiReason.InstanceIfiOff, "The instance lacks IFI: data files are zeroed")),
+                new FileIfiResult(log, new FileIfiDecision(FileIfi.Off, FileIfiReason.LogAlwaysZeroed, "Log files are always zeroed")),
+            ],
+            GrowthEvents = Enumerable.Range(0, growthEvents).Select(i => new GrowthEventAssessment
+            {
+                InstanceId = 1,
+                Event = new GrowthEventFacts
+                {
+                    EventClass = i % 4 == 3 ? GrowthEventFacts.LogFileAutoGrow : GrowthEventFacts.DataFileAutoGrow,
+                    DatabaseId = 5, DatabaseName = "Finance", LogicalFileName = i % 4 == 3 ? "Finance_log" : "Finance",
+                    StartTime = Now.AddHours(-3 - i * 7), DurationMicroseconds = 800_000 + i * 10_000, GrowthPages = 8192,
+                },
+                Zeroing = i % 4 == 3 ? GrowthZeroing.LogZeroed : GrowthZeroing.DataZeroedWithoutIfi,
+                FileIfi = new FileIfiDecision(FileIfi.Off, FileIfiReason.InstanceIfiOff, "off"),
+                InstanceIfi = new IfiAtTime(IfiState.Disabled, i == 0 ? IfiEvidence.AssumedCurrent : IfiEvidence.SameServiceRun),
+            }).ToList(),
+            Timeline =
+            [
+                new TimelineChange { InstanceId = 1, Kind = TimelineChangeKind.ServiceStart, Before = "2025-04-01 02:00", After = "2025-05-03 02:00", SeenAt = Now.AddDays(-5), SeenBySnapshotId = Guid.NewGuid() },
+                new TimelineChange { InstanceId = 1, Kind = TimelineChangeKind.IfiFlag, Before = "Y", After = "N", SeenAt = Now.AddDays(-5), SeenBySnapshotId = Guid.NewGuid(), AfterRestartAt = Now.AddDays(-5).AddMinutes(-3) },
+            ],
+            Polls =
+            [
+                new PollRow(11, Guid.NewGuid(), 1, "collector-a", Now.AddMinutes(-1).AddSeconds(-2), Now.AddMinutes(-1), OutcomeClass.Ok, null, IfiState.Disabled, null, true),
+                new PollRow(10, Guid.NewGuid(), 1, "collector-a", Now.AddMinutes(-6).AddSeconds(-9), Now.AddMinutes(-6), OutcomeClass.Timeout, "Execution Timeout Expired", IfiState.Unknown, "timeout", false),
+            ],
+            LastProbes = probes ??
+            [
+                new ProbeOutcome(ProbeNames.Connect, OutcomeClass.Ok),
+                new ProbeOutcome(ProbeNames.Services, OutcomeClass.Ok),
+                new ProbeOutcome(ProbeNames.Backups, OutcomeClass.PermissionMissing, "The SELECT permission was denied on the object 'backupset'", 229),
+            ],
+            DefaultTrace = @"D:\MSSQL\Log\log_12.trc",
+        };
+    }
+}
