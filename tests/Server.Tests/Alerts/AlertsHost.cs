@@ -1,0 +1,102 @@
+using IfiDashboard.Collector.Scheduling;
+using IfiDashboard.Server.Alerts;
+using IfiDashboard.Server.Alerts.Delivery;
+using IfiDashboard.Server.Compliance;
+using IfiDashboard.Server.Store.Alerts;
+using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Shared.Inventory;
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.AspNetCore.Mvc.Testing;
+using Microsoft.AspNetCore.TestHost;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
+
+namespace IfiDashboard.Server.Tests.Alerts;
+
+/// <summary>
+/// The real server over a test bed's store and fleet, with alerts on, the test bed's clock, and every log line
+/// captured. The background collector is off: tests poll with <see cref="PollAllAsync"/>.
+/// </summary>
+internal sealed class AlertsHost(AlertsTestBed bed, IReadOnlyDictionary<string, string?> settings) : WebApplicationFactory<Program>
+{
+    public const string DashboardUrl = "https://ifi.example.test/";
+    public const string ProdTeam = "prod-dba@example.test";
+    public const string Everyone = "dba-all@example.test";
+    public const string From = "ifi-alerts@example.test";
+
+    public CapturedLogs Logs { get; } = new();
+
+    public static Dictionary<string, string?> DefaultSettings(SmtpSink smtp) => new()
+    {
+        ["Alerts:Enabled"] = "true",
+        ["Alerts:DashboardUrl"] = DashboardUrl,
+        ["Alerts:Routes:0:Environment"] = "Production",
+        ["Alerts:Routes:0:To:0"] = ProdTeam,
+        ["Alerts:DefaultTo:0"] = Everyone,
+        ["Alerts:RenotifyInterval"] = "04:00:00",
+        ["Alerts:Smtp:Host"] = "127.0.0.1",
+        ["Alerts:Smtp:Port"] = smtp.Port.ToString(System.Globalization.CultureInfo.InvariantCulture),
+        ["Alerts:Smtp:Security"] = "None",
+        ["Alerts:Smtp:From"] = From,
+        ["Alerts:Smtp:TimeoutSeconds"] = "10",
+    };
+
+    protected override void ConfigureWebHost(IWebHostBuilder builder)
+    {
+        builder.UseSetting("Store:ConnectionString", $"Data Source={Path.Combine(bed.StoreDirectory, "store.db")}");
+        builder.UseSetting("Collector:Enabled", "false");
+        builder.UseSetting("Collector:Name", "alert-tests");
+        builder.UseSetting("Collector:ConnectTimeoutSeconds", "3");
+        builder.UseSetting("Collector:CommandTimeoutSeconds", "3");
+        builder.UseSetting("Credentials:fleet:UserId", AlertsTestBed.Login);
+        builder.UseSetting("Credentials:fleet:Password", AlertsTestBed.Password);
+        builder.UseSetting("Logging:LogLevel:Default", "Trace");
+        foreach (var (key, value) in settings) builder.UseSetting(key, value);
+        builder.ConfigureLogging(logging => logging.AddProvider(Logs));
+        builder.ConfigureTestServices(services => services.AddSingleton<TimeProvider>(bed.Clock));
+    }
+
+    public async Task RegisterFleetAsync()
+    {
+        var repository = Services.GetRequiredService<InstanceRepository>();
+        foreach (var instance in bed.Fleet.Instances)
+            await repository.AddAsync(new InstanceRegistration
+            {
+                Name = instance.Name,
+                Host = "127.0.0.1",
+                Port = instance.Port,
+                Environment = instance.Scenario.Inventory?.Environment ?? "Production",
+                Owner = instance.Scenario.Inventory?.Owner,
+                Tags = instance.Scenario.Inventory?.Tags ?? [],
+                TrustServerCertificate = true,
+                CredentialName = "fleet",
+                PollIntervalSeconds = 60,
+            }, CancellationToken.None);
+    }
+
+    public long IdOf(string name) => Services.GetRequiredService<InstanceRepository>()
+        .ListActiveAsync(CancellationToken.None).GetAwaiter().GetResult().Single(i => i.Name == name).Id;
+
+    /// <summary>Moves the clock past the poll interval and polls every instance once, then reassesses the fleet.</summary>
+    public async Task PollAndAssessAsync()
+    {
+        bed.Clock.Advance(TimeSpan.FromMinutes(2));
+        await Services.GetRequiredService<CollectorService>().PollDueOnceAsync(CancellationToken.None);
+        await Services.GetRequiredService<FleetAssessments>().RecomputeAsync(CancellationToken.None);
+    }
+
+    public Task<int> EvaluateAsync() => Services.GetRequiredService<AlertEvaluation>().EvaluateNowAsync(CancellationToken.None);
+
+    public Task<int> DeliverAsync() => Services.GetRequiredService<OutboxDelivery>().DeliverDueAsync(CancellationToken.None);
+
+    public void WakeDelivery() => Services.GetRequiredService<OutboxDelivery>().Wake();
+
+    public Task<IReadOnlyList<OutboxEntry>> OutboxAsync() => Services.GetRequiredService<OutboxStore>().RecentAsync(100, CancellationToken.None);
+
+    /// <summary>Evaluates and delivers once more in the foreground: whatever the rules still want to send is now sent.</summary>
+    public async Task SettleAsync()
+    {
+        await EvaluateAsync();
+        await DeliverAsync();
+    }
+}

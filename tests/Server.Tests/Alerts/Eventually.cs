@@ -1,0 +1,29 @@
+namespace IfiDashboard.Server.Tests.Alerts;
+
+/// <summary>Bounded waiting for something another thread or process does: a condition checked until a deadline, never a fixed sleep.</summary>
+internal static class Eventually
+{
+    public static async Task<T> WaitAsync<T>(Func<T> read, Func<T, bool> done, int seconds = 20)
+    {
+        var deadline = DateTime.UtcNow.AddSeconds(seconds);
+        var value = read();
+        while (!done(value) && DateTime.UtcNow < deadline)
+        {
+            await Task.Delay(50);
+            value = read();
+        }
+        return value;
+    }
+
+    public static async Task<T> WaitAsync<T>(Func<Task<T>> read, Func<T, bool> done, int seconds = 20)
+    {
+        var deadline = DateTime.UtcNow.AddSeconds(seconds);
+        var value = await read();
+        while (!done(value) && DateTime.UtcNow < deadline)
+        {
+            await Task.Delay(50);
+            value = await read();
+        }
+        return value;
+    }
+}

@@ -1,0 +1,90 @@
+"""A real SMTP server on loopback for the alert tests (Debian's python3-aiosmtpd).
+
+Each accepted message is parsed with Python's own e-mail package (an independent check of our MIME) and written
+as one JSON file to --dir, atomically, so the test only ever sees complete messages. Prints READY when listening.
+"""
+import argparse
+import asyncio
+import email
+import email.policy
+import json
+import os
+import ssl
+import uuid
+
+from aiosmtpd.smtp import SMTP, AuthResult, LoginPassword
+
+
+class Sink:
+    def __init__(self, directory):
+        self.directory = directory
+
+    async def handle_DATA(self, server, session, envelope):
+        message = email.message_from_bytes(envelope.original_content or envelope.content, policy=email.policy.default)
+        plain = message.get_body(("plain",))
+        html = message.get_body(("html",))
+        record = {
+            "mail_from": envelope.mail_from,
+            "rcpt_tos": envelope.rcpt_tos,
+            "subject": str(message["subject"]),
+            "from": str(message["from"]),
+            "to": str(message["to"]),
+            "message_id": str(message["message-id"]),
+            "content_type": message.get_content_type(),
+            "text": plain.get_content() if plain is not None else None,
+            "html": html.get_content() if html is not None else None,
+            "defects": [repr(d) for d in message.defects],
+            "authenticated": bool(session.authenticated),
+            "tls": session.ssl is not None,
+        }
+        name = uuid.uuid4().hex
+        temporary = os.path.join(self.directory, "." + name + ".tmp")
+        with open(temporary, "w", encoding="utf-8") as out:
+            json.dump(record, out)
+        os.replace(temporary, os.path.join(self.directory, name + ".json"))
+        return "250 OK queued as " + name
+
+
+def authenticator(user, password):
+    def check(server, session, envelope, mechanism, auth_data):
+        ok = (isinstance(auth_data, LoginPassword)
+              and auth_data.login.decode() == user and auth_data.password.decode() == password)
+        return AuthResult(success=ok)
+    return check
+
+
+async def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--dir", required=True)
+    parser.add_argument("--mode", choices=["none", "starttls", "ssl"], default="none")
+    parser.add_argument("--cert")
+    parser.add_argument("--key")
+    parser.add_argument("--user")
+    parser.add_argument("--password")
+    args = parser.parse_args()
+
+    context = None
+    if args.mode != "none":
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(args.cert, args.key)
+    starttls = args.mode == "starttls"
+    extra = {}
+    if args.user:
+        extra = {"authenticator": authenticator(args.user, args.password), "auth_required": True,
+                 # With SSL on connect the whole connection is TLS; aiosmtpd only counts STARTTLS as TLS.
+                 "auth_require_tls": args.mode == "starttls"}
+
+    def factory():
+        return SMTP(Sink(args.dir), hostname="smtp.test", tls_context=context if starttls else None,
+                    require_starttls=starttls, **extra)
+
+    loop = asyncio.get_running_loop()
+    server = await loop.create_server(factory, "127.0.0.1", args.port,
+                                      ssl=context if args.mode == "ssl" else None, reuse_address=True)
+    print("READY", flush=True)
+    async with server:
+        await server.serve_forever()
+
+
+asyncio.run(main())
