@@ -99,4 +99,35 @@ public sealed class InstanceRepository(IDbConnectionFactory connections, TimePro
         await connection.ExecuteAsync(new CommandDefinition(
             sql, new { id, retiredAt = StoreTime.ToText(at) }, cancellationToken: cancellationToken));
     }
+
+    /// <summary>
+    /// Changes an active instance's registration (the dashboard's inventory page). A change of how to reach it
+    /// schedules a poll right away. Throws <see cref="DuplicateInstanceException"/> when the new name is taken.
+    /// </summary>
+    /// <returns>False when no active instance has that id.</returns>
+    public async Task<bool> UpdateAsync(InstanceRegistration registration, CancellationToken cancellationToken)
+    {
+        const string sql = """
+            UPDATE instances
+            SET name = @name, host = @host, port = @port, instance_name = @instanceName, environment = @environment,
+                owner = @owner, tags = @tags, encrypt = @encrypt, trust_server_certificate = @trustServerCertificate,
+                host_name_in_certificate = @hostNameInCertificate, credential_name = @credentialName,
+                poll_interval_seconds = @pollIntervalSeconds,
+                next_poll_at = CASE WHEN host IS NOT @host OR port IS NOT @port OR instance_name IS NOT @instanceName
+                    OR encrypt IS NOT @encrypt OR credential_name IS NOT @credentialName THEN NULL ELSE next_poll_at END,
+                version = version + 1, updated_at = @createdAt
+            WHERE id = @id AND retired_at IS NULL;
+            """;
+        var parameters = new DynamicParameters(InstanceRow.Parameters(registration, timeProvider.GetUtcNow()));
+        parameters.Add("id", registration.Id);
+        await using var connection = await connections.OpenAsync(cancellationToken);
+        try
+        {
+            return await connection.ExecuteAsync(new CommandDefinition(sql, parameters, cancellationToken: cancellationToken)) == 1;
+        }
+        catch (SqliteException ex) when (ex.SqliteExtendedErrorCode == SqliteConstraintUnique)
+        {
+            throw new DuplicateInstanceException(registration.Name, ex);
+        }
+    }
 }

@@ -1,0 +1,75 @@
+using IfiDashboard.Collector.Connections;
+using IfiDashboard.Collector.Probes;
+using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Shared.Editing;
+using IfiDashboard.Shared.Inventory;
+using IfiDashboard.Shared.Snapshots;
+
+namespace IfiDashboard.Server.Editing;
+
+/// <summary>Inventory changes from the dashboard, with the same field rules everywhere.</summary>
+public sealed class InventoryEditor(
+    InstanceRepository instances,
+    ConnectionStringFactory connectionStrings,
+    CollectorOptions collectorOptions,
+    FleetChanges changes,
+    TimeProvider time) : IInventoryEditor
+{
+    public Task<IReadOnlyList<InstanceRegistration>> ListAsync(CancellationToken cancellationToken) =>
+        instances.ListActiveAsync(cancellationToken);
+
+    public Task<InstanceRegistration?> GetAsync(long id, CancellationToken cancellationToken) =>
+        instances.GetAsync(id, cancellationToken);
+
+    public async Task<InventoryResult> RegisterAsync(InstanceRegistration registration, CancellationToken cancellationToken)
+    {
+        if (RegistrationRules.Check(registration) is { } refused) return refused;
+        try
+        {
+            var id = await instances.AddAsync(registration, cancellationToken);
+            changes.Publish();
+            return InventoryResult.Ok(id);
+        }
+        catch (DuplicateInstanceException)
+        {
+            return InventoryResult.Refused("name", $"An active instance is already named '{registration.Name}'.");
+        }
+    }
+
+    public async Task<InventoryResult> UpdateAsync(InstanceRegistration registration, CancellationToken cancellationToken)
+    {
+        if (RegistrationRules.Check(registration) is { } refused) return refused;
+        try
+        {
+            if (!await instances.UpdateAsync(registration, cancellationToken))
+                return InventoryResult.Refused("id", $"No active instance has id {registration.Id}.");
+            changes.Publish();
+            return InventoryResult.Ok(registration.Id);
+        }
+        catch (DuplicateInstanceException)
+        {
+            return InventoryResult.Refused("name", $"An active instance is already named '{registration.Name}'.");
+        }
+    }
+
+    public async Task RetireAsync(long id, CancellationToken cancellationToken)
+    {
+        await instances.RetireAsync(id, time.GetUtcNow(), cancellationToken);
+        changes.Publish();
+    }
+
+    public async Task<InstanceSnapshot> TestConnectionAsync(InstanceRegistration registration, CancellationToken cancellationToken)
+    {
+        if (RegistrationRules.Check(registration) is { } refused)
+            return new InstanceSnapshot
+            {
+                SnapshotId = Guid.NewGuid(), InstanceId = registration.Id, StartedAt = time.GetUtcNow(), FinishedAt = time.GetUtcNow(),
+                CollectorName = "test-connection",
+                Probes = [new ProbeOutcome(ProbeNames.Connect, OutcomeClass.ProtocolError, $"{refused.Field}: {refused.Error}")],
+            };
+        // A test is not a poll: nothing is stored, and a prober of its own leaves the polls' growth watermarks alone.
+        var prober = new InstanceProber(connectionStrings, collectorOptions, new GrowthWatermarks(), time);
+        return await prober.PollAsync(registration, cancellationToken);
+    }
+}

@@ -1,0 +1,52 @@
+using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Server.Store.Policy;
+using IfiDashboard.Shared.Compliance.Policy;
+using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Shared.Editing;
+
+namespace IfiDashboard.Server.Editing;
+
+/// <summary>Policy and waiver changes from the dashboard; each one re-assesses the fleet.</summary>
+public sealed class PolicyEditor(PolicyStore policies, InstanceRepository instances, FleetChanges changes, TimeProvider time) : IPolicyEditor
+{
+    public async Task<PolicyView> GetAsync(CancellationToken cancellationToken)
+    {
+        var document = await policies.GetCurrentAsync(cancellationToken);
+        var names = (await instances.ListActiveAsync(cancellationToken)).ToDictionary(i => i.Id, i => i.Name);
+        var now = time.GetUtcNow();
+        var waivers = (await policies.ListWaiversAsync(cancellationToken))
+            .Select(w => new WaiverView(w.Id, names.GetValueOrDefault(w.Waiver.InstanceId, $"#{w.Waiver.InstanceId} (retired)"), w.Waiver, w.Waiver.IsActiveAt(now)))
+            .ToList();
+        return new PolicyView(document, waivers);
+    }
+
+    public async Task<int> SaveRulesAsync(IReadOnlyList<PolicyRule> rules, string author, CancellationToken cancellationToken)
+    {
+        var version = await policies.SaveRulesAsync(rules, author, cancellationToken);
+        changes.Publish();
+        return version;
+    }
+
+    public async Task<long> GrantWaiverAsync(long instanceId, string reason, string author, DateTimeOffset expiresAt,
+        CancellationToken cancellationToken)
+    {
+        var now = time.GetUtcNow();
+        if (expiresAt <= now) throw new ArgumentException("The expiry must be in the future.", nameof(expiresAt));
+        if (string.IsNullOrWhiteSpace(reason)) throw new ArgumentException("A waiver needs a reason.", nameof(reason));
+        if (await instances.GetAsync(instanceId, cancellationToken) is not { RetiredAt: null })
+            throw new ArgumentException($"No active instance has id {instanceId}.", nameof(instanceId));
+        var id = await policies.GrantWaiverAsync(new Waiver
+        {
+            InstanceId = instanceId, Reason = reason.Trim(), Author = author, GrantedAt = now, ExpiresAt = expiresAt,
+        }, cancellationToken);
+        changes.Publish();
+        return id;
+    }
+
+    public async Task<bool> RevokeWaiverAsync(long waiverId, string revokedBy, CancellationToken cancellationToken)
+    {
+        var revoked = await policies.RevokeWaiverAsync(waiverId, revokedBy, cancellationToken);
+        if (revoked) changes.Publish();
+        return revoked;
+    }
+}

@@ -1,0 +1,31 @@
+using IfiDashboard.Shared.Inventory;
+using IfiDashboard.Shared.Snapshots;
+
+namespace IfiDashboard.Shared.Editing;
+
+/// <summary>What the inventory page reads and changes: register, edit, retire, and test a connection.</summary>
+public interface IInventoryEditor
+{
+    Task<IReadOnlyList<InstanceRegistration>> ListAsync(CancellationToken cancellationToken);
+
+    Task<InstanceRegistration?> GetAsync(long id, CancellationToken cancellationToken);
+
+    /// <summary>Registers the instance; it is polled at once.</summary>
+    Task<InventoryResult> RegisterAsync(InstanceRegistration registration, CancellationToken cancellationToken);
+
+    Task<InventoryResult> UpdateAsync(InstanceRegistration registration, CancellationToken cancellationToken);
+
+    /// <summary>Stops polling the instance; its history stays.</summary>
+    Task RetireAsync(long id, CancellationToken cancellationToken);
+
+    /// <summary>Runs the collector's probes once against the settings given (registered or not) and stores nothing.</summary>
+    Task<InstanceSnapshot> TestConnectionAsync(InstanceRegistration registration, CancellationToken cancellationToken);
+}
+
+/// <summary>The outcome of a write: the instance id, or the field and message explaining why it was refused.</summary>
+public sealed record InventoryResult(long? Id, string? Field, string? Error)
+{
+    public bool Succeeded => Id is not null;
+    public static InventoryResult Ok(long id) => new(id, null, null);
+    public static InventoryResult Refused(string field, string error) => new(null, field, error);
+}

@@ -1,0 +1,122 @@
+using Dapper;
+using IfiDashboard.Server.Compliance;
+using IfiDashboard.Server.Store;
+using IfiDashboard.Shared.Compliance.Policy;
+using IfiDashboard.Shared.Compliance.Status;
+using IfiDashboard.Shared.Editing;
+using IfiDashboard.Shared.Inventory;
+using IfiDashboard.Shared.Snapshots;
+using IfiDashboard.Simulator.Scenarios;
+using Microsoft.Extensions.DependencyInjection;
+
+namespace IfiDashboard.Server.Tests.Functional;
+
+/// <summary>The services behind the policy and inventory pages, against the real store and a simulated fleet.</summary>
+public sealed class EditingTests
+{
+    static async Task<ComplianceStatus> StatusAsync(DashboardHost host, string name) =>
+        (await host.Services.GetRequiredService<FleetAssessments>().RecomputeAsync(CancellationToken.None))
+            .Instances.Single(i => i.Registration.Name == name).Compliance.Status;
+
+    [Fact]
+    public async Task Waiver_turns_non_compliant_into_waived_and_revoking_it_turns_it_back()
+    {
+        await using var host = new DashboardHost(new ScenarioInstance { Name = "off", Profile = "2019", IfiEnabled = false });
+        await host.RegisterFleetAsync();
+        await host.PollAllAsync();
+        var editor = host.Services.GetRequiredService<IPolicyEditor>();
+
+        var before = await StatusAsync(host, "off");
+        var waiverId = await editor.GrantWaiverAsync(host.IdOf("off"), "vendor window CHG-1", "dba", DateTimeOffset.UtcNow.AddDays(3), CancellationToken.None);
+        var waived = await StatusAsync(host, "off");
+        var view = await editor.GetAsync(CancellationToken.None);
+        await editor.RevokeWaiverAsync(waiverId, "dba", CancellationToken.None);
+        var after = await StatusAsync(host, "off");
+
+        Assert.Equal((ComplianceStatus.NonCompliant, ComplianceStatus.Waived, ComplianceStatus.NonCompliant), (before, waived, after));
+        Assert.Equal("off", Assert.Single(view.Waivers).InstanceName);
+    }
+
+    [Fact]
+    public async Task New_policy_version_forbidding_ifi_makes_an_instance_with_ifi_non_compliant()
+    {
+        await using var host = new DashboardHost(new ScenarioInstance { Name = "vault", Profile = "2022", IfiEnabled = true, Inventory = new() { Tags = ["pci"] } });
+        await host.RegisterFleetAsync();
+        await host.PollAllAsync();
+        var editor = host.Services.GetRequiredService<IPolicyEditor>();
+
+        var before = await StatusAsync(host, "vault");
+        var version = await editor.SaveRulesAsync([new PolicyRule { Name = "pci", Desired = DesiredState.Forbidden, Tags = ["pci"] }], "dba", CancellationToken.None);
+        var after = await StatusAsync(host, "vault");
+
+        Assert.Equal((ComplianceStatus.Compliant, ComplianceStatus.NonCompliant), (before, after));
+        Assert.Equal(version, (await editor.GetAsync(CancellationToken.None)).Document.Version);
+    }
+
+    [Fact]
+    public async Task Waiver_for_an_unknown_instance_or_in_the_past_is_refused()
+    {
+        await using var host = new DashboardHost();
+        var editor = host.Services.GetRequiredService<IPolicyEditor>();
+
+        await Assert.ThrowsAsync<ArgumentException>(() => editor.GrantWaiverAsync(999, "x", "dba", DateTimeOffset.UtcNow.AddDays(1), CancellationToken.None));
+        await Assert.ThrowsAsync<ArgumentException>(() => editor.GrantWaiverAsync(1, "x", "dba", DateTimeOffset.UtcNow.AddDays(-1), CancellationToken.None));
+    }
+
+    [Fact]
+    public async Task Registered_instance_is_polled_and_a_bad_port_is_refused_naming_the_field()
+    {
+        await using var host = new DashboardHost(new ScenarioInstance { Name = "new", Profile = "2019", IfiEnabled = true });
+        var editor = host.Services.GetRequiredService<IInventoryEditor>();
+        var registration = new InstanceRegistration
+        {
+            Name = "new", Host = "127.0.0.1", Port = host.Fleet["new"].Port, TrustServerCertificate = true, CredentialName = "fleet",
+        };
+
+        var refused = await editor.RegisterAsync(registration with { Port = 70_000 }, CancellationToken.None);
+        var registered = await editor.RegisterAsync(registration, CancellationToken.None);
+        var duplicate = await editor.RegisterAsync(registration, CancellationToken.None);
+        var polled = await host.PollAllAsync();
+
+        Assert.Equal("port", refused.Field);
+        Assert.True(registered.Succeeded);
+        Assert.Equal("name", duplicate.Field);
+        Assert.Equal(1, polled);
+        Assert.Equal(ComplianceStatus.Compliant, await StatusAsync(host, "new"));
+    }
+
+    [Fact]
+    public async Task Test_connection_runs_every_probe_and_stores_nothing()
+    {
+        await using var host = new DashboardHost(new ScenarioInstance { Name = "candidate", Profile = "2022", IfiEnabled = true });
+        var editor = host.Services.GetRequiredService<IInventoryEditor>();
+
+        var snapshot = await editor.TestConnectionAsync(new InstanceRegistration
+        {
+            Name = "candidate", Host = "127.0.0.1", Port = host.Fleet["candidate"].Port, TrustServerCertificate = true, CredentialName = "fleet",
+        }, CancellationToken.None);
+
+        Assert.Equal(IfiState.Enabled, IfiObservation.From(snapshot).State);
+        Assert.Contains(snapshot.Probes, p => p.Probe == ProbeNames.Files && p.Outcome == OutcomeClass.Ok);
+        await using var connection = await host.Services.GetRequiredService<IDbConnectionFactory>().OpenAsync(CancellationToken.None);
+        Assert.Equal(0, await connection.ExecuteScalarAsync<long>("SELECT COUNT(*) FROM polls;"));
+    }
+
+    [Fact]
+    public async Task Edit_renames_and_retire_removes_from_the_fleet()
+    {
+        await using var host = new DashboardHost(new ScenarioInstance { Name = "old-name", Profile = "2019" });
+        await host.RegisterFleetAsync();
+        var editor = host.Services.GetRequiredService<IInventoryEditor>();
+        var id = host.IdOf("old-name");
+        var current = (await editor.GetAsync(id, CancellationToken.None))!;
+
+        var renamed = await editor.UpdateAsync(current with { Name = "new-name", Environment = "Staging" }, CancellationToken.None);
+        var afterRename = await editor.GetAsync(id, CancellationToken.None);
+        await editor.RetireAsync(id, CancellationToken.None);
+
+        Assert.True(renamed.Succeeded);
+        Assert.Equal(("new-name", "Staging"), (afterRename!.Name, afterRename.Environment));
+        Assert.Empty(await editor.ListAsync(CancellationToken.None));
+    }
+}
