@@ -49,7 +49,8 @@ def authenticator(user, password):
     def check(server, session, envelope, mechanism, auth_data):
         ok = (isinstance(auth_data, LoginPassword)
               and auth_data.login.decode() == user and auth_data.password.decode() == password)
-        return AuthResult(success=ok)
+        # handled=False: aiosmtpd itself answers a failure with 535.
+        return AuthResult(success=ok, handled=False)
     return check
 
 
