@@ -1,0 +1,144 @@
+using IfiDashboard.Server.Alerts;
+using IfiDashboard.Server.Alerts.Rules;
+using IfiDashboard.Server.Compliance;
+using IfiDashboard.Shared.Compliance.Policy;
+using IfiDashboard.Shared.Compliance.Status;
+using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Simulator.Scenarios;
+using Microsoft.Extensions.DependencyInjection;
+
+namespace IfiDashboard.Server.Tests.Alerts;
+
+/// <summary>
+/// The rules as a pure function, over a real instance assessment whose status the test sets: thresholds, episodes
+/// that outlive an outage, waiver warnings, switches, idempotence.
+/// </summary>
+public sealed class AlertRulesTests : IAsyncLifetime
+{
+    static readonly DateTimeOffset T0 = new(2026, 3, 2, 8, 0, 0, TimeSpan.Zero);
+
+    SmtpSink _smtp = null!;
+    AlertsTestBed _bed = null!;
+    FleetAssessment _template = null!;
+
+    public async Task InitializeAsync()
+    {
+        _smtp = SmtpSink.Create(SinkMode.None);
+        _bed = AlertsTestBed.Create(new ScenarioInstance { Name = "sql-rules", Profile = "2019", IfiEnabled = true });
+        await using var host = _bed.StartHost(_smtp, s => s["Alerts:Enabled"] = "false");
+        await host.RegisterFleetAsync();
+        _template = await host.Services.GetRequiredService<FleetAssessments>().RecomputeAsync(CancellationToken.None);
+    }
+
+    public async Task DisposeAsync()
+    {
+        await _bed.DisposeAsync();
+        await _smtp.DisposeAsync();
+    }
+
+    FleetAssessment Fleet(DateTimeOffset at, ComplianceStatus status, Waiver? waiver = null)
+    {
+        var instance = _template.Instances.Single();
+        return _template with
+        {
+            ComputedAt = at,
+            Instances = [instance with { Compliance = instance.Compliance with { Status = status, Waiver = waiver } }],
+        };
+    }
+
+    static AlertOptions Options(Action<AlertOptions>? change = null)
+    {
+        var options = new AlertOptions { Enabled = true, RenotifyInterval = TimeSpan.FromHours(4) };
+        change?.Invoke(options);
+        return options;
+    }
+
+    /// <summary>Evaluates and applies the plan to the states, as the store would.</summary>
+    static IReadOnlyList<AlertNotice> Step(List<AlertState> states, FleetAssessment fleet, AlertOptions options)
+    {
+        var plan = AlertEvaluator.Evaluate(fleet, states, options);
+        states.RemoveAll(s => plan.Deletes.Contains((s.InstanceId, s.Rule)) || plan.Upserts.Any(u => u.InstanceId == s.InstanceId && u.Rule == s.Rule));
+        states.AddRange(plan.Upserts);
+        return plan.Notices;
+    }
+
+    [Fact]
+    public void Unknown_alerts_only_once_it_has_lasted_the_threshold()
+    {
+        var states = new List<AlertState>();
+        var options = Options();
+
+        Assert.Empty(Step(states, Fleet(T0, ComplianceStatus.Unknown), options));
+        Assert.Empty(Step(states, Fleet(T0.AddMinutes(59), ComplianceStatus.Unknown), options));
+        var notice = Assert.Single(Step(states, Fleet(T0.AddHours(1), ComplianceStatus.Unknown), options));
+
+        Assert.Equal((AlertNoticeKind.Opened, AlertRule.Unknown), (notice.Kind, notice.Rule));
+        Assert.Equal(T0, notice.Episode.OpenedAt);
+    }
+
+    [Fact]
+    public void An_unknown_spell_that_clears_before_the_threshold_ends_quietly()
+    {
+        var states = new List<AlertState>();
+
+        Step(states, Fleet(T0, ComplianceStatus.Unknown), Options());
+
+        Assert.Empty(Step(states, Fleet(T0.AddMinutes(10), ComplianceStatus.Compliant), Options()));
+        Assert.Empty(states);
+    }
+
+    [Fact]
+    public void A_non_compliant_instance_that_goes_out_of_sight_keeps_its_episode_and_is_not_called_resolved()
+    {
+        var states = new List<AlertState>();
+        var options = Options(o => o.Rules.Unknown = false);
+
+        Assert.Single(Step(states, Fleet(T0, ComplianceStatus.NonCompliant), options));
+        Assert.Empty(Step(states, Fleet(T0.AddMinutes(5), ComplianceStatus.Unknown), options));
+        Assert.Empty(Step(states, Fleet(T0.AddMinutes(10), ComplianceStatus.NonCompliant), options));
+        var resolved = Assert.Single(Step(states, Fleet(T0.AddMinutes(15), ComplianceStatus.Compliant), options));
+
+        Assert.Equal(AlertNoticeKind.Resolved, resolved.Kind);
+    }
+
+    [Fact]
+    public void A_waiver_ending_soon_warns_once_and_a_renewed_waiver_warns_again()
+    {
+        var states = new List<AlertState>();
+        var options = Options();
+        Waiver Until(DateTimeOffset end) => new() { InstanceId = 1, Reason = "vendor", Author = "dba", GrantedAt = T0.AddDays(-30), ExpiresAt = end };
+
+        Assert.Empty(Step(states, Fleet(T0, ComplianceStatus.Waived, Until(T0.AddDays(8))), options));
+        var warning = Assert.Single(Step(states, Fleet(T0.AddDays(1), ComplianceStatus.Waived, Until(T0.AddDays(8))), options));
+        Assert.Empty(Step(states, Fleet(T0.AddDays(5), ComplianceStatus.Waived, Until(T0.AddDays(8))), options));
+        Assert.Empty(Step(states, Fleet(T0.AddDays(6), ComplianceStatus.Waived, Until(T0.AddDays(30))), options));
+        var renewed = Assert.Single(Step(states, Fleet(T0.AddDays(23), ComplianceStatus.Waived, Until(T0.AddDays(30))), options));
+
+        Assert.Equal((AlertNoticeKind.Opened, AlertRule.WaiverExpiring), (warning.Kind, warning.Rule));
+        Assert.NotEqual(warning.DedupeKey, renewed.DedupeKey);
+    }
+
+    [Fact]
+    public void Switched_off_rules_send_nothing_and_recovery_off_ends_quietly()
+    {
+        var states = new List<AlertState>();
+        var noNonCompliant = Options(o => o.Rules.NonCompliant = false);
+        var noRecovery = Options(o => o.Rules.Recovery = false);
+
+        Assert.Empty(Step(states, Fleet(T0, ComplianceStatus.NonCompliant), noNonCompliant));
+        Assert.Single(Step(states, Fleet(T0.AddMinutes(1), ComplianceStatus.NonCompliant), noRecovery));
+        Assert.Empty(Step(states, Fleet(T0.AddMinutes(2), ComplianceStatus.Compliant), noRecovery));
+        Assert.Empty(states);
+    }
+
+    [Fact]
+    public void Evaluating_the_same_assessment_twice_decides_nothing_the_second_time()
+    {
+        var states = new List<AlertState>();
+        var fleet = Fleet(T0, ComplianceStatus.NonCompliant);
+
+        Assert.Single(Step(states, fleet, Options()));
+
+        Assert.True(AlertEvaluator.Evaluate(fleet, states, Options()).IsEmpty);
+    }
+}
