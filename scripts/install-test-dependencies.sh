@@ -7,6 +7,7 @@ set -euo pipefail
 missing=()
 command -v tsql >/dev/null 2>&1 || missing+=(freetds-bin)
 command -v docker-compose >/dev/null 2>&1 || missing+=(docker-compose)
+/usr/bin/python3 -c 'import aiosmtpd' >/dev/null 2>&1 || missing+=(python3-aiosmtpd)  # SMTP server for the alert tests (Debian's python3)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 echo "Installing test dependencies: ${missing[*]}"
