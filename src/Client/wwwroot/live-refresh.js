@@ -20,4 +20,6 @@ if (regions().length > 0 && 'EventSource' in window) {
   source.addEventListener('fleet-changed', () => {
     running ??= refresh().catch(() => {}).finally(() => { running = null; });
   });
+  // Browsers allow six connections per host: a stream left open by a page being left would hold one of them.
+  window.addEventListener('pagehide', () => source.close());
 }
