@@ -1,4 +1,6 @@
 using IfiDashboard.Server.Api.Auth;
+using IfiDashboard.Server.Api.Changes;
+using IfiDashboard.Server.Api.Compliance;
 using IfiDashboard.Server.Api.Http;
 using IfiDashboard.Server.Api.Inventory;
 using IfiDashboard.Server.Api.Keys;
@@ -40,6 +42,7 @@ public static class ApiExtensions
                 .RequireAuthenticatedUser()
                 .RequireClaim(ApiScopes.ClaimType, scope));
 
+        services.AddIfiComplianceApi();
         services.AddIfiApiRateLimiting();
         // The document itself is registered with the collector API (AddOpenApi); this adds the key scheme to it.
         services.Configure<OpenApiOptions>("v1", options =>
@@ -67,6 +70,8 @@ public static class ApiExtensions
         var api = app.MapGroup("/api/v1").RequireRateLimiting(ApiRateLimiting.PolicyName);
         api.MapInstancesApi();
         api.MapApiKeysApi();
+        api.MapComplianceApi();
+        api.MapChangesApi();
         return app;
     }
 }

@@ -1,0 +1,29 @@
+namespace IfiDashboard.Server.Api.Changes;
+
+/// <summary>
+/// A page of the changes feed, oldest first. Store <see cref="NextCursor"/> and pass it as <c>since</c> next time:
+/// you get only newer entries, none missed and none repeated. <see cref="HasMore"/> says to ask again at once.
+/// </summary>
+public sealed record ChangePage(IReadOnlyList<ChangeEntry> Items, string NextCursor, bool HasMore);
+
+/// <summary>
+/// One change. <c>kind</c> and <c>change</c>:
+/// <list type="bullet">
+/// <item><c>status</c>: <c>firstSeen</c> or <c>changed</c>; old and new value are compliance statuses, detail the explanation.</item>
+/// <item><c>timeline</c>: <c>ifiEnabled</c> (Y/N), <c>serviceAccount</c> or <c>serviceStarted</c>, seen by a poll.</item>
+/// <item><c>inventory</c>: <c>created</c>, <c>updated</c> or <c>retired</c>, with the instance's version.</item>
+/// </list>
+/// <c>id</c> is unique across the feed and stable: a client can use it to ignore an entry it already holds.
+/// </summary>
+public sealed record ChangeEntry(
+    string Id,
+    string Kind,
+    string Change,
+    DateTimeOffset At,
+    long InstanceId,
+    string InstanceName,
+    string? ExternalKey,
+    string? OldValue,
+    string? NewValue,
+    long? Version,
+    string? Detail);

@@ -1,0 +1,56 @@
+using IfiDashboard.Server.Store;
+using IfiDashboard.Server.Store.Changes;
+
+namespace IfiDashboard.Server.Api.Changes;
+
+/// <summary>
+/// Merges the journal and the IFI timeline into one page, oldest first. The merge only ever takes the head of either
+/// list, so each source's part of a page is a prefix of its rows in id order and the cursor can name both ends.
+/// </summary>
+internal static class ChangeFeed
+{
+    public static ChangePage Page(IReadOnlyList<JournalRow> journal, IReadOnlyList<TimelineRow> timeline,
+        ChangeCursor since, int limit)
+    {
+        var items = new List<ChangeEntry>(Math.Min(limit, journal.Count + timeline.Count));
+        int j = 0, t = 0;
+        var cursor = since;
+        while (items.Count < limit && (j < journal.Count || t < timeline.Count))
+        {
+            // Times are fixed-width UTC text: ordinal order is time order. On a tie the journal goes first.
+            var takeJournal = t == timeline.Count
+                || (j < journal.Count && string.CompareOrdinal(journal[j].OccurredAt, timeline[t].ChangedAt) <= 0);
+            if (takeJournal)
+            {
+                items.Add(Entry(journal[j]));
+                cursor = cursor with { JournalId = journal[j++].Id };
+            }
+            else
+            {
+                items.Add(Entry(timeline[t]));
+                cursor = cursor with { TimelineId = timeline[t++].Id };
+            }
+        }
+        var hasMore = j < journal.Count || t < timeline.Count;
+        return new ChangePage(items, cursor.Encode(), hasMore);
+    }
+
+    static ChangeEntry Entry(JournalRow row) => row.Kind == JournalKinds.Status
+        ? new ChangeEntry($"j{row.Id}", "status", row.OldValue is null ? "firstSeen" : "changed", StoreTime.Parse(row.OccurredAt),
+            row.InstanceId, row.InstanceName, row.ExternalKey, row.OldValue, row.NewValue, null, row.Detail)
+        : new ChangeEntry($"j{row.Id}", "inventory", row.Change, StoreTime.Parse(row.OccurredAt),
+            row.InstanceId, row.InstanceName, row.ExternalKey, null, null, row.Version, row.Detail);
+
+    static ChangeEntry Entry(TimelineRow row)
+    {
+        var (change, detail) = row.Field switch
+        {
+            "ifi_enabled" => ("ifiEnabled", row.NewValue == "Y" ? "IFI turned on" : row.NewValue == "N" ? "IFI turned off" : "IFI flag changed"),
+            "service_account" => ("serviceAccount", "The engine's service account changed"),
+            "last_startup_time" => ("serviceStarted", "The engine service restarted"),
+            _ => (row.Field, "Engine service changed"),
+        };
+        return new ChangeEntry($"t{row.Id}", "timeline", change, StoreTime.Parse(row.ChangedAt), row.InstanceId,
+            row.InstanceName, row.ExternalKey, row.OldValue, row.NewValue, null, detail);
+    }
+}

@@ -1,0 +1,38 @@
+using IfiDashboard.Server.Store.Changes;
+using IfiDashboard.Shared.Dashboard;
+
+namespace IfiDashboard.Server.Api.Changes;
+
+/// <summary>
+/// Brings the journal up to date with the latest assessment (status transitions) and the inventory (versions). Runs
+/// after every assessment (<see cref="ChangeJournalService"/>) and before every read of the feed, so a client never
+/// sees a feed that lags what the other endpoints already show.
+/// </summary>
+public sealed class ChangeRecorder(IFleetAssessments assessments, ChangeJournal journal)
+{
+    readonly SemaphoreSlim _recording = new(1, 1);
+    DateTimeOffset? _lastAssessment;
+
+    public async Task CatchUpAsync(CancellationToken ct)
+    {
+        await _recording.WaitAsync(ct);
+        try
+        {
+            // Inventory first, so an instance's "created" comes before its first status.
+            await journal.CatchUpInventoryAsync(ct);
+            var fleet = await assessments.GetAsync(ct);
+            // Assessments only move forward, but an older one must never be compared after a newer one.
+            if (_lastAssessment is { } last && fleet.ComputedAt <= last)
+                return;
+            var statuses = fleet.Instances
+                .Select(i => new StatusObservation(i.Registration.Id, i.Compliance.Status.ToString(), i.Compliance.Explanation))
+                .ToList();
+            await journal.RecordStatusesAsync(statuses, fleet.ComputedAt, ct);
+            _lastAssessment = fleet.ComputedAt;
+        }
+        finally
+        {
+            _recording.Release();
+        }
+    }
+}

@@ -1,0 +1,18 @@
+using IfiDashboard.Server.Api.Changes;
+using IfiDashboard.Server.Store.Changes;
+
+namespace IfiDashboard.Server.Api.Compliance;
+
+public static class ComplianceApiExtensions
+{
+    /// <summary>What the compliance endpoints and the changes feed need beyond the fleet assessment itself.</summary>
+    public static IServiceCollection AddIfiComplianceApi(this IServiceCollection services)
+    {
+        services.AddSingleton<ExternalKeys>();
+        services.AddSingleton<WindowedZeroing>();
+        services.AddSingleton<ChangeJournal>();
+        services.AddSingleton<ChangeRecorder>();
+        services.AddHostedService<ChangeJournalService>();
+        return services;
+    }
+}

@@ -1,0 +1,31 @@
+using IfiDashboard.Shared.Compliance.Policy;
+using IfiDashboard.Shared.Compliance.Summary;
+using IfiDashboard.Shared.Dashboard;
+
+namespace IfiDashboard.Server.Api.Compliance;
+
+/// <summary>The fleet summary, grouped by the engine's own summaries (<see cref="FleetSummaries"/>).</summary>
+internal static class ComplianceSummaries
+{
+    public static ComplianceSummary Build(FleetAssessment fleet)
+    {
+        var assessed = fleet.Instances.Select(i => new AssessedInstance(i.Facts, i.Compliance)).ToList();
+        static IReadOnlyList<StatusGroupResource> Groups(IReadOnlyList<StatusGroup> groups) =>
+            groups.Select(StatusGroupResource.From).ToList();
+        int Desired(DesiredState state) => fleet.Instances.Count(i => i.Compliance.Policy.Desired == state);
+
+        return new ComplianceSummary(
+            fleet.ComputedAt,
+            fleet.LastPollAt,
+            fleet.PolicyVersion,
+            fleet.Instances.Count,
+            fleet.Polled,
+            StatusCountsResource.From(FleetSummaries.Count(assessed)),
+            new DesiredStateCounts(Desired(DesiredState.Required), Desired(DesiredState.Forbidden), Desired(DesiredState.NotApplicable)),
+            Groups(FleetSummaries.ByEnvironment(assessed)),
+            Groups(FleetSummaries.ByTag(assessed)),
+            Groups(FleetSummaries.ByMajorVersion(assessed)),
+            Groups(FleetSummaries.ByOwner(assessed)),
+            new TimeLostWindows(ZeroingWindow.Of(fleet.Last7Days), ZeroingWindow.Of(fleet.Last30Days), ZeroingWindow.Of(fleet.Last90Days)));
+    }
+}

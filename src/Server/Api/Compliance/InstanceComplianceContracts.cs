@@ -1,0 +1,91 @@
+namespace IfiDashboard.Server.Api.Compliance;
+
+// Bodies of /api/v1/compliance/instances and /export. Enumerations are their names (Compliant, NonCompliant, Waived,
+// Unknown, NotApplicable; Required, Forbidden; Enabled, Disabled, Unknown).
+
+/// <summary>
+/// One instance's compliance in a list or export row: flat, so that the CSV export has exactly these columns.
+/// <c>externalKey</c> is null for instances not registered by a CMDB.
+/// </summary>
+public sealed record ComplianceRow(
+    long Id,
+    string? ExternalKey,
+    string Name,
+    string Environment,
+    string? Owner,
+    IReadOnlyList<string> Tags,
+    int MajorVersion,
+    string Release,
+    string Status,
+    bool IsStale,
+    string Explanation,
+    string DesiredState,
+    string? RuleName,
+    string ObservedIfi,
+    string? UnknownReason,
+    DateTimeOffset? WaiverExpiresAt,
+    string AccountKind,
+    bool AccountOverPrivileged,
+    double ZeroingBytesPerSecond,
+    string ZeroingRateMethod,
+    double TimeLost7DaysSeconds,
+    double TimeLost30DaysSeconds,
+    double TimeLost90DaysSeconds,
+    double LogZeroing30DaysSeconds,
+    double RestoreExtraSeconds,
+    DateTimeOffset? LastGoodPollAt,
+    int PolicyVersion,
+    DateTimeOffset AssessedAt);
+
+public sealed record ComplianceRowPage(IReadOnlyList<ComplianceRow> Items, string? NextCursor);
+
+/// <summary>Everything the engine says about one instance, with the reasons behind its status.</summary>
+public sealed record InstanceComplianceResource(
+    long Id,
+    string? ExternalKey,
+    string Name,
+    string Environment,
+    string? Owner,
+    IReadOnlyList<string> Tags,
+    int MajorVersion,
+    string Release,
+    string Platform,
+    string Status,
+    bool IsStale,
+    string Explanation,
+    IReadOnlyList<string> Reasons,
+    IReadOnlyList<string> Notes,
+    DesiredStateResource Desired,
+    WaiverResource? Waiver,
+    ObservedIfiResource Observed,
+    AccountResource Account,
+    RemediationResource Remediation,
+    ZeroingRateResource ZeroingRate,
+    TimeLostResource TimeLost,
+    IReadOnlyList<DatabaseRestoreRiskResource> RestoreRisk,
+    IReadOnlyList<GrowthStallResource> GrowthStalls,
+    DateTimeOffset AssessedAt);
+
+/// <summary>The desired state, where it came from (Default, Rule, Platform) and the rule's name when a rule decided.</summary>
+public sealed record DesiredStateResource(string State, string Source, string? RuleName, int PolicyVersion);
+
+public sealed record WaiverResource(string Author, string Reason, DateTimeOffset GrantedAt, DateTimeOffset ExpiresAt);
+
+/// <summary>What the latest polls saw; <c>unknownReason</c> says why when the IFI state is Unknown.</summary>
+public sealed record ObservedIfiResource(string Ifi, string? UnknownReason, string? ServiceAccount,
+    DateTimeOffset? LastPollAt, DateTimeOffset? LastGoodPollAt, string? LastOutcome);
+
+public sealed record AccountResource(string Account, string Kind, bool IsOverPrivileged, string Explanation);
+
+public sealed record RemediationResource(string Kind, string Title, IReadOnlyList<string> Steps);
+
+/// <summary>
+/// How fast the instance writes zeroes: the median of its zeroed data-file growths, or the configured default
+/// (method AssumedDefault) without samples. Per volume when its files sit on several.
+/// </summary>
+public sealed record ZeroingRateResource(double BytesPerSecond, string Method, int Samples, bool Assumed, string Description,
+    IReadOnlyDictionary<string, double> VolumeBytesPerSecond);
+
+/// <summary>Seconds IFI would have saved in the last 7, 30 and 90 days; log zeroing (not avoidable) apart.</summary>
+public sealed record TimeLostResource(double Last7DaysSeconds, double Last30DaysSeconds, double Last90DaysSeconds,
+    double LogZeroingLast30DaysSeconds);

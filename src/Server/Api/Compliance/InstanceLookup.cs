@@ -1,0 +1,33 @@
+using System.Globalization;
+using IfiDashboard.Server.Api.Inventory;
+using IfiDashboard.Server.Store.Changes;
+using IfiDashboard.Shared.Dashboard;
+
+namespace IfiDashboard.Server.Api.Compliance;
+
+/// <summary>
+/// Finds an assessed (active) instance by the <c>{key}</c> of a compliance URL: the CMDB's external key, or else the
+/// instance's numeric id. An external key made only of digits therefore wins over the id it spells.
+/// </summary>
+internal static class InstanceLookup
+{
+    public sealed record Found(InstanceAssessment Instance, string? ExternalKey, IReadOnlyDictionary<long, string> Keys);
+
+    public static bool IsWellFormed(string key) => FieldRules.ExternalKey().IsMatch(key);
+
+    /// <returns>The instance, or the 404 problem to answer.</returns>
+    public static async Task<(Found? Found, IResult? Problem)> FindAsync(string key, FleetAssessment fleet,
+        ExternalKeys externalKeys, CancellationToken ct)
+    {
+        var keys = await externalKeys.ActiveAsync(ct);
+        var byKey = keys.Where(k => string.Equals(k.Value, key, StringComparison.Ordinal)).Select(k => (long?)k.Key).FirstOrDefault();
+        var id = byKey ?? (long.TryParse(key, NumberStyles.None, CultureInfo.InvariantCulture, out var parsed) ? parsed : null);
+        if (id is { } found && fleet.Find(found) is { } instance)
+            return (new Found(instance, keys.GetValueOrDefault(found), keys), null);
+        // Registered since the last assessment (a CMDB PUT does not trigger one): say so rather than "no such instance".
+        var detail = byKey is not null
+            ? $"The instance '{key}' is registered but not assessed yet; the assessment runs every minute."
+            : $"No active instance has the external key or id '{key}'.";
+        return (null, TypedResults.Problem(detail, statusCode: StatusCodes.Status404NotFound, title: "Instance not found"));
+    }
+}
