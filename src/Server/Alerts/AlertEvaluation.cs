@@ -70,7 +70,7 @@ public sealed class AlertEvaluation(
         var now = fleet.ComputedAt.UtcDateTime;
         var day = DateOnly.FromDateTime(now);
         if (now.TimeOfDay < settings.Digest.TimeUtc || _digestDay == day) return 0;
-        // Right after a start every instance is "not polled yet": a digest then would report the whole fleet as unknown.
+        // Before the first round of polls every instance is "not polled yet": a digest then would report them all as unknown.
         if (fleet.Instances.Count == 0 || fleet.Polled < fleet.Instances.Count) return 0;
         // After a restart the store, not memory, says whether today's digest was written.
         var written = await outbox.ExistsAsync(DigestPlanner.DedupeKeyPrefix(day), ct)
