@@ -1,0 +1,70 @@
+using IfiDashboard.Shared.Editing;
+using IfiDashboard.Shared.Inventory;
+using Microsoft.AspNetCore.Components;
+
+namespace IfiDashboard.Client.Pages.Inventory;
+
+/// <summary>
+/// The registered instances with Edit and Retire. Retiring asks first: the Retire link opens a confirmation
+/// (<c>?retire=id</c>, a safe GET) whose form does the retiring, so no script and no accidental click retires anything.
+/// </summary>
+public partial class InventoryPage
+{
+    [Inject] IInventoryEditor Inventory { get; set; } = null!;
+    [Inject] NavigationManager Navigation { get; set; } = null!;
+
+    [SupplyParameterFromQuery(Name = "retire")] public long? RetireId { get; set; }
+    [SupplyParameterFromQuery(Name = "done")] public string? Done { get; set; }
+    [SupplyParameterFromQuery(Name = "name")] public string? ChangedName { get; set; }
+
+    [SupplyParameterFromForm(FormName = "retire")] public RetireRequest? Retire { get; set; }
+
+    IReadOnlyList<InstanceRegistration>? _instances;
+    InstanceRegistration? _confirm;
+    string? _loadError;
+    string? _message;
+    bool _failed;
+
+    protected override async Task OnInitializedAsync()
+    {
+        _message = InventoryMessages.For(Done, ChangedName);
+        try
+        {
+            _instances = (await Inventory.ListAsync(CancellationToken.None))
+                .OrderBy(i => i.Name, StringComparer.OrdinalIgnoreCase).ToList();
+            _confirm = _instances.FirstOrDefault(i => i.Id == RetireId);
+            if (RetireId is { } id && _confirm is null)
+                Fail($"No active instance has id {id}: it may already be retired.");
+        }
+        catch (Exception e)
+        {
+            _loadError = e.Message;
+        }
+    }
+
+    async Task RetireAsync()
+    {
+        var target = _instances?.FirstOrDefault(i => i.Id == Retire?.Id);
+        if (target is null)
+        {
+            Fail("Nothing was retired: that instance is not in the active inventory any more.");
+            return;
+        }
+        try
+        {
+            await Inventory.RetireAsync(target.Id, CancellationToken.None);
+        }
+        catch (Exception e)
+        {
+            Fail($"{target.Name} could not be retired: {e.Message}");
+            return;
+        }
+        Navigation.NavigateTo(InventoryMessages.Retired(target.Id, target.Name));
+    }
+
+    void Fail(string message)
+    {
+        _message = message;
+        _failed = true;
+    }
+}

@@ -1,0 +1,159 @@
+using IfiDashboard.Client.Components.Forms;
+using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Shared.Editing;
+using Microsoft.AspNetCore.Components;
+
+namespace IfiDashboard.Client.Pages.Policy;
+
+/// <summary>
+/// The rules (edited as a draft, saved as a new version) and the waivers (granted and revoked). Three plain HTML
+/// forms handled by static SSR (docs/decisions/0003); a stored change redirects back here with what was done.
+/// </summary>
+public partial class PolicyPage
+{
+    [Inject] IPolicyEditor Policy { get; set; } = null!;
+    [Inject] IInventoryEditor Inventory { get; set; } = null!;
+    [Inject] IFleetAssessments Assessments { get; set; } = null!;
+    [Inject] NavigationManager Navigation { get; set; } = null!;
+    [Inject] TimeProvider Time { get; set; } = null!;
+
+    [SupplyParameterFromForm(FormName = "rules")] public RulesDraft? Draft { get; set; }
+    [SupplyParameterFromForm(FormName = "grant")] public WaiverGrant? Grant { get; set; }
+    [SupplyParameterFromForm(FormName = "revoke")] public RevokeRequest? Revoke { get; set; }
+
+    [SupplyParameterFromQuery(Name = "done")] public string? Done { get; set; }
+    [SupplyParameterFromQuery(Name = "version")] public int? SavedVersion { get; set; }
+    [SupplyParameterFromQuery(Name = "instance")] public string? ChangedInstance { get; set; }
+
+    readonly FormErrors _rulesErrors = new();
+    readonly FormErrors _grantErrors = new();
+    readonly FormErrors _revokeErrors = new();
+    PolicyView? _view;
+    FleetAssessment? _fleet;
+    IReadOnlyList<InstanceChoice> _choices = [];
+    string? _loadError;
+    string? _statusError;
+    string? _message;
+    bool _failed;
+
+    protected override async Task OnInitializedAsync()
+    {
+        _message = PolicyMessages.For(Done, SavedVersion, ChangedInstance);
+        Grant ??= WaiverGrant.Blank(Time.GetUtcNow());
+        Revoke ??= new RevokeRequest();
+        try
+        {
+            _view = await Policy.GetAsync(CancellationToken.None);
+            // A posted draft is kept as typed; only a fresh page starts from the stored rules.
+            Draft ??= RulesDraft.From(_view.Document);
+            var instances = await Inventory.ListAsync(CancellationToken.None);
+            await LoadStatusesAsync();
+            _choices = instances.OrderBy(i => i.Name, StringComparer.OrdinalIgnoreCase)
+                .Select(i => new InstanceChoice(i.Id, i.Name, _fleet?.Find(i.Id)?.Compliance.Status))
+                .ToList();
+        }
+        catch (Exception e)
+        {
+            _loadError = e.Message;
+        }
+    }
+
+    async Task LoadStatusesAsync()
+    {
+        // The statuses are a courtesy next to the waivers: without them the page still edits the policy.
+        try
+        {
+            _fleet = await Assessments.GetAsync(CancellationToken.None);
+        }
+        catch (Exception e)
+        {
+            _statusError = $"status unavailable: {e.Message}";
+        }
+    }
+
+    async Task SaveRulesAsync()
+    {
+        if (Draft is null || _view is null) return;
+        if (Draft.Command != RulesDraft.Save)
+        {
+            if (!Draft.TryEdit(_rulesErrors)) Fail("That change to the rules was not understood; the draft is unchanged.");
+            return;
+        }
+        var rules = Draft.Validate(_rulesErrors);
+        if (rules is null)
+        {
+            Fail("The rules were not saved: correct the fields marked below.");
+            return;
+        }
+        int version;
+        try
+        {
+            version = await Policy.SaveRulesAsync(rules, Authors.Or(Draft.Author), CancellationToken.None);
+        }
+        catch (Exception e)
+        {
+            Fail($"The rules could not be saved: {e.Message}");
+            return;
+        }
+        Navigation.NavigateTo(PolicyMessages.Saved(version));
+    }
+
+    async Task GrantAsync()
+    {
+        if (Grant is null || _view is null) return;
+        if (Grant.Validate(_grantErrors) is not { } request)
+        {
+            Fail("The waiver was not granted: correct the fields marked below.");
+            return;
+        }
+        try
+        {
+            await Policy.GrantWaiverAsync(request.InstanceId, request.Reason, Authors.Or(Grant.Author), request.ExpiresAt, CancellationToken.None);
+        }
+        catch (ArgumentException refused)
+        {
+            _grantErrors.Add(WaiverGrant.FieldOf(refused), WaiverGrant.MessageOf(refused));
+            Fail("The waiver was not granted: correct the fields marked below.");
+            return;
+        }
+        catch (Exception e)
+        {
+            Fail($"The waiver could not be granted: {e.Message}");
+            return;
+        }
+        var name = _choices.FirstOrDefault(c => c.Id == request.InstanceId)?.Name ?? $"#{request.InstanceId}";
+        Navigation.NavigateTo(PolicyMessages.Granted(name));
+    }
+
+    async Task RevokeAsync()
+    {
+        if (Revoke is null || _view is null) return;
+        var waiver = long.TryParse(Revoke.WaiverId, out var id) ? _view.Waivers.FirstOrDefault(w => w.Id == id) : null;
+        if (waiver is null)
+        {
+            _revokeErrors.Add("Revoke.WaiverId", "Press the Revoke button of the waiver to revoke.");
+            Fail("No waiver was revoked.");
+            return;
+        }
+        try
+        {
+            if (!await Policy.RevokeWaiverAsync(waiver.Id, Authors.Or(Revoke.Author), CancellationToken.None))
+            {
+                Fail($"The waiver for {waiver.InstanceName} is no longer in force: it was already revoked.");
+                return;
+            }
+        }
+        catch (Exception e)
+        {
+            Fail($"The waiver could not be revoked: {e.Message}");
+            return;
+        }
+        Navigation.NavigateTo(PolicyMessages.Revoked(waiver.InstanceName));
+    }
+
+    void Fail(string message)
+    {
+        _message = message;
+        _failed = true;
+    }
+}

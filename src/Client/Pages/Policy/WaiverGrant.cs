@@ -1,0 +1,56 @@
+using System.Globalization;
+using IfiDashboard.Client.Components.Forms;
+
+namespace IfiDashboard.Client.Pages.Policy;
+
+/// <summary>The grant form. The expiry is typed as a UTC date and time (the dashboard's one clock).</summary>
+public sealed class WaiverGrant
+{
+    public const int MaxReasonLength = 2000;
+
+    /// <summary>What a datetime-local input sends; seconds are optional.</summary>
+    static readonly string[] ExpiryFormats = ["yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd HH:mm", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd"];
+
+    public string? InstanceId { get; set; }
+    public string? Reason { get; set; }
+    public string? ExpiresAt { get; set; }
+    public string? Author { get; set; }
+
+    public static string Field(string property) => "Grant." + property;
+
+    /// <summary>A fresh form: expiring in a week, at the top of the hour, a sensible default for a change window.</summary>
+    public static WaiverGrant Blank(DateTimeOffset now)
+    {
+        var week = now.UtcDateTime.AddDays(7);
+        return new WaiverGrant { ExpiresAt = FormatExpiry(new DateTime(week.Year, week.Month, week.Day, week.Hour, 0, 0, DateTimeKind.Utc)) };
+    }
+
+    public static string FormatExpiry(DateTime utc) => utc.ToString("yyyy-MM-dd'T'HH:mm", CultureInfo.InvariantCulture);
+
+    /// <summary>The parsed request, or null with each reason next to its field. The editor checks the rest (the
+    /// instance is active, the expiry is in the future) against the store and its own clock.</summary>
+    public (long InstanceId, string Reason, DateTimeOffset ExpiresAt)? Validate(FormErrors errors)
+    {
+        if (!long.TryParse(InstanceId, NumberStyles.None, CultureInfo.InvariantCulture, out var id) || id <= 0)
+            errors.Add(Field(nameof(InstanceId)), "Choose the instance the waiver is for.");
+        var reason = Reason?.Trim() ?? "";
+        if (reason.Length == 0) errors.Add(Field(nameof(Reason)), "Say why: the reason is shown wherever the instance's status is.");
+        else if (reason.Length > MaxReasonLength) errors.Add(Field(nameof(Reason)), $"At most {MaxReasonLength} characters.");
+        if (!DateTime.TryParseExact(ExpiresAt?.Trim(), ExpiryFormats, CultureInfo.InvariantCulture,
+                DateTimeStyles.AssumeUniversal | DateTimeStyles.AdjustToUniversal, out var expires))
+            errors.Add(Field(nameof(ExpiresAt)), "A UTC date and time, e.g. 2030-06-01T00:00.");
+        return errors.Any ? null : (id, reason, new DateTimeOffset(expires, TimeSpan.Zero));
+    }
+
+    /// <summary>The form field an editor's <see cref="ArgumentException.ParamName"/> is about.</summary>
+    public static string FieldOf(ArgumentException refused) => refused.ParamName switch
+    {
+        "expiresAt" => Field(nameof(ExpiresAt)),
+        "reason" => Field(nameof(Reason)),
+        _ => Field(nameof(InstanceId)),
+    };
+
+    /// <summary>The editor's sentence without the " (Parameter 'x')" suffix .NET appends.</summary>
+    public static string MessageOf(ArgumentException refused) =>
+        refused.ParamName is { } name ? refused.Message.Replace($" (Parameter '{name}')", "", StringComparison.Ordinal) : refused.Message;
+}
