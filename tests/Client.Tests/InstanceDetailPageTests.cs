@@ -144,4 +144,13 @@ public sealed class InstanceDetailPageTests : ComponentTest
         Assert.Equal(["Ok", "Timeout"], polls.Select(p => p.GetAttribute("data-poll-outcome")));
         Assert.Contains("row-bad", polls[1].ClassList);
     }
+
+    [Fact]
+    public void A_clean_poll_is_one_line_rather_than_a_table_of_oks()
+    {
+        var page = RenderDetail(Details.SqlFin01(probes: [new ProbeOutcome(ProbeNames.Connect, OutcomeClass.Ok), new ProbeOutcome(ProbeNames.Services, OutcomeClass.Ok)]));
+
+        Assert.Equal("All 2 probes succeeded: connect, services.", page.Find("[data-probes-ok]").TextContent);
+        Assert.Empty(page.FindAll("[data-table=probes]"));
+    }
 }

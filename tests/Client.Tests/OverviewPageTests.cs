@@ -97,7 +97,7 @@ public sealed class OverviewPageTests : ComponentTest
         var restore = page.FindAll("[data-table=top-restore] tbody tr");
         Assert.Equal(2, restore.Count);
         Assert.Contains("SQLFIN01", restore[0].TextContent, StringComparison.Ordinal);
-        Assert.Contains("34.1 min", restore[0].TextContent, StringComparison.Ordinal);
+        Assert.Contains("34 min 08 s", restore[0].TextContent, StringComparison.Ordinal);
         Assert.Equal("instances/1", restore[0].QuerySelector("a")!.GetAttribute("href"));
     }
 

@@ -1,0 +1,85 @@
+using System.Net;
+using System.Net.Sockets;
+using IfiDashboard.Collector.Scheduling;
+using IfiDashboard.Server.Compliance;
+using IfiDashboard.Server.Demo;
+using IfiDashboard.Simulator.Scenarios;
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.AspNetCore.Mvc.Testing;
+using Microsoft.Extensions.DependencyInjection;
+
+namespace IfiDashboard.E2E.Tests;
+
+/// <summary>
+/// The real server on a real port (Kestrel), with a temporary SQLite store and the demo fleet simulated in-process,
+/// registered by the server's own demo host. The background collector is off: one round of polls is driven here, so
+/// the pages show every demo instance polled when the browser opens them.
+/// </summary>
+public sealed class DemoDashboard : WebApplicationFactory<Program>
+{
+    readonly string _directory = Directory.CreateTempSubdirectory("ifi-e2e-").FullName;
+    readonly Scenario _scenario = LoadDemo();
+
+    public DemoDashboard()
+    {
+        Port = FreePort();
+        UseKestrel(Port);
+    }
+
+    public int Port { get; }
+    public string BaseUrl => $"http://127.0.0.1:{Port}/";
+    public int InstanceCount => _scenario.Instances.Count;
+
+    static Scenario LoadDemo()
+    {
+        var scenario = DemoScenario.Load();
+        ScenarioTimeShift.ShiftHistoryToYesterday(scenario, DateTimeOffset.UtcNow);
+        return scenario;
+    }
+
+    static int FreePort()
+    {
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        return ((IPEndPoint)listener.LocalEndpoint).Port;
+    }
+
+    protected override void ConfigureWebHost(IWebHostBuilder builder)
+    {
+        var login = _scenario.DefaultLogins[0];
+        builder.UseSetting("Store:ConnectionString", $"Data Source={Path.Combine(_directory, "store.db")}");
+        builder.UseSetting("Collector:Enabled", "false");
+        builder.UseSetting("Collector:Name", "e2e-tests");
+        builder.UseSetting("Collector:ConnectTimeoutSeconds", "3");
+        builder.UseSetting("Collector:CommandTimeoutSeconds", "3");
+        builder.UseSetting("Collector:PollDeadlineSeconds", "8");
+        builder.UseSetting($"Credentials:{DemoMode.CredentialName}:UserId", login.Name);
+        builder.UseSetting($"Credentials:{DemoMode.CredentialName}:Password", login.Password);
+        builder.ConfigureServices(services =>
+        {
+            services.AddSingleton(_scenario);
+            services.AddHostedService<DemoFleetHost>();
+        });
+    }
+
+    /// <summary>Starts Kestrel, lets the demo host register the fleet, polls every instance once and assesses.</summary>
+    public async Task StartAsync()
+    {
+        StartServer();
+        var collector = Services.GetRequiredService<CollectorService>();
+        var deadline = DateTime.UtcNow.AddSeconds(60);
+        var polled = 0;
+        while (polled < InstanceCount && DateTime.UtcNow < deadline)
+            polled += await collector.PollDueOnceAsync(CancellationToken.None);
+        await AssessAsync();
+    }
+
+    public Task AssessAsync() => Services.GetRequiredService<FleetAssessments>().RecomputeAsync(CancellationToken.None);
+
+    public override async ValueTask DisposeAsync()
+    {
+        await base.DisposeAsync();
+        Microsoft.Data.Sqlite.SqliteConnection.ClearAllPools();
+        try { Directory.Delete(_directory, recursive: true); } catch (IOException) { }
+    }
+}
