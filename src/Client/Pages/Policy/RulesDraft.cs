@@ -14,7 +14,14 @@ public sealed class RulesDraft
     public const string Save = "save";
     public const string Add = "add";
 
-    public List<RuleRow> Rules { get; set; } = [];
+    List<RuleRow> _rules = [];
+
+    /// <summary>Never null: a posted form with no rule rows binds the list as null.</summary>
+    public List<RuleRow> Rules
+    {
+        get => _rules;
+        set => _rules = value ?? [];
+    }
 
     /// <summary>The submit button pressed: "save", "add", or "up:i", "down:i", "remove:i" for row i.</summary>
     public string? Command { get; set; }
