@@ -1,0 +1,29 @@
+using IfiDashboard.Client.Tests.TestData;
+using IfiDashboard.Shared.Dashboard;
+using Microsoft.AspNetCore.Components.Forms;
+using Microsoft.Extensions.DependencyInjection;
+
+namespace IfiDashboard.Client.Tests.Editing;
+
+/// <summary>What every editing page needs besides its editor: a token for its forms, a clock, the fleet's statuses.</summary>
+public static class EditingServices
+{
+    public static IServiceCollection AddEditingBasics(this IServiceCollection services, IFleetAssessments? assessments = null)
+    {
+        services.AddSingleton<AntiforgeryStateProvider>(new FixedAntiforgery());
+        services.AddSingleton<TimeProvider>(new FixedClock(InstanceSpec.Now));
+        services.AddSingleton(assessments ?? FakeAssessments.Of(Fleets.Of(Fleets.Mixed())));
+        return services;
+    }
+
+    /// <summary>The server's provider needs an HTTP request; a fixed token is enough to see the forms carry one.</summary>
+    sealed class FixedAntiforgery : AntiforgeryStateProvider
+    {
+        public override AntiforgeryRequestToken? GetAntiforgeryToken() => new("test-token", "__RequestVerificationToken");
+    }
+
+    sealed class FixedClock(DateTimeOffset now) : TimeProvider
+    {
+        public override DateTimeOffset GetUtcNow() => now;
+    }
+}

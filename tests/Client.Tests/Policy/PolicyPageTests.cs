@@ -1,0 +1,186 @@
+using IfiDashboard.Client.Components.Forms;
+using IfiDashboard.Client.Pages.Policy;
+using IfiDashboard.Client.Tests.Editing;
+using IfiDashboard.Client.Tests.Rendering;
+using IfiDashboard.Client.Tests.TestData;
+using IfiDashboard.Shared.Compliance.Policy;
+using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Shared.Editing;
+using Microsoft.Extensions.DependencyInjection;
+
+namespace IfiDashboard.Client.Tests.Policy;
+
+public sealed class PolicyPageTests : ComponentTest
+{
+    static readonly DateTimeOffset Now = InstanceSpec.Now;
+
+    static readonly PolicyRule[] ThreeRules =
+    [
+        new() { Name = "pci", Desired = DesiredState.Forbidden, Tags = ["pci", "cardholder"] },
+        new() { Name = "prod", Desired = DesiredState.Required, Environment = "Production", Owner = "dba-team" },
+        new() { Name = "lab", Desired = DesiredState.NotApplicable },
+    ];
+
+    static WaiverView WaiverFor(long waiverId, long instanceId, string name, DateTimeOffset expires) => new(waiverId, name, new Waiver
+    {
+        InstanceId = instanceId, Reason = $"change window for {name}", Author = "alice", GrantedAt = Now.AddDays(-10), ExpiresAt = expires,
+    }, expires > Now);
+
+    RenderedPage RenderPolicy(IPolicyEditor policy, IFleetAssessments? assessments = null, params Shared.Inventory.InstanceRegistration[] instances)
+    {
+        Services.AddEditingBasics(assessments);
+        Services.AddSingleton(policy);
+        Services.AddSingleton<IInventoryEditor>(FakeInventoryEditor.Of(instances));
+        return Render<PolicyPage>();
+    }
+
+    [Fact]
+    public void An_empty_policy_says_every_instance_requires_ifi_and_offers_no_waiver_to_revoke()
+    {
+        var page = RenderPolicy(FakePolicyEditor.Of(FakePolicyEditor.View(0)));
+
+        Assert.NotNull(page.Find("[data-rules-empty]"));
+        Assert.NotNull(page.Find("[data-waivers-empty]"));
+        Assert.Contains("register one", page.Find("[data-grant-empty]").TextContent, StringComparison.Ordinal);
+        Assert.Equal("Save as version 1", page.Find("[data-action=save-rules]").TextContent.Trim());
+        Assert.Empty(page.FindAll("[role=alert]"));
+    }
+
+    [Fact]
+    public void Rules_are_listed_in_order_with_their_desired_state_and_criteria()
+    {
+        var page = RenderPolicy(FakePolicyEditor.Of(FakePolicyEditor.View(4, ThreeRules)));
+
+        Assert.Equal("4", page.Find("[data-policy-version]").GetAttribute("data-policy-version"));
+        Assert.Equal(["pci", "prod", "lab"], page.FindAll("tr[data-rule] input[name$='.Name']").Select(i => i.GetAttribute("value")!).ToArray());
+        Assert.Equal(["Forbidden", "Required", "NotApplicable"],
+            page.FindAll("tr[data-rule] select option[selected]").Select(o => o.GetAttribute("value")!).ToArray());
+        Assert.Equal("pci, cardholder", page.Find("input[name='Draft.Rules[0].Tags']").GetAttribute("value"));
+        Assert.Equal("Production", page.Find("input[name='Draft.Rules[1].Environment']").GetAttribute("value"));
+        Assert.Equal("dba-team", page.Find("input[name='Draft.Rules[1].Owner']").GetAttribute("value"));
+        Assert.NotNull(page.Find("tr[data-rule='0'] button[value='up:0'][disabled]"));
+        Assert.NotNull(page.Find("tr[data-rule='2'] button[value='down:2'][disabled]"));
+        Assert.Equal("Save as version 5", page.Find("[data-action=save-rules]").TextContent.Trim());
+        Assert.Equal("test-token", page.Find("form[data-form=rules] input[name=__RequestVerificationToken]").GetAttribute("value"));
+    }
+
+    [Fact]
+    public void Every_input_of_the_page_has_a_label()
+    {
+        var page = RenderPolicy(FakePolicyEditor.Of(FakePolicyEditor.View(4, ThreeRules, [WaiverFor(11, 1, "SQLFIN01", Now.AddDays(3))])),
+            null, FakeInventoryEditor.Instance(1, "SQLFIN01"));
+
+        var fields = page.FindAll("input:not([type=hidden]), select, textarea");
+        Assert.NotEmpty(fields);
+        Assert.All(fields, f => Assert.NotNull(page.FindAll($"label[for='{f.Id}']").SingleOrDefault()));
+    }
+
+    [Fact]
+    public void Waivers_show_author_expiry_whether_active_and_the_instance_status_now()
+    {
+        var fleet = Fleets.Of([
+            new InstanceSpec { Id = 1, Name = "SQLFIN01", Status = Shared.Compliance.Status.ComplianceStatus.Waived }.Build(),
+            new InstanceSpec { Id = 3, Name = "SQLHR01", Status = Shared.Compliance.Status.ComplianceStatus.NonCompliant }.Build(),
+        ]);
+        var view = FakePolicyEditor.View(2, waivers: [WaiverFor(12, 3, "SQLHR01", Now.AddDays(-1)), WaiverFor(11, 1, "SQLFIN01", Now.AddDays(3))]);
+
+        var page = RenderPolicy(FakePolicyEditor.Of(view), FakeAssessments.Of(fleet),
+            FakeInventoryEditor.Instance(1, "SQLFIN01"), FakeInventoryEditor.Instance(3, "SQLHR01"));
+
+        var rows = page.FindAll("tr[data-waiver]");
+        Assert.Equal(["SQLFIN01", "SQLHR01"], rows.Select(r => r.GetAttribute("data-instance")!).ToArray());
+        Assert.Equal(["true", "false"], rows.Select(r => r.GetAttribute("data-active")!).ToArray());
+        Assert.Equal(["Waived", "NonCompliant"], rows.Select(r => r.QuerySelector("[data-current-status]")!.GetAttribute("data-current-status")!).ToArray());
+        Assert.Contains("2025-05-11 09:00 UTC", rows[0].TextContent, StringComparison.Ordinal);
+        Assert.Contains("alice", rows[0].TextContent, StringComparison.Ordinal);
+        Assert.Contains("expired", rows[1].TextContent, StringComparison.Ordinal);
+        Assert.Equal("11", rows[0].QuerySelector("button[data-revoke]")!.GetAttribute("value"));
+        Assert.Equal(["SQLFIN01 — Waived", "SQLHR01 — Non-compliant"],
+            page.FindAll("select[name='Grant.InstanceId'] option[value]:not([value=''])").Select(o => o.TextContent).ToArray());
+        Assert.Equal("2025-05-15T09:00", page.Find("input[name='Grant.ExpiresAt']").GetAttribute("value"));
+    }
+
+    [Fact]
+    public void A_failing_policy_editor_is_reported_as_an_alert()
+    {
+        var page = RenderPolicy(FakePolicyEditor.Failing("store is locked"));
+
+        Assert.Contains("store is locked", page.Find("[role=alert]").TextContent, StringComparison.Ordinal);
+        Assert.Empty(page.FindAll("form"));
+    }
+
+    [Fact]
+    public void Without_the_assessment_the_waivers_are_still_listed_and_say_why_the_status_is_missing()
+    {
+        var view = FakePolicyEditor.View(2, waivers: [WaiverFor(11, 1, "SQLFIN01", Now.AddDays(3))]);
+
+        var page = RenderPolicy(FakePolicyEditor.Of(view), FakeAssessments.Failing("assessment crashed"), FakeInventoryEditor.Instance(1, "SQLFIN01"));
+
+        Assert.Contains("status unavailable: assessment crashed", page.Find("tr[data-waiver='11']").TextContent, StringComparison.Ordinal);
+        Assert.Equal("SQLFIN01", page.Find("select[name='Grant.InstanceId'] option[value='1']").TextContent);
+    }
+
+    [Theory]
+    [InlineData("policy?done=saved&version=7", "Rules saved as policy version 7.")]
+    [InlineData("policy?done=granted&instance=SQLFIN01", "Waiver granted for SQLFIN01.")]
+    [InlineData("policy?done=revoked&instance=SQLFIN01", "Waiver for SQLFIN01 revoked.")]
+    public void After_a_change_the_page_says_what_was_done(string address, string expected)
+    {
+        NavigateTo(address);
+
+        var page = RenderPolicy(FakePolicyEditor.Of(FakePolicyEditor.View(7)));
+
+        Assert.Equal("ok", page.Find("[data-form-message]").GetAttribute("data-form-message"));
+        Assert.StartsWith(expected, page.Find("[data-form-message]").TextContent, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Rule_errors_are_shown_next_to_the_field_they_are_about()
+    {
+        Services.AddEditingBasics();
+        var draft = new RulesDraft { Rules = [new RuleRow { Name = "", Desired = "Required" }, new RuleRow { Name = "pci" }, new RuleRow { Name = "PCI", Desired = "Forbidden" }] };
+        var errors = new FormErrors();
+        Assert.Null(draft.Validate(errors));
+
+        var page = Render<RulesEditor>(p => p.Add(c => c.Draft, draft).Add(c => c.Errors, errors).Add(c => c.Version, 1));
+
+        var name = page.Find("input[name='Draft.Rules[0].Name']");
+        Assert.Equal("true", name.GetAttribute("aria-invalid"));
+        Assert.Contains("needs a name", page.Find($"#{name.GetAttribute("aria-describedby")}").TextContent, StringComparison.Ordinal);
+        Assert.Contains("Choose the desired state", page.Find("[data-error-for='Draft.Rules[1].Desired']").TextContent, StringComparison.Ordinal);
+        Assert.Equal("", page.Find("select[name='Draft.Rules[1].Desired'] option[selected]").GetAttribute("value"));
+        Assert.Contains("already named 'PCI'", page.Find("[data-error-for='Draft.Rules[2].Name']").TextContent, StringComparison.Ordinal);
+        Assert.Empty(page.FindAll("[data-error-for='Draft.Rules[0].Desired']"));
+    }
+
+    [Fact]
+    public void A_rule_after_a_catch_all_is_marked_as_never_reached()
+    {
+        Services.AddEditingBasics();
+        var draft = new RulesDraft { Rules = [new RuleRow { Name = "pci", Desired = "Forbidden", Tags = "pci" }, new RuleRow { Name = "all", Desired = "Required" }, new RuleRow { Name = "late", Desired = "Forbidden" }] };
+
+        var page = Render<RulesEditor>(p => p.Add(c => c.Draft, draft).Add(c => c.Errors, new FormErrors()));
+
+        var hint = Assert.Single(page.FindAll("[data-unreachable]"));
+        Assert.Equal("2", hint.Closest("tr")!.GetAttribute("data-rule"));
+        Assert.Contains("rule 2 matches every instance", hint.TextContent, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Grant_errors_are_shown_next_to_their_fields_and_the_typed_reason_is_kept()
+    {
+        Services.AddEditingBasics();
+        var grant = new WaiverGrant { InstanceId = "", Reason = "  ", ExpiresAt = "next tuesday" };
+        var errors = new FormErrors();
+        Assert.Null(grant.Validate(errors));
+
+        var page = Render<GrantWaiverForm>(p => p.Add(c => c.Grant, grant).Add(c => c.Errors, errors)
+            .Add(c => c.Instances, [new InstanceChoice(1, "SQLFIN01", null)]));
+
+        Assert.Contains("Choose the instance", page.Find("[data-error-for='Grant.InstanceId']").TextContent, StringComparison.Ordinal);
+        Assert.Contains("Say why", page.Find("[data-error-for='Grant.Reason']").TextContent, StringComparison.Ordinal);
+        Assert.Contains("UTC date and time", page.Find("[data-error-for='Grant.ExpiresAt']").TextContent, StringComparison.Ordinal);
+        Assert.Equal("next tuesday", page.Find("input[name='Grant.ExpiresAt']").GetAttribute("value"));
+        Assert.Contains("grant-reason-error", page.Find("textarea[name='Grant.Reason']").GetAttribute("aria-describedby"), StringComparison.Ordinal);
+    }
+}
