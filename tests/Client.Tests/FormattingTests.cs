@@ -50,4 +50,13 @@ public sealed class FormattingTests
         Assert.Equal(new InstanceQuery(), query);
         Assert.Equal("instances", query.ToUrl());
     }
+
+    [Fact]
+    public void The_grid_shows_the_release_and_keeps_the_build_for_the_tooltip()
+    {
+        var row = InstanceGridRow.From(new InstanceSpec { Id = 1, Name = "a", ProductVersion = "15.0.4385.2" }.Build());
+
+        Assert.Equal("2019 RTM CU28", row.ShortVersion);
+        Assert.Equal("SQL Server 2019 RTM CU28 (15.0.4385.2)", row.Version);
+    }
 }

@@ -37,4 +37,12 @@ public static class StatusText
         DesiredState.Forbidden => "IFI forbidden",
         _ => "Not applicable",
     };
+
+    /// <summary>The grid's narrow form; <see cref="Desired"/> goes in its tooltip.</summary>
+    public static string DesiredShort(DesiredState desired) => desired switch
+    {
+        DesiredState.Required => "requires IFI",
+        DesiredState.Forbidden => "forbids IFI",
+        _ => "n/a",
+    };
 }

@@ -38,6 +38,17 @@ public sealed record InstanceGridRow
         _ => IfiUnknownReason is { Length: > 0 } reason ? $"Unknown: {reason}" : "Unknown",
     };
 
+    /// <summary>"2019 RTM CU28": the grid's narrow form; the full name and build are in <see cref="Version"/>.</summary>
+    public string ShortVersion
+    {
+        get
+        {
+            var text = Version.StartsWith("SQL Server ", StringComparison.Ordinal) ? Version["SQL Server ".Length..] : Version;
+            var build = text.IndexOf(" (", StringComparison.Ordinal);
+            return build > 0 ? text[..build] : text;
+        }
+    }
+
     public string StatusText => Components.StatusText.Label(Status) + (IsStale ? " (stale)" : "");
 
     public static InstanceGridRow From(InstanceAssessment a) => new()
