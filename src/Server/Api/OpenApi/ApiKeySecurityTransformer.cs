@@ -16,7 +16,7 @@ internal sealed class ApiKeySecurityTransformer : IOpenApiDocumentTransformer, I
     {
         document.Info.Title = "IfiDashboard API";
         document.Info.Description =
-            "Inventory for CMDB sync and integrations. Send an API key in the X-Api-Key header; each operation names " +
+            "Inventory for CMDB sync, compliance evidence and a changes feed for integrations. Send an API key in the X-Api-Key header; each operation names " +
             "the scope it needs. Errors are RFC 7807 problem documents; see docs/api.md.";
         document.Components ??= new OpenApiComponents();
         document.Components.SecuritySchemes ??= new Dictionary<string, IOpenApiSecurityScheme>();
