@@ -95,6 +95,7 @@ public sealed class PolicyPageTests : ComponentTest
         Assert.Contains("alice", rows[0].TextContent, StringComparison.Ordinal);
         Assert.Contains("expired", rows[1].TextContent, StringComparison.Ordinal);
         Assert.Equal("11", rows[0].QuerySelector("button[data-revoke]")!.GetAttribute("value"));
+        Assert.Null(rows[1].QuerySelector("button[data-revoke]"));
         Assert.Equal(["SQLFIN01 — Waived", "SQLHR01 — Non-compliant"],
             page.FindAll("select[name='Grant.InstanceId'] option[value]:not([value=''])").Select(o => o.TextContent).ToArray());
         Assert.Equal("2025-05-15T09:00", page.Find("input[name='Grant.ExpiresAt']").GetAttribute("value"));

@@ -1,0 +1,176 @@
+using IfiDashboard.Collector.Scheduling;
+using IfiDashboard.Server.Compliance;
+using IfiDashboard.Shared.Compliance.Policy;
+using IfiDashboard.Shared.Compliance.Status;
+using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Shared.Inventory;
+using Microsoft.Extensions.DependencyInjection;
+using OpenQA.Selenium;
+
+namespace IfiDashboard.E2E.Tests.Editing;
+
+/// <summary>
+/// The policy and inventory pages in headless Chromium, by keyboard and plain form posts (no Blazor script is served):
+/// an instance registered in the form is polled and shows a status, a waiver granted in the form makes it Waived, and
+/// revoking it turns it back.
+/// </summary>
+[Collection(EditingCollection.Name)]
+public sealed class EditingInBrowserTests(EditingFixture demo)
+{
+    const string NewName = "E2E-REGISTERED";
+
+    Browser Browser => demo.Browser;
+    string Url(string path) => demo.Server.BaseUrl + path;
+    IWebElement Field(string name) => Browser.Driver.FindElement(By.Name(name));
+
+    void Type(string name, string text)
+    {
+        var field = Field(name);
+        field.Clear();
+        field.SendKeys(text);
+    }
+
+    /// <summary>A demo instance whose IFI is off where it is required, and not waived: a copy of it is non-compliant too.</summary>
+    async Task<InstanceRegistration> NonCompliantTemplateAsync()
+    {
+        var fleet = await demo.Server.Services.GetRequiredService<IFleetAssessments>().GetAsync(CancellationToken.None);
+        return fleet.Instances.First(i => i.Compliance is { Status: ComplianceStatus.NonCompliant, Waiver: null, Policy.Desired: DesiredState.Required }
+            && i.Compliance.Observed == Shared.Snapshots.IfiState.Disabled).Registration;
+    }
+
+    /// <summary>Polls until the instance has been polled once, as the embedded collector would within its interval.</summary>
+    async Task PollUntilPolledAsync(string name)
+    {
+        var collector = demo.Server.Services.GetRequiredService<CollectorService>();
+        var deadline = DateTime.UtcNow.AddSeconds(30);
+        while (DateTime.UtcNow < deadline)
+        {
+            await collector.PollDueOnceAsync(CancellationToken.None);
+            var fleet = await demo.Server.Services.GetRequiredService<FleetAssessments>().RecomputeAsync(CancellationToken.None);
+            if (fleet.Instances.FirstOrDefault(i => i.Registration.Name == name)?.State.LastOutcome is not null) return;
+            await Task.Delay(200);
+        }
+        throw new TimeoutException($"{name} was not polled within 30 s");
+    }
+
+    string? GridStatus(string name)
+    {
+        Browser.Open(Url($"instances?q={Uri.EscapeDataString(name)}"));
+        return Browser.WaitFor($"tr[data-instance='{name}']").GetAttribute("data-status");
+    }
+
+    [Fact]
+    public async Task An_instance_registered_in_the_form_is_polled_and_a_waiver_granted_then_revoked_changes_its_status()
+    {
+        var template = await NonCompliantTemplateAsync();
+
+        Browser.Open(Url("inventory/new"));
+        Browser.WaitFor("form[data-form=registration]");
+        Type("Form.Name", NewName);
+        Type("Form.Host", template.Host);
+        Type("Form.Port", template.Port!.Value.ToString(System.Globalization.CultureInfo.InvariantCulture));
+        Type("Form.Environment", template.Environment);
+        Type("Form.Tags", string.Join(", ", template.Tags));
+        Type("Form.CredentialName", template.CredentialName!);
+        Field("Form.Encrypt").SendKeys(template.Encrypt.ToString());
+        if (template.TrustServerCertificate) Field("Form.TrustServerCertificate").SendKeys(Keys.Space);
+        Browser.Driver.FindElement(By.CssSelector("[data-action=test-connection]")).Click();
+        var test = Browser.WaitFor("[data-connection-test]", 40);
+        Assert.Equal("ok", test.GetAttribute("data-connection-test"));
+        Assert.Equal(NewName, Field("Form.Name").GetAttribute("value"));
+        Browser.Screenshot("inventory-test-connection");
+
+        Browser.Driver.FindElement(By.CssSelector("[data-action=save]")).Click();
+        Browser.WaitUntil(d => d.Url.Contains("done=registered", StringComparison.Ordinal));
+        Assert.NotNull(Browser.WaitFor($"tr[data-instance='{NewName}']"));
+        Browser.Screenshot("inventory");
+
+        await PollUntilPolledAsync(NewName);
+        Assert.Equal("NonCompliant", GridStatus(NewName));
+
+        Browser.Open(Url("policy"));
+        Browser.WaitFor("form[data-form=grant]");
+        Field("Grant.InstanceId").SendKeys(NewName);
+        Type("Grant.Reason", "Vendor support window CHG-2024 (browser test)");
+        Type("Grant.Author", "e2e");
+        Browser.Driver.FindElement(By.CssSelector("[data-action=grant]")).Click();
+        Browser.WaitUntil(d => d.Url.Contains("done=granted", StringComparison.Ordinal));
+        Assert.Contains(NewName, Browser.WaitFor("[data-form-message=ok]").Text, StringComparison.Ordinal);
+        await demo.Server.AssessAsync();
+        Assert.Equal("Waived", GridStatus(NewName));
+
+        Browser.Open(Url("policy"));
+        var row = Browser.WaitFor($"tr[data-waiver][data-instance='{NewName}']");
+        Assert.Equal("Waived", row.FindElement(By.CssSelector("[data-current-status]")).GetAttribute("data-current-status"));
+        Browser.Screenshot("policy");
+        row.FindElement(By.CssSelector("[data-revoke]")).Click();
+        Browser.WaitUntil(d => d.Url.Contains("done=revoked", StringComparison.Ordinal));
+        Assert.Empty(Browser.All($"tr[data-waiver][data-instance='{NewName}']"));
+        await demo.Server.AssessAsync();
+        Assert.Equal("NonCompliant", GridStatus(NewName));
+    }
+
+    [Fact]
+    public void A_bad_port_is_explained_next_to_the_field_and_the_typed_values_stay()
+    {
+        Browser.Open(Url("inventory/new"));
+        Browser.WaitFor("form[data-form=registration]");
+        Type("Form.Name", "E2E-BAD-PORT");
+        Type("Form.Host", "127.0.0.1");
+        Type("Form.Port", "99999");
+        Field("Form.Port").SendKeys(Keys.Enter);
+
+        var error = Browser.WaitFor("[data-error-for='Form.Port']");
+        Assert.Contains("1 to 65535", error.Text, StringComparison.Ordinal);
+        Assert.Equal("99999", Field("Form.Port").GetAttribute("value"));
+        Assert.Equal("E2E-BAD-PORT", Field("Form.Name").GetAttribute("value"));
+        Browser.Screenshot("inventory-field-error");
+    }
+
+    [Fact]
+    public void Retiring_asks_first_and_cancel_keeps_the_instance()
+    {
+        Browser.Open(Url("inventory"));
+        var retire = Browser.WaitFor("tr[data-instance] [data-retire]");
+        var id = retire.GetAttribute("data-retire");
+        retire.Click();
+
+        var confirm = Browser.WaitFor($"[data-confirm-retire='{id}']");
+        Browser.Screenshot("inventory-retire-confirm");
+        confirm.FindElement(By.LinkText("Cancel")).Click();
+        Browser.WaitUntil(d => !d.Url.Contains("retire=", StringComparison.Ordinal));
+
+        Assert.Empty(Browser.All("[data-confirm-retire]"));
+        Assert.NotEmpty(Browser.All($"[data-retire='{id}']"));
+    }
+
+    [Fact]
+    public void The_editing_pages_read_in_the_dark_theme()
+    {
+        Browser.Open(Url("policy"));
+        Browser.Driver.Manage().Cookies.AddCookie(new Cookie(Client.Components.Theme.CookieName, "dark"));
+        try
+        {
+            foreach (var (path, ready, name) in new[]
+            {
+                ("policy", "form[data-form=grant]", "policy-dark"),
+                ("inventory", "table[data-table=inventory]", "inventory-dark"),
+                ("inventory/new", "form[data-form=registration]", "inventory-new-dark"),
+            })
+            {
+                Browser.Open(Url(path));
+                Browser.WaitFor(ready);
+                Assert.Equal("dark", Browser.Driver.FindElement(By.TagName("html")).GetAttribute("data-theme"));
+                Browser.Screenshot(name);
+            }
+            var input = (string)Browser.Driver.ExecuteScript(
+                "return getComputedStyle(document.querySelector('input[name=\"Form.Name\"]')).backgroundColor")!;
+            var body = (string)Browser.Driver.ExecuteScript("return getComputedStyle(document.body).backgroundColor")!;
+            Assert.Equal(body, input); // fields take the theme's background, not the browser's white
+        }
+        finally
+        {
+            Browser.Driver.Manage().Cookies.DeleteCookieNamed(Client.Components.Theme.CookieName);
+        }
+    }
+}
