@@ -1,0 +1,63 @@
+using System.Globalization;
+
+namespace IfiDashboard.Dashboard.Benchmarks;
+
+/// <summary>The command line: how big a fleet, where its store lives, and how many requests to time.</summary>
+internal sealed record BenchmarkOptions
+{
+    public int Instances { get; init; } = 10_000;
+    public int Events { get; init; } = 1_000_000;
+    public int Days { get; init; } = 90;
+    /// <summary>An existing store is reused as it is, so a re-run on a quieter machine skips the minutes of seeding.</summary>
+    public string? Store { get; init; }
+    public bool Rebuild { get; init; }
+    public int Requests { get; init; } = 50;
+    public int Warmup { get; init; } = 5;
+    public int Seed { get; init; } = 20260503;
+    public string Configuration { get; init; } = "Release";
+    /// <summary>Runs a second server with the embedded collector polling a simulated fleet of this many instances.</summary>
+    public int CollectorFleet { get; init; }
+    public int CollectorSeconds { get; init; } = 60;
+
+    public string StorePath => Path.GetFullPath(Store ?? Path.Combine(Path.GetTempPath(),
+        $"ifi-dashboard-bench-{Instances}-{Events}-{Days}d.db"));
+
+    public const string Usage = """
+        usage: Dashboard.Benchmarks [--instances N=10000] [--events N=1000000] [--days N=90] [--store PATH] [--rebuild]
+                                    [--requests N=50] [--warmup N=5] [--seed N] [--configuration Release]
+                                    [--collector-fleet N=0] [--collector-seconds N=60]
+          --store PATH          reuse this SQLite store when it exists, otherwise build it there
+                                (default: the temp directory, named by instances, events and days)
+          --rebuild             delete the store first and build it again
+          --collector-fleet N   also measure RSS with the embedded collector polling N simulated instances
+        """;
+
+    public static BenchmarkOptions Parse(string[] args)
+    {
+        var options = new BenchmarkOptions();
+        for (var i = 0; i < args.Length; i++)
+        {
+            string Value() => i + 1 < args.Length ? args[++i] : throw new ArgumentException($"{args[i]} needs a value.");
+            int Number() => int.Parse(Value(), NumberStyles.Integer, CultureInfo.InvariantCulture);
+            options = args[i] switch
+            {
+                "--instances" => options with { Instances = Positive(Number(), "--instances") },
+                "--events" => options with { Events = Math.Max(0, Number()) },
+                "--days" => options with { Days = Positive(Number(), "--days") },
+                "--store" => options with { Store = Value() },
+                "--rebuild" => options with { Rebuild = true },
+                "--requests" => options with { Requests = Positive(Number(), "--requests") },
+                "--warmup" => options with { Warmup = Math.Max(0, Number()) },
+                "--seed" => options with { Seed = Number() },
+                "--configuration" => options with { Configuration = Value() },
+                "--collector-fleet" => options with { CollectorFleet = Math.Max(0, Number()) },
+                "--collector-seconds" => options with { CollectorSeconds = Positive(Number(), "--collector-seconds") },
+                _ => throw new ArgumentException($"Unknown option {args[i]}."),
+            };
+        }
+        return options;
+    }
+
+    static int Positive(int value, string name) =>
+        value > 0 ? value : throw new ArgumentException($"{name} must be positive.");
+}

@@ -1,0 +1,93 @@
+using System.Diagnostics;
+using Dapper;
+using IfiDashboard.Server.Store.Inventory;
+using Microsoft.Data.Sqlite;
+using Microsoft.Extensions.DependencyInjection;
+
+namespace IfiDashboard.Dashboard.Benchmarks;
+
+/// <summary>
+/// Server plus embedded collector at full inventory: a copy of the benchmark store whose registrations are pointed
+/// (through <see cref="InstanceRepository.UpdateAsync"/>) at a small simulated fleet, many registrations per simulated
+/// instance, so the collector polls 10,000 registrations while the pages and the assessment run as before.
+/// </summary>
+internal sealed class CollectorRun(BenchmarkOptions options, Report report)
+{
+    const string CollectorName = "dashboard-benchmark-collector";
+
+    public async Task RunAsync()
+    {
+        var directory = Directory.CreateTempSubdirectory("ifi-dashboard-bench-collector-").FullName;
+        var copy = Path.Combine(directory, "store.db");
+        File.Copy(options.StorePath, copy);
+        if (File.Exists(options.StorePath + "-wal")) File.Copy(options.StorePath + "-wal", copy + "-wal");
+
+        var simulatorDll = Path.Combine(RepositoryLayout.Root(), "src", "Simulator", "bin", options.Configuration, "net10.0", "IfiDashboard.Simulator.dll");
+        await using var simulator = await SimulatorProcess.StartAsync(simulatorDll, directory, options.CollectorFleet);
+        var retargeted = await RetargetAsync(copy, simulator.Ports);
+        Console.WriteLine($"collector run: {retargeted} registrations pointed at {simulator.Ports.Count} simulated instances");
+
+        using var http = new HttpClient { Timeout = TimeSpan.FromMinutes(10) };
+        var load = Machine.Load();
+        await using var server = ServerProcess.Start(RepositoryLayout.ServerDll(options.Configuration), directory,
+            Path.ChangeExtension(options.StorePath, ".collector-server.log"),
+            new Dictionary<string, string>
+            {
+                ["Store:ConnectionString"] = $"Data Source={copy}",
+                ["Collector:Enabled"] = "true",
+                ["Collector:Name"] = CollectorName,
+                ["Credentials:bench:UserId"] = SimulatorProcess.Login,
+                ["Credentials:bench:Password"] = SimulatorProcess.Password,
+            });
+        await server.WaitUntilAliveAsync(http, TimeSpan.FromMinutes(2));
+        var timer = new PageTimer(http, server.Address);
+        await timer.GetAsync("/", Markers.Overview);
+
+        // The collector works through the due registrations while the assessment is rebuilt after each burst.
+        var window = Stopwatch.StartNew();
+        while (window.Elapsed < TimeSpan.FromSeconds(options.CollectorSeconds))
+            await Task.Delay(1000);
+        var memory = server.Memory();
+        var polls = await PollsAsync(copy);
+        Console.WriteLine($"collector run: {polls} polls in {window.Elapsed.TotalSeconds:F0} s; RSS {memory.RssMb:F0} MB, peak {memory.PeakRssMb:F0} MB");
+        report.Add($"server + embedded collector RSS ({retargeted} registrations, {simulator.Ports.Count} simulated instances, {polls} polls in {window.Elapsed.TotalSeconds:F0} s)",
+            $"{memory.RssMb:F0} MB now · {memory.PeakRssMb:F0} MB peak", Report.Verdict(memory.PeakRssMb < 300, "< 300 MB"), load);
+
+        foreach (var path in new[] { "/", "/instances" })
+        {
+            load = Machine.Load();
+            var page = await timer.MeasureAsync(path, path == "/" ? Markers.Overview : Markers.Grid, options.Warmup, options.Requests);
+            Console.WriteLine($"GET {path} with the collector running: p50 {page.P50:F1} ms, p95 {page.P95:F1} ms, max {page.Max:F1} ms");
+            report.Page(page with { Page = $"{path} (collector polling)" }, load);
+        }
+        var after = server.Memory();
+        report.Add("server + embedded collector RSS after the page requests", $"{after.RssMb:F0} MB now · {after.PeakRssMb:F0} MB peak",
+            Report.Verdict(after.PeakRssMb < 300, "< 300 MB"), Machine.Load());
+
+        await server.DisposeAsync();
+        SqliteConnection.ClearAllPools();
+        try { Directory.Delete(directory, recursive: true); } catch (IOException) { }
+    }
+
+    static async Task<int> RetargetAsync(string store, IReadOnlyList<int> ports)
+    {
+        await using var services = StoreSeeder.Services(store);
+        var repository = services.GetRequiredService<InstanceRepository>();
+        var registrations = await repository.ListActiveAsync(CancellationToken.None);
+        for (var i = 0; i < registrations.Count; i++)
+            await repository.UpdateAsync(registrations[i] with
+            {
+                Host = "127.0.0.1", Port = ports[i % ports.Count], InstanceName = null, TrustServerCertificate = true,
+                CredentialName = "bench",
+            }, CancellationToken.None);
+        SqliteConnection.ClearAllPools();
+        return registrations.Count;
+    }
+
+    static async Task<long> PollsAsync(string store)
+    {
+        await using var connection = new SqliteConnection($"Data Source={store};Mode=ReadOnly;Pooling=False");
+        await connection.OpenAsync();
+        return await connection.ExecuteScalarAsync<long>("SELECT COUNT(*) FROM polls WHERE collector_name = @name;", new { name = CollectorName });
+    }
+}

@@ -1,0 +1,73 @@
+using System.Diagnostics;
+
+namespace IfiDashboard.Dashboard.Benchmarks;
+
+/// <summary>
+/// The server on the benchmark store with the collector off: time to its first complete fleet assessment, its
+/// memory then and after serving, and how long the pages take.
+/// </summary>
+internal sealed class DashboardRun(BenchmarkOptions options, Report report, StoreFacts facts)
+{
+    const double MemoryTargetMb = 300;
+
+    public async Task RunAsync()
+    {
+        using var http = new HttpClient { Timeout = TimeSpan.FromMinutes(10) };
+        var workingDirectory = Directory.CreateTempSubdirectory("ifi-dashboard-bench-").FullName;
+        var log = Path.ChangeExtension(options.StorePath, ".server.log");
+        var load = Machine.Load();
+        var clock = Stopwatch.StartNew();
+        await using var server = ServerProcess.Start(RepositoryLayout.ServerDll(options.Configuration), workingDirectory, log,
+            new Dictionary<string, string>
+            {
+                ["Store:ConnectionString"] = $"Data Source={options.StorePath}",
+                ["Collector:Enabled"] = "false",
+            });
+        await server.WaitUntilAliveAsync(http, TimeSpan.FromMinutes(2));
+        var alive = clock.Elapsed;
+        Console.WriteLine($"server pid {server.Pid} at {server.Address} alive after {alive.TotalSeconds:F1} s (log: {log})");
+        report.Add("server start to /healthz", $"{alive.TotalSeconds:F1} s", "—", load);
+
+        // Pages read the latest assessment from memory; the first request waits for the first one to be built
+        // (every growth event of the window streamed from SQLite and assessed).
+        var timer = new PageTimer(http, server.Address);
+        load = Machine.Load();
+        var (first, _) = await timer.GetAsync("/", Markers.Overview);
+        Console.WriteLine($"first complete assessment (first GET /) after {first.TotalSeconds:F1} s");
+        report.Add($"first complete assessment ({facts.Instances} instances, {facts.GrowthEvents} events), first GET /",
+            $"{first.TotalSeconds:F1} s", "—", load);
+        var afterAssessment = server.Memory();
+        report.Add("server RSS after the first assessment (collector off)",
+            $"{afterAssessment.RssMb:F0} MB now · {afterAssessment.PeakRssMb:F0} MB peak",
+            Report.Verdict(afterAssessment.PeakRssMb < MemoryTargetMb, $"< {MemoryTargetMb:F0} MB"), load);
+
+        var pages = new (string Path, string Marker)[]
+        {
+            ("/", Markers.Overview),
+            ("/instances", Markers.Grid),
+            ("/instances?page=100", Markers.Grid),
+            ($"/instances/{facts.BusiestInstanceId}", Markers.Detail),
+        };
+        foreach (var (path, marker) in pages)
+        {
+            load = Machine.Load();
+            var page = await timer.MeasureAsync(path, marker, options.Warmup, options.Requests);
+            Console.WriteLine($"GET {path}: p50 {page.P50:F1} ms, p95 {page.P95:F1} ms, max {page.Max:F1} ms ({page.Bytes / 1024.0:F0} KB)");
+            report.Page(page, load);
+        }
+
+        var afterPages = server.Memory();
+        report.Add("server RSS after the page requests (collector off)",
+            $"{afterPages.RssMb:F0} MB now · {afterPages.PeakRssMb:F0} MB peak",
+            Report.Verdict(afterPages.PeakRssMb < MemoryTargetMb, $"< {MemoryTargetMb:F0} MB"), Machine.Load());
+        try { Directory.Delete(workingDirectory, recursive: true); } catch (IOException) { }
+    }
+}
+
+/// <summary>Markup each page has only when it rendered its data (not its loading or error state).</summary>
+internal static class Markers
+{
+    public const string Overview = "data-attention=";
+    public const string Grid = "data-grid=\"instances\"";
+    public const string Detail = "data-remediation=";
+}

@@ -1,0 +1,53 @@
+using System.Globalization;
+using IfiDashboard.Dashboard.Benchmarks;
+
+// Dashboard rendering and memory at fleet scale (docs/benchmarks.md, "Dashboard rendering and memory").
+// Numbers print with a dot whatever the locale, so the Markdown rows paste into docs/benchmarks.md as they are.
+CultureInfo.DefaultThreadCurrentCulture = CultureInfo.CurrentCulture = CultureInfo.InvariantCulture;
+
+BenchmarkOptions options;
+try
+{
+    options = BenchmarkOptions.Parse(args);
+}
+catch (Exception e) when (e is ArgumentException or FormatException)
+{
+    Console.Error.WriteLine(e.Message);
+    Console.Error.WriteLine(BenchmarkOptions.Usage);
+    return 2;
+}
+
+Console.WriteLine($"# Dashboard benchmark: {options.Instances} instances, {options.Events} growth events over {options.Days} days");
+Console.WriteLine($"machine: {Machine.Describe()}");
+Console.WriteLine($"load average at start: {Machine.Load()}");
+var report = new Report();
+
+var store = options.StorePath;
+if (options.Rebuild)
+    foreach (var file in new[] { store, store + "-wal", store + "-shm" })
+        File.Delete(file);
+if (File.Exists(store))
+{
+    Console.WriteLine($"reusing the store {store}");
+}
+else
+{
+    Console.WriteLine($"building the store {store} through InstanceRepository + SqliteSnapshotStore ...");
+    var load = Machine.Load();
+    var took = await new StoreSeeder(options).BuildAsync(CancellationToken.None);
+    report.Add("store build (registration + ingestion, not a target)",
+        $"{took.TotalSeconds:F0} s ({options.Events / Math.Max(1, took.TotalSeconds):F0} events/s)", "—", load);
+}
+var facts = await StoreFacts.ReadAsync(store);
+Console.WriteLine($"store: {facts.Instances} instances, {facts.GrowthEvents} growth events, {facts.Polls} polls, " +
+                  $"{facts.Files} files, {facts.Bytes / 1024.0 / 1024:F0} MB; busiest instance {facts.BusiestInstanceId} ({facts.BusiestEvents} events)");
+
+await new DashboardRun(options, report, facts).RunAsync();
+if (options.CollectorFleet > 0)
+    await new CollectorRun(options, report).RunAsync();
+
+Console.WriteLine();
+Console.WriteLine($"load average at end: {Machine.Load()}");
+Console.WriteLine();
+Console.Write(report.ToMarkdown());
+return 0;

@@ -1,0 +1,95 @@
+using System.Diagnostics;
+using System.Net;
+using System.Net.Sockets;
+
+namespace IfiDashboard.Dashboard.Benchmarks;
+
+/// <summary>
+/// The real server as a separate process (<c>dotnet IfiDashboard.Server.dll</c>), so its resident memory is its own
+/// and not mixed with the benchmark's. Its output goes to a log file beside the store for when something looks off.
+/// </summary>
+internal sealed class ServerProcess : IAsyncDisposable
+{
+    readonly Process _process;
+    readonly StreamWriter _log;
+
+    ServerProcess(Process process, StreamWriter log, Uri address)
+    {
+        _process = process;
+        _log = log;
+        Address = address;
+    }
+
+    public Uri Address { get; }
+    public int Pid => _process.Id;
+    public ProcessMemory Memory() => ProcessMemory.Read(_process.Id);
+
+    public static ServerProcess Start(string serverDll, string workingDirectory, string logPath, IReadOnlyDictionary<string, string> settings)
+    {
+        var port = FreePort();
+        var info = new ProcessStartInfo("dotnet")
+        {
+            WorkingDirectory = workingDirectory,
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        info.ArgumentList.Add(serverDll);
+        info.ArgumentList.Add("--urls");
+        info.ArgumentList.Add($"http://127.0.0.1:{port}");
+        foreach (var (key, value) in settings)
+            info.ArgumentList.Add($"--{key}={value}");
+        // Production, like an installed server: no developer exception page or static-asset manifest lookups.
+        info.Environment["ASPNETCORE_ENVIRONMENT"] = "Production";
+        info.Environment["DOTNET_ENVIRONMENT"] = "Production";
+
+        var log = new StreamWriter(logPath, append: false) { AutoFlush = true };
+        var process = new Process { StartInfo = info, EnableRaisingEvents = true };
+        process.OutputDataReceived += (_, e) => { if (e.Data is not null) lock (log) log.WriteLine(e.Data); };
+        process.ErrorDataReceived += (_, e) => { if (e.Data is not null) lock (log) log.WriteLine(e.Data); };
+        process.Start();
+        process.BeginOutputReadLine();
+        process.BeginErrorReadLine();
+        return new ServerProcess(process, log, new Uri($"http://127.0.0.1:{port}/"));
+    }
+
+    /// <summary>Waits for <c>/healthz</c>: the host is up, migrations ran, requests are served.</summary>
+    public async Task WaitUntilAliveAsync(HttpClient http, TimeSpan timeout)
+    {
+        var deadline = Stopwatch.StartNew();
+        while (deadline.Elapsed < timeout)
+        {
+            if (_process.HasExited)
+                throw new InvalidOperationException($"The server exited with code {_process.ExitCode}; see its log.");
+            try
+            {
+                using var response = await http.GetAsync(new Uri(Address, "healthz"));
+                if (response.StatusCode == HttpStatusCode.OK) return;
+            }
+            catch (HttpRequestException)
+            {
+                // Not listening yet.
+            }
+            await Task.Delay(50);
+        }
+        throw new TimeoutException($"The server did not answer /healthz within {timeout.TotalSeconds:F0} s.");
+    }
+
+    static int FreePort()
+    {
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        return ((IPEndPoint)listener.LocalEndpoint).Port;
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        if (!_process.HasExited)
+        {
+            _process.Kill(entireProcessTree: true);
+            await _process.WaitForExitAsync();
+        }
+        _process.Dispose();
+        lock (_log) _log.Dispose();
+    }
+}
