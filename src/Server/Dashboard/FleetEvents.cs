@@ -32,6 +32,8 @@ public static class FleetEvents
         changes.Assessed += OnChanged;
         try
         {
+            // Sent at once, so the response headers go out and the browser sees an open stream, not a pending request.
+            yield return new SseItem<string>("connected", "ready");
             while (await pending.Reader.WaitToReadAsync(ct))
             {
                 pending.Reader.TryRead(out _);

@@ -50,7 +50,7 @@ public sealed class DemoFleetHost(Scenario scenario, InstanceRepository instance
 
     public async ValueTask DisposeAsync()
     {
-        if (_fleet is not null) await _fleet.DisposeAsync();
-        _fleet = null;
+        // StopAsync and the container's disposal both end here: only the first one stops the fleet.
+        if (Interlocked.Exchange(ref _fleet, null) is { } fleet) await fleet.DisposeAsync();
     }
 }

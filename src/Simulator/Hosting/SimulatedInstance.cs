@@ -17,6 +17,7 @@ public sealed class SimulatedInstance : IAsyncDisposable
     bool _listening;
     Task _acceptLoop = Task.CompletedTask;
     int _accepted;
+    int _disposed;
 
     internal SimulatedInstance(ScenarioInstance scenario, IReadOnlyList<ScenarioLogin> defaultLogins, IQueryEngine engine)
     {
@@ -114,8 +115,10 @@ public sealed class SimulatedInstance : IAsyncDisposable
     public string ConnectionString(string login, string password, string encrypt = "Mandatory") =>
         $"Server=127.0.0.1,{Port};User ID={login};Password={password};Encrypt={encrypt};TrustServerCertificate=true";
 
+    /// <summary>Stops listening. Safe to call more than once (a host stopping and then being disposed).</summary>
     public async ValueTask DisposeAsync()
     {
+        if (Interlocked.Exchange(ref _disposed, 1) == 1) return;
         await _stopping.CancelAsync();
         _socket?.Dispose();
         try { await _acceptLoop; } catch (OperationCanceledException) { }
