@@ -34,10 +34,9 @@ public sealed class FactsReader(IDbConnectionFactory connections)
                 logical_name AS LogicalName, physical_name AS PhysicalName, type AS Type, size_pages AS SizePages,
                 growth AS Growth, is_percent_growth AS IsPercentGrowth
             FROM database_files
-            WHERE @instanceId IS NULL OR instance_id = @instanceId;
             """;
         await using var connection = await connections.OpenAsync(ct);
-        var rows = await connection.QueryAsync<FileFactRow>(new CommandDefinition(sql, new { instanceId }, cancellationToken: ct));
+        var rows = await connection.QueryAsync<FileFactRow>(new CommandDefinition(sql + OneInstance(instanceId), new { instanceId }, cancellationToken: ct));
         return rows.ToLookup(r => r.InstanceId, r => new DatabaseFileFacts
         {
             DatabaseId = (int)r.DatabaseId,
@@ -56,10 +55,9 @@ public sealed class FactsReader(IDbConnectionFactory connections)
         const string sql = """
             SELECT instance_id AS InstanceId, database_id AS DatabaseId, encryption_state AS EncryptionState
             FROM database_encryption
-            WHERE @instanceId IS NULL OR instance_id = @instanceId;
             """;
         await using var connection = await connections.OpenAsync(ct);
-        var rows = await connection.QueryAsync<EncryptionFactRow>(new CommandDefinition(sql, new { instanceId }, cancellationToken: ct));
+        var rows = await connection.QueryAsync<EncryptionFactRow>(new CommandDefinition(sql + OneInstance(instanceId), new { instanceId }, cancellationToken: ct));
         return rows.ToLookup(r => r.InstanceId, r => new DatabaseEncryptionFacts((int)r.DatabaseId, (int)r.EncryptionState));
     }
 
@@ -69,17 +67,29 @@ public sealed class FactsReader(IDbConnectionFactory connections)
     /// </summary>
     public async Task<ILookup<long, PollObservation>> ObservationsAsync(long? instanceId, CancellationToken ct)
     {
-        const string sql = """
-            SELECT p.instance_id AS InstanceId, p.snapshot_id AS SnapshotId, p.finished_at AS PolledAt, p.ifi_state AS IfiState,
-                s.service_account AS Account, s.last_startup_time AS Started
-            FROM polls p
-            LEFT JOIN service_snapshots s ON s.poll_id = p.id AND s.is_engine = 1
-            WHERE (@instanceId IS NULL OR p.instance_id = @instanceId)
-              AND p.id IN (
-                SELECT poll_id FROM ifi_changes
-                UNION SELECT last_good_poll_id FROM instance_state WHERE last_good_poll_id IS NOT NULL
-                UNION SELECT MIN(id) FROM polls WHERE is_good = 1 GROUP BY instance_id);
-            """;
+        // One instance's polls are found through its own index entries instead of every poll in the store.
+        var sql = instanceId is null
+            ? """
+                SELECT p.instance_id AS InstanceId, p.snapshot_id AS SnapshotId, p.finished_at AS PolledAt, p.ifi_state AS IfiState,
+                    s.service_account AS Account, s.last_startup_time AS Started
+                FROM polls p
+                LEFT JOIN service_snapshots s ON s.poll_id = p.id AND s.is_engine = 1
+                WHERE p.id IN (
+                    SELECT poll_id FROM ifi_changes
+                    UNION SELECT last_good_poll_id FROM instance_state WHERE last_good_poll_id IS NOT NULL
+                    UNION SELECT MIN(id) FROM polls WHERE is_good = 1 GROUP BY instance_id);
+                """
+            : """
+                SELECT p.instance_id AS InstanceId, p.snapshot_id AS SnapshotId, p.finished_at AS PolledAt, p.ifi_state AS IfiState,
+                    s.service_account AS Account, s.last_startup_time AS Started
+                FROM polls p
+                LEFT JOIN service_snapshots s ON s.poll_id = p.id AND s.is_engine = 1
+                WHERE p.instance_id = @instanceId
+                  AND p.id IN (
+                    SELECT poll_id FROM ifi_changes WHERE instance_id = @instanceId
+                    UNION SELECT last_good_poll_id FROM instance_state WHERE instance_id = @instanceId AND last_good_poll_id IS NOT NULL
+                    UNION SELECT MIN(id) FROM polls WHERE is_good = 1 AND instance_id = @instanceId);
+                """;
         await using var connection = await connections.OpenAsync(ct);
         var rows = await connection.QueryAsync<ObservationRow>(new CommandDefinition(sql, new { instanceId }, cancellationToken: ct));
         return rows.ToLookup(r => r.InstanceId, r => new PollObservation
@@ -96,14 +106,17 @@ public sealed class FactsReader(IDbConnectionFactory connections)
     public async IAsyncEnumerable<(long InstanceId, List<GrowthEventFacts> Events)> GrowthEventsByInstanceAsync(
         DateTimeOffset since, long? instanceId, [EnumeratorCancellation] CancellationToken ct)
     {
-        const string sql = """
+        const string select = """
             SELECT instance_id AS InstanceId, event_class AS EventClass, database_id AS DatabaseId,
                 database_name AS DatabaseName, file_name AS FileName, start_time AS StartTime, duration_us AS DurationUs,
                 growth_pages AS GrowthPages
             FROM growth_events
-            WHERE start_time >= @since AND (@instanceId IS NULL OR instance_id = @instanceId)
-            ORDER BY instance_id, start_time;
             """;
+        // "@instanceId IS NULL OR instance_id = @instanceId" hides the instance from the planner: the instance page
+        // then scanned the whole key index (a million entries) for one instance's events.
+        var sql = instanceId is null
+            ? select + " WHERE start_time >= @since ORDER BY instance_id, start_time;"
+            : select + " WHERE instance_id = @instanceId AND start_time >= @since ORDER BY start_time;";
         await using var connection = await connections.OpenAsync(ct);
         var rows = connection.QueryUnbufferedAsync<GrowthFactRow>(sql, new { since = StoreTime.ToText(since), instanceId });
         long? current = null;
@@ -129,6 +142,9 @@ public sealed class FactsReader(IDbConnectionFactory connections)
         }
         if (batch.Count > 0) yield return (current!.Value, batch);
     }
+
+    /// <summary>A filter the planner can use the instance_id index for; an OR with "is null" makes it scan the table.</summary>
+    static string OneInstance(long? instanceId) => instanceId is null ? ";" : " WHERE instance_id = @instanceId;";
 
     internal static IReadOnlyList<string> ParseTags(string json) =>
         JsonSerializer.Deserialize<List<string>>(json) ?? [];

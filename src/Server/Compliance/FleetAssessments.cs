@@ -24,13 +24,21 @@ public sealed class FleetAssessments(
     public event Action? Assessed;
 
     public async Task<FleetAssessment> GetAsync(CancellationToken cancellationToken) =>
-        Volatile.Read(ref _current) ?? await RecomputeAsync(cancellationToken);
+        Volatile.Read(ref _current) ?? await ComputeAsync(onlyIfMissing: true, cancellationToken);
 
-    public async Task<FleetAssessment> RecomputeAsync(CancellationToken cancellationToken)
+    public Task<FleetAssessment> RecomputeAsync(CancellationToken cancellationToken) =>
+        ComputeAsync(onlyIfMissing: false, cancellationToken);
+
+    async Task<FleetAssessment> ComputeAsync(bool onlyIfMissing, CancellationToken cancellationToken)
     {
         await _computing.WaitAsync(cancellationToken);
         try
         {
+            // At start-up the pages, alerts and the change journal all ask before the first assessment exists; those
+            // that queued behind the first build take its result instead of building again (seconds at 10,000
+            // instances and a million growth events).
+            if (onlyIfMissing && Volatile.Read(ref _current) is { } built)
+                return built;
             var assessment = await builder.BuildAsync(cancellationToken);
             Volatile.Write(ref _current, assessment);
             Assessed?.Invoke();

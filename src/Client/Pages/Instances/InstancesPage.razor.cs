@@ -34,9 +34,10 @@ public partial class InstancesPage
         try
         {
             var fleet = await Assessments.GetAsync(CancellationToken.None);
-            _rows = fleet.Instances.Select(InstanceGridRow.From).ToList();
-            _options = FilterOptions.From(_rows);
-            _page = InstanceGrid.Apply(_rows, _query);
+            var source = GridSource.For(fleet);
+            _rows = source.Rows;
+            _options = source.Options;
+            _page = source.Page(_query);
         }
         catch (Exception e)
         {

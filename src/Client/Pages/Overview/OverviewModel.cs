@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using IfiDashboard.Shared.Compliance.Policy;
 using IfiDashboard.Shared.Compliance.Restore;
 using IfiDashboard.Shared.Compliance.Status;
@@ -21,6 +22,12 @@ public sealed record OverviewModel
 
     public int Total => Fleet.Instances.Count;
     public bool FirstRoundRunning => Fleet.Polled < Total;
+
+    // One model per assessment: it is rebuilt about once a minute, while the page may be requested far more often.
+    static readonly ConditionalWeakTable<FleetAssessment, OverviewModel> Models = new();
+
+    /// <summary>The model of this assessment, derived once and shared by every request that renders it.</summary>
+    public static OverviewModel For(FleetAssessment fleet) => Models.GetValue(fleet, From);
 
     public static OverviewModel From(FleetAssessment fleet)
     {

@@ -15,7 +15,7 @@ public partial class OverviewPage
     {
         try
         {
-            _model = OverviewModel.From(await Assessments.GetAsync(CancellationToken.None));
+            _model = OverviewModel.For(await Assessments.GetAsync(CancellationToken.None));
         }
         catch (Exception e)
         {
