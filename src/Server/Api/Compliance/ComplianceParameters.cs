@@ -53,7 +53,8 @@ public sealed record ComplianceListParameters
     public string? Cursor { get; init; }
 }
 
-public sealed record WindowParameters
+/// <summary>The [from, to) window shared by the time-based endpoints.</summary>
+public record WindowParameters
 {
     [Description("Window start (inclusive), ISO-8601 date or time; default 30 days before to. At most 366 days before to.")]
     public string? From { get; init; }
@@ -62,14 +63,8 @@ public sealed record WindowParameters
     public string? To { get; init; }
 }
 
-public sealed record GrowthEventParameters
+public sealed record GrowthEventParameters : WindowParameters
 {
-    [Description("Window start (inclusive), ISO-8601 date or time; default 30 days before to. At most 366 days before to.")]
-    public string? From { get; init; }
-
-    [Description("Window end (exclusive), ISO-8601 date or time; default the latest assessment's time.")]
-    public string? To { get; init; }
-
     [Description("Page size, 1 to 1000; default 200.")]
     public string? Limit { get; init; }
 
@@ -77,14 +72,8 @@ public sealed record GrowthEventParameters
     public string? Cursor { get; init; }
 }
 
-public sealed record TimeLostParameters
+public sealed record TimeLostParameters : WindowParameters
 {
-    [Description("Window start (inclusive), ISO-8601 date or time; default 30 days before to. At most 366 days before to.")]
-    public string? From { get; init; }
-
-    [Description("Window end (exclusive), ISO-8601 date or time; default the latest assessment's time.")]
-    public string? To { get; init; }
-
     [Description("instance (default), database or environment.")]
     public string? GroupBy { get; init; }
 }
