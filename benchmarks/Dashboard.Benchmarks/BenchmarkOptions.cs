@@ -18,6 +18,10 @@ internal sealed record BenchmarkOptions
     /// <summary>Runs a second server with the embedded collector polling a simulated fleet of this many instances.</summary>
     public int CollectorFleet { get; init; }
     public int CollectorSeconds { get; init; } = 60;
+    /// <summary>Environment for the server process, e.g. DOTNET_gcServer=0, to see what a runtime setting changes.</summary>
+    public IReadOnlyDictionary<string, string> ServerEnvironment { get; init; } = new Dictionary<string, string>();
+    /// <summary>Also times and sizes the assessment in this process (<see cref="AssessmentProbe"/>).</summary>
+    public bool ProbeAssessment { get; init; }
 
     public string StorePath => Path.GetFullPath(Store ?? Path.Combine(Path.GetTempPath(),
         $"ifi-dashboard-bench-{Instances}-{Events}-{Days}d.db"));
@@ -25,11 +29,14 @@ internal sealed record BenchmarkOptions
     public const string Usage = """
         usage: Dashboard.Benchmarks [--instances N=10000] [--events N=1000000] [--days N=90] [--store PATH] [--rebuild]
                                     [--requests N=50] [--warmup N=5] [--seed N] [--configuration Release]
-                                    [--collector-fleet N=0] [--collector-seconds N=60]
+                                    [--collector-fleet N=0] [--collector-seconds N=60] [--server-env NAME=VALUE]...
+                                    [--probe-assessment]
           --store PATH          reuse this SQLite store when it exists, otherwise build it there
                                 (default: the temp directory, named by instances, events and days)
           --rebuild             delete the store first and build it again
           --collector-fleet N   also measure RSS with the embedded collector polling N simulated instances
+          --probe-assessment    also build the assessment in this process: time and bytes allocated and kept
+          --server-env N=V      set an environment variable for the server process (repeatable), e.g. DOTNET_gcServer=0
         """;
 
     public static BenchmarkOptions Parse(string[] args)
@@ -46,16 +53,25 @@ internal sealed record BenchmarkOptions
                 "--days" => options with { Days = Positive(Number(), "--days") },
                 "--store" => options with { Store = Value() },
                 "--rebuild" => options with { Rebuild = true },
+                "--probe-assessment" => options with { ProbeAssessment = true },
                 "--requests" => options with { Requests = Positive(Number(), "--requests") },
                 "--warmup" => options with { Warmup = Math.Max(0, Number()) },
                 "--seed" => options with { Seed = Number() },
                 "--configuration" => options with { Configuration = Value() },
                 "--collector-fleet" => options with { CollectorFleet = Math.Max(0, Number()) },
                 "--collector-seconds" => options with { CollectorSeconds = Positive(Number(), "--collector-seconds") },
+                "--server-env" => options with { ServerEnvironment = With(options.ServerEnvironment, Value()) },
                 _ => throw new ArgumentException($"Unknown option {args[i]}."),
             };
         }
         return options;
+    }
+
+    static Dictionary<string, string> With(IReadOnlyDictionary<string, string> environment, string assignment)
+    {
+        var equals = assignment.IndexOf('=');
+        if (equals <= 0) throw new ArgumentException($"--server-env needs NAME=VALUE, not {assignment}.");
+        return new Dictionary<string, string>(environment) { [assignment[..equals]] = assignment[(equals + 1)..] };
     }
 
     static int Positive(int value, string name) =>

@@ -38,7 +38,7 @@ internal sealed class CollectorRun(BenchmarkOptions options, Report report)
                 ["Collector:Name"] = CollectorName,
                 ["Credentials:bench:UserId"] = SimulatorProcess.Login,
                 ["Credentials:bench:Password"] = SimulatorProcess.Password,
-            });
+            }, options.ServerEnvironment);
         await server.WaitUntilAliveAsync(http, TimeSpan.FromMinutes(2));
         var timer = new PageTimer(http, server.Address);
         await timer.GetAsync("/", Markers.Overview);

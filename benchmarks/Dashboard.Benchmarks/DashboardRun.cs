@@ -22,7 +22,7 @@ internal sealed class DashboardRun(BenchmarkOptions options, Report report, Stor
             {
                 ["Store:ConnectionString"] = $"Data Source={options.StorePath}",
                 ["Collector:Enabled"] = "false",
-            });
+            }, options.ServerEnvironment);
         await server.WaitUntilAliveAsync(http, TimeSpan.FromMinutes(2));
         var alive = clock.Elapsed;
         Console.WriteLine($"server pid {server.Pid} at {server.Address} alive after {alive.TotalSeconds:F1} s (log: {log})");
@@ -37,6 +37,7 @@ internal sealed class DashboardRun(BenchmarkOptions options, Report report, Stor
         report.Add($"first complete assessment ({facts.Instances} instances, {facts.GrowthEvents} events), first GET /",
             $"{first.TotalSeconds:F1} s", "—", load);
         var afterAssessment = server.Memory();
+        Console.WriteLine($"server RSS after it: {afterAssessment.RssMb:F0} MB, peak {afterAssessment.PeakRssMb:F0} MB");
         report.Add("server RSS after the first assessment (collector off)",
             $"{afterAssessment.RssMb:F0} MB now · {afterAssessment.PeakRssMb:F0} MB peak",
             Report.Verdict(afterAssessment.PeakRssMb < MemoryTargetMb, $"< {MemoryTargetMb:F0} MB"), load);
@@ -57,6 +58,7 @@ internal sealed class DashboardRun(BenchmarkOptions options, Report report, Stor
         }
 
         var afterPages = server.Memory();
+        Console.WriteLine($"server RSS after the page requests: {afterPages.RssMb:F0} MB, peak {afterPages.PeakRssMb:F0} MB");
         report.Add("server RSS after the page requests (collector off)",
             $"{afterPages.RssMb:F0} MB now · {afterPages.PeakRssMb:F0} MB peak",
             Report.Verdict(afterPages.PeakRssMb < MemoryTargetMb, $"< {MemoryTargetMb:F0} MB"), Machine.Load());
@@ -67,7 +69,7 @@ internal sealed class DashboardRun(BenchmarkOptions options, Report report, Stor
 /// <summary>Markup each page has only when it rendered its data (not its loading or error state).</summary>
 internal static class Markers
 {
-    public const string Overview = "data-attention=";
+    public const string Overview = "id=\"h-unknown\"";
     public const string Grid = "data-grid=\"instances\"";
     public const string Detail = "data-remediation=";
 }

@@ -20,6 +20,8 @@ catch (Exception e) when (e is ArgumentException or FormatException)
 Console.WriteLine($"# Dashboard benchmark: {options.Instances} instances, {options.Events} growth events over {options.Days} days");
 Console.WriteLine($"machine: {Machine.Describe()}");
 Console.WriteLine($"load average at start: {Machine.Load()}");
+if (options.ServerEnvironment.Count > 0)
+    Console.WriteLine($"server environment: {string.Join(' ', options.ServerEnvironment.Select(e => $"{e.Key}={e.Value}"))}");
 var report = new Report();
 
 var store = options.StorePath;
@@ -43,6 +45,8 @@ Console.WriteLine($"store: {facts.Instances} instances, {facts.GrowthEvents} gro
                   $"{facts.Files} files, {facts.Bytes / 1024.0 / 1024:F0} MB; busiest instance {facts.BusiestInstanceId} ({facts.BusiestEvents} events)");
 
 await new DashboardRun(options, report, facts).RunAsync();
+if (options.ProbeAssessment)
+    await AssessmentProbe.RunAsync(options, report);
 if (options.CollectorFleet > 0)
     await new CollectorRun(options, report).RunAsync();
 

@@ -24,7 +24,8 @@ internal sealed class ServerProcess : IAsyncDisposable
     public int Pid => _process.Id;
     public ProcessMemory Memory() => ProcessMemory.Read(_process.Id);
 
-    public static ServerProcess Start(string serverDll, string workingDirectory, string logPath, IReadOnlyDictionary<string, string> settings)
+    public static ServerProcess Start(string serverDll, string workingDirectory, string logPath, IReadOnlyDictionary<string, string> settings,
+        IReadOnlyDictionary<string, string> environment)
     {
         var port = FreePort();
         var info = new ProcessStartInfo("dotnet")
@@ -42,6 +43,8 @@ internal sealed class ServerProcess : IAsyncDisposable
         // Production, like an installed server: no developer exception page or static-asset manifest lookups.
         info.Environment["ASPNETCORE_ENVIRONMENT"] = "Production";
         info.Environment["DOTNET_ENVIRONMENT"] = "Production";
+        foreach (var (name, value) in environment)
+            info.Environment[name] = value;
 
         var log = new StreamWriter(logPath, append: false) { AutoFlush = true };
         var process = new Process { StartInfo = info, EnableRaisingEvents = true };
@@ -82,8 +85,12 @@ internal sealed class ServerProcess : IAsyncDisposable
         return ((IPEndPoint)listener.LocalEndpoint).Port;
     }
 
+    bool _disposed;
+
     public async ValueTask DisposeAsync()
     {
+        if (_disposed) return;
+        _disposed = true;
         if (!_process.HasExited)
         {
             _process.Kill(entireProcessTree: true);
