@@ -14,7 +14,9 @@ internal sealed record BenchmarkOptions
     public int Requests { get; init; } = 50;
     public int Warmup { get; init; } = 5;
     public int Seed { get; init; } = 20260503;
-    public string Configuration { get; init; } = "Release";
+    /// <summary>The server build to run: by default the configuration this benchmark was built in (bin/Release/net10.0).</summary>
+    public string Configuration { get; init; } =
+        new DirectoryInfo(AppContext.BaseDirectory.TrimEnd(Path.DirectorySeparatorChar)).Parent?.Name ?? "Release";
     /// <summary>Runs a second server with the embedded collector polling a simulated fleet of this many instances.</summary>
     public int CollectorFleet { get; init; }
     public int CollectorSeconds { get; init; } = 60;
@@ -28,7 +30,7 @@ internal sealed record BenchmarkOptions
 
     public const string Usage = """
         usage: Dashboard.Benchmarks [--instances N=10000] [--events N=1000000] [--days N=90] [--store PATH] [--rebuild]
-                                    [--requests N=50] [--warmup N=5] [--seed N] [--configuration Release]
+                                    [--requests N=50] [--warmup N=5] [--seed N] [--configuration Release|Debug]
                                     [--collector-fleet N=0] [--collector-seconds N=60] [--server-env NAME=VALUE]...
                                     [--probe-assessment]
           --store PATH          reuse this SQLite store when it exists, otherwise build it there
