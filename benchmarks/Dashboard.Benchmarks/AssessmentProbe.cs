@@ -26,7 +26,7 @@ internal static class AssessmentProbe
         var facts = provider.GetRequiredService<FactsReader>();
         var builder = provider.GetRequiredService<FleetAssessmentBuilder>();
 
-        var load = Machine.Load();
+        var load = Machine.LoadAverage();
         var (streamed, streamTime, streamBytes) = await MeasureAsync(async () =>
         {
             long count = 0;
@@ -39,14 +39,14 @@ internal static class AssessmentProbe
 
         // Twice: the second build is the steady state (JIT done), and runs while the first one is still referenced,
         // as in the server, where pages hold the current assessment while the next one is built.
-        load = Machine.Load();
+        load = Machine.LoadAverage();
         var before = Retained();
         var (first, firstTime, firstBytes) = await MeasureAsync(() => builder.BuildAsync(CancellationToken.None));
         var kept = Retained() - before;
         report.Add("diagnostic: FleetAssessmentBuilder.BuildAsync, first (in this process)",
             $"{firstTime.TotalSeconds:F1} s, {firstBytes / 1048576.0:F0} MB allocated, {kept / 1048576.0:F0} MB kept by the finished assessment",
             "—", load);
-        load = Machine.Load();
+        load = Machine.LoadAverage();
         using var sampler = new HeapSampler();
         var (second, secondTime, secondBytes) = await MeasureAsync(() => builder.BuildAsync(CancellationToken.None));
         report.Add("diagnostic: FleetAssessmentBuilder.BuildAsync, second (in this process)",

@@ -28,7 +28,7 @@ internal sealed class CollectorRun(BenchmarkOptions options, Report report)
         Console.WriteLine($"collector run: {retargeted} registrations pointed at {simulator.Ports.Count} simulated instances");
 
         using var http = new HttpClient { Timeout = TimeSpan.FromMinutes(10) };
-        var load = Machine.Load();
+        var load = Machine.LoadAverage();
         await using var server = ServerProcess.Start(RepositoryLayout.ServerDll(options.Configuration), directory,
             Path.ChangeExtension(options.StorePath, ".collector-server.log"),
             new Dictionary<string, string>
@@ -55,14 +55,14 @@ internal sealed class CollectorRun(BenchmarkOptions options, Report report)
 
         foreach (var path in new[] { "/", "/instances" })
         {
-            load = Machine.Load();
+            load = Machine.LoadAverage();
             var page = await timer.MeasureAsync(path, path == "/" ? Markers.Overview : Markers.Grid, options.Warmup, options.Requests);
             Console.WriteLine($"GET {path} with the collector running: p50 {page.P50:F1} ms, p95 {page.P95:F1} ms, max {page.Max:F1} ms");
             report.Page(page with { Page = $"{path} (collector polling)" }, load);
         }
         var after = server.Memory();
         report.Add("server + embedded collector RSS after the page requests", $"{after.RssMb:F0} MB now · {after.PeakRssMb:F0} MB peak",
-            Report.Verdict(after.PeakRssMb < 300, "< 300 MB"), Machine.Load());
+            Report.Verdict(after.PeakRssMb < 300, "< 300 MB"), Machine.LoadAverage());
 
         await server.DisposeAsync();
         SqliteConnection.ClearAllPools();

@@ -15,7 +15,7 @@ internal sealed class DashboardRun(BenchmarkOptions options, Report report, Stor
         using var http = new HttpClient { Timeout = TimeSpan.FromMinutes(10) };
         var workingDirectory = Directory.CreateTempSubdirectory("ifi-dashboard-bench-").FullName;
         var log = Path.ChangeExtension(options.StorePath, ".server.log");
-        var load = Machine.Load();
+        var load = Machine.LoadAverage();
         var clock = Stopwatch.StartNew();
         await using var server = ServerProcess.Start(RepositoryLayout.ServerDll(options.Configuration), workingDirectory, log,
             new Dictionary<string, string>
@@ -31,7 +31,7 @@ internal sealed class DashboardRun(BenchmarkOptions options, Report report, Stor
         // Pages read the latest assessment from memory; the first request waits for the first one to be built
         // (every growth event of the window streamed from SQLite and assessed).
         var timer = new PageTimer(http, server.Address);
-        load = Machine.Load();
+        load = Machine.LoadAverage();
         var (first, _) = await timer.GetAsync("/", Markers.Overview);
         Console.WriteLine($"first complete assessment (first GET /) after {first.TotalSeconds:F1} s");
         report.Add($"first complete assessment ({facts.Instances} instances, {facts.GrowthEvents} events), first GET /",
@@ -51,7 +51,7 @@ internal sealed class DashboardRun(BenchmarkOptions options, Report report, Stor
         };
         foreach (var (path, marker) in pages)
         {
-            load = Machine.Load();
+            load = Machine.LoadAverage();
             var page = await timer.MeasureAsync(path, marker, options.Warmup, options.Requests);
             Console.WriteLine($"GET {path}: p50 {page.P50:F1} ms, p95 {page.P95:F1} ms, max {page.Max:F1} ms ({page.Bytes / 1024.0:F0} KB)");
             report.Page(page, load);
@@ -61,7 +61,7 @@ internal sealed class DashboardRun(BenchmarkOptions options, Report report, Stor
         Console.WriteLine($"server RSS after the page requests: {afterPages.RssMb:F0} MB, peak {afterPages.PeakRssMb:F0} MB");
         report.Add("server RSS after the page requests (collector off)",
             $"{afterPages.RssMb:F0} MB now · {afterPages.PeakRssMb:F0} MB peak",
-            Report.Verdict(afterPages.PeakRssMb < MemoryTargetMb, $"< {MemoryTargetMb:F0} MB"), Machine.Load());
+            Report.Verdict(afterPages.PeakRssMb < MemoryTargetMb, $"< {MemoryTargetMb:F0} MB"), Machine.LoadAverage());
         try { Directory.Delete(workingDirectory, recursive: true); } catch (IOException) { }
     }
 }

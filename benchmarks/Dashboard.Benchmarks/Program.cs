@@ -19,7 +19,7 @@ catch (Exception e) when (e is ArgumentException or FormatException)
 
 Console.WriteLine($"# Dashboard benchmark: {options.Instances} instances, {options.Events} growth events over {options.Days} days");
 Console.WriteLine($"machine: {Machine.Describe()}");
-Console.WriteLine($"load average at start: {Machine.Load()}");
+Console.WriteLine($"load average at start: {Machine.LoadAverage()}");
 if (options.ServerEnvironment.Count > 0)
     Console.WriteLine($"server environment: {string.Join(' ', options.ServerEnvironment.Select(e => $"{e.Key}={e.Value}"))}");
 var report = new Report();
@@ -35,7 +35,7 @@ if (File.Exists(store))
 else
 {
     Console.WriteLine($"building the store {store} through InstanceRepository + SqliteSnapshotStore ...");
-    var load = Machine.Load();
+    var load = Machine.LoadAverage();
     var took = await new StoreSeeder(options).BuildAsync(CancellationToken.None);
     report.Add("store build (registration + ingestion, not a target)",
         $"{took.TotalSeconds:F0} s ({options.Events / Math.Max(1, took.TotalSeconds):F0} events/s)", "—", load);
@@ -51,7 +51,7 @@ if (options.CollectorFleet > 0)
     await new CollectorRun(options, report).RunAsync();
 
 Console.WriteLine();
-Console.WriteLine($"load average at end: {Machine.Load()}");
+Console.WriteLine($"load average at end: {Machine.LoadAverage()}");
 Console.WriteLine();
 Console.Write(report.ToMarkdown());
 return 0;

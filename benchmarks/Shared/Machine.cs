@@ -1,12 +1,12 @@
 using System.Runtime.InteropServices;
 
-namespace IfiDashboard.Dashboard.Benchmarks;
+namespace IfiDashboard.Benchmarks;
 
 /// <summary>What the numbers depend on: the machine, and how busy other work kept it while we measured.</summary>
 internal static class Machine
 {
-    /// <summary>The 1, 5 and 15 minute load averages; on a shared 2-core box other builds show up here.</summary>
-    public static string Load()
+    /// <summary>The 1, 5 and 15 minute load averages (Linux); on a shared 2-core box other builds show up here.</summary>
+    public static string LoadAverage()
     {
         try
         {
