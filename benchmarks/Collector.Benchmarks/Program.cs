@@ -1,22 +1,8 @@
 using System.Diagnostics;
-using System.Globalization;
 using IfiDashboard.Collector.Benchmarks;
 
 // Collector throughput against a bare SqlClient + Dapper loop doing the same queries (docs/benchmarks.md).
-// Numbers print with a dot whatever the machine's locale, so the Markdown rows paste into docs/benchmarks.md.
-CultureInfo.DefaultThreadCurrentCulture = CultureInfo.CurrentCulture = CultureInfo.InvariantCulture;
-
-BenchmarkOptions options;
-try
-{
-    options = BenchmarkOptions.Parse(args);
-}
-catch (Exception e) when (e is ArgumentException or FormatException)
-{
-    Console.Error.WriteLine(e.Message);
-    Console.Error.WriteLine(BenchmarkOptions.Usage);
-    return 2;
-}
+if (BenchmarkStartup.ParseOrExplain(args, BenchmarkOptions.Parse, BenchmarkOptions.Usage) is not { } options) return 2;
 
 var loadBefore = Machine.LoadAverage();
 Console.WriteLine($"# Collector benchmark: {options.Instances} instances, concurrency {options.Concurrency}, simulator {options.Simulator}");

@@ -1,21 +1,7 @@
-using System.Globalization;
 using IfiDashboard.Dashboard.Benchmarks;
 
 // Dashboard rendering and memory at fleet scale (docs/benchmarks.md, "Dashboard rendering and memory").
-// Numbers print with a dot whatever the locale, so the Markdown rows paste into docs/benchmarks.md as they are.
-CultureInfo.DefaultThreadCurrentCulture = CultureInfo.CurrentCulture = CultureInfo.InvariantCulture;
-
-BenchmarkOptions options;
-try
-{
-    options = BenchmarkOptions.Parse(args);
-}
-catch (Exception e) when (e is ArgumentException or FormatException)
-{
-    Console.Error.WriteLine(e.Message);
-    Console.Error.WriteLine(BenchmarkOptions.Usage);
-    return 2;
-}
+if (BenchmarkStartup.ParseOrExplain(args, BenchmarkOptions.Parse, BenchmarkOptions.Usage) is not { } options) return 2;
 
 Console.WriteLine($"# Dashboard benchmark: {options.Instances} instances, {options.Events} growth events over {options.Days} days");
 Console.WriteLine($"machine: {Machine.Describe()}");
