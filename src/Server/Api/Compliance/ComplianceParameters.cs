@@ -5,7 +5,8 @@ namespace IfiDashboard.Server.Api.Compliance;
 // Query parameters declared for the OpenAPI document. Handlers parse the raw query themselves (ComplianceFilter,
 // TimeWindow, QueryValues) so that a bad value is answered with a problem naming it.
 
-public sealed record ComplianceFilterParameters
+/// <summary>The filters shared by the compliance list and the export.</summary>
+public record ComplianceFilterParameters
 {
     [Description("Only these statuses, comma-separated: Compliant, NonCompliant, Waived, Unknown, NotApplicable (ignoring case).")]
     public string? Status { get; init; }
@@ -26,26 +27,8 @@ public sealed record ComplianceFilterParameters
     public string? Stale { get; init; }
 }
 
-public sealed record ComplianceListParameters
+public sealed record ComplianceListParameters : ComplianceFilterParameters
 {
-    [Description("Only these statuses, comma-separated: Compliant, NonCompliant, Waived, Unknown, NotApplicable (ignoring case).")]
-    public string? Status { get; init; }
-
-    [Description("Only instances in this environment (ignoring case).")]
-    public string? Environment { get; init; }
-
-    [Description("Only instances carrying this tag (ignoring case).")]
-    public string? Tag { get; init; }
-
-    [Description("Only instances of this owner (ignoring case).")]
-    public string? Owner { get; init; }
-
-    [Description("Only this SQL Server major version (15 = 2019, 16 = 2022; 0 = not known yet).")]
-    public string? MajorVersion { get; init; }
-
-    [Description("true: only instances whose last good poll is older than three poll intervals; false: only the others.")]
-    public string? Stale { get; init; }
-
     [Description("Page size, 1 to 500; default 100.")]
     public string? Limit { get; init; }
 
