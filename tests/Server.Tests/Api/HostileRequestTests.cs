@@ -24,14 +24,8 @@ public sealed class HostileRequestTests(HostileRequestFixture fixture) : IClassF
             : fixture.Client;
 
         var response = await client.SendAsync(Request(hostile));
-        var body = await response.Content.ReadAsStringAsync();
 
-        Assert.Equal(hostile.Status, (int)response.StatusCode);
-        Assert.Equal("application/problem+json", response.Content.Headers.ContentType?.MediaType);
-        var problem = JsonDocument.Parse(body).RootElement;
-        Assert.Equal(hostile.Status, problem.GetProperty("status").GetInt32());
-        if (hostile.Field is not null)
-            Assert.True(problem.GetProperty("errors").TryGetProperty(hostile.Field, out _), $"problem does not name {hostile.Field}: {body}");
+        await ProblemAssert.IsProblemAsync(response, hostile.Status, hostile.Field);
         Assert.Equal(before, await StoreDump.AllTextAsync(fixture.Host.Services));
     }
 

@@ -96,14 +96,8 @@ public sealed class ComplianceHostileRequestTests(ComplianceHostileFixture fixtu
             request.Headers.TryAddWithoutValidation("Accept", hostile.Accept);
 
         var response = await fixture.Clients[hostile.Key].SendAsync(request);
-        var body = await response.Content.ReadAsStringAsync();
 
-        Assert.Equal(hostile.Status, (int)response.StatusCode);
-        Assert.Equal("application/problem+json", response.Content.Headers.ContentType?.MediaType);
-        var problem = JsonDocument.Parse(body).RootElement;
-        Assert.Equal(hostile.Status, problem.GetProperty("status").GetInt32());
-        if (hostile.Field is not null)
-            Assert.True(problem.GetProperty("errors").TryGetProperty(hostile.Field, out _), $"problem does not name {hostile.Field}: {body}");
+        await ProblemAssert.IsProblemAsync(response, hostile.Status, hostile.Field);
         Assert.Equal(before, await StoreDump.AllTextAsync(fixture.Host.Services));
     }
 }
