@@ -12,7 +12,8 @@ internal static class TraceProbe
         ProbeContext context, GrowthWatermarks watermarks, int? utcOffsetMinutes)
     {
         if (context.SkipOnAzure(ProbeNames.DefaultTrace)) return (null, []);
-        var path = await context.RunAsync<string?>(ProbeNames.DefaultTrace, Permission, null, async () =>
+        // (Read: false) when the probe failed; (Read: true, Path: null) when the default trace is disabled.
+        var (read, path) = await context.RunAsync<(bool Read, string? Path)>(ProbeNames.DefaultTrace, Permission, (false, null), async () =>
         {
             var current = await context.Connection.QueryFirstOrDefaultAsync<string>(context.Command(SqlScripts.DefaultTrace));
             context.Add(current is null
@@ -21,13 +22,10 @@ internal static class TraceProbe
                     "timings cannot be read. Enable it with sp_configure 'show advanced options', 1; RECONFIGURE; " +
                     "sp_configure 'default trace enabled', 1; RECONFIGURE.")
                 : new ProbeOutcome(ProbeNames.DefaultTrace, OutcomeClass.Ok));
-            return current;
+            return (true, current);
         });
-        if (path is null)
-        {
-            var failed = context.Outcomes[^1].Outcome != OutcomeClass.TraceDisabled;
-            return (failed ? null : new DefaultTraceState(false, null, 0), []);
-        }
+        if (!read) return (null, []);
+        if (path is null) return (new DefaultTraceState(false, null, 0), []);
 
         var since = watermarks.Since(context.InstanceId);
         var events = await context.RunAsync<IReadOnlyList<GrowthEventInfo>>(ProbeNames.GrowthEvents, Permission, [], async () =>

@@ -11,6 +11,15 @@ public sealed class AlertEmailTests
 {
     const string Name = "sql-prod-01";
 
+    /// <summary>Registers the fleet, polls it once while IFI is on, then takes IFI away and polls again.</summary>
+    static async Task PollHealthyThenLoseIfiAsync(AlertsTestBed bed, AlertsHost host)
+    {
+        await host.RegisterFleetAsync();
+        await host.PollAndAssessAsync();
+        bed.Fleet.Update(Name, i => i.IfiEnabled = false);
+        await host.PollAndAssessAsync();
+    }
+
     static ScenarioInstance Instance() => new() { Name = Name, Profile = "2019", IfiEnabled = true };
 
     [Fact]
@@ -61,10 +70,7 @@ public sealed class AlertEmailTests
         await using var smtp = await SmtpSink.StartAsync(SinkMode.None);
         await using var bed = AlertsTestBed.Create(Instance());
         await using var host = bed.StartHost(smtp);
-        await host.RegisterFleetAsync();
-        await host.PollAndAssessAsync();
-        bed.Fleet.Update(Name, i => i.IfiEnabled = false);
-        await host.PollAndAssessAsync();
+        await PollHealthyThenLoseIfiAsync(bed, host);
         await smtp.WaitForAsync(1);
 
         bed.Fleet.Update(Name, i => i.IfiEnabled = true);
@@ -87,10 +93,7 @@ public sealed class AlertEmailTests
         await using var smtp = await SmtpSink.StartAsync(SinkMode.None);
         await using var bed = AlertsTestBed.Create(Instance());
         await using var host = bed.StartHost(smtp);
-        await host.RegisterFleetAsync();
-        await host.PollAndAssessAsync();
-        bed.Fleet.Update(Name, i => i.IfiEnabled = false);
-        await host.PollAndAssessAsync();
+        await PollHealthyThenLoseIfiAsync(bed, host);
         await smtp.WaitForAsync(1);
 
         bed.Clock.Advance(TimeSpan.FromHours(3));
@@ -114,10 +117,7 @@ public sealed class AlertEmailTests
         await using var bed = AlertsTestBed.Create(Instance());
         await using (var first = bed.StartHost(smtp))
         {
-            await first.RegisterFleetAsync();
-            await first.PollAndAssessAsync();
-            bed.Fleet.Update(Name, i => i.IfiEnabled = false);
-            await first.PollAndAssessAsync();
+            await PollHealthyThenLoseIfiAsync(bed, first);
 
             var failed = await Eventually.WaitAsync(first.OutboxAsync, rows => rows.Count == 1 && rows[0].Attempts >= 1);
             var row = Assert.Single(failed);
