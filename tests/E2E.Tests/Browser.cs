@@ -38,13 +38,49 @@ public sealed class Browser : IDisposable
 
     public void Open(string url) => Driver.Navigate().GoToUrl(url);
 
-    public IWebElement WaitFor(string css, int seconds = 15) =>
-        new WebDriverWait(Driver, TimeSpan.FromSeconds(seconds)).Until(d => d.FindElements(By.CssSelector(css)).FirstOrDefault());
+    // Pages swap their live regions (live-refresh.js) whenever a poll lands, so an element found in one WebDriver
+    // call can be detached by the next. Waits therefore retry a stale element, and reads of live content run as one
+    // script, during which the page cannot change.
 
-    public void WaitUntil(Func<IWebDriver, bool> condition, int seconds = 15) =>
-        new WebDriverWait(Driver, TimeSpan.FromSeconds(seconds)).Until(condition);
+    public IWebElement WaitFor(string css, int seconds = 15) =>
+        Wait(seconds).Until(d => d.FindElements(By.CssSelector(css)).FirstOrDefault());
+
+    public void WaitUntil(Func<IWebDriver, bool> condition, int seconds = 15) => Wait(seconds).Until(condition);
+
+    /// <summary>Clicks the first match, finding it again if a live refresh replaced it before the click landed.</summary>
+    public void Click(string css, int seconds = 15) => Wait(seconds).Until(d =>
+    {
+        d.FindElement(By.CssSelector(css)).Click();
+        return true;
+    });
+
+    /// <summary>The attribute of every match, read in one script run.</summary>
+    public IReadOnlyList<string?> Attributes(string css, string name) =>
+        Strings("return Array.from(document.querySelectorAll(arguments[0]), e => e.getAttribute(arguments[1]));", css, name);
+
+    /// <summary>The rendered text of every match, read in one script run.</summary>
+    public IReadOnlyList<string?> Texts(string css) =>
+        Strings("return Array.from(document.querySelectorAll(arguments[0]), e => e.innerText);", css);
+
+    /// <summary>The attribute of the first match, once there is one.</summary>
+    public string? Attribute(string css, string name, int seconds = 15) =>
+        Wait(seconds).Until(_ => Attributes(css, name) is [var first, ..] ? new[] { first } : null)[0];
+
+    /// <summary>The rendered text of the first match, once there is one.</summary>
+    public string Text(string css, int seconds = 15) =>
+        Wait(seconds).Until(_ => Texts(css) is [var first, ..] ? first : null) ?? "";
 
     public IReadOnlyList<IWebElement> All(string css) => Driver.FindElements(By.CssSelector(css));
+
+    WebDriverWait Wait(int seconds)
+    {
+        var wait = new WebDriverWait(Driver, TimeSpan.FromSeconds(seconds));
+        wait.IgnoreExceptionTypes(typeof(NoSuchElementException), typeof(StaleElementReferenceException));
+        return wait;
+    }
+
+    IReadOnlyList<string?> Strings(string script, params object[] arguments) =>
+        ((IEnumerable<object?>)Driver.ExecuteScript(script, arguments)!).Select(o => o as string).ToList();
 
     /// <summary>Saved beside the test binaries and copied to /tmp/ifi-screenshots, to be looked at after a run.</summary>
     public void Screenshot(string name)

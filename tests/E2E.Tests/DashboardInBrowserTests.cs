@@ -9,7 +9,7 @@ public sealed class DashboardInBrowserTests(DemoFixture demo)
     Browser Browser => demo.Browser;
     string Url(string path) => demo.Server.BaseUrl + path;
 
-    static int Number(IWebElement element) => int.Parse(element.Text.Replace(",", ""), System.Globalization.CultureInfo.InvariantCulture);
+    static int Number(string text) => int.Parse(text.Replace(",", ""), System.Globalization.CultureInfo.InvariantCulture);
 
     [Fact]
     public void Overview_shows_the_polled_demo_fleet_in_real_numbers()
@@ -18,11 +18,11 @@ public sealed class DashboardInBrowserTests(DemoFixture demo)
         Browser.WaitFor("[data-count=Compliant]");
 
         var statuses = new[] { "Compliant", "NonCompliant", "Waived", "Unknown", "NotApplicable" };
-        var counts = statuses.ToDictionary(s => s, s => Number(Browser.Driver.FindElement(By.CssSelector($"[data-count={s}] .tile-value"))));
+        var counts = statuses.ToDictionary(s => s, s => Number(Browser.Text($"[data-count={s}] .tile-value")));
         Assert.Equal(demo.Server.InstanceCount, counts.Values.Sum());
         Assert.True(counts["Compliant"] > 0 && counts["NonCompliant"] > 0 && counts["Unknown"] > 0, string.Join(", ", counts));
         Assert.Empty(Browser.All("[data-progress]"));
-        Assert.NotEqual("never", Browser.Driver.FindElement(By.CssSelector("[data-last-poll]")).Text);
+        Assert.NotEqual("never", Browser.Text("[data-last-poll]"));
         Assert.NotEmpty(Browser.All("[data-chart=trend] circle.trend-point"));
         Assert.NotEmpty(Browser.All("[data-table=top-time-lost] tbody tr"));
         Browser.Screenshot("overview");
@@ -33,7 +33,7 @@ public sealed class DashboardInBrowserTests(DemoFixture demo)
     {
         Browser.Open(Url("instances"));
         Browser.WaitFor("table[data-grid]");
-        var all = Browser.All("tbody tr[data-instance]").Count;
+        var all = Browser.Attributes("tbody tr[data-instance]", "data-status").Count;
         Browser.Screenshot("instances");
 
         // By keyboard, as a person without a mouse would (clicking an <option> opens a native popup headless Chromium can hang on).
@@ -42,10 +42,10 @@ public sealed class DashboardInBrowserTests(DemoFixture demo)
         Browser.WaitUntil(d => d.Url.Contains("status=NonCompliant", StringComparison.Ordinal));
         Browser.WaitFor("table[data-grid]");
 
-        var rows = Browser.All("tbody tr[data-instance]");
+        var statuses = Browser.Attributes("tbody tr[data-instance]", "data-status");
         Assert.Equal(demo.Server.InstanceCount, all);
-        Assert.InRange(rows.Count, 1, all - 1);
-        Assert.All(rows, r => Assert.Equal("NonCompliant", r.GetAttribute("data-status")));
+        Assert.InRange(statuses.Count, 1, all - 1);
+        Assert.All(statuses, s => Assert.Equal("NonCompliant", s));
         Assert.StartsWith("data:text/csv", Browser.Driver.FindElement(By.CssSelector("a[data-export=csv]")).GetAttribute("href"), StringComparison.Ordinal);
         Browser.Screenshot("instances-filtered");
     }
@@ -54,10 +54,10 @@ public sealed class DashboardInBrowserTests(DemoFixture demo)
     public void The_instance_with_most_time_lost_opens_on_its_detail_page()
     {
         Browser.Open(Url("instances?sort=timelost&dir=desc"));
-        var link = Browser.WaitFor("tbody tr[data-instance] th a");
-        var name = link.Text;
+        const string link = "tbody tr[data-instance] th a";
+        var name = Browser.Text(link);
 
-        link.Click();
+        Browser.Click(link);
         Browser.WaitUntil(d => d.FindElement(By.TagName("h1")).Text == name);
 
         Assert.NotEmpty(Browser.All("[data-table=files] tbody tr"));
@@ -71,10 +71,9 @@ public sealed class DashboardInBrowserTests(DemoFixture demo)
     public void An_unreachable_instance_shows_its_failed_probe_and_what_to_do()
     {
         Browser.Open(Url("instances?q=unreachable"));
-        Browser.WaitFor("tbody tr[data-instance] th a").Click();
-        var probe = Browser.WaitFor("tr[data-outcome=Unreachable]");
+        Browser.Click("tbody tr[data-instance] th a");
 
-        Assert.Contains("Test-NetConnection", probe.Text, StringComparison.Ordinal);
+        Assert.Contains("Test-NetConnection", Browser.Text("tr[data-outcome=Unreachable]"), StringComparison.Ordinal);
         Browser.Screenshot("instance-unreachable");
     }
 
@@ -113,7 +112,7 @@ public sealed class DashboardInBrowserTests(DemoFixture demo)
         Browser.Open(Url(""));
         Browser.WaitFor("[data-count=Compliant]");
         var marker = Browser.Driver.ExecuteScript("const m = document.createElement('i'); m.id = 'kept'; document.body.append(m); return 1;");
-        await Task.Delay(500); // the page's EventSource connects
+        Browser.WaitUntil(_ => Browser.Attributes("html", "data-live-connected") is ["true"]); // the page's EventSource is open
 
         await demo.Server.AssessAsync();
 

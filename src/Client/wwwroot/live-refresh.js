@@ -17,6 +17,9 @@ async function refresh() {
 if (regions().length > 0 && 'EventSource' in window) {
   let running = null;
   const source = new EventSource('events/fleet');
+  // The server's first event confirms the stream is open: from then on no stored change goes unnoticed.
+  source.addEventListener('ready', () => { document.documentElement.dataset.liveConnected = 'true'; });
+  source.addEventListener('error', () => { delete document.documentElement.dataset.liveConnected; });
   source.addEventListener('fleet-changed', () => {
     running ??= refresh().catch(() => {}).finally(() => { running = null; });
   });

@@ -56,7 +56,7 @@ public sealed class EditingInBrowserTests(EditingFixture demo)
     string? GridStatus(string name)
     {
         Browser.Open(Url($"instances?q={Uri.EscapeDataString(name)}"));
-        return Browser.WaitFor($"tr[data-instance='{name}']").GetAttribute("data-status");
+        return Browser.Attribute($"tr[data-instance='{name}']", "data-status");
     }
 
     [Fact]
@@ -95,15 +95,15 @@ public sealed class EditingInBrowserTests(EditingFixture demo)
         Type("Grant.Author", "e2e");
         Browser.Driver.FindElement(By.CssSelector("[data-action=grant]")).Click();
         Browser.WaitUntil(d => d.Url.Contains("done=granted", StringComparison.Ordinal));
-        Assert.Contains(NewName, Browser.WaitFor("[data-form-message=ok]").Text, StringComparison.Ordinal);
+        Assert.Contains(NewName, Browser.Text("[data-form-message=ok]"), StringComparison.Ordinal);
         await demo.Server.AssessAsync();
         Assert.Equal("Waived", GridStatus(NewName));
 
         Browser.Open(Url("policy"));
-        var row = Browser.WaitFor($"tr[data-waiver][data-instance='{NewName}']");
-        Assert.Equal("Waived", row.FindElement(By.CssSelector("[data-current-status]")).GetAttribute("data-current-status"));
+        var row = $"tr[data-waiver][data-instance='{NewName}']";
+        Assert.Equal("Waived", Browser.Attribute($"{row} [data-current-status]", "data-current-status"));
         Browser.Screenshot("policy");
-        row.FindElement(By.CssSelector("[data-revoke]")).Click();
+        Browser.Click($"{row} [data-revoke]");
         Browser.WaitUntil(d => d.Url.Contains("done=revoked", StringComparison.Ordinal));
         Assert.Empty(Browser.All($"tr[data-waiver][data-instance='{NewName}']"));
         await demo.Server.AssessAsync();
