@@ -3,6 +3,7 @@
 #   tsql (freetds-bin)       an independent TDS client, to prove the simulator speaks TDS and not only SqlClient
 #   docker-compose           validates docker-compose.yml (no Docker engine runs here)
 #   chromium, chromium-driver  headless browser and its WebDriver for the dashboard's end-to-end tests (tests/E2E.Tests)
+#   postgresql               the server the store tests' PostgreSQL pass runs against (scripts/start-test-postgres.sh)
 set -euo pipefail
 
 missing=()
@@ -11,6 +12,7 @@ command -v docker-compose >/dev/null 2>&1 || missing+=(docker-compose)
 /usr/bin/python3 -c 'import aiosmtpd' >/dev/null 2>&1 || missing+=(python3-aiosmtpd)  # SMTP server for the alert tests (Debian's python3)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 echo "Installing test dependencies: ${missing[*]}"

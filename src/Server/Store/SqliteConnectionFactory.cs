@@ -29,6 +29,8 @@ public sealed class SqliteConnectionFactory : IDbConnectionFactory
             EnsureDirectory(_dataSource);
     }
 
+    public SqlDialect Dialect => SqlDialect.Sqlite;
+
     public async ValueTask<DbConnection> OpenAsync(CancellationToken cancellationToken)
     {
         var connection = new SqliteConnection(_connectionString);

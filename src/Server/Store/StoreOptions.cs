@@ -5,11 +5,19 @@ public sealed class StoreOptions
 {
     public const string SectionName = "Store";
     public const string SqliteProvider = "Sqlite";
+    public const string PostgresProvider = "Postgres";
 
-    /// <summary>Only "Sqlite" today; "Postgres" will get its own factory and migration folder.</summary>
+    /// <summary>"Sqlite" (embedded, the default) or "Postgres" (a shared store for several servers and collectors).</summary>
     public string Provider { get; set; } = SqliteProvider;
 
+    /// <summary>
+    /// Microsoft.Data.Sqlite syntax for SQLite (<c>Data Source=data/ifidashboard.db</c>), Npgsql syntax for PostgreSQL
+    /// (<c>Host=db;Database=ifidashboard;Username=ifi</c>; the password from the environment or a secrets file, e.g.
+    /// <c>Store__ConnectionString</c>, never from a committed file).
+    /// </summary>
     public string ConnectionString { get; set; } = "Data Source=data/ifidashboard.db";
 
     public bool IsSqlite => string.Equals(Provider, SqliteProvider, StringComparison.OrdinalIgnoreCase);
+
+    public bool IsPostgres => string.Equals(Provider, PostgresProvider, StringComparison.OrdinalIgnoreCase);
 }

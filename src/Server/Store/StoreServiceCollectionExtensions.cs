@@ -17,12 +17,15 @@ public static class StoreServiceCollectionExtensions
     {
         services.AddOptions<StoreOptions>()
             .Bind(config.GetSection(StoreOptions.SectionName))
-            .Validate(o => o.IsSqlite, "Store:Provider must be \"Sqlite\"; no other provider is implemented yet.")
+            .Validate(o => o.IsSqlite || o.IsPostgres, "Store:Provider must be \"Sqlite\" or \"Postgres\".")
             .Validate(o => !string.IsNullOrWhiteSpace(o.ConnectionString), "Store:ConnectionString is required.")
             .ValidateOnStart();
 
         services.TryAddSingleton(TimeProvider.System);
-        services.AddSingleton<IDbConnectionFactory, SqliteConnectionFactory>();
+        services.AddSingleton<IDbConnectionFactory>(sp =>
+            sp.GetRequiredService<IOptions<StoreOptions>>().Value.IsPostgres
+                ? new PostgresConnectionFactory(sp.GetRequiredService<IOptions<StoreOptions>>())
+                : new SqliteConnectionFactory(sp.GetRequiredService<IOptions<StoreOptions>>()));
         services.AddSingleton<InstanceRepository>();
         services.AddSingleton<SqliteInstanceSource>();
         services.AddSingleton<IInstanceSource>(sp => sp.GetRequiredService<SqliteInstanceSource>());
@@ -37,14 +40,11 @@ public static class StoreServiceCollectionExtensions
     /// <summary>Brings the store's schema up to date; the host calls this once at start, before serving.</summary>
     public static async Task MigrateIfiStoreAsync(this IServiceProvider services, CancellationToken ct = default)
     {
-        var options = services.GetRequiredService<IOptions<StoreOptions>>().Value;
-        if (!options.IsSqlite)
-            throw new InvalidOperationException($"No migrations for store provider '{options.Provider}'.");
-
-        var runner = MigrationRunner.ForSqlite(
+        var connections = services.GetRequiredService<IDbConnectionFactory>();
+        var runner = MigrationRunner.For(connections.Dialect,
             services.GetRequiredService<TimeProvider>(),
             services.GetService<ILoggerFactory>()?.CreateLogger<MigrationRunner>());
-        await using var connection = await services.GetRequiredService<IDbConnectionFactory>().OpenAsync(ct);
+        await using var connection = await connections.OpenAsync(ct);
         await runner.RunAsync(connection, ct);
     }
 }

@@ -43,7 +43,8 @@ internal sealed class AlertsHost(AlertsTestBed bed, IReadOnlyDictionary<string, 
 
     protected override void ConfigureWebHost(IWebHostBuilder builder)
     {
-        builder.UseSetting("Store:ConnectionString", $"Data Source={Path.Combine(bed.StoreDirectory, "store.db")}");
+        builder.UseSetting("Store:Provider", bed.Database.Provider);
+        builder.UseSetting("Store:ConnectionString", bed.Database.ConnectionString);
         builder.UseSetting("Collector:Enabled", "false");
         builder.UseSetting("Collector:Name", "alert-tests");
         builder.UseSetting("Collector:ConnectTimeoutSeconds", "3");

@@ -25,6 +25,11 @@ internal sealed class AlertsTestBed : IAsyncDisposable
     public FleetSimulator Fleet { get; }
     public string StoreDirectory { get; } = Directory.CreateTempSubdirectory("ifi-alerts-").FullName;
 
+    TestDatabase? _database;
+
+    /// <summary>One store for every server the test starts over this bed, so a restart finds what the last one left.</summary>
+    public TestDatabase Database => _database ??= TestDatabase.Create($"Data Source={Path.Combine(StoreDirectory, "store.db")}");
+
     /// <summary>Starts at the real time of day, so the simulator's own timestamps and the store agree.</summary>
     public FakeTimeProvider Clock { get; } = new(DateTimeOffset.UtcNow);
 
@@ -44,6 +49,7 @@ internal sealed class AlertsTestBed : IAsyncDisposable
     {
         await Fleet.DisposeAsync();
         Microsoft.Data.Sqlite.SqliteConnection.ClearAllPools();
+        _database?.Dispose();
         try { Directory.Delete(StoreDirectory, recursive: true); } catch (IOException) { }
     }
 }

@@ -3,6 +3,7 @@ using System.Net.Http.Json;
 using IfiDashboard.Server.Api.Keys;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
+using IfiDashboard.Server.Tests.Store;
 
 namespace IfiDashboard.Server.Tests.Api;
 
@@ -14,15 +15,27 @@ public sealed class ApiHost(Action<IWebHostBuilder>? configure = null) : WebAppl
 {
     public const string BootstrapKey = "bootstrap-admin-key-for-tests-0123456789";
 
-    readonly string _directory = Directory.CreateTempSubdirectory("ifi-api-").FullName;
+    readonly (string Directory, TestDatabase Database) _store = NewStore();
 
     public ApiHost() : this(null) { }
 
-    public string ConnectionString => $"Data Source={Path.Combine(_directory, "store.db")}";
+    string _directory => _store.Directory;
+    TestDatabase Database => _store.Database;
+
+    static (string, TestDatabase) NewStore()
+    {
+        var directory = Directory.CreateTempSubdirectory("ifi-api-").FullName;
+        return (directory, TestDatabase.Create($"Data Source={Path.Combine(directory, "store.db")}"));
+    }
+
+    /// <summary>The store, as command-line arguments for the server's CLI commands.</summary>
+    public string[] StoreArguments =>
+        [$"--Store:Provider={Database.Provider}", $"--Store:ConnectionString={Database.ConnectionString}"];
 
     protected override void ConfigureWebHost(IWebHostBuilder builder)
     {
-        builder.UseSetting("Store:ConnectionString", ConnectionString);
+        builder.UseSetting("Store:Provider", Database.Provider);
+        builder.UseSetting("Store:ConnectionString", Database.ConnectionString);
         builder.UseSetting("Collector:Enabled", "false");
         builder.UseSetting("Collector:Name", "api-tests");
         builder.UseSetting("Api:BootstrapAdminKey", BootstrapKey);
@@ -54,6 +67,7 @@ public sealed class ApiHost(Action<IWebHostBuilder>? configure = null) : WebAppl
     {
         await base.DisposeAsync();
         Microsoft.Data.Sqlite.SqliteConnection.ClearAllPools();
+        Database.Dispose();
         try { Directory.Delete(_directory, recursive: true); } catch (IOException) { }
     }
 }

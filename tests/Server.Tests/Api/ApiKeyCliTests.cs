@@ -10,15 +10,15 @@ public sealed class ApiKeyCliTests
     public async Task Cli_created_key_works_until_the_cli_revokes_it()
     {
         await using var host = new ApiHost();
-        var store = $"--Store:ConnectionString={host.ConnectionString}";
+        var store = host.StoreArguments;
 
-        var (createCode, createOut) = await RunAsync("create", "--name", "cmdb", "--scopes", "read,inventory:write", store);
+        var (createCode, createOut) = await RunAsync(["create", "--name", "cmdb", "--scopes", "read,inventory:write", .. store]);
         var key = createOut.Split('\n', StringSplitOptions.TrimEntries).Single(l => l.StartsWith("ifi_", StringComparison.Ordinal));
         var prefix = key.Split('_')[1];
         var client = host.Client(key);
         var before = await client.GetAsync("/api/v1/instances");
-        var (listCode, listOut) = await RunAsync("list", store);
-        var (revokeCode, _) = await RunAsync("revoke", prefix, store);
+        var (listCode, listOut) = await RunAsync(["list", .. store]);
+        var (revokeCode, _) = await RunAsync(["revoke", prefix, .. store]);
         var after = await client.GetAsync("/api/v1/instances");
 
         Assert.Equal(0, createCode);
@@ -39,7 +39,7 @@ public sealed class ApiKeyCliTests
     public async Task Bad_usage_exits_2_and_creates_nothing(params string[] args)
     {
         await using var host = new ApiHost();
-        var (code, output) = await RunAsync([.. args, $"--Store:ConnectionString={host.ConnectionString}"]);
+        var (code, output) = await RunAsync([.. args, .. host.StoreArguments]);
 
         Assert.Equal(2, code);
         Assert.DoesNotContain("ifi_", output, StringComparison.Ordinal);
@@ -50,7 +50,7 @@ public sealed class ApiKeyCliTests
     {
         await using var host = new ApiHost();
 
-        var (code, _) = await RunAsync("revoke", "zzzzzzzz", $"--Store:ConnectionString={host.ConnectionString}");
+        var (code, _) = await RunAsync(["revoke", "zzzzzzzz", .. host.StoreArguments]);
 
         Assert.Equal(1, code);
     }

@@ -1,5 +1,6 @@
 using IfiDashboard.Collector.Scheduling;
 using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Server.Tests.Store;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Simulator.Hosting;
 using IfiDashboard.Simulator.Scenarios;
@@ -20,6 +21,7 @@ public sealed class DashboardHost : WebApplicationFactory<Program>
     public const string ApiKey = "test-collector-key-0123456789";
 
     readonly string _directory = Directory.CreateTempSubdirectory("ifi-functional-").FullName;
+    TestDatabase? _database;
 
     public DashboardHost(params ScenarioInstance[] instances)
     {
@@ -34,7 +36,9 @@ public sealed class DashboardHost : WebApplicationFactory<Program>
 
     protected override void ConfigureWebHost(IWebHostBuilder builder)
     {
-        builder.UseSetting("Store:ConnectionString", $"Data Source={Path.Combine(_directory, "store.db")}");
+        _database ??= TestDatabase.Create($"Data Source={Path.Combine(_directory, "store.db")}");
+        builder.UseSetting("Store:Provider", _database.Provider);
+        builder.UseSetting("Store:ConnectionString", _database.ConnectionString);
         builder.UseSetting("Collector:Enabled", "false");
         builder.UseSetting("Collector:Name", "functional-tests");
         builder.UseSetting("Collector:ConnectTimeoutSeconds", "3");
@@ -72,6 +76,7 @@ public sealed class DashboardHost : WebApplicationFactory<Program>
     {
         await base.DisposeAsync();
         await Fleet.DisposeAsync();
+        _database?.Dispose();
         Microsoft.Data.Sqlite.SqliteConnection.ClearAllPools();
         try { Directory.Delete(_directory, recursive: true); } catch (IOException) { }
     }

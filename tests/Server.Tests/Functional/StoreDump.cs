@@ -10,12 +10,16 @@ internal static class StoreDump
 {
     public static async Task<string> AllTextAsync(IServiceProvider services)
     {
-        await using var connection = await services.GetRequiredService<IDbConnectionFactory>().OpenAsync(CancellationToken.None);
-        var tables = await connection.QueryAsync<string>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%';");
+        var connections = services.GetRequiredService<IDbConnectionFactory>();
+        await using var connection = await connections.OpenAsync(CancellationToken.None);
+        var tables = (await connection.QueryAsync<string>(connections.Dialect.IsPostgres
+            ? "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema();"
+            : "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%';")).ToList();
+        if (!tables.Contains("instances")) throw new InvalidOperationException("The dump found no store tables.");
         var text = new StringBuilder();
         foreach (var table in tables)
         {
-            // Table names come from sqlite_master, not from input.
+            // Table names come from the catalogue, not from input.
             foreach (IDictionary<string, object?> row in await connection.QueryAsync($"SELECT * FROM \"{table}\";"))
                 text.AppendJoin('\t', row.Values).AppendLine();
         }

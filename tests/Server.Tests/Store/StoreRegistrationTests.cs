@@ -12,13 +12,18 @@ namespace IfiDashboard.Server.Tests.Store;
 public sealed class StoreRegistrationTests : IDisposable
 {
     readonly string _directory = Path.Combine(Path.GetTempPath(), "ifistore-" + Guid.NewGuid().ToString("N"));
+    readonly TestDatabase _database;
+
+    public StoreRegistrationTests() =>
+        _database = TestDatabase.Create($"Data Source={Path.Combine(_directory, "data", "ifi.db")};Pooling=False");
 
     ServiceProvider BuildProvider()
     {
         var config = new ConfigurationBuilder()
             .AddInMemoryCollection(new Dictionary<string, string?>
             {
-                ["Store:ConnectionString"] = $"Data Source={Path.Combine(_directory, "data", "ifi.db")};Pooling=False",
+                ["Store:Provider"] = _database.Provider,
+                ["Store:ConnectionString"] = _database.ConnectionString,
             })
             .Build();
         return new ServiceCollection().AddIfiStore(config).BuildServiceProvider();
@@ -36,7 +41,8 @@ public sealed class StoreRegistrationTests : IDisposable
 
         Assert.False(beforeMigration);
         Assert.True(afterMigration);
-        Assert.True(File.Exists(Path.Combine(_directory, "data", "ifi.db")));
+        if (!TestDatabase.IsPostgres)
+            Assert.True(File.Exists(Path.Combine(_directory, "data", "ifi.db"))); // the file and its folders are created
         Assert.NotNull(provider.GetRequiredService<ISnapshotSink>());
         Assert.NotNull(provider.GetRequiredService<IInstanceSource>());
         Assert.Empty(await provider.GetRequiredService<FleetQueries>().ListInstancesAsync(CancellationToken.None));
@@ -55,6 +61,7 @@ public sealed class StoreRegistrationTests : IDisposable
 
     public void Dispose()
     {
+        _database.Dispose();
         if (Directory.Exists(_directory))
             Directory.Delete(_directory, recursive: true);
     }

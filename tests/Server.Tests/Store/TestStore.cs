@@ -1,15 +1,16 @@
 using System.Data.Common;
 using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Dashboard;
-using IfiDashboard.Shared.Dashboard;
 using IfiDashboard.Server.Store.Ingestion;
 using IfiDashboard.Server.Store.Inventory;
 using IfiDashboard.Server.Store.Migrations;
-using Microsoft.Extensions.Options;
 
 namespace IfiDashboard.Server.Tests.Store;
 
-/// <summary>A real SQLite database file in a temp directory of its own, deleted when the test ends.</summary>
+/// <summary>
+/// A real store of its own, deleted when the test ends: a SQLite file in a temp directory, or a PostgreSQL database
+/// in the PostgreSQL pass (<see cref="TestDatabase"/>).
+/// </summary>
 public sealed class TestStore : IAsyncDisposable
 {
     public static readonly DateTimeOffset Start = new(2026, 5, 3, 8, 0, 0, TimeSpan.Zero);
@@ -18,16 +19,18 @@ public sealed class TestStore : IAsyncDisposable
     {
         Directory = Path.Combine(Path.GetTempPath(), "ifistore-" + Guid.NewGuid().ToString("N"));
         // Pooling off so no pooled handle keeps the file open when the directory is deleted.
-        var options = new StoreOptions { ConnectionString = $"Data Source={Path.Combine(Directory, "nested", "store.db")};Pooling=False" };
-        Connections = new SqliteConnectionFactory(Options.Create(options));
+        Database = TestDatabase.Create($"Data Source={Path.Combine(Directory, "nested", "store.db")};Pooling=False");
+        Connections = Database.CreateConnections();
         Instances = new InstanceRepository(Connections, Clock);
         Snapshots = new SqliteSnapshotStore(Connections);
         Queries = new FleetQueries(Connections);
     }
 
+    /// <summary>Where the SQLite file lives (in the SQLite pass).</summary>
     public string Directory { get; }
+    public TestDatabase Database { get; }
     public FakeTimeProvider Clock { get; } = new(Start);
-    public SqliteConnectionFactory Connections { get; }
+    public IDbConnectionFactory Connections { get; }
     public InstanceRepository Instances { get; }
     public SqliteSnapshotStore Snapshots { get; }
     public FleetQueries Queries { get; }
@@ -43,18 +46,22 @@ public sealed class TestStore : IAsyncDisposable
 
     public static TestStore CreateEmpty() => new();
 
+    public MigrationRunner Runner() => MigrationRunner.For(Connections.Dialect, Clock);
+
     public async Task<IReadOnlyList<string>> MigrateAsync()
     {
         await using var connection = await OpenAsync();
-        return await MigrationRunner.ForSqlite(Clock).RunAsync(connection, CancellationToken.None);
+        return await Runner().RunAsync(connection, CancellationToken.None);
     }
 
     public ValueTask<DbConnection> OpenAsync() => Connections.OpenAsync(CancellationToken.None);
 
-    public ValueTask DisposeAsync()
+    public async ValueTask DisposeAsync()
     {
+        if (Connections is IAsyncDisposable disposable)
+            await disposable.DisposeAsync();
+        Database.Dispose();
         if (System.IO.Directory.Exists(Directory))
             System.IO.Directory.Delete(Directory, recursive: true);
-        return ValueTask.CompletedTask;
     }
 }

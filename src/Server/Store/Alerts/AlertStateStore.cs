@@ -28,7 +28,7 @@ public sealed class AlertStateStore(IDbConnectionFactory connections, TimeProvid
             """;
 
         await using var connection = await connections.OpenAsync(ct);
-        await using var tx = await connection.BeginTransactionAsync(ct);
+        await using var tx = await connection.BeginWriteAsync(ct);
         var rows = await connection.QueryAsync<StateRow>(new CommandDefinition(select, transaction: tx, cancellationToken: ct));
         var (plan, messages) = decide(rows.Select(r => r.ToState()).ToList());
         if (plan.IsEmpty && messages.Count == 0) return 0;

@@ -9,7 +9,7 @@ public sealed class OutboxStore(IDbConnectionFactory connections, TimeProvider t
     public async Task<int> AddAsync(IReadOnlyList<OutboxMessage> messages, CancellationToken ct)
     {
         await using var connection = await connections.OpenAsync(ct);
-        await using var tx = await connection.BeginTransactionAsync(ct);
+        await using var tx = await connection.BeginWriteAsync(ct);
         var written = await OutboxWriter.InsertAsync(connection, tx, messages, time.GetUtcNow(), ct);
         await tx.CommitAsync(ct);
         return written;
@@ -19,7 +19,7 @@ public sealed class OutboxStore(IDbConnectionFactory connections, TimeProvider t
     public async Task RecordAsync(OutboxMessage message, bool sent, string? error, CancellationToken ct)
     {
         await using var connection = await connections.OpenAsync(ct);
-        await using var tx = await connection.BeginTransactionAsync(ct);
+        await using var tx = await connection.BeginWriteAsync(ct);
         await OutboxWriter.InsertAsync(connection, tx, [message], time.GetUtcNow(), ct, sent ? OutboxStatus.Sent : OutboxStatus.Failed, error);
         await tx.CommitAsync(ct);
     }

@@ -1,13 +1,12 @@
+using System.Data.Common;
 using System.Text.Json;
 using Dapper;
-using Microsoft.Data.Sqlite;
 
 namespace IfiDashboard.Server.Store.ApiKeys;
 
 /// <summary>API keys by prefix and hash. Callers hash; the key itself never reaches this class.</summary>
 public sealed class ApiKeyRepository(IDbConnectionFactory connections, TimeProvider timeProvider)
 {
-    const int SqliteConstraintUnique = 2067;
 
     /// <summary>Stores a new key; null when the prefix or hash is already taken (the caller draws another key).</summary>
     public async Task<ApiKeyRecord?> TryAddAsync(string prefix, string keyHash, string name, IReadOnlyList<string> scopes,
@@ -31,7 +30,7 @@ public sealed class ApiKeyRepository(IDbConnectionFactory connections, TimeProvi
             }, cancellationToken: cancellationToken));
             return row.ToRecord();
         }
-        catch (SqliteException ex) when (ex.SqliteExtendedErrorCode == SqliteConstraintUnique)
+        catch (DbException ex) when (ex.IsUniqueViolation())
         {
             return null;
         }

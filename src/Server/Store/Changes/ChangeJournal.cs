@@ -5,7 +5,7 @@ namespace IfiDashboard.Server.Store.Changes;
 /// <summary>
 /// The append-only journal behind the changes feed: compliance status transitions and inventory changes, recorded
 /// by comparing what is observed now with what the journal last recorded for each instance. Each recording runs in
-/// one write transaction (BEGIN IMMEDIATE), so two recorders, in one process or two, never record a change twice.
+/// one write transaction (the store's write lock), so two recorders, in one process or two, never record a change twice.
 /// </summary>
 public sealed class ChangeJournal(IDbConnectionFactory connections, TimeProvider time)
 {
@@ -25,7 +25,7 @@ public sealed class ChangeJournal(IDbConnectionFactory connections, TimeProvider
             WHERE EXISTS (SELECT 1 FROM instances WHERE id = @instanceId);
             """;
         await using var connection = await connections.OpenAsync(ct);
-        await using var tx = await connection.BeginTransactionAsync(ct);
+        await using var tx = await connection.BeginWriteAsync(ct);
         var last = (await connection.QueryAsync<(long InstanceId, string Status)>(new CommandDefinition(lastSql, transaction: tx, cancellationToken: ct)))
             .ToDictionary(r => r.InstanceId, r => r.Status);
         var recordedAt = StoreTime.ToText(time.GetUtcNow());
@@ -61,17 +61,18 @@ public sealed class ChangeJournal(IDbConnectionFactory connections, TimeProvider
                 r.recorded_version AS RecordedVersion, r.recorded_retired AS RecordedRetired
             FROM instances i
             LEFT JOIN (
-                SELECT instance_id, MAX(version) AS recorded_version, MAX(change = 'retired') AS recorded_retired
+                SELECT instance_id, MAX(version) AS recorded_version, MAX(CASE WHEN change = 'retired' THEN 1 ELSE 0 END) AS recorded_retired
                 FROM change_journal WHERE kind = 'inventory' GROUP BY instance_id) r ON r.instance_id = i.id
             WHERE r.recorded_version IS NULL OR r.recorded_version < i.version
             ORDER BY i.id;
             """;
         const string insertSql = """
-            INSERT OR IGNORE INTO change_journal (kind, instance_id, change, occurred_at, recorded_at, version)
-            VALUES ('inventory', @instanceId, @change, @occurredAt, @recordedAt, @version);
+            INSERT INTO change_journal (kind, instance_id, change, occurred_at, recorded_at, version)
+            VALUES ('inventory', @instanceId, @change, @occurredAt, @recordedAt, @version)
+            ON CONFLICT DO NOTHING;
             """;
         await using var connection = await connections.OpenAsync(ct);
-        await using var tx = await connection.BeginTransactionAsync(ct);
+        await using var tx = await connection.BeginWriteAsync(ct);
         var pending = await connection.QueryAsync<PendingInventoryRow>(new CommandDefinition(pendingSql, transaction: tx, cancellationToken: ct));
         var recordedAt = StoreTime.ToText(time.GetUtcNow());
         var entries = pending.SelectMany(p => p.Changes())

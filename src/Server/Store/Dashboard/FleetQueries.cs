@@ -37,8 +37,8 @@ public sealed class FleetQueries(IDbConnectionFactory connections) : IFleetReade
         const string sql = """
             SELECT COUNT(*) AS Total,
                 COUNT(s.instance_id) AS Polled,
-                COALESCE(SUM(s.ifi_state = 'Enabled'), 0) AS Enabled,
-                COALESCE(SUM(s.ifi_state = 'Disabled'), 0) AS Disabled
+                COUNT(CASE WHEN s.ifi_state = 'Enabled' THEN 1 END) AS Enabled,
+                COUNT(CASE WHEN s.ifi_state = 'Disabled' THEN 1 END) AS Disabled
             FROM instances i
             LEFT JOIN instance_state s ON s.instance_id = i.id
             WHERE i.retired_at IS NULL;

@@ -81,7 +81,7 @@ internal static class CollectedFactsStore
             sizePages = f.SizePages,
             maxSizePages = f.MaxSizePages,
             growth = f.Growth,
-            isPercentGrowth = f.IsPercentGrowth,
+            isPercentGrowth = f.IsPercentGrowth ? 1L : 0L,
             pollId = poll.PollId,
         });
         await connection.ExecuteAsync(new CommandDefinition(insert, rows, tx, cancellationToken: ct));

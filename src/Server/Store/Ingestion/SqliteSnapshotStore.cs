@@ -13,7 +13,7 @@ public sealed class SqliteSnapshotStore(IDbConnectionFactory connections) : ISna
     public async Task WriteAsync(InstanceSnapshot snapshot, CancellationToken cancellationToken)
     {
         await using var connection = await connections.OpenAsync(cancellationToken);
-        await using var tx = await connection.BeginTransactionAsync(cancellationToken);
+        await using var tx = await connection.BeginWriteAsync(cancellationToken);
         var pollId = await InsertPollAsync(connection, tx, snapshot, cancellationToken);
         if (pollId is null)
             return; // already stored: the rollback on dispose ends the empty transaction
@@ -50,7 +50,7 @@ public sealed class SqliteSnapshotStore(IDbConnectionFactory connections) : ISna
             message = overall.Message,
             ifiState = ifi.State.ToString(),
             ifiUnknownReason = ifi.UnknownReason,
-            isGood = PollFacts.IsGoodPoll(snapshot),
+            isGood = PollFacts.IsGoodPoll(snapshot) ? 1L : 0L,
         }, tx, cancellationToken: cancellationToken));
     }
 
@@ -92,7 +92,7 @@ public sealed class SqliteSnapshotStore(IDbConnectionFactory connections) : ISna
             lastStartupTime = StoreTime.ToText(s.LastStartupTime),
             isClustered = s.IsClustered,
             ifiEnabled = s.InstantFileInitializationEnabled,
-            isEngine = s.IsEngine,
+            isEngine = s.IsEngine ? 1L : 0L,
         });
         await connection.ExecuteAsync(new CommandDefinition(sql, rows, tx, cancellationToken: cancellationToken));
     }

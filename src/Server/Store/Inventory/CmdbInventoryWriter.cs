@@ -15,7 +15,7 @@ public sealed class CmdbInventoryWriter(IDbConnectionFactory connections, TimePr
         CancellationToken cancellationToken)
     {
         await using var connection = await connections.OpenAsync(cancellationToken);
-        await using var tx = await connection.BeginTransactionAsync(cancellationToken);
+        await using var tx = await connection.BeginWriteAsync(cancellationToken);
         var current = await FindActiveAsync(connection, tx, desired.ExternalKey, cancellationToken);
         if (!precondition(current))
             return new UpsertOutcome(UpsertResult.PreconditionFailed, current);
@@ -47,7 +47,7 @@ public sealed class CmdbInventoryWriter(IDbConnectionFactory connections, TimePr
     public async Task<InventoryRecord?> RetireAsync(string externalKey, CancellationToken cancellationToken)
     {
         await using var connection = await connections.OpenAsync(cancellationToken);
-        await using var tx = await connection.BeginTransactionAsync(cancellationToken);
+        await using var tx = await connection.BeginWriteAsync(cancellationToken);
         var current = await FindActiveAsync(connection, tx, externalKey, cancellationToken);
         if (current is null)
             return null;
@@ -65,7 +65,7 @@ public sealed class CmdbInventoryWriter(IDbConnectionFactory connections, TimePr
         CancellationToken cancellationToken)
     {
         await using var connection = await connections.OpenAsync(cancellationToken);
-        await using var tx = await connection.BeginTransactionAsync(cancellationToken);
+        await using var tx = await connection.BeginWriteAsync(cancellationToken);
         var plan = SyncPlan.Compute(await ListActiveAsync(connection, tx, cancellationToken), desired, retireMissing);
         if (dryRun || plan.NameConflicts.Count > 0)
             return plan.ToOutcome();
@@ -124,7 +124,7 @@ public sealed class CmdbInventoryWriter(IDbConnectionFactory connections, TimePr
             SELECT COUNT(*)
             FROM instances
             WHERE retired_at IS NULL
-              AND name = @name
+              AND lower(name) = lower(@name)
               AND (external_key IS NULL OR external_key <> @externalKey);
             """;
         return await connection.ExecuteScalarAsync<long>(new CommandDefinition(sql,

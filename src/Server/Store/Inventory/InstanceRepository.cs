@@ -1,13 +1,12 @@
+using System.Data.Common;
 using Dapper;
 using IfiDashboard.Shared.Inventory;
-using Microsoft.Data.Sqlite;
 
 namespace IfiDashboard.Server.Store.Inventory;
 
 /// <summary>Registered instances: add, idempotent upsert (demo seeding), read, retire.</summary>
 public sealed class InstanceRepository(IDbConnectionFactory connections, TimeProvider timeProvider)
 {
-    const int SqliteConstraintUnique = 2067;
 
     public async Task<long> AddAsync(InstanceRegistration registration, CancellationToken cancellationToken)
     {
@@ -24,7 +23,7 @@ public sealed class InstanceRepository(IDbConnectionFactory connections, TimePro
             return await connection.ExecuteScalarAsync<long>(new CommandDefinition(
                 sql, InstanceRow.Parameters(registration, timeProvider.GetUtcNow()), cancellationToken: cancellationToken));
         }
-        catch (SqliteException ex) when (ex.SqliteExtendedErrorCode == SqliteConstraintUnique)
+        catch (DbException ex) when (ex.IsUniqueViolation())
         {
             throw new DuplicateInstanceException(registration.Name, ex);
         }
@@ -36,12 +35,12 @@ public sealed class InstanceRepository(IDbConnectionFactory connections, TimePro
     /// </summary>
     public async Task<long> UpsertByNameAsync(InstanceRegistration registration, CancellationToken cancellationToken)
     {
-        const string sql = """
+        var sql = $"""
             INSERT INTO instances (name, host, port, instance_name, environment, owner, tags, encrypt,
                 trust_server_certificate, host_name_in_certificate, credential_name, poll_interval_seconds, created_at)
             VALUES (@name, @host, @port, @instanceName, @environment, @owner, @tags, @encrypt,
                 @trustServerCertificate, @hostNameInCertificate, @credentialName, @pollIntervalSeconds, @createdAt)
-            ON CONFLICT (name) WHERE retired_at IS NULL DO UPDATE SET
+            ON CONFLICT {connections.Dialect.ActiveNameConflictTarget} DO UPDATE SET
                 host = excluded.host,
                 port = excluded.port,
                 instance_name = excluded.instance_name,
@@ -49,7 +48,7 @@ public sealed class InstanceRepository(IDbConnectionFactory connections, TimePro
                 trust_server_certificate = excluded.trust_server_certificate,
                 host_name_in_certificate = excluded.host_name_in_certificate,
                 credential_name = excluded.credential_name,
-                version = version + 1,
+                version = instances.version + 1,
                 updated_at = excluded.created_at,
                 -- How to reach it may have changed: poll it again right away.
                 next_poll_at = NULL
@@ -79,7 +78,7 @@ public sealed class InstanceRepository(IDbConnectionFactory connections, TimePro
             SELECT {InstanceRow.Columns}
             FROM instances
             WHERE retired_at IS NULL
-            ORDER BY name;
+            ORDER BY lower(name), id;
             """;
         await using var connection = await connections.OpenAsync(cancellationToken);
         var rows = await connection.QueryAsync<InstanceRow>(new CommandDefinition(sql, cancellationToken: cancellationToken));
@@ -113,8 +112,9 @@ public sealed class InstanceRepository(IDbConnectionFactory connections, TimePro
                 owner = @owner, tags = @tags, encrypt = @encrypt, trust_server_certificate = @trustServerCertificate,
                 host_name_in_certificate = @hostNameInCertificate, credential_name = @credentialName,
                 poll_interval_seconds = @pollIntervalSeconds,
-                next_poll_at = CASE WHEN host IS NOT @host OR port IS NOT @port OR instance_name IS NOT @instanceName
-                    OR encrypt IS NOT @encrypt OR credential_name IS NOT @credentialName THEN NULL ELSE next_poll_at END,
+                next_poll_at = CASE WHEN host IS DISTINCT FROM @host OR port IS DISTINCT FROM @port
+                    OR instance_name IS DISTINCT FROM @instanceName OR encrypt IS DISTINCT FROM @encrypt
+                    OR credential_name IS DISTINCT FROM @credentialName THEN NULL ELSE next_poll_at END,
                 version = version + 1, updated_at = @createdAt
             WHERE id = @id AND retired_at IS NULL;
             """;
@@ -125,7 +125,7 @@ public sealed class InstanceRepository(IDbConnectionFactory connections, TimePro
         {
             return await connection.ExecuteAsync(new CommandDefinition(sql, parameters, cancellationToken: cancellationToken)) == 1;
         }
-        catch (SqliteException ex) when (ex.SqliteExtendedErrorCode == SqliteConstraintUnique)
+        catch (DbException ex) when (ex.IsUniqueViolation())
         {
             throw new DuplicateInstanceException(registration.Name, ex);
         }

@@ -74,7 +74,7 @@ internal sealed class InstanceRow
         owner = r.Owner,
         tags = JsonSerializer.Serialize(r.Tags),
         encrypt = r.Encrypt.ToString(),
-        trustServerCertificate = r.TrustServerCertificate,
+        trustServerCertificate = r.TrustServerCertificate ? 1L : 0L, // booleans are stored as 0/1 on both providers
         hostNameInCertificate = r.HostNameInCertificate,
         credentialName = r.CredentialName,
         pollIntervalSeconds = r.PollIntervalSeconds,

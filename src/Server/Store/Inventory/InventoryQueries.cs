@@ -8,16 +8,16 @@ public sealed class InventoryQueries(IDbConnectionFactory connections)
     /// <summary>Up to <c>filter.Limit + 1</c> rows, so the caller can tell whether another page follows.</summary>
     public async Task<IReadOnlyList<InventoryRecord>> ListAsync(InstanceListFilter filter, CancellationToken cancellationToken)
     {
-        // Every filter is a parameter that is either NULL (off) or compared: one fixed statement, no SQL building.
-        const string sql = $"""
+        // Every filter is a parameter that is either NULL (off) or compared: one fixed statement per provider.
+        var sql = $"""
             SELECT {InstanceRow.InventoryColumns}
             FROM instances
             WHERE id > @afterId
               AND (@includeRetired = 1 OR retired_at IS NULL)
-              AND (@environment IS NULL OR environment = @environment COLLATE NOCASE)
-              AND (@owner IS NULL OR owner = @owner COLLATE NOCASE)
-              AND (@tag IS NULL OR EXISTS (SELECT 1 FROM json_each(instances.tags) t WHERE t.value = @tag COLLATE NOCASE))
-              AND (@pattern IS NULL OR name LIKE @pattern ESCAPE '\' OR host LIKE @pattern ESCAPE '\')
+              AND (@environment IS NULL OR lower(environment) = lower(@environment))
+              AND (@owner IS NULL OR lower(owner) = lower(@owner))
+              AND (@tag IS NULL OR {connections.Dialect.JsonArrayContainsIgnoringCase("instances.tags", "@tag")})
+              AND (@pattern IS NULL OR lower(name) LIKE lower(@pattern) ESCAPE '\' OR lower(host) LIKE lower(@pattern) ESCAPE '\')
             ORDER BY id
             LIMIT @take;
             """;
@@ -25,7 +25,7 @@ public sealed class InventoryQueries(IDbConnectionFactory connections)
         var rows = await connection.QueryAsync<InstanceRow>(new CommandDefinition(sql, new
         {
             afterId = filter.AfterId,
-            includeRetired = filter.IncludeRetired,
+            includeRetired = filter.IncludeRetired ? 1L : 0L,
             environment = filter.Environment,
             owner = filter.Owner,
             tag = filter.Tag,

@@ -28,7 +28,7 @@ public sealed class SqliteInstanceSource(IDbConnectionFactory connections, TimeP
 
         var now = timeProvider.GetUtcNow();
         await using var connection = await connections.OpenAsync(cancellationToken);
-        await using var tx = await connection.BeginTransactionAsync(cancellationToken);
+        await using var tx = await connection.BeginWriteAsync(cancellationToken);
         var rows = await connection.QueryAsync<InstanceRow>(new CommandDefinition(sql, new
         {
             collectorName,

@@ -16,10 +16,19 @@ public sealed class MigrationRunner(Assembly assembly, string resourcePrefix, Ti
     /// <summary>Resource prefix of the SQLite scripts in this assembly (folder <c>Store/Migrations/Sqlite</c>).</summary>
     public static readonly string SqlitePrefix = typeof(MigrationRunner).Namespace + ".Sqlite.";
 
+    /// <summary>Resource prefix of the PostgreSQL scripts (folder <c>Store/Migrations/Postgres</c>): the same schema, numbered alike.</summary>
+    public static readonly string PostgresPrefix = typeof(MigrationRunner).Namespace + ".Postgres.";
+
     readonly ILogger _logger = logger ?? NullLogger.Instance;
 
     public static MigrationRunner ForSqlite(TimeProvider timeProvider, ILogger? logger = null) =>
         new(typeof(MigrationRunner).Assembly, SqlitePrefix, timeProvider, logger);
+
+    public static MigrationRunner ForPostgres(TimeProvider timeProvider, ILogger? logger = null) =>
+        new(typeof(MigrationRunner).Assembly, PostgresPrefix, timeProvider, logger);
+
+    public static MigrationRunner For(SqlDialect dialect, TimeProvider timeProvider, ILogger? logger = null) =>
+        dialect.IsPostgres ? ForPostgres(timeProvider, logger) : ForSqlite(timeProvider, logger);
 
     /// <summary>Script names (file names) that would be considered, in the order they run.</summary>
     public IReadOnlyList<string> ScriptNames() =>
@@ -50,19 +59,21 @@ public sealed class MigrationRunner(Assembly assembly, string resourcePrefix, Ti
                 applied_at  TEXT NOT NULL
             );
             """;
-        await using var tx = await connection.BeginTransactionAsync(cancellationToken);
+        // Two servers starting together on one PostgreSQL store would race to create the journal: the write lock orders them.
+        await using var tx = await connection.BeginWriteAsync(cancellationToken);
         await connection.ExecuteAsync(new CommandDefinition(sql, transaction: tx, cancellationToken: cancellationToken));
         await tx.CommitAsync(cancellationToken);
     }
 
-    // The journal is checked inside the script's own write transaction (BEGIN IMMEDIATE on SQLite), so when two
-    // processes start together the second waits for the first and then sees the script as applied.
+    // The journal is checked inside the script's own write transaction (BEGIN IMMEDIATE on SQLite, the store's
+    // advisory lock on PostgreSQL), so when two processes start together the second waits for the first and then
+    // sees the script as applied.
     async Task<bool> TryApplyAsync(DbConnection connection, string name, CancellationToken cancellationToken)
     {
         const string isApplied = "SELECT COUNT(*) FROM schema_versions WHERE script_name = @name;";
         const string record = "INSERT INTO schema_versions (script_name, applied_at) VALUES (@name, @appliedAt);";
 
-        await using var tx = await connection.BeginTransactionAsync(cancellationToken);
+        await using var tx = await connection.BeginWriteAsync(cancellationToken);
         var count = await connection.ExecuteScalarAsync<long>(
             new CommandDefinition(isApplied, new { name }, tx, cancellationToken: cancellationToken));
         if (count > 0)

@@ -16,7 +16,7 @@ public sealed class DailyComplianceStore(IDbConnectionFactory connections)
             """;
         var dayText = day.ToString("yyyy-MM-dd");
         await using var connection = await connections.OpenAsync(ct);
-        await using var tx = await connection.BeginTransactionAsync(ct);
+        await using var tx = await connection.BeginWriteAsync(ct);
         var recorded = (await connection.QueryAsync<(long InstanceId, string Status)>(new CommandDefinition(read, new { day = dayText }, tx, cancellationToken: ct)))
             .ToDictionary(r => r.InstanceId, r => Enum.Parse<ComplianceStatus>(r.Status));
         // The day keeps the worst status seen: a morning outage is not erased by an afternoon fix.

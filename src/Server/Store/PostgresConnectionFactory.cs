@@ -1,0 +1,27 @@
+using System.Data.Common;
+using Microsoft.Extensions.Options;
+using Npgsql;
+
+namespace IfiDashboard.Server.Store;
+
+/// <summary>Connections to a shared PostgreSQL store, from one pooled data source per process.</summary>
+public sealed class PostgresConnectionFactory : IDbConnectionFactory, IAsyncDisposable
+{
+    readonly NpgsqlDataSource _dataSource;
+
+    public PostgresConnectionFactory(IOptions<StoreOptions> options)
+    {
+        var builder = new NpgsqlConnectionStringBuilder(options.Value.ConnectionString);
+        // Shown in pg_stat_activity, so a DBA can tell the dashboard's sessions from others.
+        if (string.IsNullOrEmpty(builder.ApplicationName))
+            builder.ApplicationName = "IfiDashboard";
+        _dataSource = NpgsqlDataSource.Create(builder.ConnectionString);
+    }
+
+    public SqlDialect Dialect => SqlDialect.Postgres;
+
+    public async ValueTask<DbConnection> OpenAsync(CancellationToken cancellationToken) =>
+        await _dataSource.OpenConnectionAsync(cancellationToken);
+
+    public ValueTask DisposeAsync() => _dataSource.DisposeAsync();
+}

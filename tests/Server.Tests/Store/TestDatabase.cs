@@ -1,0 +1,78 @@
+using IfiDashboard.Server.Store;
+using Microsoft.Extensions.Options;
+using Npgsql;
+
+namespace IfiDashboard.Server.Tests.Store;
+
+/// <summary>
+/// Where a test's store lives. By default a SQLite file the caller names. When <c>IFI_TEST_STORE=postgres</c>
+/// (test.sh's second pass over this project), a database of its own on the PostgreSQL server that
+/// scripts/start-test-postgres.sh started, reached through <c>IFI_TEST_POSTGRES</c>: every store test, functional
+/// test and API test then runs against PostgreSQL too. Dropped when the test ends.
+/// </summary>
+public sealed class TestDatabase : IDisposable
+{
+    public const string StoreVariable = "IFI_TEST_STORE";
+    public const string ServerVariable = "IFI_TEST_POSTGRES";
+
+    /// <summary>For tests of what only SQLite has (a file, WAL, pragmas): left out of the PostgreSQL pass.</summary>
+    public const string SqliteOnlyTrait = "Store";
+    public const string SqliteOnlyValue = "SqliteOnly";
+
+    readonly string? _postgresName;
+
+    TestDatabase(string provider, string connectionString, string? postgresName)
+    {
+        Provider = provider;
+        ConnectionString = connectionString;
+        _postgresName = postgresName;
+    }
+
+    public static bool IsPostgres =>
+        string.Equals(Environment.GetEnvironmentVariable(StoreVariable), "postgres", StringComparison.OrdinalIgnoreCase);
+
+    public string Provider { get; }
+    public string ConnectionString { get; }
+
+    /// <param name="sqliteConnectionString">The store used when the pass is SQLite's.</param>
+    public static TestDatabase Create(string sqliteConnectionString)
+    {
+        if (!IsPostgres)
+            return new TestDatabase(StoreOptions.SqliteProvider, sqliteConnectionString, null);
+
+        var name = "ifi_test_" + Guid.NewGuid().ToString("N");
+        using (var admin = new NpgsqlConnection(ServerConnectionString()))
+        {
+            admin.Open();
+            using var create = new NpgsqlCommand($"CREATE DATABASE {name};", admin);
+            create.ExecuteNonQuery();
+        }
+        var builder = new NpgsqlConnectionStringBuilder(ServerConnectionString()) { Database = name };
+        return new TestDatabase(StoreOptions.PostgresProvider, builder.ConnectionString, name);
+    }
+
+    public StoreOptions Options => new() { Provider = Provider, ConnectionString = ConnectionString };
+
+    public IDbConnectionFactory CreateConnections() => IsPostgres
+        ? new PostgresConnectionFactory(Microsoft.Extensions.Options.Options.Create(Options))
+        : new SqliteConnectionFactory(Microsoft.Extensions.Options.Options.Create(Options));
+
+    public SqlDialect Dialect => IsPostgres ? SqlDialect.Postgres : SqlDialect.Sqlite;
+
+    static string ServerConnectionString() =>
+        Environment.GetEnvironmentVariable(ServerVariable) is { Length: > 0 } value
+            ? value
+            : throw new InvalidOperationException(
+                $"{StoreVariable}=postgres needs {ServerVariable}, the connection string of a PostgreSQL server to create " +
+                "test databases on: run the tests through ./test.sh, which starts one (scripts/start-test-postgres.sh).");
+
+    public void Dispose()
+    {
+        if (_postgresName is null) return;
+        using var admin = new NpgsqlConnection(ServerConnectionString());
+        admin.Open();
+        // FORCE ends the sessions a pool of the test may still hold.
+        using var drop = new NpgsqlCommand($"DROP DATABASE IF EXISTS {_postgresName} WITH (FORCE);", admin);
+        drop.ExecuteNonQuery();
+    }
+}
