@@ -27,10 +27,10 @@ public static class StoreServiceCollectionExtensions
                 ? new PostgresConnectionFactory(sp.GetRequiredService<IOptions<StoreOptions>>())
                 : new SqliteConnectionFactory(sp.GetRequiredService<IOptions<StoreOptions>>()));
         services.AddSingleton<InstanceRepository>();
-        services.AddSingleton<SqliteInstanceSource>();
-        services.AddSingleton<IInstanceSource>(sp => sp.GetRequiredService<SqliteInstanceSource>());
-        services.AddSingleton<SqliteSnapshotStore>();
-        services.AddSingleton<ISnapshotSink>(sp => sp.GetRequiredService<SqliteSnapshotStore>());
+        services.AddSingleton<StoreInstanceSource>();
+        services.AddSingleton<IInstanceSource>(sp => sp.GetRequiredService<StoreInstanceSource>());
+        services.AddSingleton<SnapshotStore>();
+        services.AddSingleton<ISnapshotSink>(sp => sp.GetRequiredService<SnapshotStore>());
         services.AddSingleton<FleetQueries>();
         services.AddSingleton<IFleetReader>(sp => sp.GetRequiredService<FleetQueries>());
         services.AddSingleton<StoreHealth>();

@@ -22,7 +22,7 @@ public sealed class TestStore : IAsyncDisposable
         Database = TestDatabase.Create($"Data Source={Path.Combine(Directory, "nested", "store.db")};Pooling=False");
         Connections = Database.CreateConnections();
         Instances = new InstanceRepository(Connections, Clock);
-        Snapshots = new SqliteSnapshotStore(Connections);
+        Snapshots = new SnapshotStore(Connections);
         Queries = new FleetQueries(Connections);
     }
 
@@ -32,10 +32,10 @@ public sealed class TestStore : IAsyncDisposable
     public FakeTimeProvider Clock { get; } = new(Start);
     public IDbConnectionFactory Connections { get; }
     public InstanceRepository Instances { get; }
-    public SqliteSnapshotStore Snapshots { get; }
+    public SnapshotStore Snapshots { get; }
     public FleetQueries Queries { get; }
 
-    public SqliteInstanceSource NewSource() => new(Connections, Clock);
+    public StoreInstanceSource NewSource() => new(Connections, Clock);
 
     public static async Task<TestStore> CreateMigratedAsync()
     {

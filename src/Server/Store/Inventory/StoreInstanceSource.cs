@@ -4,12 +4,12 @@ using IfiDashboard.Shared.Inventory;
 namespace IfiDashboard.Server.Store.Inventory;
 
 /// <summary>Leases due instances to collectors, so two collectors never poll one instance at once.</summary>
-public sealed class SqliteInstanceSource(IDbConnectionFactory connections, TimeProvider timeProvider) : IInstanceSource
+public sealed class StoreInstanceSource(IDbConnectionFactory connections, TimeProvider timeProvider) : IInstanceSource
 {
     public async Task<IReadOnlyList<InstanceRegistration>> LeaseDueAsync(string collectorName, int maxCount,
         TimeSpan leaseDuration, CancellationToken cancellationToken)
     {
-        // Select-and-mark is one statement inside a write (IMMEDIATE) transaction: a second collector waits for the
+        // Select-and-mark is one statement inside a store write transaction: a second collector waits for the write
         // lock and then no longer sees these rows as free.
         const string sql = $"""
             UPDATE instances

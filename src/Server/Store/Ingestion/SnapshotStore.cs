@@ -8,7 +8,7 @@ namespace IfiDashboard.Server.Store.Ingestion;
 /// Stores a snapshot in one transaction: the poll, its probe outcomes and services, the instance's current state and
 /// any IFI timeline change. Idempotent by snapshot id: a snapshot delivered twice is stored once.
 /// </summary>
-public sealed class SqliteSnapshotStore(IDbConnectionFactory connections) : ISnapshotSink
+public sealed class SnapshotStore(IDbConnectionFactory connections) : ISnapshotSink
 {
     public async Task WriteAsync(InstanceSnapshot snapshot, CancellationToken cancellationToken)
     {
