@@ -20,7 +20,7 @@ if (File.Exists(store))
 }
 else
 {
-    Console.WriteLine($"building the store {store} through InstanceRepository + SqliteSnapshotStore ...");
+    Console.WriteLine($"building the store {store} through InstanceRepository + SnapshotStore ...");
     var load = Machine.LoadAverage();
     var took = await new StoreSeeder(options).BuildAsync(CancellationToken.None);
     report.Add("store build (registration + ingestion, not a target)",

@@ -13,7 +13,7 @@ namespace IfiDashboard.Dashboard.Benchmarks;
 
 /// <summary>
 /// Builds the benchmark's store through the server's own code: its migrations, <see cref="InstanceRepository"/> for
-/// registration, <see cref="SqliteSnapshotStore"/> for every poll (growth events in per-poll batches, idempotent
+/// registration, <see cref="SnapshotStore"/> for every poll (growth events in per-poll batches, idempotent
 /// ingestion and all) and <see cref="PolicyStore"/> for rules and waivers. Nothing is bulk-inserted behind its back.
 /// </summary>
 internal sealed class StoreSeeder(BenchmarkOptions options)
@@ -23,7 +23,7 @@ internal sealed class StoreSeeder(BenchmarkOptions options)
         await using var services = Services(options.StorePath);
         await services.MigrateIfiStoreAsync(ct);
         var repository = services.GetRequiredService<InstanceRepository>();
-        var ingestion = services.GetRequiredService<SqliteSnapshotStore>();
+        var ingestion = services.GetRequiredService<SnapshotStore>();
         var policies = services.GetRequiredService<PolicyStore>();
 
         var now = DateTimeOffset.UtcNow;
