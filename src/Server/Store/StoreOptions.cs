@@ -17,6 +17,12 @@ public sealed class StoreOptions
     /// </summary>
     public string ConnectionString { get; set; } = "Data Source=data/ifidashboard.db";
 
+    /// <summary>
+    /// How long the server keeps trying to reach a PostgreSQL store that is not up yet when it starts (a database
+    /// container starting beside it, a fail-over); then it stops with the connection error.
+    /// </summary>
+    public int StartupWaitSeconds { get; set; } = 60;
+
     public bool IsSqlite => string.Equals(Provider, SqliteProvider, StringComparison.OrdinalIgnoreCase);
 
     public bool IsPostgres => string.Equals(Provider, PostgresProvider, StringComparison.OrdinalIgnoreCase);

@@ -19,6 +19,7 @@ public static class StoreServiceCollectionExtensions
             .Bind(config.GetSection(StoreOptions.SectionName))
             .Validate(o => o.IsSqlite || o.IsPostgres, "Store:Provider must be \"Sqlite\" or \"Postgres\".")
             .Validate(o => !string.IsNullOrWhiteSpace(o.ConnectionString), "Store:ConnectionString is required.")
+            .Validate(o => o.StartupWaitSeconds is >= 0 and <= 3600, "Store:StartupWaitSeconds must be 0 to 3600.")
             .ValidateOnStart();
 
         services.TryAddSingleton(TimeProvider.System);
@@ -41,10 +42,12 @@ public static class StoreServiceCollectionExtensions
     public static async Task MigrateIfiStoreAsync(this IServiceProvider services, CancellationToken ct = default)
     {
         var connections = services.GetRequiredService<IDbConnectionFactory>();
+        var loggers = services.GetService<ILoggerFactory>();
         var runner = MigrationRunner.For(connections.Dialect,
-            services.GetRequiredService<TimeProvider>(),
-            services.GetService<ILoggerFactory>()?.CreateLogger<MigrationRunner>());
-        await using var connection = await connections.OpenAsync(ct);
+            services.GetRequiredService<TimeProvider>(), loggers?.CreateLogger<MigrationRunner>());
+        var wait = TimeSpan.FromSeconds(services.GetRequiredService<IOptions<StoreOptions>>().Value.StartupWaitSeconds);
+        await using var connection = await StoreStartup.OpenWhenReachableAsync(connections, wait,
+            loggers?.CreateLogger(typeof(StoreStartup).FullName!), ct);
         await runner.RunAsync(connection, ct);
     }
 }

@@ -1,0 +1,60 @@
+using System.Net;
+using System.Net.Sockets;
+using IfiDashboard.Server.Store;
+using IfiDashboard.Server.Tests.Alerts;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
+using Npgsql;
+
+namespace IfiDashboard.Server.Tests.Store;
+
+public sealed class StoreStartupTests
+{
+    const string Password = "st0re-Password-never-logged";
+
+    /// <summary>A loopback port with nothing listening: connections to it are refused at once.</summary>
+    static int ClosedPort()
+    {
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        return ((IPEndPoint)listener.LocalEndpoint).Port;
+    }
+
+    [Fact]
+    public async Task An_unreachable_postgres_is_retried_until_the_wait_ends_then_its_error_is_thrown_without_the_password()
+    {
+        var options = new StoreOptions
+        {
+            Provider = StoreOptions.PostgresProvider,
+            ConnectionString = $"Host=127.0.0.1;Port={ClosedPort()};Username=ifi;Password={Password};Timeout=2",
+        };
+        await using var connections = new PostgresConnectionFactory(Options.Create(options));
+        var logs = new CapturedLogs();
+
+        var error = await Record.ExceptionAsync(() => StoreStartup.OpenWhenReachableAsync(
+            connections, TimeSpan.FromSeconds(1), logs.CreateLogger("store"), CancellationToken.None));
+
+        Assert.IsAssignableFrom<NpgsqlException>(error);
+        Assert.Contains("not reachable yet", logs.All, StringComparison.Ordinal); // it did wait and say so
+        Assert.DoesNotContain(Password, logs.All, StringComparison.Ordinal);
+        Assert.DoesNotContain(Password, error!.ToString(), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task With_no_wait_the_first_failure_is_thrown_at_once()
+    {
+        var options = new StoreOptions
+        {
+            Provider = StoreOptions.PostgresProvider,
+            ConnectionString = $"Host=127.0.0.1;Port={ClosedPort()};Username=ifi;Timeout=2",
+        };
+        await using var connections = new PostgresConnectionFactory(Options.Create(options));
+        var logs = new CapturedLogs();
+
+        var error = await Record.ExceptionAsync(() => StoreStartup.OpenWhenReachableAsync(
+            connections, TimeSpan.Zero, logs.CreateLogger("store"), CancellationToken.None));
+
+        Assert.IsAssignableFrom<NpgsqlException>(error);
+        Assert.Empty(logs.All);
+    }
+}
