@@ -20,19 +20,22 @@ public sealed class StoreStartupTests
         return ((IPEndPoint)listener.LocalEndpoint).Port;
     }
 
+    static PostgresConnectionFactory UnreachablePostgres() => new(Options.Create(new StoreOptions
+    {
+        Provider = StoreOptions.PostgresProvider,
+        ConnectionString = $"Host=127.0.0.1;Port={ClosedPort()};Username=ifi;Password={Password};Timeout=2",
+    }));
+
+    static Task<Exception?> OpenAsync(PostgresConnectionFactory connections, TimeSpan wait, CapturedLogs logs) =>
+        Record.ExceptionAsync(() => StoreStartup.OpenWhenReachableAsync(connections, wait, logs.CreateLogger("store"), CancellationToken.None));
+
     [Fact]
     public async Task An_unreachable_postgres_is_retried_until_the_wait_ends_then_its_error_is_thrown_without_the_password()
     {
-        var options = new StoreOptions
-        {
-            Provider = StoreOptions.PostgresProvider,
-            ConnectionString = $"Host=127.0.0.1;Port={ClosedPort()};Username=ifi;Password={Password};Timeout=2",
-        };
-        await using var connections = new PostgresConnectionFactory(Options.Create(options));
+        await using var connections = UnreachablePostgres();
         var logs = new CapturedLogs();
 
-        var error = await Record.ExceptionAsync(() => StoreStartup.OpenWhenReachableAsync(
-            connections, TimeSpan.FromSeconds(1), logs.CreateLogger("store"), CancellationToken.None));
+        var error = await OpenAsync(connections, TimeSpan.FromSeconds(1), logs);
 
         Assert.IsAssignableFrom<NpgsqlException>(error);
         Assert.Contains("not reachable yet", logs.All, StringComparison.Ordinal); // it did wait and say so
@@ -43,16 +46,10 @@ public sealed class StoreStartupTests
     [Fact]
     public async Task With_no_wait_the_first_failure_is_thrown_at_once()
     {
-        var options = new StoreOptions
-        {
-            Provider = StoreOptions.PostgresProvider,
-            ConnectionString = $"Host=127.0.0.1;Port={ClosedPort()};Username=ifi;Timeout=2",
-        };
-        await using var connections = new PostgresConnectionFactory(Options.Create(options));
+        await using var connections = UnreachablePostgres();
         var logs = new CapturedLogs();
 
-        var error = await Record.ExceptionAsync(() => StoreStartup.OpenWhenReachableAsync(
-            connections, TimeSpan.Zero, logs.CreateLogger("store"), CancellationToken.None));
+        var error = await OpenAsync(connections, TimeSpan.Zero, logs);
 
         Assert.IsAssignableFrom<NpgsqlException>(error);
         Assert.Empty(logs.All);
