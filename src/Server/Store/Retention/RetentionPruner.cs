@@ -43,7 +43,10 @@ public sealed class RetentionPruner(
         {
             var batch = await PollHistoryPruner.DeleteBatchAsync(connection, cutoffs.PollsBefore, cursor, batchSize, ct);
             batches++;
-            (polls, probes, services, cursor) = (polls + batch.Polls, probes + batch.ProbeOutcomes, services + batch.ServiceSnapshots, batch.Next);
+            polls += batch.Polls;
+            probes += batch.ProbeOutcomes;
+            services += batch.ServiceSnapshots;
+            cursor = batch.Next;
             if (!batch.Full) break;
             await PauseAsync(pause, ct);
         }

@@ -3,6 +3,7 @@ using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Ingestion;
 using IfiDashboard.Server.Store.Retention;
 using IfiDashboard.Shared.Snapshots;
+using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
 using Microsoft.Extensions.Options;
 
@@ -14,14 +15,14 @@ namespace IfiDashboard.Server.Tests.Store.Retention;
 /// </summary>
 internal sealed class RetentionBed : IAsyncDisposable
 {
-    RetentionBed(TestStore store, RetentionOptions options)
+    RetentionBed(TestStore store, RetentionOptions options, ILogger<RetentionPruner> logger)
     {
         Store = store;
         Options = options;
         var wrapped = Microsoft.Extensions.Options.Options.Create(options);
         var horizon = new RetentionHorizon(wrapped, store.Clock);
         Snapshots = new SqliteSnapshotStore(store.Connections, horizon);
-        Pruner = new RetentionPruner(store.Connections, wrapped, horizon, store.Clock, NullLogger<RetentionPruner>.Instance);
+        Pruner = new RetentionPruner(store.Connections, wrapped, horizon, store.Clock, logger);
     }
 
     public TestStore Store { get; }
@@ -34,11 +35,12 @@ internal sealed class RetentionBed : IAsyncDisposable
     public FakeTimeProvider Clock => Store.Clock;
 
     /// <summary>Retention with the product's defaults, except no pause between batches (nothing to wait for here).</summary>
-    public static async Task<RetentionBed> CreateAsync(Action<RetentionOptions>? configure = null)
+    public static async Task<RetentionBed> CreateAsync(Action<RetentionOptions>? configure = null,
+        ILogger<RetentionPruner>? logger = null)
     {
         var options = new RetentionOptions { BatchPauseMilliseconds = 0 };
         configure?.Invoke(options);
-        return new RetentionBed(await TestStore.CreateMigratedAsync(), options);
+        return new RetentionBed(await TestStore.CreateMigratedAsync(), options, logger ?? NullLogger<RetentionPruner>.Instance);
     }
 
     public Task<long> AddInstanceAsync(string name) =>

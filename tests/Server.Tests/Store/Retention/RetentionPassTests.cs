@@ -1,5 +1,7 @@
 using IfiDashboard.Server.Store.Alerts;
 using IfiDashboard.Server.Store.Retention;
+using IfiDashboard.Server.Tests.Alerts;
+using Microsoft.Extensions.Logging;
 using static IfiDashboard.Server.Tests.Store.Retention.HistorySnapshots;
 
 namespace IfiDashboard.Server.Tests.Store.Retention;
@@ -57,5 +59,21 @@ public sealed class RetentionPassTests
         Assert.Equal(Enumerable.Range(0, 12).Append(1000), await bed.PollDaysAsync(id));
         Assert.Equal(8, await bed.CountAsync("SELECT COUNT(*) FROM growth_events;"));
         Assert.Equal(5, await bed.CountAsync("SELECT COUNT(*) FROM alert_outbox;"));
+    }
+
+    [Fact]
+    public async Task A_pass_logs_what_it_deleted()
+    {
+        using var logs = new CapturedLogs();
+        using var factory = LoggerFactory.Create(b => b.AddProvider(logs).SetMinimumLevel(LogLevel.Debug));
+        await using var bed = await RetentionBed.CreateAsync(logger: factory.CreateLogger<RetentionPruner>());
+        await WriteOldHistoryAsync(bed);
+        bed.Clock.Now = Day(402);
+
+        await bed.PruneAsync();
+
+        Assert.Contains("Retention pruned 10 polls (10 probe outcomes, 0 service rows)", logs.All);
+        Assert.Contains("7 growth events started before 2026-05-05T08:00:00.0000000+00:00", logs.All);
+        Assert.Contains("5 sent or failed alert mails", logs.All);
     }
 }
