@@ -64,4 +64,22 @@ public sealed class RetentionWiringTests
         Assert.Equal(20, before.Polls.Count);
         Assert.Equal(JsonSerializer.Serialize(before), JsonSerializer.Serialize(after));
     }
+
+    [Fact]
+    public async Task Background_service_waits_for_its_first_pass_and_does_not_run_when_disabled()
+    {
+        await using var enabled = await RetentionHost.StartAsync();
+        await using var disabled = await RetentionHost.StartAsync(new Dictionary<string, string?> { ["Retention:Enabled"] = "false" });
+        var running = enabled.Services.GetServices<IHostedService>().OfType<RetentionService>().Single();
+        var off = disabled.Services.GetServices<IHostedService>().OfType<RetentionService>().Single();
+
+        await running.StartAsync(None);
+        await off.StartAsync(None);
+
+        // Disabled: ExecuteAsync ends by itself (on a pool thread). Enabled: it waits a minute for its first pass.
+        await off.ExecuteTask!.WaitAsync(TimeSpan.FromSeconds(30));
+        Assert.False(running.ExecuteTask!.IsCompleted);
+        await running.StopAsync(None);
+        Assert.True(running.ExecuteTask.IsCompletedSuccessfully);
+    }
 }
