@@ -10,12 +10,14 @@ using IfiDashboard.Server.Hosting;
 using IfiDashboard.Server.Dashboard;
 using IfiDashboard.Server.Ingestion;
 using IfiDashboard.Server.Store;
+using IfiDashboard.Server.Store.Retention;
 
 if (await ApiKeyCli.TryRunAsync(args)) return;
 var (demo, hostArgs) = DemoMode.Parse(args);
 var builder = WebApplication.CreateBuilder(hostArgs).AddBaseDirectorySettings();
 
 builder.Services.AddIfiStore(builder.Configuration);
+builder.Services.AddIfiRetention(builder.Configuration);
 if (demo) DemoMode.Configure(builder);
 builder.Services.AddIfiEmbeddedCollector(builder.Configuration);
 builder.Services.AddIfiCompliance(builder.Configuration);

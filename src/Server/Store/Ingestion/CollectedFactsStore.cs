@@ -11,12 +11,14 @@ namespace IfiDashboard.Server.Store.Ingestion;
 /// </summary>
 internal static class CollectedFactsStore
 {
+    /// <param name="keepEventsFrom">Growth events that started earlier are not stored (retention has or would have
+    /// pruned them); null stores all.</param>
     public static async Task WriteAsync(DbConnection connection, DbTransaction tx, PollFacts poll, bool isLatest,
-        CancellationToken ct)
+        DateTimeOffset? keepEventsFrom, CancellationToken ct)
     {
         var snapshot = poll.Snapshot;
         // Events are history: stored whatever the order of delivery, each once.
-        await InsertGrowthEventsAsync(connection, tx, poll, ct);
+        await InsertGrowthEventsAsync(connection, tx, poll, keepEventsFrom, ct);
         if (!isLatest) return;
 
         if (ProbeSucceeded(snapshot, ProbeNames.Files))
@@ -31,9 +33,13 @@ internal static class CollectedFactsStore
     static bool ProbeSucceeded(InstanceSnapshot snapshot, string probe) =>
         snapshot.Probes.Any(p => p.Probe == probe && p.Outcome == OutcomeClass.Ok);
 
-    static async Task InsertGrowthEventsAsync(DbConnection connection, DbTransaction tx, PollFacts poll, CancellationToken ct)
+    static async Task InsertGrowthEventsAsync(DbConnection connection, DbTransaction tx, PollFacts poll,
+        DateTimeOffset? keepFrom, CancellationToken ct)
     {
-        if (poll.Snapshot.GrowthEvents.Count == 0) return;
+        var events = keepFrom is { } from
+            ? poll.Snapshot.GrowthEvents.Where(e => e.StartTime >= from).ToList()
+            : poll.Snapshot.GrowthEvents;
+        if (events.Count == 0) return;
         const string sql = """
             INSERT INTO growth_events (instance_id, database_id, database_name, file_name, event_class, start_time,
                 end_time, duration_us, growth_pages, first_poll_id)
@@ -41,7 +47,7 @@ internal static class CollectedFactsStore
                 @endTime, @durationUs, @growthPages, @pollId)
             ON CONFLICT (instance_id, database_name, file_name, event_class, start_time) DO NOTHING;
             """;
-        var rows = poll.Snapshot.GrowthEvents.Select(e => new
+        var rows = events.Select(e => new
         {
             instanceId = poll.Snapshot.InstanceId,
             databaseId = e.DatabaseId,

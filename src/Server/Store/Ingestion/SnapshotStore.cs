@@ -1,5 +1,6 @@
 using System.Data.Common;
 using Dapper;
+using IfiDashboard.Server.Store.Retention;
 using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Server.Store.Ingestion;
@@ -7,8 +8,9 @@ namespace IfiDashboard.Server.Store.Ingestion;
 /// <summary>
 /// Stores a snapshot in one transaction: the poll, its probe outcomes and services, the instance's current state and
 /// any IFI timeline change. Idempotent by snapshot id: a snapshot delivered twice is stored once.
+/// With retention on (<paramref name="retention"/>), growth events older than the retention period are not stored.
 /// </summary>
-public sealed class SnapshotStore(IDbConnectionFactory connections) : ISnapshotSink
+public sealed class SnapshotStore(IDbConnectionFactory connections, RetentionHorizon? retention = null) : ISnapshotSink
 {
     public async Task WriteAsync(InstanceSnapshot snapshot, CancellationToken cancellationToken)
     {
@@ -22,7 +24,9 @@ public sealed class SnapshotStore(IDbConnectionFactory connections) : ISnapshotS
         await InsertProbesAsync(connection, tx, poll, cancellationToken);
         await InsertServicesAsync(connection, tx, poll, cancellationToken);
         var isLatest = await UpdateStateAsync(connection, tx, poll, cancellationToken);
-        await CollectedFactsStore.WriteAsync(connection, tx, poll, isLatest, cancellationToken);
+        // Read inside the write transaction: after any prune that committed before it, so never older than that cut-off.
+        var keepEventsFrom = retention?.GrowthEventsKeptFrom();
+        await CollectedFactsStore.WriteAsync(connection, tx, poll, isLatest, keepEventsFrom, cancellationToken);
         await tx.CommitAsync(cancellationToken);
     }
 

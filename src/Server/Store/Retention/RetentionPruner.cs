@@ -1,0 +1,86 @@
+using Microsoft.Extensions.Options;
+
+namespace IfiDashboard.Server.Store.Retention;
+
+/// <summary>
+/// One pruning pass over the store: growth events, then polls (an event's first poll can go only after the event),
+/// then finished alert mail. Every batch is its own short transaction with a pause after it, so the collector's
+/// writes are never held up for long by SQLite's single write lock. The background <see cref="RetentionService"/>
+/// calls this on a timer; tests call it directly.
+/// </summary>
+public sealed class RetentionPruner(
+    IDbConnectionFactory connections,
+    IOptions<RetentionOptions> options,
+    RetentionHorizon horizon,
+    TimeProvider time,
+    ILogger<RetentionPruner> logger)
+{
+    public async Task<RetentionReport> PruneOnceAsync(CancellationToken ct)
+    {
+        if (horizon.Current() is not { } cutoffs)
+            return RetentionReport.Nothing;
+
+        var settings = options.Value;
+        var batchSize = settings.BatchSize;
+        var pause = TimeSpan.FromMilliseconds(settings.BatchPauseMilliseconds);
+        var batches = 0;
+
+        await using var connection = await connections.OpenAsync(ct);
+
+        long events = 0;
+        while (true)
+        {
+            var deleted = await GrowthEventPruner.DeleteBatchAsync(connection, cutoffs.GrowthEventsBefore, batchSize, ct);
+            batches++;
+            events += deleted;
+            if (deleted < batchSize) break;
+            await PauseAsync(pause, ct);
+        }
+
+        long polls = 0, probes = 0, services = 0;
+        var cursor = PollCursor.Start;
+        while (true)
+        {
+            var batch = await PollHistoryPruner.DeleteBatchAsync(connection, cutoffs.PollsBefore, cursor, batchSize, ct);
+            batches++;
+            polls += batch.Polls;
+            probes += batch.ProbeOutcomes;
+            services += batch.ServiceSnapshots;
+            cursor = batch.Next;
+            if (!batch.Full) break;
+            await PauseAsync(pause, ct);
+        }
+
+        long mails = 0;
+        while (true)
+        {
+            var deleted = await AlertOutboxPruner.DeleteBatchAsync(connection, cutoffs.AlertMailBefore, batchSize, ct);
+            batches++;
+            mails += deleted;
+            if (deleted < batchSize) break;
+            await PauseAsync(pause, ct);
+        }
+
+        var report = new RetentionReport(polls, probes, services, events, mails, batches);
+        Log(report, cutoffs);
+        return report;
+    }
+
+    Task PauseAsync(TimeSpan pause, CancellationToken ct) =>
+        pause > TimeSpan.Zero ? Task.Delay(pause, time, ct) : Task.CompletedTask;
+
+    void Log(RetentionReport report, RetentionCutoffs cutoffs)
+    {
+        if (!report.DeletedAny)
+        {
+            logger.LogDebug("Retention: nothing to prune (polls before {PollsBefore:o}, growth events before {EventsBefore:o}, alert mail before {MailBefore:o})",
+                cutoffs.PollsBefore, cutoffs.GrowthEventsBefore, cutoffs.AlertMailBefore);
+            return;
+        }
+        logger.LogInformation(
+            "Retention pruned {Polls} polls ({ProbeOutcomes} probe outcomes, {ServiceSnapshots} service rows) started before {PollsBefore:o}, " +
+            "{GrowthEvents} growth events started before {EventsBefore:o} and {AlertMails} sent or failed alert mails written before {MailBefore:o}, in {Batches} batches",
+            report.Polls, report.ProbeOutcomes, report.ServiceSnapshots, cutoffs.PollsBefore,
+            report.GrowthEvents, cutoffs.GrowthEventsBefore, report.AlertMails, cutoffs.AlertMailBefore, report.Batches);
+    }
+}

@@ -1,0 +1,79 @@
+using IfiDashboard.Server.Store.Alerts;
+using IfiDashboard.Server.Store.Retention;
+using IfiDashboard.Server.Tests.Alerts;
+using Microsoft.Extensions.Logging;
+using static IfiDashboard.Server.Tests.Store.Retention.HistorySnapshots;
+
+namespace IfiDashboard.Server.Tests.Store.Retention;
+
+/// <summary>A whole pass: batching across every table, and the switch that turns it off.</summary>
+public sealed class RetentionPassTests
+{
+    static readonly CancellationToken None = CancellationToken.None;
+
+    /// <summary>An instance with 7 growth events, 10 prunable polls between its first and its latest, and 5 sent mails, all old.</summary>
+    static async Task<long> WriteOldHistoryAsync(RetentionBed bed)
+    {
+        var id = await bed.AddInstanceAsync("SQL01");
+        var events = Enumerable.Range(1, 7).Select(i => Growth(Day(0).AddMinutes(-i))).ToArray();
+        await bed.WriteAsync(TestData.Good(id, Day(0)).WithGrowth(events));
+        for (var day = 1; day <= 10; day++)
+            await bed.WriteAsync(TestData.Unreachable(id, Day(day)));
+        await bed.WriteAsync(TestData.Good(id, Day(11)));
+        var outbox = new OutboxStore(bed.Store.Connections, bed.Clock);
+        for (var i = 0; i < 5; i++)
+            await outbox.RecordAsync(AlertOutboxRetentionTests.Mail($"sent-{i}"), sent: true, error: null, None);
+        return id;
+    }
+
+    [Fact]
+    public async Task More_rows_than_one_batch_are_pruned_batch_by_batch()
+    {
+        await using var bed = await RetentionBed.CreateAsync(o => o.BatchSize = 3);
+        var id = await WriteOldHistoryAsync(bed);
+        bed.Clock.Now = Day(402);
+
+        var report = await bed.PruneAsync();
+
+        Assert.Equal((7, 10, 10, 0, 5), (report.GrowthEvents, report.Polls, report.ProbeOutcomes, report.ServiceSnapshots, report.AlertMails));
+        // Events 3+3+1, polls 3+3+3+1, mail 3+2: every batch its own transaction.
+        Assert.Equal(3 + 4 + 2, report.Batches);
+        Assert.Equal([0, 11], await bed.PollDaysAsync(id));
+        Assert.Equal(0, await bed.CountAsync("SELECT COUNT(*) FROM growth_events;"));
+        Assert.Equal(0, await bed.CountAsync("SELECT COUNT(*) FROM alert_outbox;"));
+        Assert.Equal(0, await bed.OrphansAsync());
+    }
+
+    [Fact]
+    public async Task Disabled_retention_deletes_nothing_and_ingestion_stores_old_events()
+    {
+        await using var bed = await RetentionBed.CreateAsync(o => o.Enabled = false);
+        var id = await WriteOldHistoryAsync(bed);
+        bed.Clock.Now = Day(1000);
+        var ancient = Growth(Day(1));
+
+        var report = await bed.PruneAsync();
+        await bed.WriteAsync(TestData.Good(id, Day(1000)).WithGrowth(ancient));
+
+        Assert.Equal(RetentionReport.Nothing, report);
+        Assert.Equal(Enumerable.Range(0, 12).Append(1000), await bed.PollDaysAsync(id));
+        Assert.Equal(8, await bed.CountAsync("SELECT COUNT(*) FROM growth_events;"));
+        Assert.Equal(5, await bed.CountAsync("SELECT COUNT(*) FROM alert_outbox;"));
+    }
+
+    [Fact]
+    public async Task A_pass_logs_what_it_deleted()
+    {
+        using var logs = new CapturedLogs();
+        using var factory = LoggerFactory.Create(b => b.AddProvider(logs).SetMinimumLevel(LogLevel.Debug));
+        await using var bed = await RetentionBed.CreateAsync(logger: factory.CreateLogger<RetentionPruner>());
+        await WriteOldHistoryAsync(bed);
+        bed.Clock.Now = Day(402);
+
+        await bed.PruneAsync();
+
+        Assert.Contains("Retention pruned 10 polls (10 probe outcomes, 0 service rows)", logs.All);
+        Assert.Contains("7 growth events started before 2026-05-05T08:00:00.0000000+00:00", logs.All);
+        Assert.Contains("5 sent or failed alert mails", logs.All);
+    }
+}
