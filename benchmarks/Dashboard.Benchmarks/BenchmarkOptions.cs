@@ -24,6 +24,10 @@ internal sealed record BenchmarkOptions
     public IReadOnlyDictionary<string, string> ServerEnvironment { get; init; } = new Dictionary<string, string>();
     /// <summary>Also times and sizes the assessment in this process (<see cref="AssessmentProbe"/>).</summary>
     public bool ProbeAssessment { get; init; }
+    /// <summary>A fixed clock for the probe's builds, so that two builds of the code can be compared by fingerprint.</summary>
+    public DateTimeOffset? ProbeClock { get; init; }
+    /// <summary>Only the probe: no server, no collector (a fingerprint comparison needs nothing else).</summary>
+    public bool ProbeOnly { get; init; }
 
     public string StorePath => Path.GetFullPath(Store ?? Path.Combine(Path.GetTempPath(),
         $"ifi-dashboard-bench-{Instances}-{Events}-{Days}d.db"));
@@ -32,12 +36,14 @@ internal sealed record BenchmarkOptions
         usage: Dashboard.Benchmarks [--instances N=10000] [--events N=1000000] [--days N=90] [--store PATH] [--rebuild]
                                     [--requests N=50] [--warmup N=5] [--seed N] [--configuration Release|Debug]
                                     [--collector-fleet N=0] [--collector-seconds N=60] [--server-env NAME=VALUE]...
-                                    [--probe-assessment]
+                                    [--probe-assessment] [--probe-clock TIME] [--probe-only]
           --store PATH          reuse this SQLite store when it exists, otherwise build it there
                                 (default: the temp directory, named by instances, events and days)
           --rebuild             delete the store first and build it again
           --collector-fleet N   also measure RSS with the embedded collector polling N simulated instances
           --probe-assessment    also build the assessment in this process: time and bytes allocated and kept
+          --probe-clock TIME    the probe's builds see this fixed time and print a fingerprint of the assessment
+          --probe-only          run the probe alone (no server, no collector)
           --server-env N=V      set an environment variable for the server process (repeatable), e.g. DOTNET_gcServer=0
         """;
 
@@ -56,6 +62,12 @@ internal sealed record BenchmarkOptions
                 "--store" => options with { Store = Value() },
                 "--rebuild" => options with { Rebuild = true },
                 "--probe-assessment" => options with { ProbeAssessment = true },
+                "--probe-clock" => options with
+                {
+                    ProbeAssessment = true,
+                    ProbeClock = DateTimeOffset.Parse(Value(), CultureInfo.InvariantCulture, DateTimeStyles.AssumeUniversal),
+                },
+                "--probe-only" => options with { ProbeAssessment = true, ProbeOnly = true },
                 "--requests" => options with { Requests = Positive(Number(), "--requests") },
                 "--warmup" => options with { Warmup = Math.Max(0, Number()) },
                 "--seed" => options with { Seed = Number() },
