@@ -20,6 +20,8 @@ internal sealed record BenchmarkOptions
     /// <summary>Runs a second server with the embedded collector polling a simulated fleet of this many instances.</summary>
     public int CollectorFleet { get; init; }
     public int CollectorSeconds { get; init; } = 60;
+    /// <summary>Skips the collector-off server run, for repeating the collector run alone (e.g. with --server-env).</summary>
+    public bool CollectorOnly { get; init; }
     /// <summary>Environment for the server process, e.g. DOTNET_gcServer=0, to see what a runtime setting changes.</summary>
     public IReadOnlyDictionary<string, string> ServerEnvironment { get; init; } = new Dictionary<string, string>();
     /// <summary>Also times and sizes the assessment in this process (<see cref="AssessmentProbe"/>).</summary>
@@ -35,12 +37,13 @@ internal sealed record BenchmarkOptions
     public const string Usage = """
         usage: Dashboard.Benchmarks [--instances N=10000] [--events N=1000000] [--days N=90] [--store PATH] [--rebuild]
                                     [--requests N=50] [--warmup N=5] [--seed N] [--configuration Release|Debug]
-                                    [--collector-fleet N=0] [--collector-seconds N=60] [--server-env NAME=VALUE]...
+                                    [--collector-fleet N=0] [--collector-seconds N=60] [--collector-only] [--server-env NAME=VALUE]...
                                     [--probe-assessment] [--probe-clock TIME] [--probe-only]
           --store PATH          reuse this SQLite store when it exists, otherwise build it there
                                 (default: the temp directory, named by instances, events and days)
           --rebuild             delete the store first and build it again
           --collector-fleet N   also measure RSS with the embedded collector polling N simulated instances
+          --collector-only      skip the run without the collector (repeat the collector run alone)
           --probe-assessment    also build the assessment in this process: time and bytes allocated and kept
           --probe-clock TIME    the probe's builds see this fixed time and print a fingerprint of the assessment
           --probe-only          run the probe alone (no server, no collector)
@@ -73,6 +76,7 @@ internal sealed record BenchmarkOptions
                 "--seed" => options with { Seed = Number() },
                 "--configuration" => options with { Configuration = Value() },
                 "--collector-fleet" => options with { CollectorFleet = Math.Max(0, Number()) },
+                "--collector-only" => options with { CollectorOnly = true },
                 "--collector-seconds" => options with { CollectorSeconds = Positive(Number(), "--collector-seconds") },
                 "--server-env" => options with { ServerEnvironment = With(options.ServerEnvironment, Value()) },
                 _ => throw new ArgumentException($"Unknown option {args[i]}."),
