@@ -13,6 +13,8 @@ internal sealed record BenchmarkOptions
     public bool Rebuild { get; init; }
     public int Requests { get; init; } = 50;
     public int Warmup { get; init; } = 5;
+    /// <summary>How long the collector-off server idles after the pages: long enough for two timed re-assessments.</summary>
+    public int IdleSeconds { get; init; } = 130;
     public int Seed { get; init; } = 20260503;
     /// <summary>The server build to run: by default the configuration this benchmark was built in (bin/Release/net10.0).</summary>
     public string Configuration { get; init; } =
@@ -36,13 +38,15 @@ internal sealed record BenchmarkOptions
 
     public const string Usage = """
         usage: Dashboard.Benchmarks [--instances N=10000] [--events N=1000000] [--days N=90] [--store PATH] [--rebuild]
-                                    [--requests N=50] [--warmup N=5] [--seed N] [--configuration Release|Debug]
+                                    [--requests N=50] [--warmup N=5] [--idle-seconds N=130] [--seed N] [--configuration Release|Debug]
                                     [--collector-fleet N=0] [--collector-seconds N=60] [--collector-only] [--server-env NAME=VALUE]...
                                     [--probe-assessment] [--probe-clock TIME] [--probe-only]
           --store PATH          reuse this SQLite store when it exists, otherwise build it there
                                 (default: the temp directory, named by instances, events and days)
           --rebuild             delete the store first and build it again
           --collector-fleet N   also measure RSS with the embedded collector polling N simulated instances
+          --idle-seconds N      after the pages, let the collector-off server idle N s (timed re-assessments) and
+                                read its RSS again; 0 skips it
           --collector-only      skip the run without the collector (repeat the collector run alone)
           --probe-assessment    also build the assessment in this process: time and bytes allocated and kept
           --probe-clock TIME    the probe's builds see this fixed time and print a fingerprint of the assessment
@@ -72,6 +76,7 @@ internal sealed record BenchmarkOptions
                 },
                 "--probe-only" => options with { ProbeAssessment = true, ProbeOnly = true },
                 "--requests" => options with { Requests = Positive(Number(), "--requests") },
+                "--idle-seconds" => options with { IdleSeconds = Math.Max(0, Number()) },
                 "--warmup" => options with { Warmup = Math.Max(0, Number()) },
                 "--seed" => options with { Seed = Number() },
                 "--configuration" => options with { Configuration = Value() },
