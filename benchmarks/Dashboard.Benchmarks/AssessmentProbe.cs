@@ -20,6 +20,8 @@ internal static class AssessmentProbe
             .Build();
         var services = new ServiceCollection();
         services.AddLogging();
+        if (options.ProbeClock is { } clock)
+            services.AddSingleton<TimeProvider>(new FixedClock(clock));
         services.AddIfiStore(configuration);
         services.AddIfiCompliance(configuration);
         await using var provider = services.BuildServiceProvider();
@@ -52,8 +54,16 @@ internal static class AssessmentProbe
         report.Add("diagnostic: FleetAssessmentBuilder.BuildAsync, second (in this process)",
             $"{secondTime.TotalSeconds:F1} s, {secondBytes / 1048576.0:F0} MB allocated, managed heap peak {sampler.PeakBytes / 1048576.0:F0} MB",
             "—", load);
+        if (options.ProbeClock is not null)
+            report.Add("diagnostic: assessment fingerprint (fixed clock; equal across builds of the code = same numbers)",
+                AssessmentFingerprint.Of(second), "—", load);
         GC.KeepAlive(first);
         GC.KeepAlive(second);
+    }
+
+    sealed class FixedClock(DateTimeOffset now) : TimeProvider
+    {
+        public override DateTimeOffset GetUtcNow() => now;
     }
 
     /// <summary>The managed heap's size after each GC, sampled every 20 ms: how high a build drives it.</summary>

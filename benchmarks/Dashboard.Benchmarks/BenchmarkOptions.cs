@@ -13,6 +13,8 @@ internal sealed record BenchmarkOptions
     public bool Rebuild { get; init; }
     public int Requests { get; init; } = 50;
     public int Warmup { get; init; } = 5;
+    /// <summary>How long the collector-off server idles after the pages: long enough for two timed re-assessments.</summary>
+    public int IdleSeconds { get; init; } = 130;
     public int Seed { get; init; } = 20260503;
     /// <summary>The server build to run: by default the configuration this benchmark was built in (bin/Release/net10.0).</summary>
     public string Configuration { get; init; } =
@@ -20,24 +22,35 @@ internal sealed record BenchmarkOptions
     /// <summary>Runs a second server with the embedded collector polling a simulated fleet of this many instances.</summary>
     public int CollectorFleet { get; init; }
     public int CollectorSeconds { get; init; } = 60;
+    /// <summary>Skips the collector-off server run, for repeating the collector run alone (e.g. with --server-env).</summary>
+    public bool CollectorOnly { get; init; }
     /// <summary>Environment for the server process, e.g. DOTNET_gcServer=0, to see what a runtime setting changes.</summary>
     public IReadOnlyDictionary<string, string> ServerEnvironment { get; init; } = new Dictionary<string, string>();
     /// <summary>Also times and sizes the assessment in this process (<see cref="AssessmentProbe"/>).</summary>
     public bool ProbeAssessment { get; init; }
+    /// <summary>A fixed clock for the probe's builds, so that two builds of the code can be compared by fingerprint.</summary>
+    public DateTimeOffset? ProbeClock { get; init; }
+    /// <summary>Only the probe: no server, no collector (a fingerprint comparison needs nothing else).</summary>
+    public bool ProbeOnly { get; init; }
 
     public string StorePath => Path.GetFullPath(Store ?? Path.Combine(Path.GetTempPath(),
         $"ifi-dashboard-bench-{Instances}-{Events}-{Days}d.db"));
 
     public const string Usage = """
         usage: Dashboard.Benchmarks [--instances N=10000] [--events N=1000000] [--days N=90] [--store PATH] [--rebuild]
-                                    [--requests N=50] [--warmup N=5] [--seed N] [--configuration Release|Debug]
-                                    [--collector-fleet N=0] [--collector-seconds N=60] [--server-env NAME=VALUE]...
-                                    [--probe-assessment]
+                                    [--requests N=50] [--warmup N=5] [--idle-seconds N=130] [--seed N] [--configuration Release|Debug]
+                                    [--collector-fleet N=0] [--collector-seconds N=60] [--collector-only] [--server-env NAME=VALUE]...
+                                    [--probe-assessment] [--probe-clock TIME] [--probe-only]
           --store PATH          reuse this SQLite store when it exists, otherwise build it there
                                 (default: the temp directory, named by instances, events and days)
           --rebuild             delete the store first and build it again
           --collector-fleet N   also measure RSS with the embedded collector polling N simulated instances
+          --idle-seconds N      after the pages, let the collector-off server idle N s (timed re-assessments) and
+                                read its RSS again; 0 skips it
+          --collector-only      skip the run without the collector (repeat the collector run alone)
           --probe-assessment    also build the assessment in this process: time and bytes allocated and kept
+          --probe-clock TIME    the probe's builds see this fixed time and print a fingerprint of the assessment
+          --probe-only          run the probe alone (no server, no collector)
           --server-env N=V      set an environment variable for the server process (repeatable), e.g. DOTNET_gcServer=0
         """;
 
@@ -56,11 +69,19 @@ internal sealed record BenchmarkOptions
                 "--store" => options with { Store = Value() },
                 "--rebuild" => options with { Rebuild = true },
                 "--probe-assessment" => options with { ProbeAssessment = true },
+                "--probe-clock" => options with
+                {
+                    ProbeAssessment = true,
+                    ProbeClock = DateTimeOffset.Parse(Value(), CultureInfo.InvariantCulture, DateTimeStyles.AssumeUniversal),
+                },
+                "--probe-only" => options with { ProbeAssessment = true, ProbeOnly = true },
                 "--requests" => options with { Requests = Positive(Number(), "--requests") },
+                "--idle-seconds" => options with { IdleSeconds = Math.Max(0, Number()) },
                 "--warmup" => options with { Warmup = Math.Max(0, Number()) },
                 "--seed" => options with { Seed = Number() },
                 "--configuration" => options with { Configuration = Value() },
                 "--collector-fleet" => options with { CollectorFleet = Math.Max(0, Number()) },
+                "--collector-only" => options with { CollectorOnly = true },
                 "--collector-seconds" => options with { CollectorSeconds = Positive(Number(), "--collector-seconds") },
                 "--server-env" => options with { ServerEnvironment = With(options.ServerEnvironment, Value()) },
                 _ => throw new ArgumentException($"Unknown option {args[i]}."),

@@ -30,10 +30,11 @@ var facts = await StoreFacts.ReadAsync(store);
 Console.WriteLine($"store: {facts.Instances} instances, {facts.GrowthEvents} growth events, {facts.Polls} polls, " +
                   $"{facts.Files} files, {facts.Bytes / 1024.0 / 1024:F0} MB; busiest instance {facts.BusiestInstanceId} ({facts.BusiestEvents} events)");
 
-await new DashboardRun(options, report, facts).RunAsync();
+if (!options.ProbeOnly && !options.CollectorOnly)
+    await new DashboardRun(options, report, facts).RunAsync();
 if (options.ProbeAssessment)
     await AssessmentProbe.RunAsync(options, report);
-if (options.CollectorFleet > 0)
+if (options.CollectorFleet > 0 && !options.ProbeOnly)
     await new CollectorRun(options, report).RunAsync();
 
 Console.WriteLine();

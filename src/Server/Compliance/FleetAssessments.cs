@@ -4,8 +4,8 @@ namespace IfiDashboard.Server.Compliance;
 
 /// <summary>
 /// Keeps the fleet's assessment current: recomputed in the background shortly after stored data changes (a burst of
-/// polls is one recompute) and every minute (staleness and waiver expiry depend on the clock alone). Pages read the
-/// latest result from memory.
+/// polls is one recompute, and while polls keep landing rebuilds are spaced: see <see cref="RebuildPacing"/>) and
+/// every minute (staleness and waiver expiry depend on the clock alone). Pages read the latest result from memory.
 /// </summary>
 public sealed class FleetAssessments(
     FleetAssessmentBuilder builder,
@@ -13,11 +13,11 @@ public sealed class FleetAssessments(
     TimeProvider time,
     ILogger<FleetAssessments> logger) : BackgroundService, IFleetAssessments
 {
-    static readonly TimeSpan Settle = TimeSpan.FromSeconds(1);
     static readonly TimeSpan Refresh = TimeSpan.FromMinutes(1);
 
     readonly SemaphoreSlim _computing = new(1, 1);
     readonly SemaphoreSlim _changed = new(0);
+    readonly RebuildPacing _pacing = new(time);
     FleetAssessment? _current;
 
     /// <summary>Raised after a new assessment replaced the previous one.</summary>
@@ -59,11 +59,13 @@ public sealed class FleetAssessments(
             while (!stoppingToken.IsCancellationRequested)
             {
                 await _changed.WaitAsync(Refresh, stoppingToken);
-                await Task.Delay(Settle, time, stoppingToken);
+                await Task.Delay(_pacing.DelayAfterChange(), time, stoppingToken);
                 while (_changed.CurrentCount > 0) await _changed.WaitAsync(stoppingToken);
+                var startedAt = time.GetUtcNow();
                 try
                 {
                     await RecomputeAsync(stoppingToken);
+                    _pacing.Built(startedAt);
                 }
                 catch (Exception e) when (e is not OperationCanceledException)
                 {

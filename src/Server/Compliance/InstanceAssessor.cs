@@ -1,5 +1,6 @@
 using IfiDashboard.Shared.Compliance.Accounts;
 using IfiDashboard.Shared.Compliance.Facts;
+using IfiDashboard.Shared.Compliance.Files;
 using IfiDashboard.Shared.Compliance.Policy;
 using IfiDashboard.Shared.Compliance.Remediation;
 using IfiDashboard.Shared.Compliance.Restore;
@@ -44,18 +45,22 @@ internal static class InstanceAssessor
     {
         var facts = set.Instance;
         var compliance = ComplianceEvaluator.Evaluate(facts, policy, now);
-        var last7 = ZeroingReportBuilder.BuildInstance(set, now.AddDays(-7), now);
-        var last30 = ZeroingReportBuilder.BuildInstance(set, now.AddDays(-30), now);
-        var last90 = ZeroingReportBuilder.BuildInstance(set, now.AddDays(-90), now);
-        windows = [last7, last30, last90];
+        // Each event is judged once for the three windows and the zeroing rates: at a million events, judging them
+        // once per use was most of an assessment's allocations.
+        var assessments = GrowthEventAssessor.AssessAll(set);
+        windows = InstanceZeroingWindows.Build(facts, assessments,
+            [new ZeroingWindow(now.AddDays(-7), now), new ZeroingWindow(now.AddDays(-30), now), new ZeroingWindow(now.AddDays(-90), now)]);
+        var (last7, last30, last90) = (windows[0], windows[1], windows[2]);
+        var rates = ZeroingRateEstimator.Estimate(set, assessments, rateOptions);
         return new InstanceAssessment
         {
             Registration = registration,
             State = state,
             Facts = facts,
             Compliance = compliance,
-            Rates = ZeroingRateEstimator.Estimate(set, rateOptions),
-            Restore = RestoreRiskCalculator.ForInstance(set, rateOptions),
+            Rates = rates,
+            // The same rates the overload taking options would estimate again.
+            Restore = RestoreRiskCalculator.ForInstance(set, rates, new Volumes(rateOptions.MountRoots)),
             Account = ServiceAccountClassifier.Classify(facts.EngineServiceAccount, facts.MachineName, facts.Platform),
             Remediation = RemediationAdvisor.For(facts, compliance),
             TimeLost = new TimeLost(last7.Totals.TimeLost, last30.Totals.TimeLost, last90.Totals.TimeLost, last30.Totals.LogZeroing),

@@ -11,6 +11,24 @@ public static class EffectiveIfi
 {
     public const int FirstMajorWithSmallLogGrowthIfi = 16;
 
+    // The decisions are immutable and judged once per growth event: shared instances, not one allocation per event.
+    static readonly FileIfiDecision AzurePaas = new(FileIfi.NotApplicable, FileIfiReason.AzurePaas,
+        "Azure SQL Database / Managed Instance: IFI is managed by the platform");
+    static readonly FileIfiDecision TdeEncrypted = new(FileIfi.Off, FileIfiReason.TdeEncrypted,
+        "the database is TDE-encrypted: its data files are always zeroed");
+    static readonly FileIfiDecision InstanceIfiOn = new(FileIfi.On, FileIfiReason.InstanceIfiOn, "the instance has IFI");
+    static readonly FileIfiDecision InstanceIfiOff = new(FileIfi.Off, FileIfiReason.InstanceIfiOff, "the instance does not have IFI");
+    static readonly FileIfiDecision InstanceIfiUnknown = new(FileIfi.Unknown, FileIfiReason.InstanceIfiUnknown,
+        "the instance's IFI state is unknown");
+    static readonly FileIfiDecision LogAlwaysZeroed = new(FileIfi.Off, FileIfiReason.LogAlwaysZeroed, "log files are always zeroed");
+    static readonly FileIfiDecision SmallLogAutogrowthOn2022 = new(FileIfi.On, FileIfiReason.SmallLogAutogrowthOn2022,
+        "log autogrowth of 64 MB or less is not zeroed on SQL Server 2022 and later");
+    static readonly FileIfiDecision VersionUnknownForSmallLogGrowth = new(FileIfi.Unknown,
+        FileIfiReason.VersionUnknownForSmallLogGrowth,
+        "version unknown: a log autogrowth of 64 MB or less is zeroed only before SQL Server 2022");
+    static readonly FileIfiDecision LogAlwaysZeroedBefore2022 = new(FileIfi.Off, FileIfiReason.LogAlwaysZeroed,
+        "log files are always zeroed before SQL Server 2022, whatever the growth size");
+
     /// <param name="instanceIfi">The instance's IFI flag at the moment that matters.</param>
     /// <param name="autogrowthPages">
     /// The size of one autogrowth being judged, or null when judging the file as a whole (create, restore, manual
@@ -20,8 +38,7 @@ public static class EffectiveIfi
         bool databaseEncrypted, long? autogrowthPages = null)
     {
         if (isAzurePaas)
-            return new(FileIfi.NotApplicable, FileIfiReason.AzurePaas,
-                "Azure SQL Database / Managed Instance: IFI is managed by the platform");
+            return AzurePaas;
 
         return type switch
         {
@@ -46,14 +63,13 @@ public static class EffectiveIfi
     {
         // TDE first: even with the privilege, an encrypted database's data files are zeroed, so IFI cannot help.
         if (databaseEncrypted)
-            return new(FileIfi.Off, FileIfiReason.TdeEncrypted,
-                "the database is TDE-encrypted: its data files are always zeroed");
+            return TdeEncrypted;
 
         return instanceIfi switch
         {
-            IfiState.Enabled => new(FileIfi.On, FileIfiReason.InstanceIfiOn, "the instance has IFI"),
-            IfiState.Disabled => new(FileIfi.Off, FileIfiReason.InstanceIfiOff, "the instance does not have IFI"),
-            _ => new(FileIfi.Unknown, FileIfiReason.InstanceIfiUnknown, "the instance's IFI state is unknown"),
+            IfiState.Enabled => InstanceIfiOn,
+            IfiState.Disabled => InstanceIfiOff,
+            _ => InstanceIfiUnknown,
         };
     }
 
@@ -61,17 +77,14 @@ public static class EffectiveIfi
     {
         var smallAutogrowth = autogrowthPages is { } pages && pages <= Pages.SmallLogGrowthLimit;
         if (!smallAutogrowth)
-            return new(FileIfi.Off, FileIfiReason.LogAlwaysZeroed, "log files are always zeroed");
+            return LogAlwaysZeroed;
 
         // The 2022 exception needs neither the privilege nor an unencrypted database, so neither is consulted.
         if (majorVersion >= FirstMajorWithSmallLogGrowthIfi)
-            return new(FileIfi.On, FileIfiReason.SmallLogAutogrowthOn2022,
-                "log autogrowth of 64 MB or less is not zeroed on SQL Server 2022 and later");
+            return SmallLogAutogrowthOn2022;
         if (majorVersion <= 0)
-            return new(FileIfi.Unknown, FileIfiReason.VersionUnknownForSmallLogGrowth,
-                "version unknown: a log autogrowth of 64 MB or less is zeroed only before SQL Server 2022");
-        return new(FileIfi.Off, FileIfiReason.LogAlwaysZeroed,
-            "log files are always zeroed before SQL Server 2022, whatever the growth size");
+            return VersionUnknownForSmallLogGrowth;
+        return LogAlwaysZeroedBefore2022;
     }
 }
 

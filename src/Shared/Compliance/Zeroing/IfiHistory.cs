@@ -26,15 +26,15 @@ public sealed class IfiHistory
         var sameRun = knownPolls.FirstOrDefault(p =>
             p.ServiceStartedAt is { } started && started <= moment && moment <= p.PolledAt);
         if (sameRun is not null)
-            return new IfiAtTime(sameRun.Ifi, IfiEvidence.SameServiceRun);
+            return IfiAtTime.Of(sameRun.Ifi, IfiEvidence.SameServiceRun);
 
         var before = knownPolls.LastOrDefault(p => p.PolledAt <= moment);
         var after = knownPolls.FirstOrDefault(p => p.PolledAt >= moment);
         // Two polls that agree around the moment: a change and a change back between them would take two restarts
         // we did not see. Accepted as known, and labelled so, rather than thrown away.
         if (before is not null && after is not null && before.Ifi == after.Ifi)
-            return new IfiAtTime(before.Ifi, IfiEvidence.BracketingPolls);
+            return IfiAtTime.Of(before.Ifi, IfiEvidence.BracketingPolls);
 
-        return new IfiAtTime(current, IfiEvidence.AssumedCurrent);
+        return IfiAtTime.Of(current, IfiEvidence.AssumedCurrent);
     }
 }

@@ -9,14 +9,22 @@ namespace IfiDashboard.Shared.Compliance.Zeroing;
 /// </summary>
 public static class ZeroingRateEstimator
 {
-    public static InstanceZeroingRates Estimate(InstanceFactSet facts, ZeroingRateOptions options)
+    public static InstanceZeroingRates Estimate(InstanceFactSet facts, ZeroingRateOptions options) =>
+        Estimate(facts, GrowthEventAssessor.AssessAll(facts), options);
+
+    /// <param name="assessments">
+    /// The set's judged autogrowth events (<see cref="GrowthEventAssessor.AssessAll"/>), for a caller that has them
+    /// already: judging a busy instance's events again would allocate as much again.
+    /// </param>
+    public static InstanceZeroingRates Estimate(InstanceFactSet facts, IReadOnlyList<GrowthEventAssessment> assessments,
+        ZeroingRateOptions options)
     {
         var volumes = new Volumes(options.MountRoots);
         var fileVolumes = facts.Files
             .GroupBy(f => (f.DatabaseId, Name: f.LogicalName.ToUpperInvariant()))
             .ToDictionary(g => g.Key, g => volumes.VolumeOf(g.First().PhysicalPath));
 
-        var samples = GrowthEventAssessor.AssessAll(facts)
+        var samples = assessments
             .Where(a => a.IsDataZeroingSample)
             .Select(a => a.Event)
             .Where(e => e.SafeDurationMicroseconds > 0 && e.GrowthPages > 0)

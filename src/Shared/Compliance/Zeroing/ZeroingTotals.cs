@@ -28,26 +28,10 @@ public sealed record ZeroingTotals
 
     public static ZeroingTotals Of(IEnumerable<GrowthEventAssessment> assessments)
     {
-        var totals = new ZeroingTotals();
+        var tally = new ZeroingTally();
         foreach (var a in assessments)
-        {
-            var lost = a.TimeLostMicroseconds;
-            var isLoss = a.Zeroing == GrowthZeroing.DataZeroedWithoutIfi;
-            totals = totals with
-            {
-                GrowthEvents = totals.GrowthEvents + 1,
-                GrowthMicroseconds = totals.GrowthMicroseconds + a.Event.SafeDurationMicroseconds,
-                TimeLostEvents = totals.TimeLostEvents + (isLoss ? 1 : 0),
-                TimeLostMicroseconds = totals.TimeLostMicroseconds + lost,
-                TimeLostAssumedMicroseconds = totals.TimeLostAssumedMicroseconds + (a.InstanceIfi.IsAssumed ? lost : 0),
-                BytesZeroedWithoutIfi = totals.BytesZeroedWithoutIfi + (isLoss ? a.Event.GrowthBytes : 0),
-                TdeZeroingMicroseconds = totals.TdeZeroingMicroseconds + Only(a, GrowthZeroing.DataZeroedByTde),
-                LogZeroingMicroseconds = totals.LogZeroingMicroseconds + Only(a, GrowthZeroing.LogZeroed),
-                LogGrowthsNotZeroed = totals.LogGrowthsNotZeroed + (a.Zeroing == GrowthZeroing.LogNotZeroed ? 1 : 0),
-                IfiUnknownMicroseconds = totals.IfiUnknownMicroseconds + Only(a, GrowthZeroing.IfiUnknown),
-            };
-        }
-        return totals;
+            tally.Add(a);
+        return tally.ToTotals();
     }
 
     /// <summary>Totals of two disjoint sets of events, so a fleet can be summed instance by instance.</summary>
@@ -64,6 +48,4 @@ public sealed record ZeroingTotals
         LogGrowthsNotZeroed = LogGrowthsNotZeroed + other.LogGrowthsNotZeroed,
         IfiUnknownMicroseconds = IfiUnknownMicroseconds + other.IfiUnknownMicroseconds,
     };
-
-    static long Only(GrowthEventAssessment a, GrowthZeroing kind) => a.Zeroing == kind ? a.Event.SafeDurationMicroseconds : 0;
 }

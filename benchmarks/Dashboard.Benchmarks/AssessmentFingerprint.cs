@@ -1,0 +1,24 @@
+using System.Security.Cryptography;
+using System.Text.Json;
+using IfiDashboard.Shared.Dashboard;
+
+namespace IfiDashboard.Dashboard.Benchmarks;
+
+/// <summary>
+/// A digest of everything an assessment computes per instance and per window, so that a change meant to save memory
+/// can be shown to leave the numbers alone on the 10,000-instance store (the unit tests cover the small cases).
+/// </summary>
+internal static class AssessmentFingerprint
+{
+    public static string Of(FleetAssessment assessment)
+    {
+        using var hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
+        foreach (var instance in assessment.Instances)
+            hash.AppendData(JsonSerializer.SerializeToUtf8Bytes(instance));
+        foreach (var window in new[] { assessment.Last7Days, assessment.Last30Days, assessment.Last90Days })
+            hash.AppendData(JsonSerializer.SerializeToUtf8Bytes(window));
+        var lost = string.Join(" / ", new[] { assessment.Last7Days, assessment.Last30Days, assessment.Last90Days }
+            .Select(w => $"{w.Fleet.TimeLostMicroseconds} µs lost in {w.Fleet.GrowthEvents} events"));
+        return $"sha256 {Convert.ToHexString(hash.GetHashAndReset())[..16]}; 7/30/90 days: {lost}";
+    }
+}
