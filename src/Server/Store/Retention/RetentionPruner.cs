@@ -27,15 +27,8 @@ public sealed class RetentionPruner(
 
         await using var connection = await connections.OpenAsync(ct);
 
-        long events = 0;
-        while (true)
-        {
-            var deleted = await GrowthEventPruner.DeleteBatchAsync(connection, cutoffs.GrowthEventsBefore, batchSize, ct);
-            batches++;
-            events += deleted;
-            if (deleted < batchSize) break;
-            await PauseAsync(pause, ct);
-        }
+        var events = await DeleteInBatchesAsync(
+            () => GrowthEventPruner.DeleteBatchAsync(connection, cutoffs.GrowthEventsBefore, batchSize, ct));
 
         long polls = 0, probes = 0, services = 0;
         var cursor = PollCursor.Start;
@@ -51,19 +44,26 @@ public sealed class RetentionPruner(
             await PauseAsync(pause, ct);
         }
 
-        long mails = 0;
-        while (true)
-        {
-            var deleted = await AlertOutboxPruner.DeleteBatchAsync(connection, cutoffs.AlertMailBefore, batchSize, ct);
-            batches++;
-            mails += deleted;
-            if (deleted < batchSize) break;
-            await PauseAsync(pause, ct);
-        }
+        var mails = await DeleteInBatchesAsync(
+            () => AlertOutboxPruner.DeleteBatchAsync(connection, cutoffs.AlertMailBefore, batchSize, ct));
 
         var report = new RetentionReport(polls, probes, services, events, mails, batches);
         Log(report, cutoffs);
         return report;
+
+        // Batch after batch until one comes back short (nothing older is left), pausing between them.
+        async Task<long> DeleteInBatchesAsync(Func<Task<int>> deleteBatch)
+        {
+            long total = 0;
+            while (true)
+            {
+                var deleted = await deleteBatch();
+                batches++;
+                total += deleted;
+                if (deleted < batchSize) return total;
+                await PauseAsync(pause, ct);
+            }
+        }
     }
 
     Task PauseAsync(TimeSpan pause, CancellationToken ct) =>
