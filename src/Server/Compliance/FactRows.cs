@@ -13,36 +13,11 @@ internal sealed class InstanceFactRow
     public string? EngineLastStartupTime { get; init; }
 }
 
-internal sealed class FileFactRow
-{
-    public long InstanceId { get; init; }
-    public long DatabaseId { get; init; }
-    public string DatabaseName { get; init; } = "";
-    public string LogicalName { get; init; } = "";
-    public string PhysicalName { get; init; } = "";
-    public long Type { get; init; }
-    public long SizePages { get; init; }
-    public long Growth { get; init; }
-    public long IsPercentGrowth { get; init; }
-}
-
 internal sealed class EncryptionFactRow
 {
     public long InstanceId { get; init; }
     public long DatabaseId { get; init; }
     public long EncryptionState { get; init; }
-}
-
-internal sealed class GrowthFactRow
-{
-    public long InstanceId { get; init; }
-    public long EventClass { get; init; }
-    public long DatabaseId { get; init; }
-    public string DatabaseName { get; init; } = "";
-    public string FileName { get; init; } = "";
-    public string StartTime { get; init; } = "";
-    public long DurationUs { get; init; }
-    public long GrowthPages { get; init; }
 }
 
 internal sealed class ObservationRow

@@ -66,6 +66,7 @@ public sealed class FleetAssessments(
                 {
                     await RecomputeAsync(stoppingToken);
                     _pacing.Built(startedAt);
+                    RebuildMemory.Release();
                 }
                 catch (Exception e) when (e is not OperationCanceledException)
                 {
