@@ -10,6 +10,16 @@ namespace IfiDashboard.Server.Compliance;
 /// </summary>
 internal static class RebuildMemory
 {
-    public static void Release() =>
+    /// <summary>
+    /// Below this the heap is too small for giving it back to be worth a blocking full collection: a small fleet
+    /// rebuilds within milliseconds, about once a second while polls land.
+    /// </summary>
+    const long WorthReleasingBytes = 128L * 1024 * 1024;
+
+    public static void Release()
+    {
+        if (GC.GetTotalMemory(forceFullCollection: false) < WorthReleasingBytes)
+            return;
         GC.Collect(GC.MaxGeneration, GCCollectionMode.Aggressive, blocking: true, compacting: true);
+    }
 }
