@@ -4,6 +4,7 @@ using IfiDashboard.Server.Alerts.Delivery;
 using IfiDashboard.Server.Compliance;
 using IfiDashboard.Server.Store.Alerts;
 using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Server.Tests.Functional;
 using IfiDashboard.Shared.Inventory;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
@@ -57,26 +58,9 @@ internal sealed class AlertsHost(AlertsTestBed bed, IReadOnlyDictionary<string, 
         builder.ConfigureTestServices(services => services.AddSingleton<TimeProvider>(bed.Clock));
     }
 
-    public async Task RegisterFleetAsync()
-    {
-        var repository = Services.GetRequiredService<InstanceRepository>();
-        foreach (var instance in bed.Fleet.Instances)
-            await repository.AddAsync(new InstanceRegistration
-            {
-                Name = instance.Name,
-                Host = "127.0.0.1",
-                Port = instance.Port,
-                Environment = instance.Scenario.Inventory?.Environment ?? "Production",
-                Owner = instance.Scenario.Inventory?.Owner,
-                Tags = instance.Scenario.Inventory?.Tags ?? [],
-                TrustServerCertificate = true,
-                CredentialName = "fleet",
-                PollIntervalSeconds = 60,
-            }, CancellationToken.None);
-    }
+    public Task RegisterFleetAsync() => SimulatedFleetRegistration.RegisterAsync(Services, bed.Fleet, 60);
 
-    public long IdOf(string name) => Services.GetRequiredService<InstanceRepository>()
-        .ListActiveAsync(CancellationToken.None).GetAwaiter().GetResult().Single(i => i.Name == name).Id;
+    public long IdOf(string name) => SimulatedFleetRegistration.IdOf(Services, name);
 
     /// <summary>Moves the clock past the poll interval and polls every instance once, then reassesses the fleet.</summary>
     public async Task PollAndAssessAsync()

@@ -49,25 +49,9 @@ public sealed class DashboardHost : WebApplicationFactory<Program>
     }
 
     /// <summary>Registers every simulated instance as an operator would: by host, port and credential name.</summary>
-    public async Task RegisterFleetAsync()
-    {
-        var repository = Services.GetRequiredService<InstanceRepository>();
-        foreach (var instance in Fleet.Instances)
-            await repository.AddAsync(new InstanceRegistration
-            {
-                Name = instance.Name,
-                Host = "127.0.0.1",
-                Port = instance.Port,
-                Environment = instance.Scenario.Inventory?.Environment ?? "Production",
-                Owner = instance.Scenario.Inventory?.Owner,
-                Tags = instance.Scenario.Inventory?.Tags ?? [],
-                TrustServerCertificate = true,
-                CredentialName = "fleet",
-            }, CancellationToken.None);
-    }
+    public Task RegisterFleetAsync() => SimulatedFleetRegistration.RegisterAsync(Services, Fleet);
 
-    public long IdOf(string name) => Services.GetRequiredService<InstanceRepository>()
-        .ListActiveAsync(CancellationToken.None).GetAwaiter().GetResult().Single(i => i.Name == name).Id;
+    public long IdOf(string name) => SimulatedFleetRegistration.IdOf(Services, name);
 
     public Task<int> PollAllAsync() =>
         Services.GetRequiredService<CollectorService>().PollDueOnceAsync(CancellationToken.None);

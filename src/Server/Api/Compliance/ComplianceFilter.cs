@@ -1,3 +1,4 @@
+using IfiDashboard.Server.Api.Http;
 using IfiDashboard.Server.Api.Inventory;
 using IfiDashboard.Shared.Compliance.Status;
 using IfiDashboard.Shared.Dashboard;

@@ -1,4 +1,5 @@
 using System.ComponentModel;
+using IfiDashboard.Server.Api.Http;
 
 namespace IfiDashboard.Server.Api.Compliance;
 

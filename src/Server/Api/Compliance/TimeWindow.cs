@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text.RegularExpressions;
+using IfiDashboard.Server.Api.Http;
 using IfiDashboard.Server.Api.Inventory;
 
 namespace IfiDashboard.Server.Api.Compliance;

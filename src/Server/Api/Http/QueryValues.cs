@@ -1,7 +1,7 @@
 using System.Globalization;
 using IfiDashboard.Server.Api.Inventory;
 
-namespace IfiDashboard.Server.Api.Compliance;
+namespace IfiDashboard.Server.Api.Http;
 
 /// <summary>
 /// Query parameters read by hand, so that a bad value is a problem naming the parameter rather than a bare 400 from
