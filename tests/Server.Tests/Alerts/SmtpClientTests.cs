@@ -120,7 +120,7 @@ public sealed class SmtpClientTests
         var mail = Assert.Single(await sink.WaitForAsync(1));
         Assert.Equal(["dba@example.test"], mail.RcptTos);
         Assert.DoesNotContain(mail.Headers, h => h.Equals("Bcc", StringComparison.OrdinalIgnoreCase));
-        Assert.StartsWith("[IFI] sql01", mail.Subject, StringComparison.Ordinal);
+        Assert.Equal("[IFI] sql01 Bcc: victim@example.test", mail.Subject);
         Assert.Empty(mail.Defects);
     }
 

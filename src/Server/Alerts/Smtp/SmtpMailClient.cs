@@ -152,7 +152,8 @@ public sealed class SmtpBatch : IAsyncDisposable
     {
         var message = new MimeMessage
         {
-            Subject = mail.Subject,
+            // MimeKit keeps a line break from starting a header, but would glue the words on either side together.
+            Subject = mail.Subject.ReplaceLineEndings(" "),
             Date = _time.GetUtcNow(),
             MessageId = $"{mail.MessageId}@{sender.Domain}",
             Body = new BodyBuilder { TextBody = mail.TextBody, HtmlBody = mail.HtmlBody }.ToMessageBody(),
