@@ -23,6 +23,16 @@ public sealed class SmtpClientTests
         ServerCertificatePath = pin ? sink.Certificate?.CertificatePath : null,
     };
 
+    /// <summary>For a listener of the test's own that is not an SMTP server, or not a well-behaved one.</summary>
+    static SmtpOptions Options(TcpListener listener, SmtpSecurity security, int timeoutSeconds) => new()
+    {
+        Host = "127.0.0.1",
+        Port = ((IPEndPoint)listener.LocalEndpoint).Port,
+        Security = security,
+        From = "ifi@example.test",
+        TimeoutSeconds = timeoutSeconds,
+    };
+
     static SmtpOptions WithLogin(SmtpOptions options, string password)
     {
         options.UserName = User;
@@ -261,14 +271,7 @@ public sealed class SmtpClientTests
     {
         using var silent = new TcpListener(IPAddress.Loopback, 0);
         silent.Start();
-        var options = new SmtpOptions
-        {
-            Host = "127.0.0.1",
-            Port = ((IPEndPoint)silent.LocalEndpoint).Port,
-            Security = SmtpSecurity.StartTls,
-            From = "ifi@example.test",
-            TimeoutSeconds = 1,
-        };
+        var options = Options(silent, SmtpSecurity.StartTls, timeoutSeconds: 1);
 
         var e = await Assert.ThrowsAsync<SmtpDeliveryException>(() => SendAsync(options, Mail()));
 
@@ -283,14 +286,7 @@ public sealed class SmtpClientTests
     {
         using var rude = new TcpListener(IPAddress.Loopback, 0);
         rude.Start();
-        var options = new SmtpOptions
-        {
-            Host = "127.0.0.1",
-            Port = ((IPEndPoint)rude.LocalEndpoint).Port,
-            Security = SmtpSecurity.None,
-            From = "ifi@example.test",
-            TimeoutSeconds = 10,
-        };
+        var options = Options(rude, SmtpSecurity.None, timeoutSeconds: 10);
         var relay = Task.Run(async () =>
         {
             using var connection = await rude.AcceptTcpClientAsync();

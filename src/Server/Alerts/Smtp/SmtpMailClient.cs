@@ -39,7 +39,6 @@ public sealed class SmtpBatch : IAsyncDisposable
         _options = options;
         _time = time;
         _client.LocalDomain = string.IsNullOrWhiteSpace(options.ClientName) ? Environment.MachineName : options.ClientName;
-        _client.Timeout = (int)Math.Min(int.MaxValue, options.TimeoutSeconds * 1000L);
         // The certificate policy of SmtpTlsCheck alone; revocation is not checked (as SslStream's default, which this
         // client always had): relays on internal networks often cannot reach their CA's CRL or OCSP responder.
         _client.CheckCertificateRevocation = false;
