@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using System.Data.Common;
+using IfiDashboard.Server.Security;
 using Microsoft.Data.Sqlite;
 using Microsoft.Extensions.Options;
 
@@ -31,7 +32,10 @@ public sealed class SqliteConnectionFactory : IDbConnectionFactory
         var dataSource = new SqliteConnectionStringBuilder(_connectionString).DataSource;
         _dataSource = IsFile(dataSource) ? Path.GetFullPath(dataSource) : dataSource;
         if (IsFile(dataSource))
-            EnsureDirectory(_dataSource);
+        {
+            if (Path.GetDirectoryName(_dataSource) is { Length: > 0 } folder) PrivateFiles.EnsureFolder(folder);
+            PrivateFiles.EnsureFile(_dataSource);
+        }
     }
 
     public SqlDialect Dialect => SqlDialect.Sqlite;
@@ -67,11 +71,4 @@ public sealed class SqliteConnectionFactory : IDbConnectionFactory
     static bool IsFile(string dataSource) =>
         !string.IsNullOrEmpty(dataSource) && dataSource != ":memory:" &&
         !dataSource.StartsWith("file:", StringComparison.OrdinalIgnoreCase);
-
-    static void EnsureDirectory(string fullPath)
-    {
-        var directory = Path.GetDirectoryName(fullPath);
-        if (!string.IsNullOrEmpty(directory))
-            Directory.CreateDirectory(directory);
-    }
 }
