@@ -39,6 +39,7 @@ public sealed class StandaloneOutboxTests : IDisposable
     {
         var port = FreePort();
         var (outbox, delivery) = Collector(port);
+        using var releaseOutbox = outbox;
         await using var host = new DashboardHost(new ScenarioInstance { Name = "remote", Profile = "2019" });
         host.UseKestrel(port);
 
@@ -70,7 +71,7 @@ public sealed class StandaloneOutboxTests : IDisposable
     public async Task Full_outbox_drops_the_oldest_and_counts_it()
     {
         var options = new OutboxOptions { Directory = _outbox, MaxSnapshots = 2 };
-        var outbox = new SnapshotOutbox(options, NullLogger<SnapshotOutbox>.Instance);
+        using var outbox = new SnapshotOutbox(options, NullLogger<SnapshotOutbox>.Instance);
         var snapshots = Enumerable.Range(0, 3).Select(i => Snapshot(1, 10 - i)).ToList();
 
         foreach (var snapshot in snapshots) await outbox.WriteAsync(snapshot, CancellationToken.None);
