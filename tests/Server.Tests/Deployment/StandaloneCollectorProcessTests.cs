@@ -1,5 +1,3 @@
-using System.Net;
-using System.Net.Sockets;
 using Dapper;
 using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Api.Keys;
@@ -25,16 +23,9 @@ public sealed class StandaloneCollectorProcessTests : IDisposable
         try { Directory.Delete(_outbox, recursive: true); } catch (IOException) { }
     }
 
-    static int FreePort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
-    }
-
     static async Task<(DashboardHost Host, int Port)> ServerAsync()
     {
-        var port = FreePort();
+        var port = StandaloneOutboxTests.FreePort();
         var host = new DashboardHost(new ScenarioInstance { Name = "remote", Profile = "2019", IfiEnabled = true });
         host.UseKestrel(port);
         host.StartServer();
@@ -113,7 +104,7 @@ public sealed class StandaloneCollectorProcessTests : IDisposable
     [Fact]
     public async Task Collector_started_before_the_server_backs_off_and_polls_once_the_server_is_up()
     {
-        var port = FreePort();
+        var port = StandaloneOutboxTests.FreePort();
         await using var host = new DashboardHost(new ScenarioInstance { Name = "remote", Profile = "2019", IfiEnabled = true });
         host.UseKestrel(port);
         var settings = Settings(port, DashboardHost.ApiKey);

@@ -17,7 +17,8 @@ public sealed class StandaloneOutboxTests : IDisposable
 
     public void Dispose() => Directory.Delete(_outbox, recursive: true);
 
-    static int FreePort()
+    /// <summary>A loopback port nothing listens on yet.</summary>
+    internal static int FreePort()
     {
         using var listener = new TcpListener(IPAddress.Loopback, 0);
         listener.Start();
