@@ -4,7 +4,7 @@ namespace IfiDashboard.Collector.Credentials;
 
 /// <summary>
 /// Reads credentials from the collector's own configuration: section <c>Credentials:&lt;name&gt;</c> with
-/// <c>UserId</c> and <c>Password</c>. That covers environment variables (<c>Credentials__prod-reader__Password</c>)
+/// <c>UserId</c> and <c>Password</c>. That covers environment variables (<c>Credentials__prod_reader__Password</c>)
 /// and a secrets file added as a JSON configuration source (<c>Collector:SecretsFile</c>).
 /// </summary>
 public sealed class ConfigurationCredentialResolver(IConfiguration configuration) : ICredentialResolver

@@ -10,7 +10,7 @@ namespace IfiDashboard.Collector.Tests.Support;
 /// <summary>Builds the real prober with credentials from configuration, as the collector host does.</summary>
 internal static class ProberFactory
 {
-    public const string CredentialName = "fleet-reader";
+    public const string CredentialName = "fleet_reader";
     public const string Login = "ifi_collector";
     public const string Password = "C0llect!ng-Pw";
 
