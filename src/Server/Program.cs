@@ -9,6 +9,7 @@ using IfiDashboard.Server.Health;
 using IfiDashboard.Server.Hosting;
 using IfiDashboard.Server.Dashboard;
 using IfiDashboard.Server.Ingestion;
+using IfiDashboard.Server.Observability;
 using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Retention;
 
@@ -26,6 +27,8 @@ builder.Services.AddIfiAlerts(builder.Configuration);
 builder.Services.AddIfiIngestion(builder.Configuration);
 builder.Services.AddIfiApi(builder.Configuration);
 builder.Services.AddIfiDashboardUi();
+builder.Services.AddIfiHealth();
+builder.AddIfiTelemetry();
 
 var app = builder.Build();
 await app.Services.MigrateIfiStoreAsync();
