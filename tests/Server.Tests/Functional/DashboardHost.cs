@@ -34,6 +34,9 @@ public sealed class DashboardHost : WebApplicationFactory<Program>
 
     public FleetSimulator Fleet { get; }
 
+    /// <summary>More settings for the server, given before it starts.</summary>
+    public Dictionary<string, string?> Settings { get; } = [];
+
     protected override void ConfigureWebHost(IWebHostBuilder builder)
     {
         _database ??= TestDatabase.Create($"Data Source={Path.Combine(_directory, "store.db")}");
@@ -46,6 +49,7 @@ public sealed class DashboardHost : WebApplicationFactory<Program>
         builder.UseSetting("Credentials:fleet:UserId", Login);
         builder.UseSetting("Credentials:fleet:Password", Password);
         builder.UseSetting("Ingestion:ApiKeys:0", ApiKey);
+        foreach (var (key, value) in Settings) builder.UseSetting(key, value);
     }
 
     /// <summary>Registers every simulated instance as an operator would: by host, port and credential name.</summary>
