@@ -35,27 +35,29 @@ public sealed class InstanceProber(
         };
 
         SqlConnection? connection = null;
-        using (var connectSpan = CollectorTelemetry.StartConnect())
+        var connectSpan = CollectorTelemetry.StartConnect();
+        try
         {
-            try
-            {
-                var connectionString = connectionStrings.Build(instance);
-                connection = await _connectRetry.ExecuteAsync(async ct =>
-                {
-                    await CloseAsync(connection);
-                    connection = new SqlConnection(connectionString);
-                    await connection.OpenAsync(ct);
-                    return connection;
-                }, deadline.Token);
-                CollectorTelemetry.SetOutcome(connectSpan, OutcomeClass.Ok);
-            }
-            catch (Exception e) when (!cancellationToken.IsCancellationRequested)
+            var connectionString = connectionStrings.Build(instance);
+            connection = await _connectRetry.ExecuteAsync(async ct =>
             {
                 await CloseAsync(connection);
-                var failure = FailureClassifier.Classify(ProbeNames.Connect, e);
-                CollectorTelemetry.SetOutcome(connectSpan, failure.Outcome);
-                return snapshot with { FinishedAt = time.GetUtcNow(), Probes = [failure] };
-            }
+                connection = new SqlConnection(connectionString);
+                await connection.OpenAsync(ct);
+                return connection;
+            }, deadline.Token);
+            CollectorTelemetry.SetOutcome(connectSpan, OutcomeClass.Ok);
+        }
+        catch (Exception e) when (!cancellationToken.IsCancellationRequested)
+        {
+            await CloseAsync(connection);
+            var failure = FailureClassifier.Classify(ProbeNames.Connect, e);
+            CollectorTelemetry.SetOutcome(connectSpan, failure.Outcome);
+            return snapshot with { FinishedAt = time.GetUtcNow(), Probes = [failure] };
+        }
+        finally
+        {
+            connectSpan?.Dispose();
         }
 
         try

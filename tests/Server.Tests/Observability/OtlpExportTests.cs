@@ -22,11 +22,7 @@ public sealed class OtlpExportTests
     public async Task A_poll_reaches_an_otlp_http_receiver_as_a_span_with_connect_probe_and_store_children()
     {
         await using var receiver = await OtlpReceiver.StartAsync();
-        await using var host = new DashboardHost(new ScenarioInstance { Name = "otel-traced", Profile = "2019", IfiEnabled = true });
-        host.Settings["OTEL_EXPORTER_OTLP_ENDPOINT"] = receiver.Endpoint;
-        host.Settings["OTEL_EXPORTER_OTLP_PROTOCOL"] = "http/protobuf";
-        host.Settings["OTEL_BSP_SCHEDULE_DELAY"] = "100";
-        host.Settings["OTEL_METRIC_EXPORT_INTERVAL"] = "200";
+        await using var host = ExportingTo(receiver, "otel-traced");
         await host.RegisterFleetAsync();
         var instanceId = host.IdOf("otel-traced");
 
@@ -59,10 +55,7 @@ public sealed class OtlpExportTests
     public async Task A_poll_that_cannot_log_in_is_a_failed_span_with_its_outcome_class()
     {
         await using var receiver = await OtlpReceiver.StartAsync();
-        await using var host = new DashboardHost(new ScenarioInstance { Name = "otel-login-refused", Profile = "2019", IfiEnabled = true });
-        host.Settings["OTEL_EXPORTER_OTLP_ENDPOINT"] = receiver.Endpoint;
-        host.Settings["OTEL_EXPORTER_OTLP_PROTOCOL"] = "http/protobuf";
-        host.Settings["OTEL_BSP_SCHEDULE_DELAY"] = "100";
+        await using var host = ExportingTo(receiver, "otel-login-refused");
         host.Settings["Credentials:fleet:Password"] = "not-the-password";
         await host.RegisterFleetAsync();
 
@@ -89,6 +82,17 @@ public sealed class OtlpExportTests
 
         Assert.Null(host.Services.GetService<TracerProvider>());
         Assert.Null(host.Services.GetService<MeterProvider>());
+    }
+
+    /// <summary>A server with one simulated 2019 instance, exporting over OTLP/HTTP with short batch and export intervals.</summary>
+    static DashboardHost ExportingTo(OtlpReceiver receiver, string instanceName)
+    {
+        var host = new DashboardHost(new ScenarioInstance { Name = instanceName, Profile = "2019", IfiEnabled = true });
+        host.Settings["OTEL_EXPORTER_OTLP_ENDPOINT"] = receiver.Endpoint;
+        host.Settings["OTEL_EXPORTER_OTLP_PROTOCOL"] = "http/protobuf";
+        host.Settings["OTEL_BSP_SCHEDULE_DELAY"] = "100";
+        host.Settings["OTEL_METRIC_EXPORT_INTERVAL"] = "200";
+        return host;
     }
 
     /// <summary>OTLP's Status.code: STATUS_CODE_ERROR.</summary>
