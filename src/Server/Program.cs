@@ -9,6 +9,7 @@ using IfiDashboard.Server.Health;
 using IfiDashboard.Server.Hosting;
 using IfiDashboard.Server.Dashboard;
 using IfiDashboard.Server.Ingestion;
+using IfiDashboard.Server.Observability;
 using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Store.Retention;
@@ -29,6 +30,8 @@ builder.Services.AddIfiApi(builder.Configuration);
 builder.Services.AddIfiDashboardUi();
 builder.Services.AddIfiSecurityHeaders(warnWhenAnyHostIsAllowed: !demo);
 builder.Services.AddIfiDataProtection(builder.Configuration);
+builder.Services.AddIfiHealth();
+builder.AddIfiTelemetry();
 
 var app = builder.Build();
 await app.Services.MigrateIfiStoreAsync();

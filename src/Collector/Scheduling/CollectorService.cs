@@ -1,5 +1,6 @@
 using IfiDashboard.Collector.Connections;
 using IfiDashboard.Collector.Probes;
+using IfiDashboard.Collector.Telemetry;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
 using Microsoft.Extensions.Hosting;
@@ -128,9 +129,11 @@ public sealed class CollectorService(
 
     async Task PollAndStoreAsync(InstanceRegistration instance, CancellationToken stoppingToken)
     {
+        using var span = CollectorTelemetry.StartPoll(instance, options.Name);
         try
         {
             var snapshot = await prober.PollAsync(instance, stoppingToken);
+            CollectorTelemetry.SetOutcome(span, snapshot.Overall.Outcome);
             await sink.WriteAsync(snapshot, stoppingToken);
             metrics.Record(snapshot);
             var overall = snapshot.Overall;

@@ -36,6 +36,8 @@ public sealed class DashboardHost : WebApplicationFactory<Program>
 
     /// <summary>The store this server writes to (SQLite file or PostgreSQL database), once the server has started.</summary>
     public TestDatabase Store => _database ?? throw new InvalidOperationException("The server has not started yet.");
+    /// <summary>More settings for the server, given before it starts.</summary>
+    public Dictionary<string, string?> Settings { get; } = [];
 
     protected override void ConfigureWebHost(IWebHostBuilder builder)
     {
@@ -49,6 +51,7 @@ public sealed class DashboardHost : WebApplicationFactory<Program>
         builder.UseSetting("Credentials:fleet:UserId", Login);
         builder.UseSetting("Credentials:fleet:Password", Password);
         builder.UseSetting("Ingestion:ApiKeys:0", ApiKey);
+        foreach (var (key, value) in Settings) builder.UseSetting(key, value);
     }
 
     /// <summary>Registers every simulated instance as an operator would: by host, port and credential name.</summary>
