@@ -1,4 +1,5 @@
 using IfiDashboard.Collector.Connections;
+using IfiDashboard.Collector.Probes;
 using IfiDashboard.Collector.Tests.Support;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
@@ -34,6 +35,18 @@ public sealed class CredentialSteeringTests
     {
         Id = 7, Name = "bait", Host = host, Port = port, Encrypt = encrypt, TrustServerCertificate = trust, CredentialName = credential,
     };
+
+    /// <summary>Polls a listener and checks it saw no connection at all; returns the connect probe's outcome.</summary>
+    static async Task<ProbeOutcome> RefusedBeforeConnectingAsync(InstanceProber prober, Func<int, InstanceRegistration> at)
+    {
+        await using var bait = new PreLoginBait();
+
+        var snapshot = await prober.PollAsync(at(bait.Port), CancellationToken.None);
+        await bait.SettleAsync();
+
+        Assert.Equal(0, bait.ClientConnections);
+        return Assert.Single(snapshot.Probes);
+    }
 
     [Fact]
     public async Task Bait_listener_receives_login7_from_a_client_that_accepts_no_encryption()
@@ -72,15 +85,11 @@ public sealed class CredentialSteeringTests
     [InlineData("localhost")]
     public async Task Host_outside_the_credentials_allow_list_is_never_connected_to(params string[] allowedHosts)
     {
-        await using var bait = new PreLoginBait();
         var logger = new RecordingLogger<ConnectionStringFactory>();
         var prober = ProberFactory.Create(CredentialAllowing(allowedHosts, allowTrustServerCertificate: true), logger: logger);
 
-        var snapshot = await prober.PollAsync(At("127.0.0.1", bait.Port, EncryptMode.Optional, trust: true), CancellationToken.None);
-        await bait.SettleAsync();
+        var connect = await RefusedBeforeConnectingAsync(prober, port => At("127.0.0.1", port, EncryptMode.Optional, trust: true));
 
-        Assert.Equal(0, bait.ClientConnections);
-        var connect = Assert.Single(snapshot.Probes);
         Assert.Equal(OutcomeClass.HostNotAllowed, connect.Outcome);
         Assert.Contains($"Credentials:{Credential}:AllowedHosts", connect.Message, StringComparison.Ordinal);
         var warning = Assert.Single(logger.Entries);
@@ -92,14 +101,10 @@ public sealed class CredentialSteeringTests
     [Fact]
     public async Task Credential_without_an_allow_list_is_used_nowhere_and_says_what_to_configure()
     {
-        await using var bait = new PreLoginBait();
         var prober = ProberFactory.Create(CredentialAllowing([], allowTrustServerCertificate: true));
 
-        var snapshot = await prober.PollAsync(At("127.0.0.1", bait.Port), CancellationToken.None);
-        await bait.SettleAsync();
+        var connect = await RefusedBeforeConnectingAsync(prober, port => At("127.0.0.1", port));
 
-        Assert.Equal(0, bait.ClientConnections);
-        var connect = Assert.Single(snapshot.Probes);
         Assert.Equal(OutcomeClass.HostNotAllowed, connect.Outcome);
         Assert.Contains($"Credentials__{Credential}__AllowedHosts__0", connect.Message, StringComparison.Ordinal);
         Assert.DoesNotContain(ProberFactory.Password, connect.Message, StringComparison.Ordinal);
@@ -108,14 +113,10 @@ public sealed class CredentialSteeringTests
     [Fact]
     public async Task Malformed_allow_list_entry_makes_the_credential_unusable_naming_the_entry()
     {
-        await using var bait = new PreLoginBait();
         var prober = ProberFactory.Create(CredentialAllowing(["127.0.0.1", "10.20.1.0/16"], allowTrustServerCertificate: true));
 
-        var snapshot = await prober.PollAsync(At("127.0.0.1", bait.Port), CancellationToken.None);
-        await bait.SettleAsync();
+        var connect = await RefusedBeforeConnectingAsync(prober, port => At("127.0.0.1", port));
 
-        Assert.Equal(0, bait.ClientConnections);
-        var connect = Assert.Single(snapshot.Probes);
         Assert.Equal(OutcomeClass.HostNotAllowed, connect.Outcome);
         Assert.Contains("'10.20.1.0/16'", connect.Message, StringComparison.Ordinal);
     }
@@ -123,16 +124,12 @@ public sealed class CredentialSteeringTests
     [Fact]
     public async Task Collector_network_allow_list_refuses_other_hosts_even_without_a_credential()
     {
-        await using var bait = new PreLoginBait();
         var options = ProberFactory.FastOptions();
         options.AllowedNetworks = ["10.0.0.0/8"];
         var prober = ProberFactory.Create(CredentialAllowing(["127.0.0.1"]), options);
 
-        var snapshot = await prober.PollAsync(At("127.0.0.1", bait.Port, credential: null), CancellationToken.None);
-        await bait.SettleAsync();
+        var connect = await RefusedBeforeConnectingAsync(prober, port => At("127.0.0.1", port, credential: null));
 
-        Assert.Equal(0, bait.ClientConnections);
-        var connect = Assert.Single(snapshot.Probes);
         Assert.Equal(OutcomeClass.HostNotAllowed, connect.Outcome);
         Assert.Contains("Collector:AllowedNetworks", connect.Message, StringComparison.Ordinal);
     }
