@@ -22,6 +22,9 @@ public static class CollectorServiceCollectionExtensions
         services.AddOptions<CollectorOptions>().Bind(configuration.GetSection(CollectorOptions.Section))
             .Validate(o => o.MaxConcurrency > 0 && o.PollDeadlineSeconds > 0 && o.LeaseSeconds > o.PollDeadlineSeconds,
                 "Collector: MaxConcurrency and PollDeadlineSeconds must be positive and LeaseSeconds longer than the deadline.")
+            .Validate(o => HostAllowList.TryParse(o.AllowedNetworks, out _),
+                "Collector:AllowedNetworks: each entry is a host name, an IP address, a wildcard ('*.prod.example.com', " +
+                "'sql-*') or a CIDR range ('10.20.0.0/16').")
             .ValidateOnStart();
         services.TryAddSingleton(TimeProvider.System);
         services.AddSingleton(sp => sp.GetRequiredService<IOptions<CollectorOptions>>().Value);

@@ -50,6 +50,9 @@ public sealed class DashboardHost : WebApplicationFactory<Program>
         builder.UseSetting("Collector:CommandTimeoutSeconds", "3");
         builder.UseSetting("Credentials:fleet:UserId", Login);
         builder.UseSetting("Credentials:fleet:Password", Password);
+        // The simulated fleet listens on loopback with a self-signed certificate.
+        builder.UseSetting("Credentials:fleet:AllowedHosts:0", "127.0.0.1");
+        builder.UseSetting("Credentials:fleet:AllowTrustServerCertificate", "true");
         builder.UseSetting("Ingestion:ApiKeys:0", ApiKey);
         foreach (var (key, value) in Settings) builder.UseSetting(key, value);
     }

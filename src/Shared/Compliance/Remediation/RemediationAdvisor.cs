@@ -130,6 +130,11 @@ public static class RemediationAdvisor
             OutcomeClass.LoginFailed => "Check the credential name configured for this instance and that the login " +
                                         "exists and is enabled.",
             OutcomeClass.Timeout => "Check the instance's load and the network path; the poll timed out.",
+            OutcomeClass.HostNotAllowed => "Add the host to the allow-list of the instance's credential " +
+                                           "(Credentials:<name>:AllowedHosts) or Collector:AllowedNetworks on the collector, " +
+                                           "or register the instance with the credential meant for it.",
+            OutcomeClass.InsecureTransportRefused => "Give the instance a certificate the collector trusts, or pin it, and " +
+                                                     "clear TrustServerCertificate; the collector sends no SQL login otherwise.",
             _ => $"Check the collector's last message for this instance ({reason ?? "no reason given"}).",
         };
         return new(RemediationKind.RestoreConnectivity, $"IFI state unknown: {reason ?? "no reason given"}", [step]);
