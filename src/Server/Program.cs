@@ -13,28 +13,35 @@ using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Retention;
 
 if (await ApiKeyCli.TryRunAsync(args)) return;
-var (demo, hostArgs) = DemoMode.Parse(args);
-var builder = WebApplication.CreateBuilder(hostArgs).AddBaseDirectorySettings();
+try
+{
+    var (demo, hostArgs) = DemoMode.Parse(args);
+    var builder = ServerHost.CreateBuilder(hostArgs);
 
-builder.Services.AddIfiStore(builder.Configuration);
-builder.Services.AddIfiRetention(builder.Configuration);
-if (demo) DemoMode.Configure(builder);
-builder.Services.AddIfiEmbeddedCollector(builder.Configuration);
-builder.Services.AddIfiCompliance(builder.Configuration);
-builder.Services.AddIfiEditing();
-builder.Services.AddIfiAlerts(builder.Configuration);
-builder.Services.AddIfiIngestion(builder.Configuration);
-builder.Services.AddIfiApi(builder.Configuration);
-builder.Services.AddIfiDashboardUi();
+    builder.Services.AddIfiStore(builder.Configuration);
+    builder.Services.AddIfiRetention(builder.Configuration);
+    if (demo) DemoMode.Configure(builder);
+    builder.Services.AddIfiEmbeddedCollector(builder.Configuration);
+    builder.Services.AddIfiCompliance(builder.Configuration);
+    builder.Services.AddIfiEditing();
+    builder.Services.AddIfiAlerts(builder.Configuration);
+    builder.Services.AddIfiIngestion(builder.Configuration);
+    builder.Services.AddIfiApi(builder.Configuration);
+    builder.Services.AddIfiDashboardUi();
 
-var app = builder.Build();
-await app.Services.MigrateIfiStoreAsync();
+    var app = builder.Build();
+    await app.Services.MigrateIfiStoreAsync();
 
-app.MapIfiHealth();
-app.MapIfiIngestionApi();
-app.MapIfiApi();
-app.MapIfiDashboardUi();
-app.Run();
+    app.MapIfiHealth();
+    app.MapIfiIngestionApi();
+    app.MapIfiApi();
+    app.MapIfiDashboardUi();
+    app.Run();
+}
+catch (Exception e) when (StartupFailure.Report(e))
+{
+    // Reported as one line naming the setting and what to do: a wrong setting is not a crash.
+}
 
 /// <summary>Visible to the functional tests' WebApplicationFactory.</summary>
 public partial class Program;

@@ -28,8 +28,6 @@ public static class StandaloneCollectorExtensions
         services.AddSingleton<SnapshotOutbox>();
         services.AddSingleton<ISnapshotSink>(sp => sp.GetRequiredService<SnapshotOutbox>());
         services.AddHostedService<OutboxDelivery>();
-        if (configuration["Collector:SecretsFile"] is { Length: > 0 } secrets && configuration is IConfigurationBuilder builder)
-            builder.AddJsonFile(secrets, optional: false, reloadOnChange: true);
         services.AddIfiCollector(configuration);
         return services;
     }

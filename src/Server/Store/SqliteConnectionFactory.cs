@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using System.Data.Common;
+using IfiDashboard.Shared.Hosting;
 using Microsoft.Data.Sqlite;
 using Microsoft.Extensions.Options;
 
@@ -71,7 +72,15 @@ public sealed class SqliteConnectionFactory : IDbConnectionFactory
     static void EnsureDirectory(string fullPath)
     {
         var directory = Path.GetDirectoryName(fullPath);
-        if (!string.IsNullOrEmpty(directory))
+        if (string.IsNullOrEmpty(directory)) return;
+        try
+        {
             Directory.CreateDirectory(directory);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            throw new InvalidSettingException($"{StoreOptions.SectionName}:ConnectionString",
+                $"the SQLite store's folder {directory} cannot be created ({e.Message}); choose a path the server's account can write, or create the folder for it.", e);
+        }
     }
 }
