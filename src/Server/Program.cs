@@ -38,9 +38,10 @@ try
     app.MapIfiDashboardUi();
     app.Run();
 }
-catch (Exception e) when (StartupFailure.Report(e))
+catch (Exception e) when (StartupFailure.Advice(e) is { } advice)
 {
-    // Reported as one line naming the setting and what to do: a wrong setting is not a crash.
+    // A wrong setting is not a crash: one line naming it and what to do, no stack trace.
+    StartupFailure.Report(advice);
 }
 
 /// <summary>Visible to the functional tests' WebApplicationFactory.</summary>

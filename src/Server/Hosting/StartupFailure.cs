@@ -20,20 +20,20 @@ public static class StartupFailure
     {
         var started = new StartedSignal();
         builder.Services.AddSingleton<IHostedService>(started);
-        builder.Logging.AddFilter((category, level) => started.IsSet || level < LogLevel.Error || category != HostCategory);
+        // A rule for this one category, so that no broader level configured for "Microsoft" overrides it.
+        builder.Logging.AddFilter(HostCategory, level => level >= LogLevel.Information && (started.IsSet || level < LogLevel.Error));
         return builder;
     }
 
-    /// <summary>Writes the one line for a failure the operator can fix and returns true; false for anything else.</summary>
-    public static bool Report(Exception failure)
+    /// <summary>Ends the start with the one line of advice on standard error and exit code 1.</summary>
+    public static void Report(string advice)
     {
-        if (Advice(failure) is not { } advice) return false;
         Console.Error.WriteLine($"IfiDashboard cannot start: {advice}");
         Environment.ExitCode = 1;
-        return true;
     }
 
-    static string? Advice(Exception e) => e switch
+    /// <summary>The setting to fix and what to do, for a failure the operator can fix; null for anything else.</summary>
+    public static string? Advice(Exception e) => e switch
     {
         AggregateException { InnerExceptions.Count: 1 } single => Advice(single.InnerExceptions[0]),
         AggregateException many when many.InnerExceptions.Select(Advice).ToList() is var all && all.All(a => a is not null) =>

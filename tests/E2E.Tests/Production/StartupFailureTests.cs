@@ -58,7 +58,8 @@ public sealed class StartupFailureTests(TestPostgresServer postgres) : IClassFix
         listener.Start();
         var port = ((IPEndPoint)listener.LocalEndpoint).Port;
 
-        var output = await AssertStopsWithOneLineAsync("Urls", "--urls", $"http://127.0.0.1:{port}");
+        // Kestrel's bind failure passes through the host's own log, here at its most verbose.
+        var output = await AssertStopsWithOneLineAsync("Urls", "--urls", $"http://127.0.0.1:{port}", "--Logging:LogLevel:Default=Debug");
 
         Assert.Contains($"127.0.0.1:{port}", output, StringComparison.Ordinal);
     }
