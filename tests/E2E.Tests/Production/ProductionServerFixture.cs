@@ -53,26 +53,10 @@ public sealed class ProductionServerFixture : IAsyncLifetime
     /// Publishes the server once per test run, framework-dependent and without a runtime identifier, from the build
     /// the test run already made (--no-build): only the publish step itself runs.
     /// </summary>
-    static async Task PublishAsync(string folder)
-    {
-        var start = new ProcessStartInfo(ServerProcess.DotnetHost())
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-        };
-        foreach (var argument in new[]
-                 {
-                     "publish", ServerProcess.Project, "--no-build", "--nologo", "-c", ServerProcess.Configuration, "-o", folder,
-                 })
-            start.ArgumentList.Add(argument);
-        using var publish = System.Diagnostics.Process.Start(start)!;
-        using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(5));
-        var stdout = publish.StandardOutput.ReadToEndAsync(timeout.Token);
-        var stderr = publish.StandardError.ReadToEndAsync(timeout.Token);
-        await publish.WaitForExitAsync(timeout.Token);
-        if (publish.ExitCode != 0)
-            throw new InvalidOperationException($"dotnet publish failed ({publish.ExitCode}):\n{await stdout}\n{await stderr}");
-    }
+    static Task PublishAsync(string folder) =>
+        ServerProcess.RunToEndAsync(new ProcessStartInfo(ServerProcess.DotnetHost(),
+            ["publish", ServerProcess.Project, "--no-build", "--nologo", "-c", ServerProcess.Configuration, "-o", folder]),
+            TimeSpan.FromMinutes(5));
 
     public async Task DisposeAsync()
     {

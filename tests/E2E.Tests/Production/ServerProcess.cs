@@ -128,6 +128,21 @@ public sealed class ServerProcess : IAsyncDisposable
         lock (_output) _output.Add(stream + line);
     }
 
+    /// <summary>Runs a helper command (a publish, a script) to its end and returns its standard output; a failure throws with both streams.</summary>
+    public static async Task<string> RunToEndAsync(ProcessStartInfo start, TimeSpan timeout)
+    {
+        start.RedirectStandardOutput = true;
+        start.RedirectStandardError = true;
+        using var process = Process.Start(start)!;
+        using var cancel = new CancellationTokenSource(timeout);
+        var stdout = process.StandardOutput.ReadToEndAsync(cancel.Token);
+        var stderr = process.StandardError.ReadToEndAsync(cancel.Token);
+        await process.WaitForExitAsync(cancel.Token);
+        if (process.ExitCode != 0)
+            throw new InvalidOperationException($"{start.FileName} {string.Join(' ', start.ArgumentList)} failed ({process.ExitCode}):\n{await stdout}\n{await stderr}");
+        return await stdout;
+    }
+
     /// <summary>The host running the tests (the SDK names it to its children), so the server runs on the same runtime.</summary>
     public static string DotnetHost() => Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") is { Length: > 0 } host ? host : "dotnet";
 

@@ -112,24 +112,12 @@ public sealed class TestPostgresServer : IAsyncLifetime
         if (_started) await ScriptAsync("stop", 0);
     }
 
-    async Task<string> ScriptAsync(string verb, int port)
+    Task<string> ScriptAsync(string verb, int port)
     {
         var repository = Path.GetFullPath(Path.Combine(Path.GetDirectoryName(ServerProcess.Project)!, "..", ".."));
-        var start = new ProcessStartInfo(Path.Combine(repository, "scripts", "start-test-postgres.sh"))
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-        };
-        start.ArgumentList.Add(verb);
+        var start = new ProcessStartInfo(Path.Combine(repository, "scripts", "start-test-postgres.sh"), [verb]);
         start.Environment["IFI_TEST_PG_DIR"] = _directory;
         start.Environment["IFI_TEST_PG_PORT"] = port.ToString(System.Globalization.CultureInfo.InvariantCulture);
-        using var script = Process.Start(start)!;
-        using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(2));
-        var stdout = script.StandardOutput.ReadToEndAsync(timeout.Token);
-        var stderr = script.StandardError.ReadToEndAsync(timeout.Token);
-        await script.WaitForExitAsync(timeout.Token);
-        if (script.ExitCode != 0)
-            throw new InvalidOperationException($"scripts/start-test-postgres.sh {verb} failed: {await stderr}");
-        return await stdout;
+        return ServerProcess.RunToEndAsync(start, TimeSpan.FromMinutes(2));
     }
 }
