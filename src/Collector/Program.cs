@@ -1,3 +1,4 @@
+using IfiDashboard.Collector.Hosting;
 using IfiDashboard.Collector.Standalone;
 using Microsoft.Extensions.Hosting;
 
@@ -11,7 +12,7 @@ public static class CollectorProgram
 {
     public static async Task<int> Main(string[] args)
     {
-        var builder = Host.CreateApplicationBuilder(args);
+        var builder = Host.CreateApplicationBuilder(args).AddIfiServiceHosting();
         builder.Services.AddIfiStandaloneCollector(builder.Configuration);
         using var host = builder.Build();
         await host.RunAsync();

@@ -1,3 +1,4 @@
+using IfiDashboard.Collector.Hosting;
 using IfiDashboard.Server.Alerts;
 using IfiDashboard.Server.Api;
 using IfiDashboard.Server.Api.Keys;
@@ -15,6 +16,7 @@ using IfiDashboard.Server.Store.Retention;
 if (await ApiKeyCli.TryRunAsync(args)) return;
 var (demo, hostArgs) = DemoMode.Parse(args);
 var builder = WebApplication.CreateBuilder(hostArgs).AddBaseDirectorySettings();
+builder.AddIfiServiceHosting();
 
 builder.Services.AddIfiStore(builder.Configuration);
 builder.Services.AddIfiRetention(builder.Configuration);
