@@ -19,6 +19,15 @@ postgres=$(scripts/start-test-postgres.sh)
 IFI_TEST_STORE=postgres IFI_TEST_POSTGRES="$postgres" \
   dotnet test tests/Server.Tests --no-build --nologo --filter "Store!=SqliteOnly" 2>&1 | tee -a "$log" || status=$?
 
+# Both deployables publish for Windows (framework-dependent, with the .exe a Windows service starts), so nothing
+# Linux-only creeps in unnoticed: the tests themselves run only the Linux build.
+echo "Publish: server and collector for win-x64"
+published=$(mktemp -d)
+for project in Server Collector; do
+  dotnet publish "src/$project" -r win-x64 --self-contained false -o "$published/$project" --nologo -v q || status=$?
+done
+rm -rf "$published"
+
 # One closing line for the whole solution, summed over the test assemblies and both store passes.
 awk '/^(Passed|Failed)!/ {
        for (i = 1; i <= NF; i++) {
