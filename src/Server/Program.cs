@@ -11,6 +11,7 @@ using IfiDashboard.Server.Hosting;
 using IfiDashboard.Server.Dashboard;
 using IfiDashboard.Server.Ingestion;
 using IfiDashboard.Server.Store;
+using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Store.Retention;
 
 if (await ApiKeyCli.TryRunAsync(args)) return;
@@ -28,6 +29,8 @@ builder.Services.AddIfiAlerts(builder.Configuration);
 builder.Services.AddIfiIngestion(builder.Configuration);
 builder.Services.AddIfiApi(builder.Configuration);
 builder.Services.AddIfiDashboardUi();
+builder.Services.AddIfiSecurityHeaders(warnWhenAnyHostIsAllowed: !demo);
+builder.Services.AddIfiDataProtection(builder.Configuration);
 
 var app = builder.Build();
 await app.Services.MigrateIfiStoreAsync();
