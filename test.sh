@@ -19,6 +19,18 @@ postgres=$(scripts/start-test-postgres.sh)
 IFI_TEST_STORE=postgres IFI_TEST_POSTGRES="$postgres" \
   dotnet test tests/Server.Tests --no-build --nologo --filter "Store!=SqliteOnly" 2>&1 | tee -a "$log" || status=$?
 
+# Both deployables publish for Windows and Linux (framework-dependent; on Windows with the .exe a service starts), so
+# nothing platform-only creeps in unnoticed: the tests run only the portable build. Into a temporary artifacts folder,
+# so the working tree's bin/ and obj/ (and its restore) stay as the tests left them; the libraries compile once there.
+echo "Publish: server and collector for win-x64 and linux-x64"
+artifacts=$(mktemp -d)
+for rid in win-x64 linux-x64; do
+  for project in Server Collector; do
+    dotnet publish "src/$project" -r "$rid" --self-contained false --artifacts-path "$artifacts" --nologo -v q || status=$?
+  done
+done
+rm -rf "$artifacts"
+
 # One closing line for the whole solution, summed over the test assemblies and both store passes.
 awk '/^(Passed|Failed)!/ {
        for (i = 1; i <= NF; i++) {

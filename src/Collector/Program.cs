@@ -1,3 +1,4 @@
+using IfiDashboard.Collector.Hosting;
 using IfiDashboard.Collector.Standalone;
 using IfiDashboard.Collector.Telemetry;
 using Microsoft.Extensions.Hosting;
@@ -12,7 +13,7 @@ public static class CollectorProgram
 {
     public static async Task<int> Main(string[] args)
     {
-        var builder = Host.CreateApplicationBuilder(args);
+        var builder = Host.CreateApplicationBuilder(args).AddIfiServiceHosting();
         builder.Services.AddIfiStandaloneCollector(builder.Configuration);
         builder.AddIfiCollectorTelemetry();
         using var host = builder.Build();

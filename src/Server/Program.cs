@@ -1,3 +1,4 @@
+using IfiDashboard.Collector.Hosting;
 using IfiDashboard.Server.Alerts;
 using IfiDashboard.Server.Api;
 using IfiDashboard.Server.Api.Keys;
@@ -19,6 +20,7 @@ try
 {
     var (demo, hostArgs) = DemoMode.Parse(args);
     var builder = ServerHost.CreateBuilder(hostArgs);
+    builder.AddIfiServiceHosting();
 
     builder.Services.AddIfiStore(builder.Configuration);
     builder.Services.AddIfiRetention(builder.Configuration);
