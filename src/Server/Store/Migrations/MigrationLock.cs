@@ -1,0 +1,86 @@
+using System.Data.Common;
+using Dapper;
+using Microsoft.Data.Sqlite;
+using Npgsql;
+
+namespace IfiDashboard.Server.Store.Migrations;
+
+/// <summary>
+/// Held while the store migrates, so that servers starting together on one store migrate it once: the second waits,
+/// then finds every script journaled. DbUp reads the journal before it runs the scripts, in transactions of their
+/// own, so the per-script transactions alone would let two servers both run a script. Both locks end with the
+/// process that holds them, so a server that dies while migrating leaves none behind.
+/// </summary>
+static class MigrationLock
+{
+    /// <summary>A session-level advisory lock, apart from the write lock's key (<see cref="WriteTransactions"/>).</summary>
+    const long PostgresKey = 0x1F1_DB0B;
+
+    static readonly TimeSpan FileRetryPause = TimeSpan.FromMilliseconds(100);
+
+    const string WaitingMessage = "Another process is migrating the store; waiting for it to finish";
+
+    /// <param name="connection">Holds the PostgreSQL lock; on SQLite, names the database file to lock beside.</param>
+    public static async Task<IAsyncDisposable> AcquireAsync(DbConnection connection, ILogger logger, CancellationToken ct) =>
+        connection switch
+        {
+            NpgsqlConnection postgres => await AdvisoryLockAsync(postgres, logger, ct),
+            SqliteConnection { DataSource: { Length: > 0 } file } => await FileLockAsync(file + ".migration-lock", logger, ct),
+            // An in-memory SQLite database belongs to one connection: nobody else can migrate it.
+            _ => new NoLock(),
+        };
+
+    static async Task<IAsyncDisposable> AdvisoryLockAsync(NpgsqlConnection connection, ILogger logger, CancellationToken ct)
+    {
+        var key = new { key = PostgresKey };
+        if (!await connection.ExecuteScalarAsync<bool>(new CommandDefinition(
+                "SELECT pg_try_advisory_lock(@key);", key, cancellationToken: ct)))
+        {
+            logger.LogInformation(WaitingMessage);
+            await connection.ExecuteAsync(new CommandDefinition("SELECT pg_advisory_lock(@key);", key, cancellationToken: ct));
+        }
+        return new AdvisoryLock(connection);
+    }
+
+    // FileShare.None is an exclusive lock the operating system takes (flock on Linux, a share mode on Windows) and
+    // drops with the process. The lock file stays: deleting it could let a third process lock a new file while a
+    // second still holds the old one.
+    static async Task<IAsyncDisposable> FileLockAsync(string path, ILogger logger, CancellationToken ct)
+    {
+        var waiting = false;
+        while (true)
+        {
+            try
+            {
+                return new FileStream(path, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None);
+            }
+            catch (IOException) when (File.Exists(path))
+            {
+                if (!waiting)
+                    logger.LogInformation(WaitingMessage);
+                waiting = true;
+                await Task.Delay(FileRetryPause, ct);
+            }
+        }
+    }
+
+    sealed class AdvisoryLock(NpgsqlConnection connection) : IAsyncDisposable
+    {
+        public async ValueTask DisposeAsync()
+        {
+            try
+            {
+                await connection.ExecuteAsync("SELECT pg_advisory_unlock(@key);", new { key = PostgresKey });
+            }
+            catch (NpgsqlException)
+            {
+                // The session is gone, and its lock with it.
+            }
+        }
+    }
+
+    sealed class NoLock : IAsyncDisposable
+    {
+        public ValueTask DisposeAsync() => ValueTask.CompletedTask;
+    }
+}
