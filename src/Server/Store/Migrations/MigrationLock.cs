@@ -54,6 +54,7 @@ static class MigrationLock
             {
                 return new FileStream(path, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None);
             }
+            // Opening a file that exists fails with an IOException only while another process holds it.
             catch (IOException) when (File.Exists(path))
             {
                 if (!waiting)
