@@ -109,28 +109,34 @@ public sealed class StoreMigrationsTests
     public async Task A_failing_script_is_named_and_leaves_nothing_half_applied()
     {
         await using var store = await TestStore.CreateMigratedAsync();
-        var broken = store.Migrations(WithLaterScript(store.Connections.Dialect, "9001_broken.sql", """
-            CREATE TABLE half_applied (id INTEGER PRIMARY KEY);
-            INSERT INTO no_such_table (id) VALUES (1);
-            """));
+        var logs = new CapturedLogs();
+        // Braces in the error text: DbUp logs it as a format string.
+        var broken = new StoreMigrations(store.Connections, store.Clock, TraceLogger(logs),
+            WithLaterScript(store.Connections.Dialect, "9001_broken.sql", """
+                CREATE TABLE half_applied (id INTEGER PRIMARY KEY);
+                INSERT INTO "no_such_{table}" (id) VALUES (1);
+                """));
 
         var error = await Assert.ThrowsAsync<StoreMigrationException>(() => broken.ApplyAsync(TimeSpan.Zero, None));
 
         Assert.Equal("9001_broken.sql", error.Script);
         Assert.Contains("9001_broken.sql", error.Message);
-        Assert.Contains("no_such_table", error.Message); // the database's own reason
+        Assert.Contains("no_such_{table}", error.Message); // the database's own reason
+        Assert.Contains("no_such_{table}", logs.All); // DbUp's lines, at Debug
         Assert.False(await TableExistsAsync(store, "half_applied"));
         Assert.Equal(store.Migrations().ScriptNames(), await JournalAsync(store));
         Assert.Equal(["9001_broken.sql"], await broken.PendingScriptsAsync(None));
     }
+
+    static ILogger<StoreMigrations> TraceLogger(CapturedLogs logs) =>
+        new Logger<StoreMigrations>(LoggerFactory.Create(b => b.AddProvider(logs).SetMinimumLevel(LogLevel.Trace)));
 
     [Fact]
     public async Task Each_applied_script_is_logged_once_at_information_and_dbup_itself_only_at_debug()
     {
         await using var store = TestStore.CreateEmpty();
         var logs = new CapturedLogs();
-        var migrations = new StoreMigrations(store.Connections, store.Clock,
-            new Logger<StoreMigrations>(LoggerFactory.Create(b => b.AddProvider(logs).SetMinimumLevel(LogLevel.Trace))));
+        var migrations = new StoreMigrations(store.Connections, store.Clock, TraceLogger(logs));
 
         await migrations.ApplyAsync(TimeSpan.Zero, None);
 

@@ -116,8 +116,10 @@ public sealed class StoreMigrations
 
         void Write(LogLevel level, Exception? exception, string format, object[] args)
         {
+            // DbUp also passes text with no arguments (an exception's ToString()), which may hold braces.
             if (logger.IsEnabled(level))
-                logger.Log(level, exception, "DbUp: {Message}", string.Format(CultureInfo.InvariantCulture, format, args));
+                logger.Log(level, exception, "DbUp: {Message}",
+                    args.Length == 0 ? format : string.Format(CultureInfo.InvariantCulture, format, args));
         }
     }
 }
