@@ -10,6 +10,7 @@ using IfiDashboard.Server.Hosting;
 using IfiDashboard.Server.Dashboard;
 using IfiDashboard.Server.Ingestion;
 using IfiDashboard.Server.Store;
+using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Store.Retention;
 
 if (await ApiKeyCli.TryRunAsync(args)) return;
@@ -26,6 +27,8 @@ builder.Services.AddIfiAlerts(builder.Configuration);
 builder.Services.AddIfiIngestion(builder.Configuration);
 builder.Services.AddIfiApi(builder.Configuration);
 builder.Services.AddIfiDashboardUi();
+builder.Services.AddIfiSecurityHeaders(warnWhenAnyHostIsAllowed: !demo);
+builder.Services.AddIfiDataProtection(builder.Configuration);
 
 var app = builder.Build();
 await app.Services.MigrateIfiStoreAsync();

@@ -15,7 +15,8 @@ if (button) {
   button.addEventListener('click', () => {
     const next = current() === 'dark' ? 'light' : 'dark';
     root.dataset.theme = next;
-    document.cookie = `ifi-theme=${next}; path=/; max-age=31536000; SameSite=Lax`;
+    const secure = location.protocol === 'https:' ? '; Secure' : '';
+    document.cookie = `ifi-theme=${next}; path=/; max-age=31536000; SameSite=Lax${secure}`;
     show();
   });
   window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', show);

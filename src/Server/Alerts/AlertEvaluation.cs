@@ -36,10 +36,13 @@ public sealed class AlertEvaluation(
         {
             var settings = options.Value;
             var fleet = await assessments.GetAsync(ct);
+            // Read before the evaluation's transaction: a concurrent evaluation can only make the count larger, and
+            // then the storm starts one evaluation later.
+            var recent = await outbox.RecentAlertMailAsync(fleet.ComputedAt - settings.Storm.Window, ct);
             var written = await states.EvaluateAsync(stored =>
             {
                 var plan = AlertEvaluator.Evaluate(fleet, stored, settings);
-                return (plan, plan.Notices.Select(n => Message(n, settings, fleet.ComputedAt)).ToList());
+                return (plan, StormGrouping.Messages(plan.Notices, recent, settings, fleet.ComputedAt));
             }, ct);
             written += await WriteDigestAsync(fleet, settings, ct);
             if (written > 0)
@@ -54,15 +57,6 @@ public sealed class AlertEvaluation(
             _evaluating.Release();
         }
     }
-
-    static OutboxMessage Message(AlertNotice notice, AlertOptions settings, DateTimeOffset now) => new(
-        notice.DedupeKey,
-        notice.Kind,
-        notice.Instance.Registration.Id,
-        notice.Instance.Registration.Name,
-        notice.Rule,
-        AlertRouter.RecipientsFor(notice.Instance.Registration, settings),
-        AlertMailComposer.Compose(notice, settings, now));
 
     async Task<int> WriteDigestAsync(FleetAssessment fleet, AlertOptions settings, CancellationToken ct)
     {

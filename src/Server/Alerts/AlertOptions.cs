@@ -23,6 +23,7 @@ public sealed class AlertOptions
     public TimeSpan RenotifyInterval { get; set; } = TimeSpan.FromHours(24);
 
     public AlertRuleOptions Rules { get; set; } = new();
+    public StormOptions Storm { get; set; } = new();
     public DigestOptions Digest { get; set; } = new();
     public DeliveryOptions Delivery { get; set; } = new();
     public SmtpOptions Smtp { get; set; } = new();
@@ -40,6 +41,17 @@ public sealed class AlertRuleOptions
     public bool WaiverExpiring { get; set; } = true;
     public int WaiverExpiringDays { get; set; } = 7;
     public bool Recovery { get; set; } = true;
+}
+
+/// <summary>
+/// When one recipient list would get more than <see cref="Threshold"/> alert mails within <see cref="Window"/> (a CMDB
+/// sync registering hundreds of instances, a patch night, a fleet-wide policy change), the rest of the window's alerts
+/// for that list arrive as one grouped mail per evaluation instead: a storm of mail buries the one that matters.
+/// </summary>
+public sealed class StormOptions
+{
+    public int Threshold { get; set; } = 10;
+    public TimeSpan Window { get; set; } = TimeSpan.FromMinutes(15);
 }
 
 /// <summary>An optional daily summary of every open problem, per recipient list.</summary>

@@ -25,6 +25,8 @@ public static class AlertsExtensions
             .Validate(o => string.IsNullOrEmpty(o.DashboardUrl) || Uri.TryCreate(o.DashboardUrl, UriKind.Absolute, out var uri) && uri.Scheme is "http" or "https",
                 "Alerts:DashboardUrl must be an absolute http(s) address.")
             .Validate(o => o.Routes.All(r => r.To.Count > 0), "Every Alerts:Routes entry needs at least one To address.")
+            .Validate(o => o.Storm.Threshold >= 1 && o.Storm.Window > TimeSpan.Zero,
+                "Alerts:Storm:Threshold must be at least 1 and Alerts:Storm:Window positive.")
             .ValidateOnStart();
 
         services.AddSingleton<SmtpMailClient>();

@@ -47,7 +47,8 @@ public sealed class AlertsView(OutboxStore outbox, SmtpMailClient smtp, IOptions
         var message = new OutboxMessage($"Test:{Guid.NewGuid():N}", AlertNoticeKind.Test, null, null, null, [to], content);
         try
         {
-            await smtp.SendAsync(smtpOptions, new OutgoingMail([to], content.Subject, content.Text, content.Html, Guid.NewGuid().ToString("N")), ct);
+            await using var batch = smtp.StartBatch(smtpOptions);
+            await batch.SendAsync(new OutgoingMail([to], content.Subject, content.Text, content.Html, Guid.NewGuid().ToString("N")), ct);
         }
         catch (SmtpDeliveryException e)
         {

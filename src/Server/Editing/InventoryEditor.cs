@@ -1,5 +1,6 @@
 using IfiDashboard.Collector.Connections;
 using IfiDashboard.Collector.Probes;
+using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Inventory;
 using IfiDashboard.Shared.Dashboard;
 using IfiDashboard.Shared.Editing;
@@ -8,7 +9,10 @@ using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Server.Editing;
 
-/// <summary>Inventory changes from the dashboard, with the same field rules everywhere.</summary>
+/// <summary>
+/// Inventory changes from the dashboard, with the same field rules everywhere. A busy store refuses a change with
+/// <see cref="IfiDashboard.Shared.Editing.StoreBusyException"/>, whose message the page shows.
+/// </summary>
 public sealed class InventoryEditor(
     InstanceRepository instances,
     ConnectionStringFactory connectionStrings,
@@ -27,7 +31,7 @@ public sealed class InventoryEditor(
         if (RegistrationRules.Check(registration) is { } refused) return refused;
         try
         {
-            var id = await instances.AddAsync(registration, cancellationToken);
+            var id = await StoreBusy.ForPersonAsync(() => instances.AddAsync(registration, cancellationToken));
             changes.Publish();
             return InventoryResult.Ok(id);
         }
@@ -42,7 +46,7 @@ public sealed class InventoryEditor(
         if (RegistrationRules.Check(registration) is { } refused) return refused;
         try
         {
-            if (!await instances.UpdateAsync(registration, cancellationToken))
+            if (!await StoreBusy.ForPersonAsync(() => instances.UpdateAsync(registration, cancellationToken)))
                 return InventoryResult.Refused("id", $"No active instance has id {registration.Id}.");
             changes.Publish();
             return InventoryResult.Ok(registration.Id);
@@ -55,7 +59,7 @@ public sealed class InventoryEditor(
 
     public async Task RetireAsync(long id, CancellationToken cancellationToken)
     {
-        await instances.RetireAsync(id, time.GetUtcNow(), cancellationToken);
+        await StoreBusy.ForPersonAsync(() => instances.RetireAsync(id, time.GetUtcNow(), cancellationToken));
         changes.Publish();
     }
 

@@ -1,3 +1,4 @@
+using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Inventory;
 using IfiDashboard.Server.Store.Policy;
 using IfiDashboard.Shared.Compliance.Policy;
@@ -6,7 +7,10 @@ using IfiDashboard.Shared.Editing;
 
 namespace IfiDashboard.Server.Editing;
 
-/// <summary>Policy and waiver changes from the dashboard; each one re-assesses the fleet.</summary>
+/// <summary>
+/// Policy and waiver changes from the dashboard; each one re-assesses the fleet. A busy store refuses a change with
+/// <see cref="StoreBusyException"/>, whose message the page shows.
+/// </summary>
 public sealed class PolicyEditor(PolicyStore policies, InstanceRepository instances, FleetChanges changes, TimeProvider time) : IPolicyEditor
 {
     public async Task<PolicyView> GetAsync(CancellationToken cancellationToken)
@@ -22,7 +26,7 @@ public sealed class PolicyEditor(PolicyStore policies, InstanceRepository instan
 
     public async Task<int> SaveRulesAsync(IReadOnlyList<PolicyRule> rules, string author, CancellationToken cancellationToken)
     {
-        var version = await policies.SaveRulesAsync(rules, author, cancellationToken);
+        var version = await StoreBusy.ForPersonAsync(() => policies.SaveRulesAsync(rules, author, cancellationToken));
         changes.Publish();
         return version;
     }
@@ -35,17 +39,17 @@ public sealed class PolicyEditor(PolicyStore policies, InstanceRepository instan
         if (string.IsNullOrWhiteSpace(reason)) throw new ArgumentException("A waiver needs a reason.", nameof(reason));
         if (await instances.GetAsync(instanceId, cancellationToken) is not { RetiredAt: null })
             throw new ArgumentException($"No active instance has id {instanceId}.", nameof(instanceId));
-        var id = await policies.GrantWaiverAsync(new Waiver
+        var id = await StoreBusy.ForPersonAsync(() => policies.GrantWaiverAsync(new Waiver
         {
             InstanceId = instanceId, Reason = reason.Trim(), Author = author, GrantedAt = now, ExpiresAt = expiresAt,
-        }, cancellationToken);
+        }, cancellationToken));
         changes.Publish();
         return id;
     }
 
     public async Task<bool> RevokeWaiverAsync(long waiverId, string revokedBy, CancellationToken cancellationToken)
     {
-        var revoked = await policies.RevokeWaiverAsync(waiverId, revokedBy, cancellationToken);
+        var revoked = await StoreBusy.ForPersonAsync(() => policies.RevokeWaiverAsync(waiverId, revokedBy, cancellationToken));
         if (revoked) changes.Publish();
         return revoked;
     }

@@ -1,3 +1,4 @@
+using IfiDashboard.Server.Collection;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
 
@@ -35,7 +36,9 @@ public static class IngestionApi
         return app;
     }
 
-    static async Task<IResult> PostSnapshotAsync(InstanceSnapshot snapshot, ISnapshotSink sink, CancellationToken ct)
+    // Straight to the store, without the embedded collector's retries: a busy store answers 503 (StoreBusyResponses) at
+    // once and the collector's outbox sends the snapshot again.
+    static async Task<IResult> PostSnapshotAsync(InstanceSnapshot snapshot, NotifyingSnapshotSink sink, CancellationToken ct)
     {
         if (snapshot.SnapshotId == Guid.Empty)
             return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["snapshotId"] = ["A non-empty snapshot id is required."] });

@@ -15,6 +15,11 @@ public sealed class PostgresConnectionFactory : IDbConnectionFactory, IAsyncDisp
         // Shown in pg_stat_activity, so a DBA can tell the dashboard's sessions from others.
         if (string.IsNullOrEmpty(builder.ApplicationName))
             builder.ApplicationName = "IfiDashboard";
+        // Every statement waits at most LockWait for a lock (the store's write lock, or a table another session
+        // locked), then fails with 55P03, which StoreBusy turns into 503 or a retried poll, as SQLite's busy_timeout
+        // does. Without it a write behind a stuck session would wait for ever.
+        if (string.IsNullOrEmpty(builder.Options) || !builder.Options.Contains("lock_timeout", StringComparison.Ordinal))
+            builder.Options = $"{builder.Options} -c lock_timeout={(int)StoreBusy.LockWait.TotalMilliseconds}".Trim();
         _dataSource = NpgsqlDataSource.Create(builder.ConnectionString);
     }
 

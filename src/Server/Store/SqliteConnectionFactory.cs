@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using System.Data.Common;
+using IfiDashboard.Server.Security;
 using Microsoft.Data.Sqlite;
 using Microsoft.Extensions.Options;
 
@@ -15,8 +16,10 @@ public sealed class SqliteConnectionFactory : IDbConnectionFactory
     // connection. With the embedded collector storing 32 polls at once the pool holds about 33 connections, so the
     // caches alone could take 66 MB of the server's memory. Reads of the whole store (the assessment streams a
     // million growth events) never fit in any cache, and the operating system caches the file anyway.
-    const string ConnectionPragmas = """
-        PRAGMA busy_timeout = 5000;
+    // busy_timeout: how long a writer waits for another's lock before SQLITE_BUSY (StoreBusy.LockWait, the same
+    // wait PostgreSQL writers get).
+    static readonly string ConnectionPragmas = $"""
+        PRAGMA busy_timeout = {(int)StoreBusy.LockWait.TotalMilliseconds};
         PRAGMA foreign_keys = ON;
         PRAGMA synchronous = NORMAL;
         PRAGMA cache_size = -512;
@@ -27,11 +30,19 @@ public sealed class SqliteConnectionFactory : IDbConnectionFactory
 
     public SqliteConnectionFactory(IOptions<StoreOptions> options)
     {
-        _connectionString = options.Value.ConnectionString;
-        var dataSource = new SqliteConnectionStringBuilder(_connectionString).DataSource;
+        // Microsoft.Data.Sqlite retries a busy statement itself for the command timeout (30 s by default) on top of
+        // busy_timeout; bounded here to the same wait, so a writer stuck behind another gives up in LockWait.
+        var builder = new SqliteConnectionStringBuilder(options.Value.ConnectionString);
+        if (!options.Value.ConnectionString.Contains("Timeout", StringComparison.OrdinalIgnoreCase))
+            builder.DefaultTimeout = (int)StoreBusy.LockWait.TotalSeconds;
+        _connectionString = builder.ConnectionString;
+        var dataSource = builder.DataSource;
         _dataSource = IsFile(dataSource) ? Path.GetFullPath(dataSource) : dataSource;
         if (IsFile(dataSource))
-            EnsureDirectory(_dataSource);
+        {
+            if (Path.GetDirectoryName(_dataSource) is { Length: > 0 } folder) PrivateFiles.EnsureFolder(folder);
+            PrivateFiles.EnsureFile(_dataSource);
+        }
     }
 
     public SqlDialect Dialect => SqlDialect.Sqlite;
@@ -67,11 +78,4 @@ public sealed class SqliteConnectionFactory : IDbConnectionFactory
     static bool IsFile(string dataSource) =>
         !string.IsNullOrEmpty(dataSource) && dataSource != ":memory:" &&
         !dataSource.StartsWith("file:", StringComparison.OrdinalIgnoreCase);
-
-    static void EnsureDirectory(string fullPath)
-    {
-        var directory = Path.GetDirectoryName(fullPath);
-        if (!string.IsNullOrEmpty(directory))
-            Directory.CreateDirectory(directory);
-    }
 }

@@ -5,6 +5,7 @@ using IfiDashboard.Server.Store.Inventory;
 using IfiDashboard.Server.Store.Migrations;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
+using Microsoft.AspNetCore.Diagnostics;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Options;
 
@@ -36,6 +37,9 @@ public static class StoreServiceCollectionExtensions
         services.AddSingleton<IFleetReader>(sp => sp.GetRequiredService<FleetQueries>());
         services.AddSingleton<StoreMigrations>();
         services.AddSingleton<StoreHealth>();
+        services.AddSingleton<StoreBusyResponses>();
+        services.AddSingleton<IStartupFilter>(sp => sp.GetRequiredService<StoreBusyResponses>());
+        services.AddSingleton<IDeveloperPageExceptionFilter>(sp => sp.GetRequiredService<StoreBusyResponses>());
         return services;
     }
 

@@ -14,7 +14,7 @@ namespace IfiDashboard.Server.Store;
 public static class WriteTransactions
 {
     /// <summary>Any constant will do, as long as every writer of one store uses the same one.</summary>
-    const long StoreWriteLockKey = 0x1F1_DA5B;
+    internal const long StoreWriteLockKey = 0x1F1_DA5B;
 
     public static async Task<DbTransaction> BeginWriteAsync(this DbConnection connection, CancellationToken cancellationToken)
     {
@@ -23,6 +23,8 @@ public static class WriteTransactions
         {
             try
             {
+                // Bounded by the session's lock_timeout (PostgresConnectionFactory): a writer stuck behind another
+                // gives up with 55P03 (StoreBusy), which the API answers 503 and the embedded collector retries.
                 await connection.ExecuteAsync(new CommandDefinition(
                     "SELECT pg_advisory_xact_lock(@key);", new { key = StoreWriteLockKey }, tx, cancellationToken: cancellationToken));
             }

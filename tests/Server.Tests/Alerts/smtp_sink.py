@@ -16,8 +16,24 @@ from aiosmtpd.smtp import SMTP, AuthResult, LoginPassword
 
 
 class Sink:
+    """Refuses any sender or recipient whose address starts with "refused" (550), as a relay refuses a policy breach."""
+
     def __init__(self, directory):
         self.directory = directory
+
+    async def handle_MAIL(self, server, session, envelope, address, mail_options):
+        if address.startswith("refused"):
+            return "550 5.7.1 Sender not allowed"
+        envelope.mail_from = address
+        envelope.mail_options.extend(mail_options)
+        return "250 OK"
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address.startswith("refused"):
+            return "550 5.1.1 No such user here"
+        envelope.rcpt_tos.append(address)
+        envelope.rcpt_options.extend(rcpt_options)
+        return "250 OK"
 
     async def handle_DATA(self, server, session, envelope):
         message = email.message_from_bytes(envelope.original_content or envelope.content, policy=email.policy.default)
@@ -33,9 +49,12 @@ class Sink:
             "content_type": message.get_content_type(),
             "text": plain.get_content() if plain is not None else None,
             "html": html.get_content() if html is not None else None,
+            "headers": list(message.keys()),
             "defects": [repr(d) for d in message.defects],
             "authenticated": bool(session.authenticated),
             "tls": session.ssl is not None,
+            # The client's port: messages with the same one came over one connection.
+            "connection": session.peer[1],
         }
         name = uuid.uuid4().hex
         temporary = os.path.join(self.directory, "." + name + ".tmp")

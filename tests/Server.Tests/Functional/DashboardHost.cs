@@ -34,6 +34,9 @@ public sealed class DashboardHost : WebApplicationFactory<Program>
 
     public FleetSimulator Fleet { get; }
 
+    /// <summary>The store this server writes to (SQLite file or PostgreSQL database), once the server has started.</summary>
+    public TestDatabase Store => _database ?? throw new InvalidOperationException("The server has not started yet.");
+
     protected override void ConfigureWebHost(IWebHostBuilder builder)
     {
         _database ??= TestDatabase.Create($"Data Source={Path.Combine(_directory, "store.db")}");

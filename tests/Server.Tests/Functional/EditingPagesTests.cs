@@ -183,7 +183,7 @@ public sealed class EditingPagesTests
     }
 
     /// <summary>The page after a form was posted (and its redirect followed).</summary>
-    sealed record Submitted(IHtmlDocument Page, string Path)
+    internal sealed record Submitted(IHtmlDocument Page, string Path)
     {
         public string Message => Page.QuerySelector("[data-form-message]")?.TextContent ?? "";
 
@@ -195,7 +195,7 @@ public sealed class EditingPagesTests
     /// Posts the form named <paramref name="form"/> as a browser would: every field with its current value (hidden
     /// ones included: the antiforgery token and Blazor's handler name), then the changes typed, then the pressed button.
     /// </summary>
-    static async Task<Submitted> SubmitAsync(HttpClient client, string path, string form, Dictionary<string, string> typed,
+    internal static async Task<Submitted> SubmitAsync(HttpClient client, string path, string form, Dictionary<string, string> typed,
         (string Name, string Value)? button = null)
     {
         var page = await PageAsync(client, path);

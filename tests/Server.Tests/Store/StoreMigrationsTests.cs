@@ -4,6 +4,7 @@ using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Migrations;
 using IfiDashboard.Server.Tests.Alerts;
 using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Logging.Abstractions;
 
 namespace IfiDashboard.Server.Tests.Store;
 
@@ -167,6 +168,34 @@ public sealed class StoreMigrationsTests
         finally
         {
             if (secondServer is IAsyncDisposable disposable)
+                await disposable.DisposeAsync();
+        }
+    }
+
+    [Fact]
+    public async Task A_server_waits_while_another_holds_the_migration_lock_then_applies_what_is_left()
+    {
+        await using var store = TestStore.CreateEmpty();
+        var otherServer = store.Database.CreateConnections();
+        try
+        {
+            var logs = new CapturedLogs();
+            var migrations = new StoreMigrations(store.Connections, store.Clock, TraceLogger(logs));
+            await using var otherConnection = await otherServer.OpenAsync(None);
+            var held = await MigrationLock.AcquireAsync(otherConnection, NullLogger.Instance, None);
+
+            var apply = Task.Run(() => migrations.ApplyAsync(TimeSpan.Zero, None));
+            var waited = await Eventually.WaitAsync(() => logs.All, all => all.Contains(MigrationLock.WaitingMessage));
+
+            Assert.Contains(MigrationLock.WaitingMessage, waited);
+            Assert.False(apply.IsCompleted);
+            Assert.False(await TableExistsAsync(store, "schema_versions"));
+            await held.DisposeAsync();
+            Assert.Equal(migrations.ScriptNames(), await apply.WaitAsync(TimeSpan.FromMinutes(1)));
+        }
+        finally
+        {
+            if (otherServer is IAsyncDisposable disposable)
                 await disposable.DisposeAsync();
         }
     }

@@ -5,9 +5,10 @@ using Microsoft.Extensions.Options;
 namespace IfiDashboard.Server.Alerts.Delivery;
 
 /// <summary>
-/// Sends pending outbox rows, oldest due first, one at a time. A row the relay accepted is marked sent before
-/// anything else happens, so a restart resends nothing that was marked. The one gap: the process dies after the
-/// relay accepted and before the mark is stored; the row is then sent again (at least once, never lost).
+/// Sends pending outbox rows, oldest due first, one at a time over one relay connection per batch. A row the relay
+/// accepted is marked sent before anything else happens, so a restart resends nothing that was marked. The one gap:
+/// the process dies after the relay accepted and before the mark is stored; the row is then sent again (at least
+/// once, never lost).
 /// </summary>
 public sealed class OutboxDelivery(
     OutboxStore outbox,
@@ -34,8 +35,11 @@ public sealed class OutboxDelivery(
             var accepted = 0;
             // A failed row is rescheduled into the future, so each pass takes only rows not yet tried in it.
             for (var due = await outbox.DueAsync(Batch, ct); due.Count > 0; due = await outbox.DueAsync(Batch, ct))
+            {
+                await using var relay = smtp.StartBatch(options.Value.Smtp);
                 foreach (var entry in due)
-                    if (await DeliverAsync(entry, ct)) accepted++;
+                    if (await DeliverAsync(relay, entry, ct)) accepted++;
+            }
             return accepted;
         }
         finally
@@ -44,13 +48,12 @@ public sealed class OutboxDelivery(
         }
     }
 
-    async Task<bool> DeliverAsync(OutboxEntry entry, CancellationToken ct)
+    async Task<bool> DeliverAsync(SmtpBatch relay, OutboxEntry entry, CancellationToken ct)
     {
         var settings = options.Value;
         try
         {
-            await smtp.SendAsync(settings.Smtp,
-                new OutgoingMail(entry.Recipients, entry.Subject, entry.TextBody, entry.HtmlBody, entry.MessageId), ct);
+            await relay.SendAsync(new OutgoingMail(entry.Recipients, entry.Subject, entry.TextBody, entry.HtmlBody, entry.MessageId), ct);
         }
         catch (SmtpDeliveryException e)
         {

@@ -49,7 +49,7 @@ public static class AlertMailComposer
         return new AlertMailContent("[IFI] " + headline, text.ToString(), html.ToString());
     }
 
-    static string Headline(AlertNotice notice, DateTimeOffset now)
+    internal static string Headline(AlertNotice notice, DateTimeOffset now)
     {
         var instance = notice.Instance;
         var name = instance.Registration.Name;

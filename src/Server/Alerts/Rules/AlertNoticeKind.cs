@@ -12,6 +12,9 @@ public enum AlertNoticeKind
     /// <summary>A problem someone was told about has ended.</summary>
     Resolved,
 
+    /// <summary>Several of the above for one recipient list in one mail: an alert storm (<c>Alerts:Storm</c>).</summary>
+    Grouped,
+
     Digest,
     Test,
 }

@@ -14,3 +14,21 @@ public sealed class SmtpDeliveryException(SmtpStage stage, string message, int? 
 
     public bool IsTransient { get; } = isTransient;
 }
+
+/// <summary>Where in the conversation with the relay a send failed: most fixes depend on it.</summary>
+public enum SmtpStage
+{
+    Configuration,
+    Connect,
+    TlsHandshake,
+
+    /// <summary>From the relay's greeting to its answer to EHLO (and STARTTLS).</summary>
+    Greeting,
+    StartTls,
+    Authenticate,
+    MailFrom,
+    RecipientTo,
+
+    /// <summary>The message itself, after the recipients were accepted.</summary>
+    Data,
+}

@@ -1,202 +1,185 @@
-using System.Net.Mail;
-using System.Net.Security;
 using System.Net.Sockets;
-using System.Security.Authentication;
-using System.Text;
+using MailKit.Net.Smtp;
+using MailKit.Security;
+using MimeKit;
 
 namespace IfiDashboard.Server.Alerts.Smtp;
 
 /// <summary>
-/// A small SMTP client of our own (RFC 5321): connect, optional implicit TLS or STARTTLS, EHLO, AUTH PLAIN or LOGIN,
-/// MAIL FROM, RCPT TO, DATA, QUIT. Every failure becomes a <see cref="SmtpDeliveryException"/> that says what to
-/// change. Why not System.Net.Mail or MailKit: docs/decisions/0004-smtp-client.md.
+/// One message as the outbox holds it. <paramref name="MessageId"/> is stable for the row, so a message sent twice
+/// (the at-least-once edge) carries the same Message-ID and mail clients can fold the copies.
+/// </summary>
+public sealed record OutgoingMail(IReadOnlyList<string> To, string Subject, string TextBody, string HtmlBody, string MessageId);
+
+/// <summary>
+/// Sends alert mail with MailKit and MimeKit (docs/decisions/0004-smtp-client.md). Every failure becomes a
+/// <see cref="SmtpDeliveryException"/> that says what to change (<see cref="SmtpFailures"/>).
 /// </summary>
 public sealed class SmtpMailClient(TimeProvider time)
 {
-    /// <summary>Returns once the relay has accepted the message (250 after DATA); throws otherwise.</summary>
-    public async Task SendAsync(SmtpOptions options, OutgoingMail mail, CancellationToken ct)
+    /// <summary>A batch connects on its first message; disposing it says QUIT.</summary>
+    public SmtpBatch StartBatch(SmtpOptions options) => new(options, time);
+}
+
+/// <summary>
+/// One connection to the relay for a few messages: connect, TLS, login once, then each message, QUIT on dispose.
+/// A failed connect or login fails every message of the batch without trying again (a relay that is down is not
+/// asked twenty times in a row); a message the relay refuses does not stop the others.
+/// </summary>
+public sealed class SmtpBatch : IAsyncDisposable
+{
+    readonly SmtpOptions _options;
+    readonly TimeProvider _time;
+    readonly SmtpClient _client = new();
+    SmtpTlsCheck? _tls;
+    SmtpDeliveryException? _openFailure;
+
+    internal SmtpBatch(SmtpOptions options, TimeProvider time)
     {
-        Validate(options, mail);
-        var host = options.Host;
-        var port = options.EffectivePort;
-        var message = MimeMessageWriter.Write(options.From, mail, time.GetUtcNow());
-        using var deadline = new CancellationTokenSource(TimeSpan.FromSeconds(options.TimeoutSeconds), time);
-        using var linked = CancellationTokenSource.CreateLinkedTokenSource(ct, deadline.Token);
-        var tls = new SmtpTlsCheck(options.ServerCertificatePath);
-        var stage = SmtpStage.Connect;
+        _options = options;
+        _time = time;
+        _client.LocalDomain = string.IsNullOrWhiteSpace(options.ClientName) ? Environment.MachineName : options.ClientName;
+        // The certificate policy of SmtpTlsCheck alone; revocation is not checked (as SslStream's default, which this
+        // client always had): relays on internal networks often cannot reach their CA's CRL or OCSP responder.
+        _client.CheckCertificateRevocation = false;
+    }
+
+    /// <summary>Returns once the relay has accepted the message; throws <see cref="SmtpDeliveryException"/> otherwise.</summary>
+    public async Task SendAsync(OutgoingMail mail, CancellationToken ct)
+    {
+        var (sender, recipients) = Envelope(mail);
+        if (_openFailure is not null) throw _openFailure;
+        if (!_client.IsConnected) await OpenAsync(ct);
+        var message = Compose(mail, sender, recipients);
+        await StepAsync(SmtpStage.Data, token => _client.SendAsync(message, sender, recipients, token), ct);
+    }
+
+    async Task OpenAsync(CancellationToken ct)
+    {
         try
         {
-            using var tcp = new TcpClient();
-            await tcp.ConnectAsync(host, port, linked.Token);
-            var conversation = new Conversation(tcp.GetStream(), options, tls, linked.Token);
-            stage = await conversation.RunAsync(message, mail.To, s => stage = s);
-        }
-        catch (SmtpDeliveryException)
-        {
-            throw;
-        }
-        catch (OperationCanceledException) when (deadline.IsCancellationRequested && !ct.IsCancellationRequested)
-        {
-            throw SmtpFailures.Timeout(stage, host, port, options.Security, options.TimeoutSeconds);
-        }
-        catch (SocketException e) when (stage == SmtpStage.Connect)
-        {
-            throw SmtpFailures.Socket(e, host, port);
-        }
-        catch (Exception e) when (stage == SmtpStage.TlsHandshake && e is AuthenticationException or IOException)
-        {
-            throw tls.PinMismatch
-                ? new SmtpDeliveryException(stage, $"The relay's certificate is not the one in Alerts:Smtp:ServerCertificatePath.", isTransient: false, inner: e)
-                : SmtpFailures.Handshake(e, host, port, options.Security, tls.Errors);
-        }
-        catch (Exception e) when (e is IOException or InvalidDataException or SocketException)
-        {
-            throw SmtpFailures.NotSmtp(stage, host, port, options.Security, e);
-        }
-    }
-
-    static void Validate(SmtpOptions options, OutgoingMail mail)
-    {
-        static SmtpDeliveryException Invalid(string message) => new(SmtpStage.Configuration, message, isTransient: false);
-        if (string.IsNullOrWhiteSpace(options.Host)) throw Invalid("Alerts:Smtp:Host is not set.");
-        if (!IsPlainAddress(options.From)) throw Invalid($"Alerts:Smtp:From '{options.From}' is not a plain e-mail address (name@domain).");
-        if (mail.To.Count == 0) throw Invalid("The message has no recipients: set Alerts:DefaultTo or a route's To.");
-        foreach (var to in mail.To)
-            if (!IsPlainAddress(to)) throw Invalid($"'{to}' is not a plain e-mail address (name@domain).");
-        if (options.HasCredentials && string.IsNullOrEmpty(options.Password))
-            throw Invalid("Alerts:Smtp:UserName is set but Alerts:Smtp:Password is empty (set it in the environment: Alerts__Smtp__Password).");
-    }
-
-    // ASCII only (no SMTPUTF8) and nothing that could break out of "<...>" on a command line.
-    static bool IsPlainAddress(string address) =>
-        address.All(c => c is > ' ' and <= '~' and not ('<' or '>' or ',' or ';')) &&
-        MailAddress.TryCreate(address, out var parsed) && parsed.Address == address;
-
-    /// <summary>One connection's dialogue; <c>stageChanged</c> keeps the caller's view of where it is for error messages.</summary>
-    sealed class Conversation(Stream network, SmtpOptions options, SmtpTlsCheck tls, CancellationToken ct)
-    {
-        SmtpChannel _channel = new(network);
-        bool _secure;
-        Action<SmtpStage> _stage = _ => { };
-
-        public async Task<SmtpStage> RunAsync(string message, IReadOnlyList<string> recipients, Action<SmtpStage> stageChanged)
-        {
-            _stage = stageChanged;
-            if (options.Security == SmtpSecurity.SslOnConnect)
-                await UpgradeAsync();
-
-            _stage(SmtpStage.Greeting);
-            await ExpectAsync(SmtpStage.Greeting, 220);
-            var capabilities = await HelloAsync();
-
-            if (options.Security == SmtpSecurity.StartTls)
-            {
-                _stage(SmtpStage.StartTls);
-                if (!capabilities.Keywords.Contains("STARTTLS")) throw SmtpFailures.NoStartTls(options.Host, options.EffectivePort);
-                await CommandAsync(SmtpStage.StartTls, "STARTTLS", 220);
-                // Anything already buffered was sent in clear text before the handshake: never treat it as protected.
-                if (_channel.HasBufferedInput)
-                    throw new SmtpDeliveryException(SmtpStage.StartTls, "The relay sent data before the TLS handshake (a STARTTLS injection attempt?); nothing was sent.");
-                await UpgradeAsync();
-                capabilities = await HelloAsync();
-            }
-
-            if (options.HasCredentials)
-                await AuthenticateAsync(capabilities);
-
-            await CommandAsync(SmtpStage.MailFrom, $"MAIL FROM:<{options.From}>", 250);
-            foreach (var to in recipients)
-            {
-                _stage(SmtpStage.RecipientTo);
-                await _channel.WriteLineAsync($"RCPT TO:<{to}>", ct);
-                var reply = await _channel.ReadReplyAsync(ct);
-                if (reply.Code is not (250 or 251)) throw SmtpFailures.Rejected(SmtpStage.RecipientTo, reply, to);
-            }
-            await CommandAsync(SmtpStage.Data, "DATA", 354);
-            await _channel.WriteAsync(DotStuffing.Payload(message), ct);
-            await ExpectAsync(SmtpStage.Data, 250);
-
-            // Accepted: nothing after this may turn the send into a failure.
+            _tls ??= SmtpTlsCheck.For(_options);
+            _client.ServerCertificateValidationCallback = _tls.Validate;
+            var socket = await StepAsync(SmtpStage.Connect, ConnectSocketAsync, ct);
             try
             {
-                await _channel.WriteLineAsync("QUIT", ct);
-                await _channel.ReadReplyAsync(ct);
+                await StepAsync(SmtpStage.Greeting, token =>
+                    _client.ConnectAsync(socket, _options.Host, _options.EffectivePort, SocketOptions(_options.Security), token), ct);
             }
-            catch (Exception e) when (e is IOException or InvalidDataException or OperationCanceledException or SocketException)
+            catch
             {
+                socket.Dispose();
+                throw;
             }
-            return SmtpStage.Data;
+            if (!_options.HasCredentials) return;
+            if (!_client.IsSecure && !_options.AllowAuthWithoutTls) throw SmtpFailures.PlainTextAuth(_options.Host);
+            await StepAsync(SmtpStage.Authenticate, token => _client.AuthenticateAsync(_options.UserName!, _options.Password!, token), ct);
         }
-
-        async Task UpgradeAsync()
+        catch (SmtpDeliveryException e)
         {
-            _stage(SmtpStage.TlsHandshake);
-            var ssl = new SslStream(_channel.Stream, leaveInnerStreamOpen: false);
-            await ssl.AuthenticateAsClientAsync(new SslClientAuthenticationOptions
-            {
-                TargetHost = options.Host,
-                RemoteCertificateValidationCallback = tls.Validate,
-            }, ct);
-            _channel = new SmtpChannel(ssl);
-            _secure = true;
+            _openFailure = e;
+            throw;
         }
+    }
 
-        async Task<SmtpCapabilities> HelloAsync()
+    // Our own TCP connect, so a timeout here (nothing answers) is told apart from one after it (no SMTP greeting).
+    async Task<Socket> ConnectSocketAsync(CancellationToken ct)
+    {
+        var socket = new Socket(SocketType.Stream, ProtocolType.Tcp);
+        try
         {
-            _stage(SmtpStage.Hello);
-            var name = string.IsNullOrWhiteSpace(options.ClientName) ? Environment.MachineName : options.ClientName;
-            await _channel.WriteLineAsync($"EHLO {name}", ct);
-            var reply = await _channel.ReadReplyAsync(ct);
-            if (reply.Code == 250) return SmtpCapabilities.Parse(reply);
-            if (reply.Code is not (500 or 502)) throw SmtpFailures.Rejected(SmtpStage.Hello, reply);
-            // A server from before ESMTP: HELO works, but offers nothing (no STARTTLS, no AUTH).
-            await CommandAsync(SmtpStage.Hello, $"HELO {name}", 250);
-            return SmtpCapabilities.None;
+            await socket.ConnectAsync(_options.Host, _options.EffectivePort, ct);
+            return socket;
         }
-
-        async Task AuthenticateAsync(SmtpCapabilities capabilities)
+        catch
         {
-            _stage(SmtpStage.Authenticate);
-            if (!_secure && !options.AllowAuthWithoutTls) throw SmtpFailures.PlainTextAuth(options.Host);
-            var user = options.UserName!;
-            var password = options.Password ?? "";
-            if (capabilities.AuthMechanisms.Contains("PLAIN"))
-            {
-                var response = Base64($"\0{user}\0{password}");
-                await _channel.WriteLineAsync($"AUTH PLAIN {response}", ct);
-                var reply = await _channel.ReadReplyAsync(ct);
-                if (reply.Code == 334)
-                {
-                    await _channel.WriteLineAsync(response, ct);
-                    reply = await _channel.ReadReplyAsync(ct);
-                }
-                if (reply.Code != 235) throw SmtpFailures.Rejected(SmtpStage.Authenticate, reply);
-            }
-            else if (capabilities.AuthMechanisms.Contains("LOGIN"))
-            {
-                await CommandAsync(SmtpStage.Authenticate, "AUTH LOGIN", 334);
-                await CommandAsync(SmtpStage.Authenticate, Base64(user), 334);
-                await CommandAsync(SmtpStage.Authenticate, Base64(password), 235);
-            }
-            else
-            {
-                throw SmtpFailures.NoAuth(options.Host, options.Security);
-            }
+            socket.Dispose();
+            throw;
         }
+    }
 
-        async Task CommandAsync(SmtpStage stage, string command, int expected)
+    Task StepAsync(SmtpStage stage, Func<CancellationToken, Task> step, CancellationToken ct) =>
+        StepAsync(stage, async token =>
         {
-            _stage(stage);
-            await _channel.WriteLineAsync(command, ct);
-            await ExpectAsync(stage, expected);
-        }
+            await step(token);
+            return true;
+        }, ct);
 
-        async Task ExpectAsync(SmtpStage stage, int expected)
+    /// <summary>Runs one step under its own deadline and turns what went wrong into advice.</summary>
+    async Task<T> StepAsync<T>(SmtpStage stage, Func<CancellationToken, Task<T>> step, CancellationToken ct)
+    {
+        // Real time, not the injected clock: a network timeout measures the relay, and a test's clock that jumps
+        // hours ahead must not cut a conversation in flight.
+        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        deadline.CancelAfter(TimeSpan.FromSeconds(_options.TimeoutSeconds));
+        try
         {
-            var reply = await _channel.ReadReplyAsync(ct);
-            if (reply.Code != expected) throw SmtpFailures.Rejected(stage, reply);
+            return await step(deadline.Token);
         }
+        catch (Exception e) when (!ct.IsCancellationRequested)
+        {
+            var failure = SmtpFailures.Explain(e, stage, _options, _tls, timedOut: deadline.IsCancellationRequested);
+            if (failure is null) throw;
+            throw failure;
+        }
+    }
 
-        static string Base64(string text) => Convert.ToBase64String(Encoding.UTF8.GetBytes(text));
+    (MailboxAddress Sender, List<MailboxAddress> Recipients) Envelope(OutgoingMail mail)
+    {
+        static SmtpDeliveryException Invalid(string message) => new(SmtpStage.Configuration, message, isTransient: false);
+        if (string.IsNullOrWhiteSpace(_options.Host)) throw Invalid("Alerts:Smtp:Host is not set.");
+        if (PlainAddress(_options.From) is not { } sender)
+            throw Invalid($"Alerts:Smtp:From '{_options.From}' is not a plain e-mail address (name@domain).");
+        if (mail.To.Count == 0) throw Invalid("The message has no recipients: set Alerts:DefaultTo or a route's To.");
+        var recipients = new List<MailboxAddress>(mail.To.Count);
+        foreach (var to in mail.To)
+            recipients.Add(PlainAddress(to) ?? throw Invalid($"'{to}' is not a plain e-mail address (name@domain)."));
+        if (_options.HasCredentials && string.IsNullOrEmpty(_options.Password))
+            throw Invalid("Alerts:Smtp:UserName is set but Alerts:Smtp:Password is empty (set it in the environment: Alerts__Smtp__Password).");
+        return (sender, recipients);
+    }
+
+    // ASCII only (no SMTPUTF8), one address, no display name: what is configured is exactly what goes on the wire.
+    static MailboxAddress? PlainAddress(string address) =>
+        address.All(c => c is > ' ' and <= '~') && MailboxAddress.TryParse(address, out var parsed) &&
+        parsed.Address == address && string.IsNullOrEmpty(parsed.Name)
+            ? parsed
+            : null;
+
+    /// <summary>multipart/alternative, plain text first and HTML last (the last part is the one clients prefer).</summary>
+    MimeMessage Compose(OutgoingMail mail, MailboxAddress sender, List<MailboxAddress> recipients)
+    {
+        var message = new MimeMessage
+        {
+            // MimeKit keeps a line break from starting a header, but would glue the words on either side together.
+            Subject = mail.Subject.ReplaceLineEndings(" "),
+            Date = _time.GetUtcNow(),
+            MessageId = $"{mail.MessageId}@{sender.Domain}",
+            Body = new BodyBuilder { TextBody = mail.TextBody, HtmlBody = mail.HtmlBody }.ToMessageBody(),
+        };
+        message.From.Add(sender);
+        message.To.AddRange(recipients);
+        // Tells auto-responders (out-of-office) not to answer an alert.
+        message.Headers.Add("Auto-Submitted", "auto-generated");
+        return message;
+    }
+
+    static SecureSocketOptions SocketOptions(SmtpSecurity security) => security switch
+    {
+        // StartTls, not StartTlsWhenAvailable: a relay that does not offer it is an error, never clear text.
+        SmtpSecurity.StartTls => SecureSocketOptions.StartTls,
+        SmtpSecurity.SslOnConnect => SecureSocketOptions.SslOnConnect,
+        _ => SecureSocketOptions.None,
+    };
+
+    public async ValueTask DisposeAsync()
+    {
+        if (_client.IsConnected)
+        {
+            // Accepted is accepted: MailKit ignores a QUIT that fails, and nothing here may fail a sent message.
+            using var deadline = new CancellationTokenSource(TimeSpan.FromSeconds(_options.TimeoutSeconds));
+            await _client.DisconnectAsync(quit: true, deadline.Token);
+        }
+        _client.Dispose();
     }
 }

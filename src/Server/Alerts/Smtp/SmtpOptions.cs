@@ -19,7 +19,7 @@ public sealed class SmtpOptions
     /// <summary>The name this server gives in EHLO; the machine name when empty.</summary>
     public string? ClientName { get; set; }
 
-    /// <summary>A whole conversation with the relay, connect to QUIT, is abandoned after this.</summary>
+    /// <summary>How long each step with the relay may take (connect, greeting and TLS, login, one message) before it is abandoned.</summary>
     public int TimeoutSeconds { get; set; } = 30;
 
     /// <summary>
@@ -39,4 +39,18 @@ public sealed class SmtpOptions
     };
 
     public bool HasCredentials => !string.IsNullOrEmpty(UserName);
+}
+
+/// <summary>How the connection to the relay is protected.</summary>
+public enum SmtpSecurity
+{
+    /// <summary>Plain connection upgraded with STARTTLS before anything else is said (usually port 587). The
+    /// upgrade is required: a server that does not offer it is an error, never a silent fall-back to clear text.</summary>
+    StartTls,
+
+    /// <summary>TLS from the first byte, "implicit TLS" (usually port 465).</summary>
+    SslOnConnect,
+
+    /// <summary>No TLS at all (a relay on localhost, port 25).</summary>
+    None,
 }

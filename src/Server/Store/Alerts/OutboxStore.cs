@@ -1,4 +1,6 @@
 using Dapper;
+using IfiDashboard.Server.Alerts;
+using IfiDashboard.Server.Alerts.Rules;
 
 namespace IfiDashboard.Server.Store.Alerts;
 
@@ -22,6 +24,24 @@ public sealed class OutboxStore(IDbConnectionFactory connections, TimeProvider t
         await using var tx = await connection.BeginWriteAsync(ct);
         await OutboxWriter.InsertAsync(connection, tx, [message], time.GetUtcNow(), ct, sent ? OutboxStatus.Sent : OutboxStatus.Failed, error);
         await tx.CommitAsync(ct);
+    }
+
+    /// <summary>Alert mail (not digests or tests) written since <paramref name="since"/>, per recipient list, for storm grouping.</summary>
+    public async Task<RecentAlertMail> RecentAlertMailAsync(DateTimeOffset since, CancellationToken ct)
+    {
+        const string sql = """
+            SELECT recipients AS Recipients, kind AS Kind, COUNT(*) AS Count
+            FROM alert_outbox
+            WHERE created_at >= @since AND kind IN ('Opened', 'Reminder', 'Resolved', 'Grouped')
+            GROUP BY recipients, kind;
+            """;
+        await using var connection = await connections.OpenAsync(ct);
+        var rows = (await connection.QueryAsync<(string Recipients, string Kind, long Count)>(new CommandDefinition(sql,
+            new { since = StoreTime.ToText(since) }, cancellationToken: ct))).ToList();
+        var single = rows.Where(r => r.Kind != nameof(AlertNoticeKind.Grouped))
+            .GroupBy(r => r.Recipients).ToDictionary(g => g.Key, g => (int)g.Sum(r => r.Count));
+        var grouped = rows.Where(r => r.Kind == nameof(AlertNoticeKind.Grouped)).Select(r => r.Recipients).ToHashSet();
+        return new RecentAlertMail(single, grouped);
     }
 
     public async Task<bool> ExistsAsync(string dedupeKeyPrefix, CancellationToken ct)

@@ -9,6 +9,9 @@ internal static class OutboxWriter
 {
     public const string NoRecipients = "No recipients: no route matches this instance and Alerts:DefaultTo is empty.";
 
+    /// <summary>How a recipient list is stored (<c>alert_outbox.recipients</c>): the key storm grouping counts by.</summary>
+    public static string RecipientsText(IReadOnlyList<string> recipients) => JsonSerializer.Serialize(recipients);
+
     /// <returns>How many rows were new (a repeated dedupe key inserts nothing).</returns>
     public static async Task<int> InsertAsync(DbConnection connection, DbTransaction tx, IEnumerable<OutboxMessage> messages,
         DateTimeOffset now, CancellationToken ct, OutboxStatus? finalStatus = null, string? finalError = null)
@@ -34,7 +37,7 @@ internal static class OutboxWriter
                 instanceId = message.InstanceId,
                 instanceName = message.InstanceName,
                 rule = message.Rule?.ToString(),
-                recipients = JsonSerializer.Serialize(message.Recipients),
+                recipients = RecipientsText(message.Recipients),
                 subject = message.Content.Subject,
                 textBody = message.Content.Text,
                 htmlBody = message.Content.Html,

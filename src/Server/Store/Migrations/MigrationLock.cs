@@ -14,54 +14,60 @@ namespace IfiDashboard.Server.Store.Migrations;
 static class MigrationLock
 {
     /// <summary>A session-level advisory lock, apart from the write lock's key (<see cref="WriteTransactions"/>).</summary>
-    const long PostgresKey = 0x1F1_DB0B;
+    internal const long PostgresKey = 0x1F1_DB0B;
 
-    static readonly TimeSpan FileRetryPause = TimeSpan.FromMilliseconds(100);
+    /// <summary>
+    /// Both locks are tried again after this pause rather than waited on in the database: a first migration may take
+    /// longer than the store's lock timeout (<see cref="StoreBusy.LockWait"/>), which a blocking
+    /// <c>pg_advisory_lock</c> would be held to.
+    /// </summary>
+    static readonly TimeSpan RetryPause = TimeSpan.FromMilliseconds(100);
 
-    const string WaitingMessage = "Another process is migrating the store; waiting for it to finish";
+    internal const string WaitingMessage = "Another process is migrating the store; waiting for it to finish";
 
     /// <param name="connection">Holds the PostgreSQL lock; on SQLite, names the database file to lock beside.</param>
-    public static async Task<IAsyncDisposable> AcquireAsync(DbConnection connection, ILogger logger, CancellationToken ct) =>
+    public static Task<IAsyncDisposable> AcquireAsync(DbConnection connection, ILogger logger, CancellationToken ct) =>
         connection switch
         {
-            NpgsqlConnection postgres => await AdvisoryLockAsync(postgres, logger, ct),
-            SqliteConnection { DataSource: { Length: > 0 } file } => await FileLockAsync(file + ".migration-lock", logger, ct),
+            NpgsqlConnection postgres => WaitForAsync(() => TryAdvisoryLockAsync(postgres, ct), logger, ct),
+            SqliteConnection { DataSource: { Length: > 0 } file } =>
+                WaitForAsync(() => Task.FromResult(TryFileLock(file + ".migration-lock")), logger, ct),
             // An in-memory SQLite database belongs to one connection: nobody else can migrate it.
-            _ => new NoLock(),
+            _ => Task.FromResult<IAsyncDisposable>(new NoLock()),
         };
 
-    static async Task<IAsyncDisposable> AdvisoryLockAsync(NpgsqlConnection connection, ILogger logger, CancellationToken ct)
-    {
-        var key = new { key = PostgresKey };
-        if (!await connection.ExecuteScalarAsync<bool>(new CommandDefinition(
-                "SELECT pg_try_advisory_lock(@key);", key, cancellationToken: ct)))
-        {
-            logger.LogInformation(WaitingMessage);
-            await connection.ExecuteAsync(new CommandDefinition("SELECT pg_advisory_lock(@key);", key, cancellationToken: ct));
-        }
-        return new AdvisoryLock(connection);
-    }
-
-    // FileShare.None is an exclusive lock the operating system takes (flock on Linux, a share mode on Windows) and
-    // drops with the process. The lock file stays: deleting it could let a third process lock a new file while a
-    // second still holds the old one.
-    static async Task<IAsyncDisposable> FileLockAsync(string path, ILogger logger, CancellationToken ct)
+    static async Task<IAsyncDisposable> WaitForAsync(Func<Task<IAsyncDisposable?>> tryLock, ILogger logger, CancellationToken ct)
     {
         var waiting = false;
         while (true)
         {
-            try
-            {
-                return new FileStream(path, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None);
-            }
-            // Opening a file that exists fails with an IOException only while another process holds it.
-            catch (IOException) when (File.Exists(path))
-            {
-                if (!waiting)
-                    logger.LogInformation(WaitingMessage);
-                waiting = true;
-                await Task.Delay(FileRetryPause, ct);
-            }
+            if (await tryLock() is { } acquired)
+                return acquired;
+            if (!waiting)
+                logger.LogInformation(WaitingMessage);
+            waiting = true;
+            await Task.Delay(RetryPause, ct);
+        }
+    }
+
+    static async Task<IAsyncDisposable?> TryAdvisoryLockAsync(NpgsqlConnection connection, CancellationToken ct) =>
+        await connection.ExecuteScalarAsync<bool>(new CommandDefinition(
+            "SELECT pg_try_advisory_lock(@key);", new { key = PostgresKey }, cancellationToken: ct))
+            ? new AdvisoryLock(connection)
+            : null;
+
+    // FileShare.None is an exclusive lock the operating system takes (flock on Linux, a share mode on Windows). The
+    // lock file stays: deleting it could let a third process lock a new file while a second still holds the old one.
+    static IAsyncDisposable? TryFileLock(string path)
+    {
+        try
+        {
+            return new FileStream(path, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None);
+        }
+        // Opening a file that exists fails with an IOException only while another process holds it.
+        catch (IOException) when (File.Exists(path))
+        {
+            return null;
         }
     }
 

@@ -1,0 +1,53 @@
+using System.Security.Cryptography;
+using System.Text;
+using IfiDashboard.Server.Alerts.Mail;
+using IfiDashboard.Server.Alerts.Rules;
+using IfiDashboard.Server.Store.Alerts;
+
+namespace IfiDashboard.Server.Alerts;
+
+/// <summary>
+/// Turns one evaluation's alerts into outbox messages: one mail per alert, unless a recipient list is in a storm
+/// (more than <c>Alerts:Storm:Threshold</c> alert mails within the window, counting those already written), in which
+/// case its alerts of this evaluation become one grouped mail. Pure: the recent counts come from the store.
+/// </summary>
+public static class StormGrouping
+{
+    public static IReadOnlyList<OutboxMessage> Messages(IReadOnlyList<AlertNotice> notices, RecentAlertMail recent,
+        AlertOptions options, DateTimeOffset now)
+    {
+        var messages = new List<OutboxMessage>();
+        foreach (var group in notices.GroupBy(n => OutboxWriter.RecipientsText(AlertRouter.RecipientsFor(n.Instance.Registration, options))))
+        {
+            var list = group.ToList();
+            var recipients = AlertRouter.RecipientsFor(list[0].Instance.Registration, options);
+            var inStorm = recent.GroupedTo(group.Key) || recent.SentTo(group.Key) + list.Count > options.Storm.Threshold;
+            if (!inStorm)
+            {
+                messages.AddRange(list.Select(n => new OutboxMessage(n.DedupeKey, n.Kind, n.Instance.Registration.Id,
+                    n.Instance.Registration.Name, n.Rule, recipients, AlertMailComposer.Compose(n, options, now))));
+                continue;
+            }
+            messages.Add(new OutboxMessage(GroupedKey(list), AlertNoticeKind.Grouped, null, null, null, recipients,
+                GroupedComposer.Compose(list, options, now)));
+        }
+        return messages;
+    }
+
+    /// <summary>The same alerts grouped twice (two evaluations of one assessment) make one row.</summary>
+    static string GroupedKey(IEnumerable<AlertNotice> notices)
+    {
+        var keys = string.Join('\n', notices.Select(n => n.DedupeKey).Order(StringComparer.Ordinal));
+        return "Grouped:" + Convert.ToHexString(SHA256.HashData(Encoding.UTF8.GetBytes(keys)))[..32];
+    }
+}
+
+/// <summary>Alert mail written within the storm window, per recipient list (as stored).</summary>
+public sealed record RecentAlertMail(IReadOnlyDictionary<string, int> Single, IReadOnlySet<string> Grouped)
+{
+    public static readonly RecentAlertMail None = new(new Dictionary<string, int>(), new HashSet<string>());
+
+    public int SentTo(string recipientsKey) => Single.GetValueOrDefault(recipientsKey);
+
+    public bool GroupedTo(string recipientsKey) => Grouped.Contains(recipientsKey);
+}

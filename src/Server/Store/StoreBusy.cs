@@ -1,0 +1,70 @@
+using IfiDashboard.Shared.Editing;
+using Microsoft.Data.Sqlite;
+using Npgsql;
+
+namespace IfiDashboard.Server.Store;
+
+/// <summary>
+/// The one rule for "the store could not take this write now, and the same write will succeed later": SQLite's
+/// SQLITE_BUSY/SQLITE_LOCKED after its busy timeout, PostgreSQL's lock timeout on the write lock, a serialization
+/// failure or deadlock victim, a server starting or shutting down, or a connection Npgsql calls transient. Everything
+/// that sees such an error answers the same way: the API and pages with 503 and Retry-After, the embedded collector by
+/// storing the poll again. Any other error is a fault, not a wait.
+/// </summary>
+public static class StoreBusy
+{
+    /// <summary>What a refused writer is told to wait: one lock wait, so a retry has a fair chance.</summary>
+    public static readonly TimeSpan RetryAfter = TimeSpan.FromSeconds(5);
+
+    /// <summary>
+    /// How long a PostgreSQL writer waits for the store's write lock before it gives up with 55P03; SQLite's
+    /// <c>busy_timeout</c> (SqliteConnectionFactory) is the same wait for the same reason.
+    /// </summary>
+    public static readonly TimeSpan LockWait = TimeSpan.FromSeconds(5);
+
+    const int SqliteBusy = 5, SqliteLocked = 6;
+
+    static readonly HashSet<string> TransientPostgresStates = new(StringComparer.Ordinal)
+    {
+        PostgresErrorCodes.LockNotAvailable, PostgresErrorCodes.SerializationFailure, PostgresErrorCodes.DeadlockDetected,
+        PostgresErrorCodes.CannotConnectNow, PostgresErrorCodes.TooManyConnections, PostgresErrorCodes.AdminShutdown,
+    };
+
+    public static bool IsBusy(Exception exception)
+    {
+        for (var e = exception; e is not null; e = e.InnerException)
+        {
+            switch (e)
+            {
+                case StoreBusyException:
+                    return true;
+                case SqliteException { SqliteErrorCode: SqliteBusy or SqliteLocked }:
+                    return true;
+                case PostgresException postgres when TransientPostgresStates.Contains(postgres.SqlState):
+                    return true;
+                case NpgsqlException { IsTransient: true } and not PostgresException:
+                    return true;
+            }
+        }
+        return false;
+    }
+
+    /// <summary>Runs a write for a person: a busy store becomes <see cref="StoreBusyException"/>, whose message they can read.</summary>
+    public static async Task<T> ForPersonAsync<T>(Func<Task<T>> write)
+    {
+        try
+        {
+            return await write();
+        }
+        catch (Exception e) when (e is not StoreBusyException && IsBusy(e))
+        {
+            throw new StoreBusyException(RetryAfter, e);
+        }
+    }
+
+    public static Task ForPersonAsync(Func<Task> write) => ForPersonAsync(async () =>
+    {
+        await write();
+        return true;
+    });
+}

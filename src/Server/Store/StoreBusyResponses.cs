@@ -1,0 +1,66 @@
+using System.Globalization;
+using System.Net.Mime;
+using Microsoft.AspNetCore.Diagnostics;
+
+namespace IfiDashboard.Server.Store;
+
+/// <summary>
+/// A busy store that reaches the edge of a request becomes 503 with Retry-After, never a 500 or a raw SQLite message:
+/// problem details for the API (and the collectors' API, whose outbox then retries), a short page for a browser.
+/// Installed by a startup filter, so it wraps every endpoint whatever order the features were mapped in; in the
+/// Development environment the developer exception page, which WebApplication puts inside that, hands it the same
+/// exceptions through its filter.
+/// </summary>
+internal sealed class StoreBusyResponses(ILogger<StoreBusyResponses> logger) : IStartupFilter, IDeveloperPageExceptionFilter
+{
+    public Action<IApplicationBuilder> Configure(Action<IApplicationBuilder> next) => app =>
+    {
+        app.Use(async (context, nextMiddleware) =>
+        {
+            try
+            {
+                await nextMiddleware(context);
+            }
+            catch (Exception e) when (!context.Response.HasStarted && StoreBusy.IsBusy(e))
+            {
+                await WriteAsync(context, e);
+            }
+        });
+        next(app);
+    };
+
+    public async Task HandleExceptionAsync(ErrorContext errorContext, Func<ErrorContext, Task> next)
+    {
+        if (errorContext.HttpContext.Response.HasStarted || !StoreBusy.IsBusy(errorContext.Exception))
+        {
+            await next(errorContext);
+            return;
+        }
+        await WriteAsync(errorContext.HttpContext, errorContext.Exception);
+    }
+
+    async Task WriteAsync(HttpContext context, Exception busy)
+    {
+        logger.LogWarning("{Method} {Path} answered 503: the store is busy ({Error})",
+            context.Request.Method, context.Request.Path, busy.GetBaseException().GetType().Name);
+        var response = context.Response;
+        response.StatusCode = StatusCodes.Status503ServiceUnavailable;
+        response.Headers.RetryAfter = StoreBusy.RetryAfter.TotalSeconds.ToString(CultureInfo.InvariantCulture);
+        response.Headers.CacheControl = "no-store";
+        const string detail = "Another writer holds the store's write lock, so nothing was changed. Send the same request again after the Retry-After delay.";
+        if (context.Request.Path.StartsWithSegments("/api"))
+        {
+            await TypedResults.Problem(detail, statusCode: StatusCodes.Status503ServiceUnavailable, title: "The store is busy")
+                .ExecuteAsync(context);
+            return;
+        }
+        response.ContentType = MediaTypeNames.Text.Html + "; charset=utf-8";
+        await response.WriteAsync($"""
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8"><title>Busy · IfiDashboard</title></head>
+            <body><h1>The dashboard's store is busy</h1>
+            <p>Another writer holds the store for a moment, so nothing was changed. Go back and try again in
+            {StoreBusy.RetryAfter.TotalSeconds:0} seconds.</p></body></html>
+            """);
+    }
+}
