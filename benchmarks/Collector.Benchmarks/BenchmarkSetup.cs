@@ -2,6 +2,7 @@ using IfiDashboard.Collector.Connections;
 using IfiDashboard.Collector.Credentials;
 using IfiDashboard.Shared.Inventory;
 using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.Logging.Abstractions;
 
 namespace IfiDashboard.Collector.Benchmarks;
 
@@ -21,8 +22,11 @@ internal sealed class BenchmarkSetup
         {
             [$"Credentials:{CredentialName}:UserId"] = BenchmarkFleet.Login,
             [$"Credentials:{CredentialName}:Password"] = BenchmarkFleet.Password,
+            [$"Credentials:{CredentialName}:AllowedHosts:0"] = "127.0.0.1",
+            [$"Credentials:{CredentialName}:AllowTrustServerCertificate"] = "true",
         }).Build();
-        ConnectionStrings = new ConnectionStringFactory(new ConfigurationCredentialResolver(configuration), CollectorOptions);
+        ConnectionStrings = new ConnectionStringFactory(new ConfigurationCredentialResolver(configuration), CollectorOptions,
+            NullLogger<ConnectionStringFactory>.Instance);
         Instances = [.. ports.OrderBy(p => p.Key, StringComparer.Ordinal).Select((p, i) => new InstanceRegistration
         {
             Id = i + 1,

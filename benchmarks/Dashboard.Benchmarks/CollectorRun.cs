@@ -38,6 +38,8 @@ internal sealed class CollectorRun(BenchmarkOptions options, Report report)
                 ["Collector:Name"] = CollectorName,
                 ["Credentials:bench:UserId"] = SimulatorProcess.Login,
                 ["Credentials:bench:Password"] = SimulatorProcess.Password,
+                ["Credentials:bench:AllowedHosts:0"] = "127.0.0.1",
+                ["Credentials:bench:AllowTrustServerCertificate"] = "true",
             }, options.ServerEnvironment);
         await server.WaitUntilAliveAsync(http, TimeSpan.FromMinutes(2));
         var timer = new PageTimer(http, server.Address);

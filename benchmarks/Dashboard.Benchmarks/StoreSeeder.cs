@@ -59,7 +59,7 @@ internal sealed class StoreSeeder(BenchmarkOptions options)
         Environment = instance.Environment,
         Owner = instance.Owner,
         Tags = instance.Tags,
-        CredentialName = "fleet-reader",
+        CredentialName = "fleet_reader",
     };
 
     /// <summary>PCI hosts forbid IFI, everything else requires it; one in a hundred IFI-less instances has a waiver, a third of them expired.</summary>

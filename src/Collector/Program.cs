@@ -1,4 +1,5 @@
 using IfiDashboard.Collector.Standalone;
+using IfiDashboard.Collector.Telemetry;
 using Microsoft.Extensions.Hosting;
 
 namespace IfiDashboard.Collector;
@@ -13,6 +14,7 @@ public static class CollectorProgram
     {
         var builder = Host.CreateApplicationBuilder(args);
         builder.Services.AddIfiStandaloneCollector(builder.Configuration);
+        builder.AddIfiCollectorTelemetry();
         using var host = builder.Build();
         await host.RunAsync();
         return 0;

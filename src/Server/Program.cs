@@ -9,35 +9,46 @@ using IfiDashboard.Server.Health;
 using IfiDashboard.Server.Hosting;
 using IfiDashboard.Server.Dashboard;
 using IfiDashboard.Server.Ingestion;
+using IfiDashboard.Server.Observability;
 using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Store.Retention;
 
 if (await ApiKeyCli.TryRunAsync(args)) return;
-var (demo, hostArgs) = DemoMode.Parse(args);
-var builder = WebApplication.CreateBuilder(hostArgs).AddBaseDirectorySettings();
+try
+{
+    var (demo, hostArgs) = DemoMode.Parse(args);
+    var builder = ServerHost.CreateBuilder(hostArgs);
 
-builder.Services.AddIfiStore(builder.Configuration);
-builder.Services.AddIfiRetention(builder.Configuration);
-if (demo) DemoMode.Configure(builder);
-builder.Services.AddIfiEmbeddedCollector(builder.Configuration);
-builder.Services.AddIfiCompliance(builder.Configuration);
-builder.Services.AddIfiEditing();
-builder.Services.AddIfiAlerts(builder.Configuration);
-builder.Services.AddIfiIngestion(builder.Configuration);
-builder.Services.AddIfiApi(builder.Configuration);
-builder.Services.AddIfiDashboardUi();
-builder.Services.AddIfiSecurityHeaders(warnWhenAnyHostIsAllowed: !demo);
-builder.Services.AddIfiDataProtection(builder.Configuration);
+    builder.Services.AddIfiStore(builder.Configuration);
+    builder.Services.AddIfiRetention(builder.Configuration);
+    if (demo) DemoMode.Configure(builder);
+    builder.Services.AddIfiEmbeddedCollector(builder.Configuration);
+    builder.Services.AddIfiCompliance(builder.Configuration);
+    builder.Services.AddIfiEditing();
+    builder.Services.AddIfiAlerts(builder.Configuration);
+    builder.Services.AddIfiIngestion(builder.Configuration);
+    builder.Services.AddIfiApi(builder.Configuration);
+    builder.Services.AddIfiDashboardUi();
+    builder.Services.AddIfiSecurityHeaders(warnWhenAnyHostIsAllowed: !demo);
+    builder.Services.AddIfiDataProtection(builder.Configuration);
+    builder.Services.AddIfiHealth();
+    builder.AddIfiTelemetry();
 
-var app = builder.Build();
-await app.Services.MigrateIfiStoreAsync();
+    var app = builder.Build();
+    await app.Services.MigrateIfiStoreAsync();
 
-app.MapIfiHealth();
-app.MapIfiIngestionApi();
-app.MapIfiApi();
-app.MapIfiDashboardUi();
-app.Run();
+    app.MapIfiHealth();
+    app.MapIfiIngestionApi();
+    app.MapIfiApi();
+    app.MapIfiDashboardUi();
+    app.Run();
+}
+catch (Exception e) when (StartupFailure.Advice(e) is { } advice)
+{
+    // A wrong setting is not a crash: one line naming it and what to do, no stack trace.
+    StartupFailure.Report(advice);
+}
 
 /// <summary>Visible to the functional tests' WebApplicationFactory.</summary>
 public partial class Program;

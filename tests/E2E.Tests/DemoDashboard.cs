@@ -53,8 +53,7 @@ public sealed class DemoDashboard : WebApplicationFactory<Program>
         builder.UseSetting("Collector:ConnectTimeoutSeconds", "3");
         builder.UseSetting("Collector:CommandTimeoutSeconds", "3");
         builder.UseSetting("Collector:PollDeadlineSeconds", "8");
-        builder.UseSetting($"Credentials:{DemoMode.CredentialName}:UserId", login.Name);
-        builder.UseSetting($"Credentials:{DemoMode.CredentialName}:Password", login.Password);
+        foreach (var (key, value) in DemoMode.CredentialSettings(login)) builder.UseSetting(key, value);
         builder.ConfigureServices(services =>
         {
             services.AddSingleton(_scenario);

@@ -22,4 +22,9 @@ public sealed class CollectorOptions
     public double JitterFraction { get; set; } = 0.1;
     /// <summary>Optional JSON file of credentials ({"Credentials": {"name": {"UserId": "...", "Password": "..."}}}).</summary>
     public string? SecretsFile { get; set; }
+    /// <summary>
+    /// When not empty, the only hosts this collector connects to at all, with or without a credential: names,
+    /// wildcards and CIDR ranges as in <c>Credentials:&lt;name&gt;:AllowedHosts</c>.
+    /// </summary>
+    public List<string> AllowedNetworks { get; set; } = [];
 }

@@ -1,17 +1,31 @@
 using IfiDashboard.Collector.Credentials;
 using IfiDashboard.Shared.Inventory;
+using IfiDashboard.Shared.Snapshots;
 using Microsoft.Data.SqlClient;
+using Microsoft.Extensions.Logging;
 
 namespace IfiDashboard.Collector.Connections;
 
-/// <summary>Builds the SqlClient connection string for an instance; the secret comes from the local resolver.</summary>
-public sealed class ConnectionStringFactory(ICredentialResolver credentials, CollectorOptions options)
+/// <summary>
+/// Builds the SqlClient connection string for an instance; the secret comes from the local resolver. Every poll and
+/// every "Test connection" passes here, so this is where the collector refuses to be steered: the registration comes
+/// from whoever can edit the inventory, the credential from the collector's own configuration.
+/// </summary>
+public sealed class ConnectionStringFactory(ICredentialResolver credentials, CollectorOptions options, ILogger<ConnectionStringFactory> logger)
 {
     public const string ApplicationName = "IfiDashboard";
 
+    readonly HostAllowList _allowedNetworks = HostAllowList.Parse(options.AllowedNetworks);
+
     /// <exception cref="MissingCredentialException">The instance names a credential this collector does not hold.</exception>
+    /// <exception cref="ConnectionPolicyException">The host or the transport is not one the collector may use.</exception>
     public string Build(InstanceRegistration instance)
     {
+        if (!_allowedNetworks.IsEmpty && !_allowedNetworks.Matches(instance.Host))
+            throw Refuse(instance, OutcomeClass.HostNotAllowed,
+                $"Host '{instance.Host}' is outside Collector:AllowedNetworks of collector '{options.Name}'; " +
+                "add it (or a wildcard or CIDR range covering it) there to poll it.");
+
         var builder = new SqlConnectionStringBuilder
         {
             DataSource = DataSource(instance),
@@ -41,16 +55,60 @@ public sealed class ConnectionStringFactory(ICredentialResolver credentials, Col
 
         if (instance.CredentialName is null)
         {
+            // Integrated security: the collector's own identity, proven by Kerberos/NTLM, so no reusable secret
+            // travels and the instance's Encrypt setting is kept as registered.
             builder.IntegratedSecurity = true;
         }
         else
         {
-            var credential = credentials.Resolve(instance.CredentialName)
-                             ?? throw new MissingCredentialException(instance.CredentialName, options.Name);
+            var credential = Resolve(instance);
             builder.UserID = credential.UserId;
             builder.Password = credential.Password;
+            // Optional would let a server that answers "encryption not supported" receive LOGIN7, password and all,
+            // in clear. Upgrading rather than refusing keeps every server that can do TLS working unchanged.
+            if (builder.Encrypt == SqlConnectionEncryptOption.Optional)
+                builder.Encrypt = SqlConnectionEncryptOption.Mandatory;
+            if (instance.TrustServerCertificate && !credential.AllowTrustServerCertificate)
+                throw Refuse(instance, OutcomeClass.InsecureTransportRefused,
+                    $"Instance is registered with TrustServerCertificate, so any listener could receive the SQL login of " +
+                    $"credential '{instance.CredentialName}'. Trust the certificate's issuer on collector '{options.Name}' or " +
+                    $"pin the certificate (ServerCertificatePath) and clear TrustServerCertificate, or allow it for this " +
+                    $"credential with Credentials:{instance.CredentialName}:AllowTrustServerCertificate=true.");
         }
         return builder.ConnectionString;
+    }
+
+    Credentials.SqlCredential Resolve(InstanceRegistration instance)
+    {
+        var name = instance.CredentialName!;
+        Credentials.SqlCredential? credential;
+        try
+        {
+            credential = credentials.Resolve(name);
+        }
+        catch (FormatException e)
+        {
+            throw Refuse(instance, OutcomeClass.HostNotAllowed, $"{e.Message} Fix it on collector '{options.Name}'.");
+        }
+        if (credential is null) throw new MissingCredentialException(name, options.Name);
+        if (credential.AllowedHosts.IsEmpty)
+            throw Refuse(instance, OutcomeClass.HostNotAllowed,
+                $"Credential '{name}' has no allow-list, so collector '{options.Name}' uses it nowhere. Set " +
+                $"Credentials:{name}:AllowedHosts:0 (Credentials__{name}__AllowedHosts__0) to '{instance.Host}', " +
+                "a wildcard such as '*.prod.example.com' or a CIDR range such as '10.20.0.0/16'.");
+        if (!credential.AllowedHosts.Matches(instance.Host))
+            throw Refuse(instance, OutcomeClass.HostNotAllowed,
+                $"Credential '{name}' is not allowed for host '{instance.Host}'. Add the host (or a wildcard or CIDR range " +
+                $"covering it) to Credentials:{name}:AllowedHosts on collector '{options.Name}' if it should be. Names " +
+                "match names only and ranges match IP addresses only: nothing is resolved.");
+        return credential;
+    }
+
+    ConnectionPolicyException Refuse(InstanceRegistration instance, OutcomeClass outcome, string reason)
+    {
+        logger.LogWarning("Refused to connect to instance {InstanceName} (id {InstanceId}) at host {Host} with credential {CredentialName}: {Reason}",
+            instance.Name, instance.Id, instance.Host, instance.CredentialName ?? "(integrated security)", reason);
+        return new ConnectionPolicyException(outcome, reason);
     }
 
     /// <summary>host,port when a port is given; otherwise host\instance (SQL Browser) or the host alone.</summary>
@@ -65,4 +123,10 @@ public sealed class MissingCredentialException(string credentialName, string col
                 "in its environment, or add it to its secrets file.")
 {
     public string CredentialName { get; } = credentialName;
+}
+
+/// <summary>The collector refused to connect before opening a socket; the message says what to configure, never a secret.</summary>
+public sealed class ConnectionPolicyException(OutcomeClass outcome, string message) : Exception(message)
+{
+    public OutcomeClass Outcome { get; } = outcome;
 }

@@ -23,6 +23,8 @@ public static class FailureClassifier
         {
             case MissingCredentialException missing:
                 return new(probe, OutcomeClass.LoginFailed, missing.Message);
+            case ConnectionPolicyException refused:
+                return new(probe, refused.Outcome, refused.Message);
             case OperationCanceledException:
                 return new(probe, OutcomeClass.Timeout, "The poll did not finish before its deadline.");
             case TimeoutException:

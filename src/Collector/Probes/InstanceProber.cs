@@ -1,4 +1,5 @@
 using IfiDashboard.Collector.Connections;
+using IfiDashboard.Collector.Telemetry;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
 using Microsoft.Data.SqlClient;
@@ -34,6 +35,7 @@ public sealed class InstanceProber(
         };
 
         SqlConnection? connection = null;
+        var connectSpan = CollectorTelemetry.StartConnect();
         try
         {
             var connectionString = connectionStrings.Build(instance);
@@ -44,11 +46,18 @@ public sealed class InstanceProber(
                 await connection.OpenAsync(ct);
                 return connection;
             }, deadline.Token);
+            CollectorTelemetry.SetOutcome(connectSpan, OutcomeClass.Ok);
         }
         catch (Exception e) when (!cancellationToken.IsCancellationRequested)
         {
             await CloseAsync(connection);
-            return snapshot with { FinishedAt = time.GetUtcNow(), Probes = [FailureClassifier.Classify(ProbeNames.Connect, e)] };
+            var failure = FailureClassifier.Classify(ProbeNames.Connect, e);
+            CollectorTelemetry.SetOutcome(connectSpan, failure.Outcome);
+            return snapshot with { FinishedAt = time.GetUtcNow(), Probes = [failure] };
+        }
+        finally
+        {
+            connectSpan?.Dispose();
         }
 
         try
@@ -65,16 +74,16 @@ public sealed class InstanceProber(
 
     async Task<InstanceSnapshot> RunProbesAsync(ProbeContext context, InstanceSnapshot snapshot)
     {
-        context.Identity = await IdentityProbe.RunAsync(context);
-        var services = await ServicesProbe.RunAsync(context);
+        context.Identity = await CollectorTelemetry.TraceProbeAsync(context, ProbeNames.Identity, () => IdentityProbe.RunAsync(context));
+        var services = await CollectorTelemetry.TraceProbeAsync(context, ProbeNames.Services, () => ServicesProbe.RunAsync(context));
         var startupLine = context.Outcomes.Any(o => o.Probe == ProbeNames.Services && o.Outcome == OutcomeClass.BuildTooOld)
-            ? await ErrorLogProbe.ReadStartupIfiAsync(context)
+            ? await CollectorTelemetry.TraceProbeAsync(context, ProbeNames.ErrorLog, () => ErrorLogProbe.ReadStartupIfiAsync(context))
             : null;
-        var offset = await IdentityProbe.ReadUtcOffsetAsync(context);
-        var files = await FilesProbe.ReadFilesAsync(context);
-        var encryption = await FilesProbe.ReadEncryptionAsync(context);
-        var (trace, events) = await TraceProbe.RunAsync(context, watermarks, offset);
-        var backups = await BackupsProbe.RunAsync(context, time.GetUtcNow().UtcDateTime);
+        var offset = await CollectorTelemetry.TraceProbeAsync(context, ProbeNames.Clock, () => IdentityProbe.ReadUtcOffsetAsync(context));
+        var files = await CollectorTelemetry.TraceProbeAsync(context, ProbeNames.Files, () => FilesProbe.ReadFilesAsync(context));
+        var encryption = await CollectorTelemetry.TraceProbeAsync(context, ProbeNames.Encryption, () => FilesProbe.ReadEncryptionAsync(context));
+        var (trace, events) = await CollectorTelemetry.TraceProbeAsync(context, ProbeNames.DefaultTrace, () => TraceProbe.RunAsync(context, watermarks, offset));
+        var backups = await CollectorTelemetry.TraceProbeAsync(context, ProbeNames.Backups, () => BackupsProbe.RunAsync(context, time.GetUtcNow().UtcDateTime));
         return snapshot with
         {
             FinishedAt = time.GetUtcNow(),

@@ -45,7 +45,8 @@ internal static class ServicesProbe
 
     static ProbeOutcome BuildTooOld(InstanceIdentity? identity) => new(ProbeNames.Services, OutcomeClass.BuildTooOld,
         $"Build {identity?.ProductVersion ?? "?"} has no instant_file_initialization_enabled column " +
-        "(it arrived in 2012 SP4, 2014 SP3 and 2016 SP1): IFI state unknown. Patch the instance to read it.");
+        "(it arrived in 2012 SP4, 2014 SP3 and 2016 SP1): the services were read without it, and IFI comes from the " +
+        "start-up error-log line where the build writes one (2014 SP2, 2016 RTM).");
 
     static IReadOnlyList<ServiceInfo> ToServices(List<ServiceRow> rows, InstanceIdentity? identity)
     {

@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using System.Diagnostics.Metrics;
+using IfiDashboard.Collector.Telemetry;
 using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Collector.Scheduling;
@@ -7,7 +8,7 @@ namespace IfiDashboard.Collector.Scheduling;
 /// <summary>Poll counters, as .NET metrics (meter "IfiDashboard.Collector") and as totals the UI can show.</summary>
 public sealed class CollectorMetrics : IDisposable
 {
-    readonly Meter _meter = new("IfiDashboard.Collector");
+    readonly Meter _meter = new(CollectorTelemetry.Name);
     readonly Counter<long> _polls;
     readonly Histogram<double> _durations;
     readonly ConcurrentDictionary<OutcomeClass, long> _byOutcome = new();

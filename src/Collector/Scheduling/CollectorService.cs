@@ -1,5 +1,6 @@
 using IfiDashboard.Collector.Connections;
 using IfiDashboard.Collector.Probes;
+using IfiDashboard.Collector.Telemetry;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
 using Microsoft.Extensions.Hosting;
@@ -26,13 +27,26 @@ public sealed class CollectorService(
         ReserveThreads(options.MaxConcurrency);
         await ReleaseOldLeasesAsync(stoppingToken);
         logger.LogInformation("Collector {Collector} started with {Concurrency} concurrent polls", options.Name, options.MaxConcurrency);
+        var leaseFailures = 0;
         while (!stoppingToken.IsCancellationRequested)
         {
             try
             {
                 await slots.WaitAsync(stoppingToken);
                 var free = slots.CurrentCount + 1;
-                var due = await source.LeaseDueAsync(options.Name, free, Lease, stoppingToken);
+                IReadOnlyList<InstanceRegistration> due;
+                try
+                {
+                    due = await source.LeaseDueAsync(options.Name, free, Lease, stoppingToken);
+                }
+                catch
+                {
+                    // Without this, each failed lease would keep a slot, and after MaxConcurrency failures (a short
+                    // server outage) the collector would wait for a free slot for ever.
+                    slots.Release();
+                    throw;
+                }
+                leaseFailures = 0;
                 if (due.Count == 0)
                 {
                     slots.Release();
@@ -57,9 +71,13 @@ public sealed class CollectorService(
             }
             catch (Exception e)
             {
-                // The store being briefly unavailable must not end collection.
-                logger.LogError(e, "Leasing due instances failed; retrying");
-                await Task.Delay(TimeSpan.FromSeconds(options.IdleCheckSeconds * 5), time, stoppingToken);
+                // The store or server being unavailable must not end collection. One line per failure (the reason is
+                // the message: a refused connection, a rejected key), with backoff, not a stack trace every few seconds.
+                leaseFailures++;
+                var wait = LeaseBackoff(leaseFailures);
+                logger.LogError("Leasing due instances failed: {Reason} Retrying in {WaitSeconds} s.", e.Message, wait.TotalSeconds);
+                logger.LogDebug(e, "Lease failure");
+                await Task.Delay(wait, time, stoppingToken);
             }
         }
     }
@@ -84,11 +102,15 @@ public sealed class CollectorService(
         }
         catch (Exception e) when (e is not OperationCanceledException)
         {
-            logger.LogWarning(e, "Could not release the leases of a previous run; they expire by themselves");
+            logger.LogWarning("Could not release the leases of a previous run ({Reason}); they expire by themselves", e.Message);
         }
     }
 
     TimeSpan Lease => TimeSpan.FromSeconds(options.LeaseSeconds);
+
+    /// <summary>5 × the idle check after the first failure, doubling up to a minute.</summary>
+    TimeSpan LeaseBackoff(int failures) =>
+        TimeSpan.FromSeconds(Math.Min(60, options.IdleCheckSeconds * 5 * Math.Pow(2, Math.Min(failures - 1, 10))));
 
     /// <summary>Leases every due instance once and waits for all their polls: for tests and "poll now".</summary>
     public async Task<int> PollDueOnceAsync(CancellationToken cancellationToken)
@@ -107,9 +129,11 @@ public sealed class CollectorService(
 
     async Task PollAndStoreAsync(InstanceRegistration instance, CancellationToken stoppingToken)
     {
+        using var span = CollectorTelemetry.StartPoll(instance, options.Name);
         try
         {
             var snapshot = await prober.PollAsync(instance, stoppingToken);
+            CollectorTelemetry.SetOutcome(span, snapshot.Overall.Outcome);
             await sink.WriteAsync(snapshot, stoppingToken);
             metrics.Record(snapshot);
             var overall = snapshot.Overall;
@@ -133,7 +157,7 @@ public sealed class CollectorService(
         catch (Exception e) when (e is not OperationCanceledException)
         {
             // The lease expires by itself; the instance is polled again then.
-            logger.LogWarning(e, "Releasing the lease of {Instance} failed", instance.Name);
+            logger.LogWarning("Releasing the lease of {Instance} failed ({Reason})", instance.Name, e.Message);
         }
     }
 

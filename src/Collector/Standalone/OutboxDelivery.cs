@@ -33,8 +33,11 @@ public sealed class OutboxDelivery(
             {
                 failures++;
                 var wait = Backoff(failures);
-                logger.LogWarning("Server unreachable ({Message}); {Pending} snapshots queued, retrying in {Wait}",
-                    e.Message, outbox.Pending().Count, wait);
+                if (e is CollectorKeyRejectedException)
+                    logger.LogError("{Reason} {Pending} snapshots queued, retrying in {Wait}", e.Message, outbox.Pending().Count, wait);
+                else
+                    logger.LogWarning("Server unreachable ({Message}); {Pending} snapshots queued, retrying in {Wait}",
+                        e.Message, outbox.Pending().Count, wait);
                 await Task.Delay(wait, time, stoppingToken);
             }
         }

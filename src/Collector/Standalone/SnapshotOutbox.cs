@@ -8,21 +8,61 @@ namespace IfiDashboard.Collector.Standalone;
 /// Every snapshot is first written to disk (temp file, then an atomic rename), and only then delivered: a server
 /// outage or a collector restart loses nothing. Delivery is idempotent on the server (by snapshot id), so a
 /// snapshot delivered but not yet deleted when the collector stopped is not stored twice.
+/// One collector owns one outbox: a lock file held open with an exclusive OS lock for the collector's lifetime makes
+/// a second collector on the same folder refuse to start instead of delivering (and deleting) the first one's queue.
 /// </summary>
-public sealed class SnapshotOutbox : ISnapshotSink
+public sealed class SnapshotOutbox : ISnapshotSink, IDisposable
 {
     const string Extension = ".snapshot.json";
+    public const string LockFileName = "collector.lock";
     readonly OutboxOptions _options;
     readonly ILogger<SnapshotOutbox> _logger;
     readonly SemaphoreSlim _signal = new(0);
+    readonly FileStream _lock;
     long _dropped;
 
+    /// <exception cref="OutboxUnavailableException">Another running collector holds this outbox, or it cannot be created.</exception>
     public SnapshotOutbox(OutboxOptions options, ILogger<SnapshotOutbox> logger)
     {
         _options = options;
         _logger = logger;
-        Directory.CreateDirectory(options.Directory);
+        _lock = Acquire(options.Directory);
+        _logger.LogInformation("Outbox {Directory}: {Pending} snapshots queued", Path.GetFullPath(options.Directory), Pending().Count);
     }
+
+    static FileStream Acquire(string directory)
+    {
+        if (string.IsNullOrWhiteSpace(directory))
+            throw new OutboxUnavailableException("Collector:Outbox:Directory is empty: set it to a folder of this collector's own.");
+        var full = Path.GetFullPath(directory);
+        try
+        {
+            Directory.CreateDirectory(full);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            throw new OutboxUnavailableException(
+                $"Cannot create the outbox {full} ({e.Message}): set Collector:Outbox:Directory to a folder this account may write.", e);
+        }
+        try
+        {
+            return new FileStream(Path.Combine(full, LockFileName), FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None);
+        }
+        catch (UnauthorizedAccessException e)
+        {
+            throw new OutboxUnavailableException(
+                $"Cannot write to the outbox {full} ({e.Message}): set Collector:Outbox:Directory to a folder this account may write.", e);
+        }
+        catch (IOException e)
+        {
+            throw new OutboxUnavailableException(
+                $"Another running collector holds the outbox {full}: give each collector its own Collector:Name " +
+                "(the default outbox is per name) or its own Collector:Outbox:Directory.", e);
+        }
+    }
+
+    /// <summary>Releases the outbox to the next collector started on it.</summary>
+    public void Dispose() => _lock.Dispose();
 
     public long Dropped => Interlocked.Read(ref _dropped);
 

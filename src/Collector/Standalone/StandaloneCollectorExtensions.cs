@@ -10,9 +10,12 @@ public static class StandaloneCollectorExtensions
 {
     public static IServiceCollection AddIfiStandaloneCollector(this IServiceCollection services, IConfiguration configuration)
     {
+        // First, so that every setting below (the key, the name the default outbox is named after) may come from it.
+        if (configuration["Collector:SecretsFile"] is { Length: > 0 } secrets && configuration is IConfigurationBuilder builder)
+            builder.AddJsonFile(secrets, optional: false, reloadOnChange: true);
         services.AddOptions<ServerConnectionOptions>().Bind(configuration.GetSection(Connections.CollectorOptions.Section))
             .Validate(o => o.ServerUrl is { IsAbsoluteUri: true }, "Collector:ServerUrl must be the server's absolute URL.")
-            .Validate(o => !string.IsNullOrWhiteSpace(o.ApiKey), "Collector:ApiKey is required (one of the server's Ingestion:ApiKeys).")
+            .Validate(o => !string.IsNullOrWhiteSpace(o.ApiKey), $"Collector:ApiKey is required: one of the server's Ingestion:ApiKeys, or an API key with the scope '{CollectorKeyRejectedException.RequiredScope}'.")
             .ValidateOnStart();
         services.AddHttpClient<CollectorApiClient>((sp, http) =>
         {
@@ -24,12 +27,13 @@ public static class StandaloneCollectorExtensions
         services.AddSingleton<IInstanceSource>(sp => sp.GetRequiredService<CollectorApiClient>());
         var outbox = new OutboxOptions();
         configuration.GetSection(OutboxOptions.Section).Bind(outbox);
+        if (string.IsNullOrWhiteSpace(outbox.Directory))
+            outbox.Directory = OutboxOptions.DefaultDirectory(
+                (configuration.GetSection(Connections.CollectorOptions.Section).Get<Connections.CollectorOptions>() ?? new()).Name);
         services.AddSingleton(outbox);
         services.AddSingleton<SnapshotOutbox>();
         services.AddSingleton<ISnapshotSink>(sp => sp.GetRequiredService<SnapshotOutbox>());
         services.AddHostedService<OutboxDelivery>();
-        if (configuration["Collector:SecretsFile"] is { Length: > 0 } secrets && configuration is IConfigurationBuilder builder)
-            builder.AddJsonFile(secrets, optional: false, reloadOnChange: true);
         services.AddIfiCollector(configuration);
         return services;
     }

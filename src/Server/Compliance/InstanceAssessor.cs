@@ -27,6 +27,7 @@ internal static class InstanceAssessor
             Tags = registration.Tags,
             Owner = registration.Owner,
             MajorVersion = state.ProductVersion is null ? 0 : ProductVersions.Major(state.ProductVersion),
+            ProductVersion = state.ProductVersion,
             EngineEdition = extra?.EngineEdition is { } edition ? (int)edition : null,
             // No identity yet: the platform is unknown, not "Windows because there was no host info".
             Platform = state.ProductVersion is null ? HostPlatform.Unknown : HostPlatforms.Parse(state.HostPlatform),

@@ -23,12 +23,20 @@ public static class DemoMode
         ScenarioTimeShift.ShiftHistoryToYesterday(scenario, DateTimeOffset.UtcNow);
         var login = scenario.DefaultLogins.FirstOrDefault()
                     ?? throw new InvalidOperationException("The demo fleet defines no default login.");
-        builder.Configuration.AddInMemoryCollection(new Dictionary<string, string?>
-        {
-            [$"Credentials:{CredentialName}:UserId"] = login.Name,
-            [$"Credentials:{CredentialName}:Password"] = login.Password,
-        });
+        builder.Configuration.AddInMemoryCollection(CredentialSettings(login));
         builder.Services.AddSingleton(scenario);
         builder.Services.AddHostedService<DemoFleetHost>();
     }
+
+    /// <summary>
+    /// The demo credential, bound to loopback where the simulated fleet listens. The simulator's certificate is
+    /// self-signed and made fresh at each start, so the demo allows TrustServerCertificate for this login explicitly.
+    /// </summary>
+    public static Dictionary<string, string?> CredentialSettings(ScenarioLogin login) => new()
+    {
+        [$"Credentials:{CredentialName}:UserId"] = login.Name,
+        [$"Credentials:{CredentialName}:Password"] = login.Password,
+        [$"Credentials:{CredentialName}:AllowedHosts:0"] = "127.0.0.1",
+        [$"Credentials:{CredentialName}:AllowTrustServerCertificate"] = "true",
+    };
 }

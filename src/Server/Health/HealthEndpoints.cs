@@ -1,19 +1,45 @@
 using IfiDashboard.Server.Store;
+using Microsoft.AspNetCore.Diagnostics.HealthChecks;
+using Microsoft.Extensions.Diagnostics.HealthChecks;
 
 namespace IfiDashboard.Server.Health;
 
+/// <summary>
+/// Health checks through ASP.NET Core's framework. <c>/healthz</c>: the process answers (no check runs, the store is
+/// not touched). <c>/readyz</c>: every check tagged <see cref="ReadyTag"/> passes, today the store's
+/// (<see cref="StoreHealth"/>); 503 with a problem document naming what failed otherwise.
+/// </summary>
 public static class HealthEndpoints
 {
-    /// <summary><c>/healthz</c>: the process answers. <c>/readyz</c>: the store is reachable and migrated.</summary>
+    public const string ReadyTag = "ready";
+
+    public static IServiceCollection AddIfiHealth(this IServiceCollection services)
+    {
+        services.AddHealthChecks()
+            .AddCheck<StoreHealth>("store", tags: [ReadyTag], timeout: TimeSpan.FromSeconds(10));
+        return services;
+    }
+
     public static IEndpointRouteBuilder MapIfiHealth(this IEndpointRouteBuilder app)
     {
-        app.MapGet("/healthz", () => TypedResults.Text("alive"))
-            .WithName("Health").WithSummary("Liveness: the server process answers.").ExcludeFromDescription();
-        app.MapGet("/readyz", async Task<IResult> (StoreHealth store, CancellationToken ct) =>
-                await store.CanReachAsync(ct)
-                    ? TypedResults.Text("ready")
-                    : TypedResults.Problem("The store is not reachable or not migrated.", statusCode: StatusCodes.Status503ServiceUnavailable))
-            .WithName("Readiness").WithSummary("Readiness: the store is reachable.").ExcludeFromDescription();
+        app.MapHealthChecks("/healthz", new HealthCheckOptions
+        {
+            Predicate = _ => false,
+            ResponseWriter = (context, _) => TypedResults.Text("alive").ExecuteAsync(context),
+        });
+        app.MapHealthChecks("/readyz", new HealthCheckOptions
+        {
+            Predicate = check => check.Tags.Contains(ReadyTag),
+            ResponseWriter = WriteReadinessAsync,
+        });
         return app;
+    }
+
+    static Task WriteReadinessAsync(HttpContext context, HealthReport report)
+    {
+        if (report.Status == HealthStatus.Healthy)
+            return TypedResults.Text("ready").ExecuteAsync(context);
+        var failed = report.Entries.Values.Where(e => e.Status != HealthStatus.Healthy).Select(e => e.Description ?? "A check failed.");
+        return TypedResults.Problem(string.Join(" ", failed), statusCode: StatusCodes.Status503ServiceUnavailable).ExecuteAsync(context);
     }
 }

@@ -1,6 +1,7 @@
 using System.Collections.Concurrent;
 using System.Data.Common;
 using IfiDashboard.Server.Security;
+using IfiDashboard.Shared.Hosting;
 using Microsoft.Data.Sqlite;
 using Microsoft.Extensions.Options;
 
@@ -39,10 +40,7 @@ public sealed class SqliteConnectionFactory : IDbConnectionFactory
         var dataSource = builder.DataSource;
         _dataSource = IsFile(dataSource) ? Path.GetFullPath(dataSource) : dataSource;
         if (IsFile(dataSource))
-        {
-            if (Path.GetDirectoryName(_dataSource) is { Length: > 0 } folder) PrivateFiles.EnsureFolder(folder);
-            PrivateFiles.EnsureFile(_dataSource);
-        }
+            CreatePrivately(_dataSource);
     }
 
     public SqlDialect Dialect => SqlDialect.Sqlite;
@@ -78,4 +76,19 @@ public sealed class SqliteConnectionFactory : IDbConnectionFactory
     static bool IsFile(string dataSource) =>
         !string.IsNullOrEmpty(dataSource) && dataSource != ":memory:" &&
         !dataSource.StartsWith("file:", StringComparison.OrdinalIgnoreCase);
+
+    /// <summary>The store's folder and file, created owner-only before SQLite opens them; a path the server cannot create is a setting to fix.</summary>
+    static void CreatePrivately(string path)
+    {
+        try
+        {
+            if (Path.GetDirectoryName(path) is { Length: > 0 } folder) PrivateFiles.EnsureFolder(folder);
+            PrivateFiles.EnsureFile(path);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            throw new InvalidSettingException($"{StoreOptions.SectionName}:ConnectionString",
+                $"the SQLite store {path} cannot be created ({e.Message}); choose a path the server's account can write, or create its folder for it.", e);
+        }
+    }
 }

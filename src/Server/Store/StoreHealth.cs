@@ -1,24 +1,48 @@
 using System.Data.Common;
+using Dapper;
 using IfiDashboard.Server.Store.Migrations;
+using Microsoft.Extensions.Diagnostics.HealthChecks;
 
 namespace IfiDashboard.Server.Store;
 
-/// <summary>Readiness of the store, for <c>/readyz</c>.</summary>
-public sealed class StoreHealth(StoreMigrations migrations)
+/// <summary>
+/// Readiness of the store, for <c>/readyz</c>: a connection opens, no migration is pending, and a write succeeds
+/// (made inside a transaction that is rolled back, so nothing changes). The description names which of the three
+/// failed and never carries the store's own error text (it can name hosts and users); the exception goes to the log.
+/// </summary>
+public sealed class StoreHealth(IDbConnectionFactory connections, StoreMigrations migrations) : IHealthCheck
 {
-    /// <summary>
-    /// True when a connection opens and every migration script of this release is journaled: a store that is
-    /// reachable but not yet migrated is not ready to serve.
-    /// </summary>
-    public async Task<bool> CanReachAsync(CancellationToken cancellationToken)
+    const string Journal = "schema_versions";
+
+    public async Task<HealthCheckResult> CheckHealthAsync(HealthCheckContext context, CancellationToken cancellationToken = default)
     {
+        var step = "The store is not reachable.";
         try
         {
-            return (await migrations.PendingScriptsAsync(cancellationToken)).Count == 0;
+            await using var connection = await connections.OpenAsync(cancellationToken);
+            step = "The store is not migrated.";
+            var pending = await migrations.PendingScriptsAsync(cancellationToken);
+            if (pending.Count > 0)
+                return HealthCheckResult.Unhealthy($"The store has {pending.Count} migration(s) pending; the server applies them when it starts.");
+            step = "The store cannot be written.";
+            await WriteAndRollBackAsync(connection, cancellationToken);
+            return HealthCheckResult.Healthy("The store is reachable, migrated and writable.");
         }
-        catch (DbException)
+        catch (Exception e) when (e is not OperationCanceledException)
         {
-            return false;
+            return HealthCheckResult.Unhealthy(step, e);
         }
+    }
+
+    /// <summary>
+    /// Rewrites the journal's rows unchanged under the store's write lock, then rolls back: fails on a read-only
+    /// file, a full disk or a read-only PostgreSQL session, and leaves the store as it was.
+    /// </summary>
+    static async Task WriteAndRollBackAsync(DbConnection connection, CancellationToken cancellationToken)
+    {
+        await using var tx = await connection.BeginWriteAsync(cancellationToken);
+        await connection.ExecuteAsync(new CommandDefinition(
+            $"UPDATE {Journal} SET applied_at = applied_at;", transaction: tx, cancellationToken: cancellationToken));
+        await tx.RollbackAsync(cancellationToken);
     }
 }

@@ -44,6 +44,8 @@ public sealed record IfiObservation(IfiState State, string? UnknownReason)
         OutcomeClass.Timeout => "timeout",
         OutcomeClass.NotApplicable => "not applicable",
         OutcomeClass.ProtocolError => "protocol error",
+        OutcomeClass.HostNotAllowed => "host not allowed",
+        OutcomeClass.InsecureTransportRefused => "insecure transport refused",
         _ => outcome.ToString(),
     };
 }

@@ -13,6 +13,10 @@ public enum OutcomeClass
     Timeout,
     Unreachable,
     ProtocolError,
+    /// <summary>The collector may not connect to this host: outside the credential's allow-list or Collector:AllowedNetworks.</summary>
+    HostNotAllowed,
+    /// <summary>The collector refused to send a SQL login over a connection whose certificate it would not validate.</summary>
+    InsecureTransportRefused,
 }
 
 public static class OutcomeClassExtensions
@@ -30,10 +34,13 @@ public static class OutcomeClassExtensions
         OutcomeClass.LoginFailed => 7,
         OutcomeClass.TlsError => 8,
         OutcomeClass.Unreachable => 9,
-        _ => 10,
+        OutcomeClass.InsecureTransportRefused => 10,
+        OutcomeClass.HostNotAllowed => 11,
+        _ => 12,
     };
 
     /// <summary>True when the instance could not be reached at all, so nothing it said is current.</summary>
     public static bool IsConnectionFailure(this OutcomeClass outcome) =>
-        outcome is OutcomeClass.Unreachable or OutcomeClass.TlsError or OutcomeClass.LoginFailed or OutcomeClass.Timeout;
+        outcome is OutcomeClass.Unreachable or OutcomeClass.TlsError or OutcomeClass.LoginFailed or OutcomeClass.Timeout
+            or OutcomeClass.HostNotAllowed or OutcomeClass.InsecureTransportRefused;
 }

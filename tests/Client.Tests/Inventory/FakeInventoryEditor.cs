@@ -13,7 +13,7 @@ public sealed class FakeInventoryEditor(Func<Task<IReadOnlyList<InstanceRegistra
 
     public static InstanceRegistration Instance(long id, string name) => new()
     {
-        Id = id, Name = name, Host = name.ToLowerInvariant() + ".corp.example", CredentialName = "fleet-reader",
+        Id = id, Name = name, Host = name.ToLowerInvariant() + ".corp.example", CredentialName = "fleet_reader",
     };
 
     public Task<IReadOnlyList<InstanceRegistration>> ListAsync(CancellationToken cancellationToken) => list();

@@ -44,7 +44,7 @@ public sealed class InventoryPageTests : ComponentTest
 
         Assert.Equal(["SQLFIN01", "SQLREP01"], page.FindAll("tr[data-instance]").Select(r => r.GetAttribute("data-instance")!).ToArray());
         var finance = page.Find("tr[data-instance=SQLFIN01]").Children.Select(c => c.TextContent.Trim()).ToArray();
-        Assert.Equal(["SQLFIN01", "sqlfin01.corp.example", "14330", "Production", "finance-dba", "finance, pci", "Strict", "fleet-reader", "5 min"], finance[..9]);
+        Assert.Equal(["SQLFIN01", "sqlfin01.corp.example", "14330", "Production", "finance-dba", "finance, pci", "Strict", "fleet_reader", "5 min"], finance[..9]);
         var reporting = page.Find("tr[data-instance=SQLREP01]").TextContent;
         Assert.Contains("REPORTING", reporting, StringComparison.Ordinal);
         Assert.Contains("Mandatory, trusts any certificate", reporting, StringComparison.Ordinal);

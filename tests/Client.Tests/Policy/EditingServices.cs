@@ -2,6 +2,7 @@ using IfiDashboard.Client.Tests.TestData;
 using IfiDashboard.Shared.Dashboard;
 using Microsoft.AspNetCore.Components.Forms;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Time.Testing;
 
 namespace IfiDashboard.Client.Tests.Editing;
 
@@ -11,7 +12,7 @@ public static class EditingServices
     public static IServiceCollection AddEditingBasics(this IServiceCollection services, IFleetAssessments? assessments = null)
     {
         services.AddSingleton<AntiforgeryStateProvider>(new FixedAntiforgery());
-        services.AddSingleton<TimeProvider>(new FixedClock(InstanceSpec.Now));
+        services.AddSingleton<TimeProvider>(new FakeTimeProvider(InstanceSpec.Now));
         services.AddSingleton(assessments ?? FakeAssessments.Of(Fleets.Of(Fleets.Mixed())));
         return services;
     }
@@ -20,10 +21,5 @@ public static class EditingServices
     sealed class FixedAntiforgery : AntiforgeryStateProvider
     {
         public override AntiforgeryRequestToken? GetAntiforgeryToken() => new("test-token", "__RequestVerificationToken");
-    }
-
-    sealed class FixedClock(DateTimeOffset now) : TimeProvider
-    {
-        public override DateTimeOffset GetUtcNow() => now;
     }
 }

@@ -4,13 +4,15 @@ using IfiDashboard.Collector.Probes;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Simulator.Hosting;
 using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Logging.Abstractions;
 
 namespace IfiDashboard.Collector.Tests.Support;
 
 /// <summary>Builds the real prober with credentials from configuration, as the collector host does.</summary>
 internal static class ProberFactory
 {
-    public const string CredentialName = "fleet-reader";
+    public const string CredentialName = "fleet_reader";
     public const string Login = "ifi_collector";
     public const string Password = "C0llect!ng-Pw";
 
@@ -22,17 +24,26 @@ internal static class ProberFactory
         PollDeadlineSeconds = 10,
     };
 
-    public static InstanceProber Create(CollectorOptions? options = null, string? password = Password)
+    /// <summary>The credential as a test fleet needs it: bound to loopback, where the simulator's self-signed certificate is trusted.</summary>
+    public static Dictionary<string, string?> CredentialSettings(string? password = Password) => new()
     {
-        var settings = new Dictionary<string, string?>
-        {
-            [$"Credentials:{CredentialName}:UserId"] = Login,
-            [$"Credentials:{CredentialName}:Password"] = password,
-        };
+        [$"Credentials:{CredentialName}:UserId"] = Login,
+        [$"Credentials:{CredentialName}:Password"] = password,
+        [$"Credentials:{CredentialName}:AllowedHosts:0"] = "127.0.0.1",
+        [$"Credentials:{CredentialName}:AllowTrustServerCertificate"] = "true",
+    };
+
+    public static InstanceProber Create(CollectorOptions? options = null, string? password = Password) =>
+        Create(CredentialSettings(password), options);
+
+    public static InstanceProber Create(IReadOnlyDictionary<string, string?> settings, CollectorOptions? options = null,
+        ILogger<ConnectionStringFactory>? logger = null)
+    {
         var configuration = new ConfigurationBuilder().AddInMemoryCollection(settings).Build();
         options ??= FastOptions();
-        return new InstanceProber(new ConnectionStringFactory(new ConfigurationCredentialResolver(configuration), options),
-            options, new GrowthWatermarks(), TimeProvider.System);
+        var connectionStrings = new ConnectionStringFactory(new ConfigurationCredentialResolver(configuration), options,
+            logger ?? NullLogger<ConnectionStringFactory>.Instance);
+        return new InstanceProber(connectionStrings, options, new GrowthWatermarks(), TimeProvider.System);
     }
 
     public static InstanceRegistration Registration(SimulatedInstance instance, EncryptMode encrypt = EncryptMode.Mandatory,

@@ -124,7 +124,7 @@ public sealed class AlertEmailTests
             Assert.Equal(OutboxStatus.Pending, row.Status);
             Assert.Contains("connection refused", row.LastError, StringComparison.Ordinal);
             Assert.Contains("Alerts:Smtp:Host", row.LastError, StringComparison.Ordinal);
-            Assert.True(row.NextAttemptAt > bed.Clock.Now);
+            Assert.True(row.NextAttemptAt > bed.Clock.GetUtcNow());
         }
 
         await smtp.StartAsync();

@@ -52,6 +52,9 @@ internal sealed class AlertsHost(AlertsTestBed bed, IReadOnlyDictionary<string, 
         builder.UseSetting("Collector:CommandTimeoutSeconds", "3");
         builder.UseSetting("Credentials:fleet:UserId", AlertsTestBed.Login);
         builder.UseSetting("Credentials:fleet:Password", AlertsTestBed.Password);
+        // The simulated fleet listens on loopback with a self-signed certificate.
+        builder.UseSetting("Credentials:fleet:AllowedHosts:0", "127.0.0.1");
+        builder.UseSetting("Credentials:fleet:AllowTrustServerCertificate", "true");
         builder.UseSetting("Logging:LogLevel:Default", "Trace");
         foreach (var (key, value) in settings) builder.UseSetting(key, value);
         builder.ConfigureLogging(logging => logging.AddProvider(Logs));

@@ -1,6 +1,7 @@
 using IfiDashboard.Server.Tests.Store;
 using IfiDashboard.Simulator.Hosting;
 using IfiDashboard.Simulator.Scenarios;
+using Microsoft.Extensions.Time.Testing;
 
 namespace IfiDashboard.Server.Tests.Alerts;
 

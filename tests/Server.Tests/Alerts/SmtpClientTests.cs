@@ -1,7 +1,6 @@
 using System.Net;
 using System.Net.Sockets;
 using IfiDashboard.Server.Alerts.Smtp;
-using IfiDashboard.Server.Tests.Store;
 
 namespace IfiDashboard.Server.Tests.Alerts;
 
@@ -11,7 +10,7 @@ public sealed class SmtpClientTests
     const string User = "alerts-relay";
     const string RelayPassword = "Relay-Pw-7f3c!";
 
-    static readonly SmtpMailClient Client = new(new FakeTimeProvider(DateTimeOffset.UtcNow));
+    static readonly SmtpMailClient Client = new(TimeProvider.System);
 
     static SmtpOptions Options(SmtpSink sink, SmtpSecurity security, bool pin = true) => new()
     {

@@ -14,7 +14,7 @@ internal static class ApiTestData
         ["owner"] = owner,
         ["tags"] = tags ?? ["tier1"],
         ["encrypt"] = "Mandatory",
-        ["credentialName"] = "fleet-reader",
+        ["credentialName"] = "fleet_reader",
         ["pollIntervalSeconds"] = 300,
     };
 

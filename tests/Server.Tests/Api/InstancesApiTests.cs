@@ -61,7 +61,7 @@ public sealed class InstancesApiTests
         Assert.Equal("Strict", instance.Encrypt);
         Assert.True(instance.TrustServerCertificate);
         Assert.Equal("sql01.corp.example", instance.HostNameInCertificate);
-        Assert.Equal("fleet-reader", instance.CredentialName);
+        Assert.Equal("fleet_reader", instance.CredentialName);
         Assert.Equal(60, instance.PollIntervalSeconds);
         Assert.Equal(["tier1", "emea"], instance.Tags);
         Assert.Equal("dba-team", instance.Owner);
@@ -81,7 +81,7 @@ public sealed class InstancesApiTests
         var registration = Assert.Single(leased);
         Assert.Equal("SQL01", registration.Name);
         Assert.Equal(14330, registration.Port);
-        Assert.Equal("fleet-reader", registration.CredentialName);
+        Assert.Equal("fleet_reader", registration.CredentialName);
     }
 
     [Fact]

@@ -1,5 +1,5 @@
 using IfiDashboard.Server.Compliance;
-using IfiDashboard.Server.Tests.Store;
+using Microsoft.Extensions.Time.Testing;
 
 namespace IfiDashboard.Server.Tests.Compliance;
 

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Text.RegularExpressions;
 
 namespace IfiDashboard.Server.Tests.Deployment;
 
@@ -6,7 +7,7 @@ namespace IfiDashboard.Server.Tests.Deployment;
 /// docker-compose.yml checked by Debian's docker-compose itself (no Docker engine runs here, but `config`
 /// parses, validates and interpolates the file as `up` would).
 /// </summary>
-public sealed class ComposeFileTests
+public sealed partial class ComposeFileTests
 {
     const string StorePassword = "st0re-pw-for-the-compose-test";
 
@@ -57,6 +58,55 @@ public sealed class ComposeFileTests
         Assert.True(File.Exists(System.IO.Path.Combine(RepositoryRoot.Path, "src/Server/Dockerfile")));
         Assert.True(File.Exists(System.IO.Path.Combine(RepositoryRoot.Path, "src/Collector/Dockerfile")));
     }
+
+    [Fact]
+    public async Task Collector_keeps_its_outbox_on_a_volume_its_non_root_user_owns()
+    {
+        var (exitCode, output) = await ComposeConfigAsync("k3y-for-the-compose-test");
+        var dockerfile = await File.ReadAllLinesAsync(System.IO.Path.Combine(RepositoryRoot.Path, "src/Collector/Dockerfile"));
+
+        Assert.True(exitCode == 0, output);
+        Assert.Contains("- collector-outbox:/var/lib/ifidashboard-collector", output, StringComparison.Ordinal);
+        var declared = output[output.LastIndexOf("\nvolumes:", StringComparison.Ordinal)..];
+        Assert.Contains("\n  collector-outbox:", declared, StringComparison.Ordinal);
+        Assert.Contains("ENV Collector__Outbox__Directory=/var/lib/ifidashboard-collector/outbox", dockerfile);
+        var chown = Array.FindIndex(dockerfile, l => l.Contains("chown -R app:app /var/lib/ifidashboard-collector", StringComparison.Ordinal));
+        var user = Array.FindIndex(dockerfile, l => l.Trim() == "USER app");
+        Assert.True(chown >= 0 && user > chown, "the outbox folder is given to the non-root user before the image switches to it");
+    }
+
+    [Fact]
+    public async Task Every_environment_variable_can_be_exported_from_a_shell()
+    {
+        var (exitCode, output) = await ComposeConfigAsync("k3y-for-the-compose-test");
+
+        Assert.True(exitCode == 0, output);
+        var names = EnvironmentNames(output);
+        Assert.Contains("Collector__ApiKey", names);
+        Assert.Contains("Store__ConnectionString", names);
+        Assert.All(names, name => Assert.Matches(ShellIdentifier(), name));
+    }
+
+    /// <summary>The keys of every service's <c>environment:</c> mapping in <c>docker-compose config</c>'s output.</summary>
+    static List<string> EnvironmentNames(string output)
+    {
+        var names = new List<string>();
+        int? environmentIndent = null;
+        foreach (var line in output.Split('\n'))
+        {
+            var indent = line.Length - line.TrimStart().Length;
+            if (environmentIndent is { } outer && indent > outer && line.Contains(':'))
+            {
+                names.Add(line.Trim().Split(':')[0]);
+                continue;
+            }
+            environmentIndent = line.Trim() == "environment:" ? indent : null;
+        }
+        return names;
+    }
+
+    [GeneratedRegex("^[A-Za-z_][A-Za-z0-9_]*$")]
+    private static partial Regex ShellIdentifier();
 
     [Fact]
     public async Task Compose_refuses_to_start_without_a_collector_key()

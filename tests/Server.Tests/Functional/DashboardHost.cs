@@ -36,6 +36,8 @@ public sealed class DashboardHost : WebApplicationFactory<Program>
 
     /// <summary>The store this server writes to (SQLite file or PostgreSQL database), once the server has started.</summary>
     public TestDatabase Store => _database ?? throw new InvalidOperationException("The server has not started yet.");
+    /// <summary>More settings for the server, given before it starts.</summary>
+    public Dictionary<string, string?> Settings { get; } = [];
 
     protected override void ConfigureWebHost(IWebHostBuilder builder)
     {
@@ -48,7 +50,11 @@ public sealed class DashboardHost : WebApplicationFactory<Program>
         builder.UseSetting("Collector:CommandTimeoutSeconds", "3");
         builder.UseSetting("Credentials:fleet:UserId", Login);
         builder.UseSetting("Credentials:fleet:Password", Password);
+        // The simulated fleet listens on loopback with a self-signed certificate.
+        builder.UseSetting("Credentials:fleet:AllowedHosts:0", "127.0.0.1");
+        builder.UseSetting("Credentials:fleet:AllowTrustServerCertificate", "true");
         builder.UseSetting("Ingestion:ApiKeys:0", ApiKey);
+        foreach (var (key, value) in Settings) builder.UseSetting(key, value);
     }
 
     /// <summary>Registers every simulated instance as an operator would: by host, port and credential name.</summary>

@@ -1,6 +1,9 @@
 using System.Net;
 using System.Net.Http.Json;
+using System.Text.Json;
+using Dapper;
 using IfiDashboard.Server.Ingestion;
+using IfiDashboard.Server.Store;
 using IfiDashboard.Shared.Dashboard;
 using IfiDashboard.Shared.Inventory;
 using Microsoft.Extensions.DependencyInjection;
@@ -19,6 +22,23 @@ public sealed class HealthAndCollectorApiTests
 
         Assert.Equal("alive", await client.GetStringAsync("/healthz"));
         Assert.Equal("ready", await client.GetStringAsync("/readyz"));
+    }
+
+    [Fact]
+    public async Task Readyz_answers_503_with_a_problem_naming_the_store_while_healthz_stays_alive()
+    {
+        await using var host = new DashboardHost();
+        var client = host.CreateClient();
+        await using (var connection = await host.Services.GetRequiredService<IDbConnectionFactory>().OpenAsync(CancellationToken.None))
+            await connection.ExecuteAsync("DROP TABLE schema_versions;");
+
+        var ready = await client.GetAsync("/readyz");
+        var problem = await ready.Content.ReadFromJsonAsync<JsonElement>();
+
+        Assert.Equal(HttpStatusCode.ServiceUnavailable, ready.StatusCode);
+        Assert.Equal("application/problem+json", ready.Content.Headers.ContentType?.MediaType);
+        Assert.Equal("The store is not migrated.", problem.GetProperty("detail").GetString());
+        Assert.Equal("alive", await client.GetStringAsync("/healthz"));
     }
 
     [Fact]

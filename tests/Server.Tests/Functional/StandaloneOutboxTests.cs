@@ -17,7 +17,8 @@ public sealed class StandaloneOutboxTests : IDisposable
 
     public void Dispose() => Directory.Delete(_outbox, recursive: true);
 
-    static int FreePort()
+    /// <summary>A loopback port nothing listens on yet.</summary>
+    internal static int FreePort()
     {
         using var listener = new TcpListener(IPAddress.Loopback, 0);
         listener.Start();
@@ -39,6 +40,7 @@ public sealed class StandaloneOutboxTests : IDisposable
     {
         var port = FreePort();
         var (outbox, delivery) = Collector(port);
+        using var releaseOutbox = outbox;
         await using var host = new DashboardHost(new ScenarioInstance { Name = "remote", Profile = "2019" });
         host.UseKestrel(port);
 
@@ -70,7 +72,7 @@ public sealed class StandaloneOutboxTests : IDisposable
     public async Task Full_outbox_drops_the_oldest_and_counts_it()
     {
         var options = new OutboxOptions { Directory = _outbox, MaxSnapshots = 2 };
-        var outbox = new SnapshotOutbox(options, NullLogger<SnapshotOutbox>.Instance);
+        using var outbox = new SnapshotOutbox(options, NullLogger<SnapshotOutbox>.Instance);
         var snapshots = Enumerable.Range(0, 3).Select(i => Snapshot(1, 10 - i)).ToList();
 
         foreach (var snapshot in snapshots) await outbox.WriteAsync(snapshot, CancellationToken.None);

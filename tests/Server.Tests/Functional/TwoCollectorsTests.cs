@@ -20,7 +20,7 @@ public sealed class TwoCollectorsTests
     {
         var options = new CollectorOptions { Name = name, MaxConcurrency = 4, ConnectTimeoutSeconds = 3, CommandTimeoutSeconds = 3 };
         var credentials = new ConfigurationCredentialResolver(services.GetRequiredService<IConfiguration>());
-        var prober = new InstanceProber(new ConnectionStringFactory(credentials, options), options, new GrowthWatermarks(), TimeProvider.System);
+        var prober = new InstanceProber(new ConnectionStringFactory(credentials, options, NullLogger<ConnectionStringFactory>.Instance), options, new GrowthWatermarks(), TimeProvider.System);
         return new CollectorService(services.GetRequiredService<IInstanceSource>(), prober, services.GetRequiredService<ISnapshotSink>(),
             options, new CollectorMetrics(), TimeProvider.System, NullLogger<CollectorService>.Instance);
     }

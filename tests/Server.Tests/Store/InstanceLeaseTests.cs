@@ -71,9 +71,9 @@ public sealed class InstanceLeaseTests
         var ids = await AddInstancesAsync(store, 3);
         var source = store.NewSource();
         var all = await source.LeaseDueAsync("collector-a", 3, Lease, None);
-        await source.CompleteAsync(ids[0], "collector-a", store.Clock.Now.AddMinutes(2), None);
-        await source.CompleteAsync(ids[1], "collector-a", store.Clock.Now.AddMinutes(1), None);
-        await source.CompleteAsync(ids[2], "collector-a", store.Clock.Now.AddMinutes(3), None);
+        await source.CompleteAsync(ids[0], "collector-a", store.Clock.GetUtcNow().AddMinutes(2), None);
+        await source.CompleteAsync(ids[1], "collector-a", store.Clock.GetUtcNow().AddMinutes(1), None);
+        await source.CompleteAsync(ids[2], "collector-a", store.Clock.GetUtcNow().AddMinutes(3), None);
 
         store.Clock.Advance(TimeSpan.FromMinutes(5));
         var two = await source.LeaseDueAsync("collector-a", 2, Lease, None);
@@ -89,7 +89,7 @@ public sealed class InstanceLeaseTests
         var ids = await AddInstancesAsync(store, 1);
         var source = store.NewSource();
         await source.LeaseDueAsync("collector-a", 10, Lease, None);
-        await source.CompleteAsync(ids[0], "collector-a", store.Clock.Now.AddMinutes(5), None);
+        await source.CompleteAsync(ids[0], "collector-a", store.Clock.GetUtcNow().AddMinutes(5), None);
 
         store.Clock.Advance(TimeSpan.FromMinutes(4));
         var early = await source.LeaseDueAsync("collector-a", 10, Lease, None);
@@ -111,9 +111,9 @@ public sealed class InstanceLeaseTests
         await source.LeaseDueAsync("collector-b", 10, Lease, None);
 
         // collector-a finishes late: its lease has passed to collector-b, which must keep it.
-        await source.CompleteAsync(ids[0], "collector-a", store.Clock.Now, None);
+        await source.CompleteAsync(ids[0], "collector-a", store.Clock.GetUtcNow(), None);
         var whileBHolds = await source.LeaseDueAsync("collector-c", 10, Lease, None);
-        await source.CompleteAsync(ids[0], "collector-b", store.Clock.Now, None);
+        await source.CompleteAsync(ids[0], "collector-b", store.Clock.GetUtcNow(), None);
         var afterBCompletes = await source.LeaseDueAsync("collector-c", 10, Lease, None);
 
         Assert.Empty(whileBHolds);
@@ -125,7 +125,7 @@ public sealed class InstanceLeaseTests
     {
         await using var store = await TestStore.CreateMigratedAsync();
         var ids = await AddInstancesAsync(store, 2);
-        await store.Instances.RetireAsync(ids[0], store.Clock.Now, None);
+        await store.Instances.RetireAsync(ids[0], store.Clock.GetUtcNow(), None);
 
         var leased = await store.NewSource().LeaseDueAsync("collector-a", 10, Lease, None);
 

@@ -1,3 +1,4 @@
+using Dapper;
 using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Dashboard;
 using IfiDashboard.Shared.Dashboard;
@@ -5,6 +6,7 @@ using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Diagnostics.HealthChecks;
 using Microsoft.Extensions.Options;
 
 namespace IfiDashboard.Server.Tests.Store;
@@ -35,17 +37,64 @@ public sealed class StoreRegistrationTests : IDisposable
         await using var provider = BuildProvider();
         var health = provider.GetRequiredService<StoreHealth>();
 
-        var beforeMigration = await health.CanReachAsync(CancellationToken.None);
+        var beforeMigration = await health.CheckHealthAsync(new HealthCheckContext());
         await provider.MigrateIfiStoreAsync();
-        var afterMigration = await health.CanReachAsync(CancellationToken.None);
+        var afterMigration = await health.CheckHealthAsync(new HealthCheckContext());
 
-        Assert.False(beforeMigration);
-        Assert.True(afterMigration);
+        Assert.Equal(HealthStatus.Unhealthy, beforeMigration.Status);
+        Assert.Equal("The store is not migrated.", beforeMigration.Description);
+        Assert.Equal(HealthStatus.Healthy, afterMigration.Status);
         if (!TestDatabase.IsPostgres)
             Assert.True(File.Exists(Path.Combine(_directory, "data", "ifi.db"))); // the file and its folders are created
         Assert.NotNull(provider.GetRequiredService<ISnapshotSink>());
         Assert.NotNull(provider.GetRequiredService<IInstanceSource>());
         Assert.Empty(await provider.GetRequiredService<FleetQueries>().ListInstancesAsync(CancellationToken.None));
+    }
+
+    [Fact]
+    public async Task Store_with_a_migration_missing_from_its_journal_is_not_ready()
+    {
+        await using var provider = BuildProvider();
+        await provider.MigrateIfiStoreAsync();
+        await using (var connection = await provider.GetRequiredService<IDbConnectionFactory>().OpenAsync(CancellationToken.None))
+            await connection.ExecuteAsync("DELETE FROM schema_versions WHERE script_name = (SELECT MAX(script_name) FROM schema_versions);");
+
+        var result = await provider.GetRequiredService<StoreHealth>().CheckHealthAsync(new HealthCheckContext());
+
+        Assert.Equal(HealthStatus.Unhealthy, result.Status);
+        Assert.Equal("The store has 1 migration(s) pending; the server applies them when it starts.", result.Description);
+    }
+
+    [Fact]
+    public async Task Store_that_cannot_be_written_is_not_ready_and_the_probe_write_leaves_nothing_behind()
+    {
+        await using var provider = BuildProvider();
+        await provider.MigrateIfiStoreAsync();
+        var journalBefore = await JournalAsync(provider.GetRequiredService<IDbConnectionFactory>());
+        var readOnly = new StoreOptions
+        {
+            Provider = _database.Provider,
+            ConnectionString = _database.ConnectionString + (TestDatabase.IsPostgres ? ";Options=-c default_transaction_read_only=on" : ";Mode=ReadOnly"),
+        };
+        var readOnlyConnections = TestDatabase.IsPostgres
+            ? (IDbConnectionFactory)new PostgresConnectionFactory(Options.Create(readOnly))
+            : new SqliteConnectionFactory(Options.Create(readOnly));
+
+        var writable = await provider.GetRequiredService<StoreHealth>().CheckHealthAsync(new HealthCheckContext());
+        var notWritable = await new StoreHealth(readOnlyConnections).CheckHealthAsync(new HealthCheckContext());
+
+        Assert.Equal(HealthStatus.Healthy, writable.Status);
+        Assert.Equal(journalBefore, await JournalAsync(provider.GetRequiredService<IDbConnectionFactory>()));
+        Assert.Equal(HealthStatus.Unhealthy, notWritable.Status);
+        Assert.Equal("The store cannot be written.", notWritable.Description);
+        if (readOnlyConnections is IAsyncDisposable disposable) await disposable.DisposeAsync();
+    }
+
+    static async Task<string> JournalAsync(IDbConnectionFactory connections)
+    {
+        await using var connection = await connections.OpenAsync(CancellationToken.None);
+        var rows = await connection.QueryAsync<(string, string)>("SELECT script_name, applied_at FROM schema_versions ORDER BY script_name;");
+        return string.Join("\n", rows);
     }
 
     [Fact]

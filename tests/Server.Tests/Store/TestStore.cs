@@ -5,6 +5,7 @@ using IfiDashboard.Server.Store.Dashboard;
 using IfiDashboard.Server.Store.Ingestion;
 using IfiDashboard.Server.Store.Inventory;
 using IfiDashboard.Server.Store.Migrations;
+using Microsoft.Extensions.Time.Testing;
 
 namespace IfiDashboard.Server.Tests.Store;
 

@@ -1,6 +1,7 @@
 using IfiDashboard.Simulator.Engine;
 using IfiDashboard.Simulator.Results;
 using IfiDashboard.Simulator.Scenarios;
+using Microsoft.Extensions.Time.Testing;
 
 namespace IfiDashboard.Simulator.Tests.Engine;
 
@@ -15,7 +16,7 @@ internal sealed class EngineHarness
 
     public EngineHarness(string profile = "2019", Action<ScenarioInstance>? configure = null, params string[] permissions)
     {
-        _engine = new QueryEngine(_log.Add, new FixedClock(Now));
+        _engine = new QueryEngine(_log.Add, new FakeTimeProvider(Now));
         Instance = new ScenarioInstance { Name = "sql01", Profile = profile };
         configure?.Invoke(Instance);
         var login = new ScenarioLogin
@@ -53,11 +54,6 @@ internal sealed class EngineHarness
     }
 
     public object? Scalar(string sql) => Assert.Single(Query(sql).Rows)[0];
-}
-
-internal sealed class FixedClock(DateTimeOffset now) : TimeProvider
-{
-    public override DateTimeOffset GetUtcNow() => now;
 }
 
 internal static class ResultSetExtensions

@@ -25,6 +25,10 @@ public static class ProbeAdvice
             "The probe timed out: look for blocking or a busy instance at poll time, or raise Collector:CommandTimeoutSeconds.",
         OutcomeClass.ProtocolError =>
             "The instance answered in a way the collector did not expect: note the message and report it with the instance's version.",
+        OutcomeClass.HostNotAllowed =>
+            "The collector would not connect: the host is outside the allow-list of the registration's credential (Credentials:<name>:AllowedHosts) or of the collector (Collector:AllowedNetworks). If the instance really belongs to that credential, add its host name, a wildcard or a CIDR range there, as the message says; otherwise register it with the right credential.",
+        OutcomeClass.InsecureTransportRefused =>
+            "The collector would not send the SQL login to a certificate it does not validate: give the instance a certificate the collector's machine trusts, or pin it (ServerCertificatePath) and clear TrustServerCertificate; only if you accept the risk, set Credentials:<name>:AllowTrustServerCertificate=true on the collector.",
         _ => null,
     };
 }

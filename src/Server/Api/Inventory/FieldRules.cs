@@ -22,8 +22,11 @@ internal static partial class FieldRules
     [GeneratedRegex(@"^[A-Za-z0-9][A-Za-z0-9._:\-]{0,127}\z")]
     public static partial Regex ExternalKey();
 
-    /// <summary>Credential names become configuration keys (<c>Credentials:&lt;name&gt;</c>): no ':'.</summary>
-    [GeneratedRegex(@"^[A-Za-z0-9][A-Za-z0-9._\-]{0,127}\z")]
+    /// <summary>
+    /// Credential names become configuration keys (<c>Credentials:&lt;name&gt;</c>) and so environment variable names
+    /// (<c>Credentials__&lt;name&gt;__Password</c>), which a shell or systemd accepts only of letters, digits and '_'.
+    /// </summary>
+    [GeneratedRegex(@"^[A-Za-z0-9][A-Za-z0-9_]{0,127}\z")]
     public static partial Regex CredentialName();
 
     /// <summary>SQL Server instance names: up to 16 letters, digits, '_' or '$', not starting with a digit.</summary>

@@ -53,7 +53,7 @@ internal static class InstanceValidator
         if (input.HostNameInCertificate is not null && (input.HostNameInCertificate.Contains(':') || !FieldRules.IsPlausibleHost(input.HostNameInCertificate)))
             errors.Add(F("hostNameInCertificate"), "A DNS name of at most 253 characters.");
         if (input.CredentialName is not null && !FieldRules.CredentialName().IsMatch(input.CredentialName))
-            errors.Add(F("credentialName"), "1–128 characters: letters, digits and . _ -, starting with a letter or digit.");
+            errors.Add(F("credentialName"), "1–128 characters: letters, digits and _, starting with a letter or digit (it becomes part of environment variable names, Credentials__<name>__Password).");
         if (input.PollIntervalSeconds is < MinPollSeconds or > MaxPollSeconds)
             errors.Add(F("pollIntervalSeconds"), $"Must be between {MinPollSeconds} and {MaxPollSeconds}.");
 

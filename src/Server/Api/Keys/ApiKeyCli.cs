@@ -89,7 +89,7 @@ public static class ApiKeyCli
 
     static WebApplication BuildHost(string[] hostArgs)
     {
-        var builder = WebApplication.CreateBuilder(new WebApplicationOptions { Args = hostArgs }).AddBaseDirectorySettings();
+        var builder = ServerHost.CreateBuilder(hostArgs);
         // The output is the key and the table; migration logs would only get in the way of scripts reading it.
         builder.Logging.ClearProviders();
         builder.Services.AddIfiStore(builder.Configuration);

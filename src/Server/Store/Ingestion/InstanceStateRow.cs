@@ -37,15 +37,17 @@ internal sealed record InstanceStateRow
 
     /// <summary>
     /// The state after <paramref name="poll"/>. Outcome and IFI state always follow the latest poll; identity follows
-    /// any poll that read it, and the engine service only a good poll that found it, so an unreachable poll keeps
-    /// what earlier polls learned.
+    /// any poll that read it, and the engine service any poll that read the services DMV, so an unreachable poll keeps
+    /// what earlier polls learned. The engine's IFI flag is the determined state ("Y"/"N"), from the DMV or, on builds
+    /// without its column, from the start-up error-log line, so the timeline follows either source.
     /// </summary>
     public static InstanceStateRow After(InstanceStateRow? previous, PollFacts poll)
     {
         var snapshot = poll.Snapshot;
         var identity = snapshot.Identity;
-        var engine = poll.IsGood ? snapshot.EngineService : null;
+        var engine = poll.ReadServices ? snapshot.EngineService : null;
         var ifi = IfiObservation.From(snapshot);
+        var ifiFlag = ifi.State switch { Shared.Snapshots.IfiState.Enabled => "Y", Shared.Snapshots.IfiState.Disabled => "N", _ => engine?.InstantFileInitializationEnabled };
         var overall = snapshot.Overall;
         var pollAt = StoreTime.ToText(snapshot.FinishedAt);
 
@@ -64,7 +66,7 @@ internal sealed record InstanceStateRow
             HostPlatform = identity is null ? previous?.HostPlatform : identity.HostPlatform,
             ServerName = identity is null ? previous?.ServerName : identity.ServerName,
             EngineServiceAccount = engine is null ? previous?.EngineServiceAccount : engine.ServiceAccount,
-            EngineIfiEnabled = engine is null ? previous?.EngineIfiEnabled : engine.InstantFileInitializationEnabled,
+            EngineIfiEnabled = engine is null ? previous?.EngineIfiEnabled : ifiFlag,
             EngineLastStartupTime = engine is null ? previous?.EngineLastStartupTime : StoreTime.ToText(engine.LastStartupTime),
             IfiState = ifi.State.ToString(),
             IfiUnknownReason = ifi.UnknownReason,

@@ -1,5 +1,6 @@
 using System.Data.Common;
 using Dapper;
+using IfiDashboard.Server.Ingestion;
 using IfiDashboard.Server.Store.Retention;
 using IfiDashboard.Shared.Snapshots;
 
@@ -14,11 +15,15 @@ public sealed class SnapshotStore(IDbConnectionFactory connections, RetentionHor
 {
     public async Task WriteAsync(InstanceSnapshot snapshot, CancellationToken cancellationToken)
     {
+        using var span = IngestionTelemetry.StartStoring(snapshot);
         await using var connection = await connections.OpenAsync(cancellationToken);
         await using var tx = await connection.BeginWriteAsync(cancellationToken);
         var pollId = await InsertPollAsync(connection, tx, snapshot, cancellationToken);
         if (pollId is null)
+        {
+            IngestionTelemetry.MarkDuplicate(span);
             return; // already stored: the rollback on dispose ends the empty transaction
+        }
 
         var poll = new PollFacts(snapshot, pollId.Value);
         await InsertProbesAsync(connection, tx, poll, cancellationToken);

@@ -14,6 +14,9 @@ public sealed record InstanceFacts
     /// <summary>11 = 2012 ... 17 = 2025; 0 when the identity probe never succeeded.</summary>
     public int MajorVersion { get; init; }
 
+    /// <summary>SERVERPROPERTY('ProductVersion'), e.g. 12.0.5000.0; null when the identity probe never succeeded.</summary>
+    public string? ProductVersion { get; init; }
+
     /// <summary>SERVERPROPERTY('EngineEdition'); null when unknown.</summary>
     public int? EngineEdition { get; init; }
 

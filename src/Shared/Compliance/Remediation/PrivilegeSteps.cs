@@ -1,3 +1,5 @@
+using IfiDashboard.Shared.Snapshots;
+
 namespace IfiDashboard.Shared.Compliance.Remediation;
 
 /// <summary>The Windows steps for granting or revoking "Perform volume maintenance tasks" for one account.</summary>
@@ -7,9 +9,11 @@ static class PrivilegeSteps
         "SELECT instant_file_initialization_enabled FROM sys.dm_server_services " +
         "WHERE process_id = SERVERPROPERTY('ProcessID')";
 
+    public const string StartupLineQuery = "EXEC sp_readerrorlog 0, 1, N'Database Instant File Initialization'";
+
     const string Right = "\"Perform volume maintenance tasks\" (SE_MANAGE_VOLUME_NAME)";
 
-    public static IReadOnlyList<string> Grant(string account, string serviceName) =>
+    public static IReadOnlyList<string> Grant(string account, string serviceName, string? productVersion) =>
     [
         $"On the host, open secpol.msc > Local Policies > User Rights Assignment > {Right} and add {account}.",
         "If a domain Group Policy assigns this right, add the account in that GPO instead: a local change is " +
@@ -18,10 +22,10 @@ static class PrivilegeSteps
         "(*S-1-5-...) to the SeManageVolumePrivilege line, then secedit /configure /db C:\\Windows\\Temp\\rights.sdb " +
         "/cfg C:\\Temp\\rights.inf /areas USER_RIGHTS.",
         Restart(serviceName),
-        Verify("Y"),
+        Verify(IfiState.Enabled, productVersion),
     ];
 
-    public static IReadOnlyList<string> Revoke(string account, string serviceName) =>
+    public static IReadOnlyList<string> Revoke(string account, string serviceName, string? productVersion) =>
     [
         $"On the host, open secpol.msc > Local Policies > User Rights Assignment > {Right} and remove {account} " +
         "(or remove it in the GPO that assigns the right).",
@@ -29,13 +33,26 @@ static class PrivilegeSteps
         $"local Administrators, move the service to its virtual account NT Service\\{serviceName} " +
         "(SQL Server Configuration Manager) or IFI stays on.",
         Restart(serviceName),
-        Verify("N"),
+        Verify(IfiState.Disabled, productVersion),
     ];
 
     public static string Restart(string serviceName) =>
         $"In a maintenance window, restart the SQL Server service ({serviceName}), e.g. " +
         $"Restart-Service -Name '{serviceName}' -Force: the privilege is read only at service start.";
 
-    public static string Verify(string expected) =>
-        $"Verify: {VerifyQuery}; it must return '{expected}'.";
+    /// <summary>
+    /// The check that fits the build: the DMV column where it exists; before it (2014 SP2, 2016 RTM) the line the
+    /// engine writes at start-up, as Microsoft's IFI page says for those builds. With the version unknown, both.
+    /// </summary>
+    public static string Verify(IfiState expected, string? productVersion)
+    {
+        var flag = expected == IfiState.Enabled ? "Y" : "N";
+        var word = expected == IfiState.Enabled ? "enabled" : "disabled";
+        var startupLine = $"{StartupLineQuery}; its newest line must say '{word}' (written at each service start)";
+        if (ProductVersions.HasIfiColumn(productVersion)) return $"Verify: {VerifyQuery}; it must return '{flag}'.";
+        if (ProductVersions.WritesStartupIfiLine(productVersion)) return $"Verify: {startupLine}.";
+        if (productVersion is null) return $"Verify: {VerifyQuery}; it must return '{flag}' (on 2014 SP2 or 2016 RTM, which lack that column: {startupLine}).";
+        return "Verify on the host: this build reports IFI neither in sys.dm_server_services nor in the error log; " +
+               "secpol.msc > User Rights Assignment > \"Perform volume maintenance tasks\" shows who holds the right.";
+    }
 }

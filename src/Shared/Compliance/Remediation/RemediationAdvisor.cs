@@ -13,7 +13,7 @@ public static class RemediationAdvisor
     public static RemediationPlan For(InstanceFacts instance, InstanceCompliance compliance,
         string collectorLogin = CollectorLoginPlaceholder) => compliance.Status switch
     {
-        ComplianceStatus.Compliant => Nothing("Compliant: nothing to do", PrivilegeSteps.Verify(Flag(instance.Ifi.State))),
+        ComplianceStatus.Compliant => Nothing("Compliant: nothing to do", PrivilegeSteps.Verify(instance.Ifi.State, instance.ProductVersion)),
         ComplianceStatus.NotApplicable => Nothing("Not applicable: nothing to do", compliance.Explanation),
         ComplianceStatus.Unknown => ForUnknown(instance, collectorLogin),
         ComplianceStatus.Waived => Waived(instance, compliance),
@@ -38,13 +38,13 @@ public static class RemediationAdvisor
         var grant = desired == DesiredState.Required;
 
         if (instance.Platform == HostPlatform.Linux)
-            return LinuxCheck(grant);
+            return LinuxCheck(grant, instance.ProductVersion);
 
         return grant
             ? new(RemediationKind.GrantPrivilege, $"Grant \"Perform volume maintenance tasks\" to {account}",
-                PrivilegeSteps.Grant(account, service))
+                PrivilegeSteps.Grant(account, service, instance.ProductVersion))
             : new(RemediationKind.RevokePrivilege, $"Revoke \"Perform volume maintenance tasks\" from {account}",
-                PrivilegeSteps.Revoke(account, service));
+                PrivilegeSteps.Revoke(account, service, instance.ProductVersion));
     }
 
     static RemediationPlan Waived(InstanceFacts instance, InstanceCompliance compliance)
@@ -58,7 +58,7 @@ public static class RemediationAdvisor
         };
     }
 
-    static RemediationPlan LinuxCheck(bool wantOn) => new(RemediationKind.LinuxCheck,
+    static RemediationPlan LinuxCheck(bool wantOn, string? productVersion) => new(RemediationKind.LinuxCheck,
         wantOn ? "Linux: find what switched data-file IFI off" : "Linux: IFI cannot be revoked by a Windows right",
         [
             "SQL Server on Linux has no \"Perform volume maintenance tasks\" right: it allocates data files with " +
@@ -68,7 +68,7 @@ public static class RemediationAdvisor
                   "flags 1805/1806 are reported to turn it off (unconfirmed)."
                 : "If policy forbids IFI on this host, agree with the security team whether a trace flag (1806 is " +
                   "reported to disable IFI; unconfirmed) or a different host is the answer, or grant a waiver.",
-            PrivilegeSteps.Verify(wantOn ? "Y" : "N"),
+            PrivilegeSteps.Verify(wantOn ? IfiState.Enabled : IfiState.Disabled, productVersion),
         ]);
 
     static RemediationPlan ForUnknown(InstanceFacts instance, string collectorLogin)
@@ -79,13 +79,13 @@ public static class RemediationAdvisor
 
         return (instance.IfiUnknownCause ?? UnknownCauses.FromReason(instance.Ifi.UnknownReason)) switch
         {
-            OutcomeClass.BuildTooOld => BuildTooOld(instance.MajorVersion),
+            OutcomeClass.BuildTooOld => BuildTooOld(instance.MajorVersion, instance.ProductVersion),
             OutcomeClass.PermissionMissing => MissingPermission(instance.MajorVersion, collectorLogin),
             var cause => Connectivity(cause, instance.Ifi.UnknownReason),
         };
     }
 
-    static RemediationPlan BuildTooOld(int major)
+    static RemediationPlan BuildTooOld(int major, string? productVersion)
     {
         var minimum = major switch
         {
@@ -94,13 +94,17 @@ public static class RemediationAdvisor
             13 => "SQL Server 2016 SP1 (13.0.4001)",
             _ => "2012 SP4 (11.0.7001), 2014 SP3 (12.0.6024) or 2016 SP1 (13.0.4001)",
         };
-        return new(RemediationKind.PatchBuild, "Build too old to report IFI",
-        [
-            $"This build has no instant_file_initialization_enabled column in sys.dm_server_services. Patch to at " +
-            $"least {minimum}.",
-            "Until then, read the startup message: EXEC sp_readerrorlog 0, 1, N'Database Instant File " +
-            "Initialization'; (written at startup from 2012 SP4, 2014 SP2 and 2016 on) says enabled or disabled.",
-        ]);
+        var patch = $"This build has no instant_file_initialization_enabled column in sys.dm_server_services. Patch to at " +
+                    $"least {minimum}.";
+        // 2014 SP2 and 2016 RTM write the start-up line; a poll found none (the log was cycled, or no permission to
+        // read it). 2012 before SP4 and 2014 before SP2 write none: there only the host can tell.
+        return ProductVersions.WritesStartupIfiLine(productVersion)
+            ? new(RemediationKind.PatchBuild, "IFI state not found in the error log",
+                [patch, $"Until then, the state is the line written at service start: {PrivilegeSteps.StartupLineQuery}; " +
+                        "if the current log no longer holds it (cycled since start-up), read the older logs (1, 2, ...)."])
+            : new(RemediationKind.PatchBuild, "Build too old to report IFI",
+                [patch, "Until then, no query tells the state on this build: on the host, secpol.msc > User Rights " +
+                        "Assignment > \"Perform volume maintenance tasks\" shows who holds the right."]);
     }
 
     static RemediationPlan MissingPermission(int major, string login)
@@ -126,12 +130,15 @@ public static class RemediationAdvisor
             OutcomeClass.LoginFailed => "Check the credential name configured for this instance and that the login " +
                                         "exists and is enabled.",
             OutcomeClass.Timeout => "Check the instance's load and the network path; the poll timed out.",
+            OutcomeClass.HostNotAllowed => "Add the host to the allow-list of the instance's credential " +
+                                           "(Credentials:<name>:AllowedHosts) or Collector:AllowedNetworks on the collector, " +
+                                           "or register the instance with the credential meant for it.",
+            OutcomeClass.InsecureTransportRefused => "Give the instance a certificate the collector trusts, or pin it, and " +
+                                                     "clear TrustServerCertificate; the collector sends no SQL login otherwise.",
             _ => $"Check the collector's last message for this instance ({reason ?? "no reason given"}).",
         };
         return new(RemediationKind.RestoreConnectivity, $"IFI state unknown: {reason ?? "no reason given"}", [step]);
     }
 
     static RemediationPlan Nothing(string title, string detail) => new(RemediationKind.NothingToDo, title, [detail]);
-
-    static string Flag(IfiState state) => state == IfiState.Enabled ? "Y" : "N";
 }

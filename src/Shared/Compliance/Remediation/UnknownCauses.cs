@@ -17,6 +17,8 @@ public static class UnknownCauses
         "login failed" => OutcomeClass.LoginFailed,
         "timeout" => OutcomeClass.Timeout,
         "protocol error" => OutcomeClass.ProtocolError,
+        "host not allowed" => OutcomeClass.HostNotAllowed,
+        "insecure transport refused" => OutcomeClass.InsecureTransportRefused,
         _ => null,
     };
 

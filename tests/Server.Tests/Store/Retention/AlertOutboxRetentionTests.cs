@@ -21,9 +21,9 @@ public sealed class AlertOutboxRetentionTests
         await outbox.RecordAsync(Mail("old-sent"), sent: true, error: null, None);
         await outbox.RecordAsync(Mail("old-failed"), sent: false, error: "550 mailbox unavailable", None);
         await outbox.AddAsync([Mail("old-pending")], None);
-        bed.Clock.Now = Day(100);
+        bed.Clock.SetUtcNow(Day(100));
         await outbox.RecordAsync(Mail("recent-sent"), sent: true, error: null, None);
-        bed.Clock.Now = Day(200);
+        bed.Clock.SetUtcNow(Day(200));
 
         var report = await bed.PruneAsync();
 

@@ -17,13 +17,13 @@ public sealed class GrowthEventRetentionTests
         await bed.WriteAsync(TestData.Good(id, Day(2)));
         await bed.WriteAsync(TestData.Good(id, Day(3)));
 
-        bed.Clock.Now = Day(100);
+        bed.Clock.SetUtcNow(Day(100));
         var early = await bed.PruneAsync();
         // The events are within 400 days, so the day-1 poll they point at stays although it is past 90 days.
         Assert.Equal([0, 1, 3], await bed.PollDaysAsync(id));
         Assert.Equal((0, 1), (early.GrowthEvents, early.Polls));
 
-        bed.Clock.Now = Day(402);
+        bed.Clock.SetUtcNow(Day(402));
         var late = await bed.PruneAsync();
         Assert.Equal((2, 1), (late.GrowthEvents, late.Polls));
         Assert.Equal([0, 3], await bed.PollDaysAsync(id));
@@ -37,7 +37,7 @@ public sealed class GrowthEventRetentionTests
         var id = await bed.AddInstanceAsync("SQL01");
         await bed.WriteAsync(TestData.Good(id, Day(10)).WithGrowth(
             Growth(Day(0)), Growth(Day(1)), Growth(Day(9))));
-        bed.Clock.Now = Day(401); // the cut-off is day 1, to the tick
+        bed.Clock.SetUtcNow(Day(401)); // the cut-off is day 1, to the tick
 
         var report = await bed.PruneAsync();
 
@@ -56,7 +56,7 @@ public sealed class GrowthEventRetentionTests
         var first = Growth(Day(0).AddHours(-2));
         var second = Growth(Day(0).AddHours(-1));
         await bed.WriteAsync(TestData.Good(id, Day(0)).WithGrowth(first, second));
-        bed.Clock.Now = Day(401);
+        bed.Clock.SetUtcNow(Day(401));
         var report = await bed.PruneAsync();
         Assert.Equal(2, report.GrowthEvents);
 

@@ -16,7 +16,7 @@ public sealed class PollRetentionTests
         var id = await bed.AddInstanceAsync("SQL01");
         for (var day = 0; day < 200; day++)
             await bed.WriteAsync(day % 2 == 0 ? TestData.Good(id, Day(day)) : TestData.Unreachable(id, Day(day)));
-        bed.Clock.Now = Day(200);
+        bed.Clock.SetUtcNow(Day(200));
 
         var report = await bed.PruneAsync();
 
@@ -43,7 +43,7 @@ public sealed class PollRetentionTests
         await bed.WriteAsync(TestData.Unreachable(silent, Day(4)));
         for (var day = 0; day < 200; day += 10)
             await bed.WriteAsync(TestData.Good(busy, Day(day)));
-        bed.Clock.Now = Day(200);
+        bed.Clock.SetUtcNow(Day(200));
         var listBefore = await bed.Store.Queries.ListInstancesAsync(None);
 
         await bed.PruneAsync();
@@ -70,7 +70,7 @@ public sealed class PollRetentionTests
         await bed.WriteAsync(TestData.Good(id, Day(4), ifi: "N").WithFiles());                 // seen_poll_id
         for (var day = 5; day < 200; day++)
             await bed.WriteAsync(TestData.Good(id, Day(day), ifi: "N"));
-        bed.Clock.Now = Day(200);
+        bed.Clock.SetUtcNow(Day(200));
         var facts = new FactsReader(bed.Store.Connections);
         var observationsBefore = (await facts.ObservationsAsync(id, None))[id].ToList();
 
@@ -92,7 +92,7 @@ public sealed class PollRetentionTests
         var id = await bed.AddInstanceAsync("SQL01");
         for (var day = 0; day < 60; day++)
             await bed.WriteAsync(TestData.Good(id, Day(day)));
-        bed.Clock.Now = Day(60);
+        bed.Clock.SetUtcNow(Day(60));
 
         var first = await bed.PruneAsync();
         var second = await bed.PruneAsync();

@@ -6,6 +6,7 @@ using IfiDashboard.Shared.Snapshots;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
 using Microsoft.Extensions.Options;
+using Microsoft.Extensions.Time.Testing;
 
 namespace IfiDashboard.Server.Tests.Store.Retention;
 

@@ -3,6 +3,7 @@ using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Retention;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Time.Testing;
 
 namespace IfiDashboard.Server.Tests.Store.Retention;
 

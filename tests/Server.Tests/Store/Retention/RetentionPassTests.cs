@@ -31,7 +31,7 @@ public sealed class RetentionPassTests
     {
         await using var bed = await RetentionBed.CreateAsync(o => o.BatchSize = 3);
         var id = await WriteOldHistoryAsync(bed);
-        bed.Clock.Now = Day(402);
+        bed.Clock.SetUtcNow(Day(402));
 
         var report = await bed.PruneAsync();
 
@@ -49,7 +49,7 @@ public sealed class RetentionPassTests
     {
         await using var bed = await RetentionBed.CreateAsync(o => o.Enabled = false);
         var id = await WriteOldHistoryAsync(bed);
-        bed.Clock.Now = Day(1000);
+        bed.Clock.SetUtcNow(Day(1000));
         var ancient = Growth(Day(1));
 
         var report = await bed.PruneAsync();
@@ -68,7 +68,7 @@ public sealed class RetentionPassTests
         using var factory = LoggerFactory.Create(b => b.AddProvider(logs).SetMinimumLevel(LogLevel.Debug));
         await using var bed = await RetentionBed.CreateAsync(logger: factory.CreateLogger<RetentionPruner>());
         await WriteOldHistoryAsync(bed);
-        bed.Clock.Now = Day(402);
+        bed.Clock.SetUtcNow(Day(402));
 
         await bed.PruneAsync();
 

@@ -22,7 +22,7 @@ public sealed class RetentionWiringTests
     {
         await using var host = await RetentionHost.StartAsync();
         var id = await host.Get<InstanceRepository>().AddAsync(TestData.Registration("SQL01"), None);
-        host.Clock.Now = Day(500);
+        host.Clock.SetUtcNow(Day(500));
 
         await host.Get<ISnapshotSink>().WriteAsync(
             TestData.Good(id, Day(500)).WithGrowth(Growth(Day(99)), Growth(Day(100)), Growth(Day(499))), None);
@@ -48,7 +48,7 @@ public sealed class RetentionWiringTests
             if (day is 10 or 150) poll = poll.WithGrowth(Growth(Day(day).AddHours(-1)));
             await sink.WriteAsync(poll, None);
         }
-        host.Clock.Now = Day(200);
+        host.Clock.SetUtcNow(Day(200));
         var details = host.Get<IInstanceDetails>();
         var before = await details.GetAsync(id, None);
 

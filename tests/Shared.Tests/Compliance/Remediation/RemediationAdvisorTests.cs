@@ -78,19 +78,41 @@ public class RemediationAdvisorTests
         Assert.Contains(plan.Steps, s => s.Contains("Perform volume maintenance tasks"));
     }
 
+    // The start-up line exists from 2012 SP4, 2014 SP2 and 2016 RTM; before those only the host can tell.
     [Theory]
-    [InlineData(11, "2012 SP4 (11.0.7001)")]
-    [InlineData(12, "2014 SP3 (12.0.6024)")]
-    [InlineData(13, "2016 SP1 (13.0.4001)")]
-    public void Build_too_old_names_the_minimum_patch_and_the_error_log_line(int major, string minimum)
+    [InlineData("11.0.6020.0", "2012 SP4 (11.0.7001)", false)]
+    [InlineData("12.0.4100.1", "2014 SP3 (12.0.6024)", false)]
+    [InlineData("12.0.5000.0", "2014 SP3 (12.0.6024)", true)]
+    [InlineData("13.0.1601.5", "2016 SP1 (13.0.4001)", true)]
+    public void Build_too_old_names_the_minimum_patch_and_the_source_that_build_has(string version, string minimum, bool writesStartupLine)
     {
-        var instance = Instance(IfiState.Unknown, major: major, unknownReason: "build too old");
+        var instance = Instance(IfiState.Unknown, major: ProductVersions.Major(version), unknownReason: "build too old", productVersion: version);
 
         var plan = PlanFor(instance);
 
         Assert.Equal(RemediationKind.PatchBuild, plan.Kind);
         Assert.Contains(plan.Steps, s => s.Contains(minimum));
-        Assert.Contains(plan.Steps, s => s.Contains("sp_readerrorlog") && s.Contains("Database Instant File Initialization"));
+        Assert.Equal(writesStartupLine, plan.Steps.Any(s => s.Contains("sp_readerrorlog") && s.Contains("Database Instant File Initialization")));
+        Assert.Equal(!writesStartupLine, plan.Steps.Any(s => s.Contains("secpol.msc")));
+    }
+
+    // Microsoft's IFI page: builds without the DMV column are checked through the start-up line; advice must never
+    // send them to a column they lack (Msg 207).
+    [Theory]
+    [InlineData("12.0.5000.0", IfiState.Enabled, "enabled")]
+    [InlineData("13.0.1601.5", IfiState.Disabled, "disabled")]
+    public void Builds_without_the_dmv_column_are_verified_through_the_startup_line(string version, IfiState state, string word)
+    {
+        var desired = state == IfiState.Enabled ? Instance(state, productVersion: version) : Instance(state, tags: ["pci"], productVersion: version);
+        var compliant = PlanFor(desired);
+        var deviating = PlanFor(state == IfiState.Enabled ? Instance(IfiState.Disabled, productVersion: version) : Instance(IfiState.Enabled, tags: ["pci"], productVersion: version));
+
+        foreach (var step in new[] { compliant.Steps[^1], deviating.Steps[^1] })
+        {
+            Assert.DoesNotContain("instant_file_initialization_enabled", step);
+            Assert.Contains("sp_readerrorlog", step);
+        }
+        Assert.Contains($"'{word}'", compliant.Steps[^1]);
     }
 
     [Theory]

@@ -16,7 +16,8 @@ static class Fleet
 
     public static InstanceFacts Instance(IfiState ifi = IfiState.Enabled, int major = 16, long id = 1,
         string name = "SQLPROD01", string environment = "Production", string[]? tags = null, string? owner = "dba",
-        int engineEdition = 3, HostPlatform platform = HostPlatform.Windows, string? unknownReason = null) => new()
+        int engineEdition = 3, HostPlatform platform = HostPlatform.Windows, string? unknownReason = null,
+        string? productVersion = null) => new()
     {
         InstanceId = id,
         Name = name,
@@ -24,6 +25,8 @@ static class Fleet
         Tags = tags ?? [],
         Owner = owner,
         MajorVersion = major,
+        // By default the first build of the release whose sys.dm_server_services has the IFI column.
+        ProductVersion = productVersion ?? major switch { 11 => "11.0.7001.0", 12 => "12.0.6024.0", 13 => "13.0.4001.0", _ => $"{major}.0.1000.0" },
         EngineEdition = engineEdition,
         Platform = platform,
         MachineName = name,

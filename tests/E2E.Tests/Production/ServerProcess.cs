@@ -1,0 +1,152 @@
+using System.Diagnostics;
+using System.Net;
+using System.Net.Sockets;
+using System.Reflection;
+
+namespace IfiDashboard.E2E.Tests.Production;
+
+/// <summary>
+/// The server as its own process, started the way users start it: <c>dotnet IfiDashboard.Server.dll</c> in the
+/// Production environment (every variable that would name another environment, content root or address is removed),
+/// from a working directory of its own, which is where its SQLite store lands. Its output is kept for failure messages.
+/// </summary>
+public sealed class ServerProcess : IAsyncDisposable
+{
+    static readonly string[] HostVariables =
+        ["ENVIRONMENT", "URLS", "HTTP_PORTS", "HTTPS_PORTS", "CONTENTROOT", "WEBROOT", "HOSTINGSTARTUPASSEMBLIES"];
+
+    readonly Process _process;
+    readonly List<string> _output = [];
+
+    ServerProcess(Process process) => _process = process;
+
+    /// <summary>The server's build output, as <c>dotnet run --project src/Server</c> runs it.</summary>
+    public static string BuildOutput { get; } = Metadata("ServerBuildOutput");
+
+    public static string Project { get; } = Metadata("ServerProject");
+
+    public static string Configuration { get; } = Metadata("Configuration");
+
+    /// <summary>Standard output and standard error as they came, each line once.</summary>
+    public string Output
+    {
+        get { lock (_output) return string.Join('\n', _output); }
+    }
+
+    public IReadOnlyList<string> ErrorLines
+    {
+        get { lock (_output) return _output.Where(l => l.StartsWith("stderr| ", StringComparison.Ordinal)).Select(l => l[8..]).ToList(); }
+    }
+
+    public bool HasExited => _process.HasExited;
+
+    public int ExitCode => _process.ExitCode;
+
+    public static int FreePort()
+    {
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        return ((IPEndPoint)listener.LocalEndpoint).Port;
+    }
+
+    public static ServerProcess Start(string binaries, string workingDirectory, params string[] arguments)
+    {
+        var start = new ProcessStartInfo(DotnetHost())
+        {
+            WorkingDirectory = workingDirectory,
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        start.ArgumentList.Add(Path.Combine(binaries, "IfiDashboard.Server.dll"));
+        foreach (var argument in arguments) start.ArgumentList.Add(argument);
+        foreach (var name in start.Environment.Keys.ToList())
+            if (name.Contains("__", StringComparison.Ordinal) ||
+                HostVariables.Any(v => name == "ASPNETCORE_" + v || name == "DOTNET_" + v))
+                start.Environment.Remove(name);
+
+        var process = new Process { StartInfo = start };
+        var server = new ServerProcess(process);
+        process.OutputDataReceived += (_, e) => server.Keep("stdout| ", e.Data);
+        process.ErrorDataReceived += (_, e) => server.Keep("stderr| ", e.Data);
+        process.Start();
+        process.BeginOutputReadLine();
+        process.BeginErrorReadLine();
+        return server;
+    }
+
+    /// <summary>Polls <c>/healthz</c> until it answers, the process ends, or the time is up.</summary>
+    public async Task WaitUntilHealthyAsync(string baseUrl, TimeSpan timeout)
+    {
+        using var http = new HttpClient { Timeout = TimeSpan.FromSeconds(5) };
+        var deadline = DateTime.UtcNow + timeout;
+        while (true)
+        {
+            if (_process.HasExited)
+                throw new InvalidOperationException($"The server exited with code {_process.ExitCode} before it answered:\n{Output}");
+            try
+            {
+                if ((await http.GetAsync(baseUrl + "healthz")).IsSuccessStatusCode) return;
+            }
+            catch (HttpRequestException) { }
+            catch (TaskCanceledException) { }
+            if (DateTime.UtcNow > deadline)
+                throw new TimeoutException($"The server did not answer /healthz within {timeout.TotalSeconds} s:\n{Output}");
+            await Task.Delay(200);
+        }
+    }
+
+    /// <summary>Waits for a process expected to stop by itself; one still running after the timeout is killed and reported.</summary>
+    public async Task WaitForExitAsync(TimeSpan timeout)
+    {
+        using var cancel = new CancellationTokenSource(timeout);
+        try
+        {
+            await _process.WaitForExitAsync(cancel.Token);
+        }
+        catch (OperationCanceledException)
+        {
+            await DisposeAsync();
+            throw new TimeoutException($"The server was still running after {timeout.TotalSeconds} s:\n{Output}");
+        }
+        _process.WaitForExit(); // this overload also waits until the redirected output has been read to its end
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        if (!_process.HasExited)
+        {
+            _process.Kill(entireProcessTree: true);
+            await _process.WaitForExitAsync();
+        }
+        _process.Dispose();
+    }
+
+    void Keep(string stream, string? line)
+    {
+        if (line is null) return;
+        lock (_output) _output.Add(stream + line);
+    }
+
+    /// <summary>Runs a helper command (a publish, a script) to its end and returns its standard output; a failure throws with both streams.</summary>
+    public static async Task<string> RunToEndAsync(ProcessStartInfo start, TimeSpan timeout)
+    {
+        start.RedirectStandardOutput = true;
+        start.RedirectStandardError = true;
+        using var process = Process.Start(start)!;
+        using var cancel = new CancellationTokenSource(timeout);
+        var stdout = process.StandardOutput.ReadToEndAsync(cancel.Token);
+        var stderr = process.StandardError.ReadToEndAsync(cancel.Token);
+        await process.WaitForExitAsync(cancel.Token);
+        if (process.ExitCode != 0)
+            throw new InvalidOperationException($"{start.FileName} {string.Join(' ', start.ArgumentList)} failed ({process.ExitCode}):\n{await stdout}\n{await stderr}");
+        return await stdout;
+    }
+
+    /// <summary>The host running the tests (the SDK names it to its children), so the server runs on the same runtime.</summary>
+    public static string DotnetHost() => Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") is { Length: > 0 } host ? host : "dotnet";
+
+    static string Metadata(string key) =>
+        typeof(ServerProcess).Assembly.GetCustomAttributes<AssemblyMetadataAttribute>().Single(a => a.Key == key).Value
+        ?? throw new InvalidOperationException($"The test assembly has no {key} metadata (E2E.Tests.csproj).");
+}

@@ -1,0 +1,139 @@
+using Dapper;
+using IfiDashboard.Server.Api.Auth;
+using IfiDashboard.Server.Api.Keys;
+using IfiDashboard.Server.Store;
+using IfiDashboard.Server.Tests.Functional;
+using IfiDashboard.Simulator.Scenarios;
+using Microsoft.Extensions.DependencyInjection;
+
+namespace IfiDashboard.Server.Tests.Deployment;
+
+/// <summary>
+/// The real standalone collector process against the real server listening on a real port: what an SRE sees in the
+/// collector's log when its key is wrong, when a second collector is started on the same outbox, and when the server
+/// is down at first and comes up later.
+/// </summary>
+public sealed class StandaloneCollectorProcessTests : IDisposable
+{
+    const string WrongKey = "not-a-key-the-server-knows-0123456789";
+    readonly string _outbox = Directory.CreateTempSubdirectory("ifi-process-outbox-").FullName;
+
+    public void Dispose()
+    {
+        try { Directory.Delete(_outbox, recursive: true); } catch (IOException) { }
+    }
+
+    static async Task<(DashboardHost Host, int Port)> ServerAsync()
+    {
+        var port = StandaloneOutboxTests.FreePort();
+        var host = new DashboardHost(new ScenarioInstance { Name = "remote", Profile = "2019", IfiEnabled = true });
+        host.UseKestrel(port);
+        host.StartServer();
+        await host.RegisterFleetAsync();
+        return (host, port);
+    }
+
+    Dictionary<string, string> Settings(int port, string apiKey, string name = "process-collector") => new()
+    {
+        ["Collector__ServerUrl"] = $"http://127.0.0.1:{port}/",
+        ["Collector__ApiKey"] = apiKey,
+        ["Collector__Name"] = name,
+        ["Collector__Outbox__Directory"] = _outbox,
+        ["Collector__ConnectTimeoutSeconds"] = "3",
+        ["Collector__CommandTimeoutSeconds"] = "3",
+        ["Collector__PollDeadlineSeconds"] = "10",
+        ["Credentials__fleet__UserId"] = DashboardHost.Login,
+        ["Credentials__fleet__Password"] = DashboardHost.Password,
+    };
+
+    static void AssertNoStackTraceNorKey(CollectorProcess collector, string key)
+    {
+        Assert.DoesNotContain(collector.Lines, l => l.TrimStart().StartsWith("at ", StringComparison.Ordinal));
+        Assert.DoesNotContain(key, collector.Log, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Unknown_key_is_logged_as_one_line_naming_the_setting_to_fix()
+    {
+        var (host, port) = await ServerAsync();
+        await using var _ = host;
+        await using var collector = CollectorProcess.Start(Settings(port, WrongKey));
+
+        var line = await collector.WaitForLineAsync(l => l.Contains("Leasing due instances failed", StringComparison.Ordinal));
+
+        Assert.True(line is not null, collector.Log);
+        Assert.Contains("rejected Collector:ApiKey (401)", line, StringComparison.Ordinal);
+        Assert.Contains("Ingestion:ApiKeys", line, StringComparison.Ordinal);
+        Assert.Contains($"'{ApiScopes.SnapshotIngest}'", line, StringComparison.Ordinal);
+        AssertNoStackTraceNorKey(collector, WrongKey);
+    }
+
+    [Fact]
+    public async Task Key_without_the_ingest_scope_is_logged_as_one_line_naming_the_scope()
+    {
+        var (host, port) = await ServerAsync();
+        await using var _ = host;
+        var (_, readOnlyKey) = await host.Services.GetRequiredService<ApiKeyIssuer>()
+            .CreateAsync("reporting", [ApiScopes.Read], CancellationToken.None);
+        await using var collector = CollectorProcess.Start(Settings(port, readOnlyKey));
+
+        var line = await collector.WaitForLineAsync(l => l.Contains("Leasing due instances failed", StringComparison.Ordinal));
+
+        Assert.True(line is not null, collector.Log);
+        Assert.Contains($"lacks the scope '{ApiScopes.SnapshotIngest}'", line, StringComparison.Ordinal);
+        Assert.Contains("(403)", line, StringComparison.Ordinal);
+        AssertNoStackTraceNorKey(collector, readOnlyKey);
+    }
+
+    [Fact]
+    public async Task Second_collector_on_the_same_outbox_refuses_to_start()
+    {
+        var (host, port) = await ServerAsync();
+        await using var _ = host;
+        await using var first = CollectorProcess.Start(Settings(port, DashboardHost.ApiKey, "first"));
+        Assert.True(await first.WaitForLineAsync(l => l.Contains($"Outbox {_outbox}", StringComparison.Ordinal)) is not null, first.Log);
+
+        await using var second = CollectorProcess.Start(Settings(port, DashboardHost.ApiKey, "second"));
+        var exitCode = await second.WaitForExitAsync();
+
+        Assert.True(exitCode is not null and not 0, second.Log);
+        Assert.Contains($"Another running collector holds the outbox {_outbox}", second.Log, StringComparison.Ordinal);
+        Assert.Null(await first.WaitForExitAsync(seconds: 0));
+    }
+
+    [Fact]
+    public async Task Collector_started_before_the_server_backs_off_and_polls_once_the_server_is_up()
+    {
+        var port = StandaloneOutboxTests.FreePort();
+        await using var host = new DashboardHost(new ScenarioInstance { Name = "remote", Profile = "2019", IfiEnabled = true });
+        host.UseKestrel(port);
+        var settings = Settings(port, DashboardHost.ApiKey);
+        // Two poll slots and fast retries: more failed leases than slots, which once left the collector waiting for a
+        // free slot for ever.
+        settings["Collector__MaxConcurrency"] = "2";
+        settings["Collector__IdleCheckSeconds"] = "0.05";
+        await using var collector = CollectorProcess.Start(settings);
+        await Eventually(() => collector.Lines.Count(l => l.Contains("Leasing due instances failed", StringComparison.Ordinal)) >= 3, collector);
+
+        host.StartServer();
+        await host.RegisterFleetAsync();
+
+        var connections = host.Services.GetRequiredService<IDbConnectionFactory>();
+        await Eventually(() => PollCount(connections) > 0, collector);
+        var failures = collector.Lines.Where(l => l.Contains("Leasing due instances failed", StringComparison.Ordinal)).ToList();
+        Assert.All(failures, l => Assert.Contains("Connection refused", l, StringComparison.Ordinal));
+        AssertNoStackTraceNorKey(collector, DashboardHost.ApiKey);
+    }
+
+    static long PollCount(IDbConnectionFactory connections)
+    {
+        using var connection = connections.OpenAsync(CancellationToken.None).AsTask().GetAwaiter().GetResult();
+        return connection.ExecuteScalar<long>("SELECT COUNT(*) FROM polls;");
+    }
+
+    static async Task Eventually(Func<bool> condition, CollectorProcess collector, int seconds = 60)
+    {
+        var met = await Alerts.Eventually.WaitAsync(condition, done => done, seconds);
+        Assert.True(met, collector.Log);
+    }
+}
