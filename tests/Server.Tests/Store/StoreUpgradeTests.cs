@@ -4,6 +4,7 @@ using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Migrations;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Diagnostics.HealthChecks;
 
 namespace IfiDashboard.Server.Tests.Store;
 
@@ -69,7 +70,7 @@ public sealed class StoreUpgradeTests
                 Assert.Equal(PollsOfPreviousRelease,
                     await connection.QueryAsync<string>("SELECT snapshot_id FROM polls ORDER BY id;"));
             }
-            Assert.True(await server.GetRequiredService<StoreHealth>().CanReachAsync(None));
+            Assert.Equal(HealthStatus.Healthy, (await server.GetRequiredService<StoreHealth>().CheckHealthAsync(new HealthCheckContext(), None)).Status);
 
             var later = new StoreMigrations(connections, TimeProvider.System, scripts: StoreMigrationsTests.WithLaterScript(
                 SqlDialect.Sqlite, "9001_later_feature.sql", "CREATE TABLE later_feature (id INTEGER PRIMARY KEY);"));
@@ -125,7 +126,7 @@ public sealed class StoreUpgradeTests
         Assert.Equal(["SQL-BEFORE-DBUP"], (await store.Instances.ListActiveAsync(None)).Select(i => i.Name));
         await using (var connection = await store.OpenAsync())
             Assert.Equal([PollsOfPreviousRelease[0]], await connection.QueryAsync<string>("SELECT snapshot_id FROM polls;"));
-        Assert.True(await server.GetRequiredService<StoreHealth>().CanReachAsync(None));
+        Assert.Equal(HealthStatus.Healthy, (await server.GetRequiredService<StoreHealth>().CheckHealthAsync(new HealthCheckContext(), None)).Status);
 
         var later = store.Migrations(StoreMigrationsTests.WithLaterScript(store.Connections.Dialect,
             "9001_later_feature.sql", "CREATE TABLE later_feature (id INTEGER PRIMARY KEY);"));
