@@ -25,6 +25,9 @@ public sealed class PostgresConnectionFactory : IDbConnectionFactory, IAsyncDisp
 
     public SqlDialect Dialect => SqlDialect.Postgres;
 
+    /// <summary>The pool itself, for DbUp's migrations (Store/Migrations).</summary>
+    internal NpgsqlDataSource DataSource => _dataSource;
+
     public async ValueTask<DbConnection> OpenAsync(CancellationToken cancellationToken) =>
         await _dataSource.OpenConnectionAsync(cancellationToken);
 

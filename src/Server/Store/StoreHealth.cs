@@ -10,11 +10,9 @@ namespace IfiDashboard.Server.Store;
 /// (made inside a transaction that is rolled back, so nothing changes). The description names which of the three
 /// failed and never carries the store's own error text (it can name hosts and users); the exception goes to the log.
 /// </summary>
-public sealed class StoreHealth(IDbConnectionFactory connections) : IHealthCheck
+public sealed class StoreHealth(IDbConnectionFactory connections, StoreMigrations migrations) : IHealthCheck
 {
     const string Journal = "schema_versions";
-
-    readonly MigrationRunner _migrations = MigrationRunner.For(connections.Dialect, TimeProvider.System);
 
     public async Task<HealthCheckResult> CheckHealthAsync(HealthCheckContext context, CancellationToken cancellationToken = default)
     {
@@ -23,7 +21,7 @@ public sealed class StoreHealth(IDbConnectionFactory connections) : IHealthCheck
         {
             await using var connection = await connections.OpenAsync(cancellationToken);
             step = "The store is not migrated.";
-            var pending = await PendingMigrationsAsync(connection, cancellationToken);
+            var pending = await migrations.PendingScriptsAsync(cancellationToken);
             if (pending.Count > 0)
                 return HealthCheckResult.Unhealthy($"The store has {pending.Count} migration(s) pending; the server applies them when it starts.");
             step = "The store cannot be written.";
@@ -34,14 +32,6 @@ public sealed class StoreHealth(IDbConnectionFactory connections) : IHealthCheck
         {
             return HealthCheckResult.Unhealthy(step, e);
         }
-    }
-
-    /// <summary>The migration scripts this build has that the store's journal does not list.</summary>
-    async Task<IReadOnlyList<string>> PendingMigrationsAsync(DbConnection connection, CancellationToken cancellationToken)
-    {
-        var applied = await connection.QueryAsync<string>(new CommandDefinition(
-            $"SELECT script_name FROM {Journal};", cancellationToken: cancellationToken));
-        return _migrations.ScriptNames().Except(applied, StringComparer.Ordinal).ToList();
     }
 
     /// <summary>

@@ -35,6 +35,7 @@ public static class StoreServiceCollectionExtensions
         services.AddSingleton<ISnapshotSink>(sp => sp.GetRequiredService<SnapshotStore>());
         services.AddSingleton<FleetQueries>();
         services.AddSingleton<IFleetReader>(sp => sp.GetRequiredService<FleetQueries>());
+        services.AddSingleton<StoreMigrations>();
         services.AddSingleton<StoreHealth>();
         services.AddSingleton<StoreBusyResponses>();
         services.AddSingleton<IStartupFilter>(sp => sp.GetRequiredService<StoreBusyResponses>());
@@ -42,16 +43,13 @@ public static class StoreServiceCollectionExtensions
         return services;
     }
 
-    /// <summary>Brings the store's schema up to date; the host calls this once at start, before serving.</summary>
-    public static async Task MigrateIfiStoreAsync(this IServiceProvider services, CancellationToken ct = default)
+    /// <summary>
+    /// Brings the store's schema up to date and returns the scripts it applied; the host calls this once at start,
+    /// before serving.
+    /// </summary>
+    public static async Task<IReadOnlyList<string>> MigrateIfiStoreAsync(this IServiceProvider services, CancellationToken ct = default)
     {
-        var connections = services.GetRequiredService<IDbConnectionFactory>();
-        var loggers = services.GetService<ILoggerFactory>();
-        var runner = MigrationRunner.For(connections.Dialect,
-            services.GetRequiredService<TimeProvider>(), loggers?.CreateLogger<MigrationRunner>());
         var wait = TimeSpan.FromSeconds(services.GetRequiredService<IOptions<StoreOptions>>().Value.StartupWaitSeconds);
-        await using var connection = await StoreStartup.OpenWhenReachableAsync(connections, wait,
-            loggers?.CreateLogger(typeof(StoreStartup).FullName!), ct);
-        await runner.RunAsync(connection, ct);
+        return await services.GetRequiredService<StoreMigrations>().ApplyAsync(wait, ct);
     }
 }

@@ -1,5 +1,6 @@
 using Dapper;
 using IfiDashboard.Server.Store;
+using IfiDashboard.Server.Store.Migrations;
 using IfiDashboard.Server.Store.Dashboard;
 using IfiDashboard.Shared.Dashboard;
 using IfiDashboard.Shared.Inventory;
@@ -81,7 +82,7 @@ public sealed class StoreRegistrationTests : IDisposable
             : new SqliteConnectionFactory(Options.Create(readOnly));
 
         var writable = await provider.GetRequiredService<StoreHealth>().CheckHealthAsync(new HealthCheckContext());
-        var notWritable = await new StoreHealth(readOnlyConnections).CheckHealthAsync(new HealthCheckContext());
+        var notWritable = await new StoreHealth(readOnlyConnections, new StoreMigrations(readOnlyConnections, TimeProvider.System)).CheckHealthAsync(new HealthCheckContext());
 
         Assert.Equal(HealthStatus.Healthy, writable.Status);
         Assert.Equal(journalBefore, await JournalAsync(provider.GetRequiredService<IDbConnectionFactory>()));

@@ -1,4 +1,5 @@
 using System.Data.Common;
+using DbUp.Engine;
 using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Dashboard;
 using IfiDashboard.Server.Store.Ingestion;
@@ -47,13 +48,10 @@ public sealed class TestStore : IAsyncDisposable
 
     public static TestStore CreateEmpty() => new();
 
-    public MigrationRunner Runner() => MigrationRunner.For(Connections.Dialect, Clock);
+    /// <param name="scripts">The scripts to apply: the release's own unless given.</param>
+    public StoreMigrations Migrations(IReadOnlyList<SqlScript>? scripts = null) => new(Connections, Clock, scripts: scripts);
 
-    public async Task<IReadOnlyList<string>> MigrateAsync()
-    {
-        await using var connection = await OpenAsync();
-        return await Runner().RunAsync(connection, CancellationToken.None);
-    }
+    public Task<IReadOnlyList<string>> MigrateAsync() => Migrations().ApplyAsync(TimeSpan.Zero, CancellationToken.None);
 
     public ValueTask<DbConnection> OpenAsync() => Connections.OpenAsync(CancellationToken.None);
 
