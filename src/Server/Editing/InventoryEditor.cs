@@ -43,6 +43,10 @@ public sealed class InventoryEditor(
         {
             return InventoryResult.Refused("name", $"An active instance is already named '{registration.Name}'.");
         }
+        catch (DuplicateServerException duplicate)
+        {
+            return InventoryResult.Refused("host", duplicate.Message);
+        }
     }
 
     public async Task<InventoryResult> UpdateAsync(InstanceRegistration registration, CancellationToken cancellationToken)
@@ -58,6 +62,10 @@ public sealed class InventoryEditor(
         catch (DuplicateInstanceException)
         {
             return InventoryResult.Refused("name", $"An active instance is already named '{registration.Name}'.");
+        }
+        catch (DuplicateServerException duplicate)
+        {
+            return InventoryResult.Refused("host", duplicate.Message);
         }
     }
 

@@ -107,6 +107,47 @@ public sealed class InstanceRulesOnEveryPathTests
         Assert.Equal(["Ok", "Ok"], await ConnectOutcomesAsync(host));
     }
 
+    [Fact]
+    public async Task One_server_registered_a_second_time_is_refused_on_the_form_the_api_and_sync_however_it_is_spelled()
+    {
+        await using var host = new DashboardHost();
+        var browser = host.CreateClient();
+        var (_, key) = await host.Services.GetRequiredService<ApiKeyIssuer>()
+            .CreateAsync("cmdb", [ApiScopes.Read, ApiScopes.InventoryWrite], CancellationToken.None);
+        var cmdb = host.CreateClient();
+        cmdb.DefaultRequestHeaders.Add("X-Api-Key", key);
+        var first = await EditingPagesTests.SubmitAsync(browser, "/inventory/new", "registration",
+            new() { ["Form.Name"] = "SQLFIN01", ["Form.Host"] = "sqlfin01.corp.example", ["Form.CredentialName"] = "fleet" },
+            ("Form.Command", "save"));
+
+        // The default port written out, the host in capitals: the same server.
+        var form = await EditingPagesTests.SubmitAsync(browser, "/inventory/new", "registration",
+            new() { ["Form.Name"] = "SQLFIN01-again", ["Form.Host"] = "SQLFIN01.Corp.Example", ["Form.Port"] = "1433" },
+            ("Form.Command", "save"));
+        var put = await cmdb.PutAsJsonAsync("/api/v1/instances/cmdb-2",
+            new { name = "SQLFIN01-cmdb", host = "SQLFIN01.CORP.EXAMPLE", port = 1433 });
+        var sync = await cmdb.PostAsJsonAsync("/api/v1/instances/sync", new
+        {
+            instances = new object[]
+            {
+                new { externalKey = "cmdb-3", name = "other", host = "sqlfin02.corp.example" },
+                new { externalKey = "cmdb-4", name = "SQLFIN01-sync", host = "sqlfin01.corp.example" },
+            },
+        });
+        var elsewhere = await cmdb.PutAsJsonAsync("/api/v1/instances/cmdb-5",
+            new { name = "SQLFIN01-named", host = "sqlfin01.corp.example", instanceName = "REPORTING" });
+
+        Assert.Contains("Registered SQLFIN01", first.Message, StringComparison.Ordinal);
+        const string refusal = "SQLFIN01 already polls";
+        Assert.Contains(refusal, form.ErrorFor("Form.Host"), StringComparison.Ordinal);
+        Assert.Equal(HttpStatusCode.Conflict, put.StatusCode);
+        Assert.StartsWith(refusal, Assert.Single(await ErrorsAsync(put, "host")), StringComparison.Ordinal);
+        Assert.Equal(HttpStatusCode.Conflict, sync.StatusCode);
+        Assert.StartsWith(refusal, Assert.Single(await ErrorsAsync(sync, "instances[1].host")), StringComparison.Ordinal);
+        Assert.Equal(HttpStatusCode.Created, elsewhere.StatusCode); // another instance on the same machine
+        Assert.Equal(2, await InstanceCountAsync(host));
+    }
+
     static InstanceRegistration ValidRegistration() => new() { Name = "valid-01", Host = "127.0.0.1", CredentialName = "fleet" };
 
     /// <summary>What <see cref="InstanceRules"/> says of the bad value alone: the expected message, from the rules.</summary>

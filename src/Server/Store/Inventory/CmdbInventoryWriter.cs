@@ -21,6 +21,8 @@ public sealed class CmdbInventoryWriter(IDbConnectionFactory connections, TimePr
             return new UpsertOutcome(UpsertResult.PreconditionFailed, current);
         if (await NameTakenAsync(connection, tx, desired, cancellationToken))
             return new UpsertOutcome(UpsertResult.NameConflict, current);
+        if (await SameServerCheck.FindAsync(connection, tx, desired.Registration, current?.Registration.Id, cancellationToken) is { } other)
+            return new UpsertOutcome(UpsertResult.ServerConflict, current, other.Name);
 
         var now = timeProvider.GetUtcNow();
         UpsertResult result;
@@ -67,7 +69,7 @@ public sealed class CmdbInventoryWriter(IDbConnectionFactory connections, TimePr
         await using var connection = await connections.OpenAsync(cancellationToken);
         await using var tx = await connection.BeginWriteAsync(cancellationToken);
         var plan = SyncPlan.Compute(await ListActiveAsync(connection, tx, cancellationToken), desired, retireMissing);
-        if (dryRun || plan.NameConflicts.Count > 0)
+        if (dryRun || plan.NameConflicts.Count > 0 || plan.ServerConflicts.Count > 0)
             return plan.ToOutcome();
 
         var now = timeProvider.GetUtcNow();

@@ -4,7 +4,10 @@ using IfiDashboard.Shared.Inventory;
 
 namespace IfiDashboard.Server.Store.Inventory;
 
-/// <summary>Registered instances: add, idempotent upsert (demo seeding), read, retire.</summary>
+/// <summary>
+/// Registered instances: add, idempotent upsert (demo seeding), read, retire. Adding or changing an instance so that it
+/// reaches a server another active instance reaches throws <see cref="DuplicateServerException"/>.
+/// </summary>
 public sealed class InstanceRepository(IDbConnectionFactory connections, TimeProvider timeProvider)
 {
 
@@ -18,15 +21,21 @@ public sealed class InstanceRepository(IDbConnectionFactory connections, TimePro
             RETURNING id;
             """;
         await using var connection = await connections.OpenAsync(cancellationToken);
+        await using var tx = await connection.BeginWriteAsync(cancellationToken);
+        long id;
         try
         {
-            return await connection.ExecuteScalarAsync<long>(new CommandDefinition(
-                sql, InstanceRow.Parameters(registration, timeProvider.GetUtcNow()), cancellationToken: cancellationToken));
+            id = await connection.ExecuteScalarAsync<long>(new CommandDefinition(
+                sql, InstanceRow.Parameters(registration, timeProvider.GetUtcNow()), tx, cancellationToken: cancellationToken));
         }
         catch (DbException ex) when (ex.IsUniqueViolation())
         {
             throw new DuplicateInstanceException(registration.Name, ex);
         }
+        // After the name, as the CMDB's writes check them; a refusal leaves the transaction uncommitted.
+        await SameServerCheck.EnsureFreeAsync(connection, tx, registration, exceptId: id, cancellationToken);
+        await tx.CommitAsync(cancellationToken);
+        return id;
     }
 
     /// <summary>
@@ -135,12 +144,13 @@ public sealed class InstanceRepository(IDbConnectionFactory connections, TimePro
         try
         {
             await connection.ExecuteAsync(new CommandDefinition(sql, parameters, tx, cancellationToken: cancellationToken));
-            await tx.CommitAsync(cancellationToken);
-            return true;
         }
         catch (DbException ex) when (ex.IsUniqueViolation())
         {
             throw new DuplicateInstanceException(registration.Name, ex);
         }
+        await SameServerCheck.EnsureFreeAsync(connection, tx, registration, registration.Id, cancellationToken);
+        await tx.CommitAsync(cancellationToken);
+        return true;
     }
 }
