@@ -1,11 +1,15 @@
 using System.Data.Common;
 using Dapper;
+using IfiDashboard.Server.Store.Audit;
 using IfiDashboard.Shared.Inventory;
 
 namespace IfiDashboard.Server.Store.Inventory;
 
-/// <summary>Registered instances: add, idempotent upsert (demo seeding), read, retire.</summary>
-public sealed class InstanceRepository(IDbConnectionFactory connections, TimeProvider timeProvider)
+/// <summary>
+/// Registered instances: add, idempotent upsert (demo seeding), read, retire. Every change is audited in its own
+/// transaction, with the registration before and after.
+/// </summary>
+public sealed class InstanceRepository(IDbConnectionFactory connections, TimeProvider timeProvider, AuditLog audit)
 {
 
     public async Task<long> AddAsync(InstanceRegistration registration, CancellationToken cancellationToken)
@@ -18,15 +22,21 @@ public sealed class InstanceRepository(IDbConnectionFactory connections, TimePro
             RETURNING id;
             """;
         await using var connection = await connections.OpenAsync(cancellationToken);
+        await using var tx = await connection.BeginWriteAsync(cancellationToken);
+        long id;
         try
         {
-            return await connection.ExecuteScalarAsync<long>(new CommandDefinition(
-                sql, InstanceRow.Parameters(registration, timeProvider.GetUtcNow()), cancellationToken: cancellationToken));
+            id = await connection.ExecuteScalarAsync<long>(new CommandDefinition(
+                sql, InstanceRow.Parameters(registration, timeProvider.GetUtcNow()), tx, cancellationToken: cancellationToken));
         }
         catch (DbException ex) when (ex.IsUniqueViolation())
         {
             throw new DuplicateInstanceException(registration.Name, ex);
         }
+        await audit.AppendAsync(connection, tx, AuditActions.InstanceRegistered, Target(id, registration.Name), null,
+            await GetAsync(connection, tx, id, cancellationToken), cancellationToken);
+        await tx.CommitAsync(cancellationToken);
+        return id;
     }
 
     /// <summary>
@@ -54,9 +64,24 @@ public sealed class InstanceRepository(IDbConnectionFactory connections, TimePro
                 next_poll_at = NULL
             RETURNING id;
             """;
+        const string activeByNameSql = $"""
+            SELECT {InstanceRow.Columns}
+            FROM instances
+            WHERE lower(name) = lower(@name) AND retired_at IS NULL;
+            """;
         await using var connection = await connections.OpenAsync(cancellationToken);
-        return await connection.ExecuteScalarAsync<long>(new CommandDefinition(
-            sql, InstanceRow.Parameters(registration, timeProvider.GetUtcNow()), cancellationToken: cancellationToken));
+        await using var tx = await connection.BeginWriteAsync(cancellationToken);
+        var before = (await connection.QuerySingleOrDefaultAsync<InstanceRow>(new CommandDefinition(
+            activeByNameSql, new { name = registration.Name }, tx, cancellationToken: cancellationToken)))?.ToRegistration();
+        var id = await connection.ExecuteScalarAsync<long>(new CommandDefinition(
+            sql, InstanceRow.Parameters(registration, timeProvider.GetUtcNow()), tx, cancellationToken: cancellationToken));
+        var after = await GetAsync(connection, tx, id, cancellationToken);
+        // Seeding again at every start changes nothing most times: only a real change is worth an entry.
+        if (before is null || after is null || !InventoryFields.Same(before, after))
+            await audit.AppendAsync(connection, tx, before is null ? AuditActions.InstanceRegistered : AuditActions.InstanceUpdated,
+                Target(id, registration.Name), before, after, cancellationToken);
+        await tx.CommitAsync(cancellationToken);
+        return id;
     }
 
     public async Task<InstanceRegistration?> GetAsync(long id, CancellationToken cancellationToken)
@@ -71,6 +96,21 @@ public sealed class InstanceRepository(IDbConnectionFactory connections, TimePro
             new CommandDefinition(sql, new { id }, cancellationToken: cancellationToken));
         return row?.ToRegistration();
     }
+
+    static async Task<InstanceRegistration?> GetAsync(DbConnection connection, DbTransaction tx, long id, CancellationToken cancellationToken)
+    {
+        const string sql = $"""
+            SELECT {InstanceRow.Columns}
+            FROM instances
+            WHERE id = @id;
+            """;
+        var row = await connection.QuerySingleOrDefaultAsync<InstanceRow>(
+            new CommandDefinition(sql, new { id }, tx, cancellationToken: cancellationToken));
+        return row?.ToRegistration();
+    }
+
+    /// <summary>How the audit log names an instance.</summary>
+    internal static string Target(long id, string name) => $"instance {id} ({name})";
 
     public async Task<IReadOnlyList<InstanceRegistration>> ListActiveAsync(CancellationToken cancellationToken)
     {
@@ -95,8 +135,14 @@ public sealed class InstanceRepository(IDbConnectionFactory connections, TimePro
             WHERE id = @id AND retired_at IS NULL;
             """;
         await using var connection = await connections.OpenAsync(cancellationToken);
-        await connection.ExecuteAsync(new CommandDefinition(
-            sql, new { id, retiredAt = StoreTime.ToText(at) }, cancellationToken: cancellationToken));
+        await using var tx = await connection.BeginWriteAsync(cancellationToken);
+        var before = await GetAsync(connection, tx, id, cancellationToken);
+        if (await connection.ExecuteAsync(new CommandDefinition(
+                sql, new { id, retiredAt = StoreTime.ToText(at) }, tx, cancellationToken: cancellationToken)) == 0)
+            return;
+        await audit.AppendAsync(connection, tx, AuditActions.InstanceRetired, Target(id, before!.Name), before,
+            await GetAsync(connection, tx, id, cancellationToken), cancellationToken);
+        await tx.CommitAsync(cancellationToken);
     }
 
     /// <summary>
@@ -121,13 +167,20 @@ public sealed class InstanceRepository(IDbConnectionFactory connections, TimePro
         var parameters = new DynamicParameters(InstanceRow.Parameters(registration, timeProvider.GetUtcNow()));
         parameters.Add("id", registration.Id);
         await using var connection = await connections.OpenAsync(cancellationToken);
+        await using var tx = await connection.BeginWriteAsync(cancellationToken);
+        var before = await GetAsync(connection, tx, registration.Id, cancellationToken);
         try
         {
-            return await connection.ExecuteAsync(new CommandDefinition(sql, parameters, cancellationToken: cancellationToken)) == 1;
+            if (await connection.ExecuteAsync(new CommandDefinition(sql, parameters, tx, cancellationToken: cancellationToken)) != 1)
+                return false;
         }
         catch (DbException ex) when (ex.IsUniqueViolation())
         {
             throw new DuplicateInstanceException(registration.Name, ex);
         }
+        await audit.AppendAsync(connection, tx, AuditActions.InstanceUpdated, Target(registration.Id, registration.Name), before,
+            await GetAsync(connection, tx, registration.Id, cancellationToken), cancellationToken);
+        await tx.CommitAsync(cancellationToken);
+        return true;
     }
 }
