@@ -98,6 +98,7 @@ public static class IngestionApi
             return body.Problem;
         var request = body.Value!;
         var errors = new Dictionary<string, string[]>();
+        if (string.IsNullOrWhiteSpace(request.CollectorName)) errors["collectorName"] = ["Required."];
         if (request.MaxCount is < 1 or > MaxLeaseBatch) errors["maxCount"] = [$"Must be between 1 and {MaxLeaseBatch}."];
         if (request.LeaseSeconds is < 10 or > 3600) errors["leaseSeconds"] = ["Must be between 10 and 3600."];
         if (errors.Count > 0)

@@ -18,7 +18,18 @@ public sealed class DashboardHost : WebApplicationFactory<Program>
 {
     public const string Login = "ifi_collector";
     public const string Password = "Funct10nal-Pw";
+    /// <summary>The configured key of the collector named <see cref="RemoteCollector"/>.</summary>
     public const string ApiKey = "test-collector-key-0123456789";
+    public const string RemoteCollector = "remote-collector";
+
+    /// <summary>Collectors with a configured key of their own besides <see cref="RemoteCollector"/> (<see cref="KeyOf"/>).</summary>
+    static readonly string[] OtherCollectors = ["other-collector", "busy-collector", "process-collector", "first", "second"];
+
+    /// <summary>The configured key of a collector: each key belongs to one collector.</summary>
+    public static string KeyOf(string collector) =>
+        collector == RemoteCollector ? ApiKey
+        : OtherCollectors.Contains(collector) ? $"test-collector-key-{collector}-0123456789"
+        : throw new ArgumentException($"No key is configured for the collector '{collector}'.", nameof(collector));
 
     readonly string _directory = Directory.CreateTempSubdirectory("ifi-functional-").FullName;
     TestDatabase? _database;
@@ -53,7 +64,9 @@ public sealed class DashboardHost : WebApplicationFactory<Program>
         // The simulated fleet listens on loopback with a self-signed certificate.
         builder.UseSetting("Credentials:fleet:AllowedHosts:0", "127.0.0.1");
         builder.UseSetting("Credentials:fleet:AllowTrustServerCertificate", "true");
-        builder.UseSetting("Ingestion:ApiKeys:0", ApiKey);
+        builder.UseSetting($"Ingestion:ApiKeys:{RemoteCollector}", ApiKey);
+        foreach (var collector in OtherCollectors)
+            builder.UseSetting($"Ingestion:ApiKeys:{collector}", KeyOf(collector));
         foreach (var (key, value) in Settings) builder.UseSetting(key, value);
     }
 
