@@ -1,11 +1,13 @@
 using IfiDashboard.Collector.Scheduling;
 using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Server.Tests.Security;
 using IfiDashboard.Server.Tests.Store;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Simulator.Hosting;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
+using Microsoft.AspNetCore.TestHost;
 using Microsoft.Extensions.DependencyInjection;
 
 namespace IfiDashboard.Server.Tests.Functional;
@@ -68,7 +70,11 @@ public sealed class DashboardHost : WebApplicationFactory<Program>
         foreach (var collector in OtherCollectors)
             builder.UseSetting($"Ingestion:ApiKeys:{collector}", KeyOf(collector));
         foreach (var (key, value) in Settings) builder.UseSetting(key, value);
+        builder.ConfigureTestServices(TestSignIn.Register);
     }
+
+    /// <summary>A client signed in as an administrator (<see cref="TestSignIn"/>).</summary>
+    public HttpClient AdministratorClient() => TestSignIn.As(CreateClient(), "admin@bank.test", "Administrator");
 
     /// <summary>Registers every simulated instance as an operator would: by host, port and credential name.</summary>
     public Task RegisterFleetAsync() => SimulatedFleetRegistration.RegisterAsync(Services, Fleet);
