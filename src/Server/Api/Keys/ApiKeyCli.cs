@@ -2,6 +2,7 @@ using System.Globalization;
 using IfiDashboard.Server.Hosting;
 using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.ApiKeys;
+using IfiDashboard.Server.Store.Audit;
 
 namespace IfiDashboard.Server.Api.Keys;
 
@@ -97,6 +98,7 @@ public static class ApiKeyCli
         // The output is the key and the table; migration logs would only get in the way of scripts reading it.
         builder.Logging.ClearProviders();
         builder.Services.AddIfiStore(builder.Configuration);
+        builder.Services.AddSingleton(new AuditActors(outsideRequests: new AuditActor($"api-key command ({Environment.UserName})", null)));
         builder.Services.AddSingleton<ApiKeyRepository>();
         builder.Services.AddSingleton<ApiKeyIssuer>();
         return builder.Build();

@@ -86,18 +86,11 @@ public sealed class InstanceRepository(IDbConnectionFactory connections, TimePro
 
     public async Task<InstanceRegistration?> GetAsync(long id, CancellationToken cancellationToken)
     {
-        const string sql = $"""
-            SELECT {InstanceRow.Columns}
-            FROM instances
-            WHERE id = @id;
-            """;
         await using var connection = await connections.OpenAsync(cancellationToken);
-        var row = await connection.QuerySingleOrDefaultAsync<InstanceRow>(
-            new CommandDefinition(sql, new { id }, cancellationToken: cancellationToken));
-        return row?.ToRegistration();
+        return await GetAsync(connection, null, id, cancellationToken);
     }
 
-    static async Task<InstanceRegistration?> GetAsync(DbConnection connection, DbTransaction tx, long id, CancellationToken cancellationToken)
+    static async Task<InstanceRegistration?> GetAsync(DbConnection connection, DbTransaction? tx, long id, CancellationToken cancellationToken)
     {
         const string sql = $"""
             SELECT {InstanceRow.Columns}

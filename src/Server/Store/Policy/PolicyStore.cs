@@ -15,9 +15,8 @@ public sealed class PolicyStore(IDbConnectionFactory connections, TimeProvider t
     public async Task<PolicyDocument> GetCurrentAsync(CancellationToken ct)
     {
         const string rulesSql = "SELECT version AS Version, rules AS Rules FROM policy_versions ORDER BY version DESC LIMIT 1;";
-        const string waiversSql = """
-            SELECT id AS Id, instance_id AS InstanceId, reason AS Reason, author AS Author, granted_at AS GrantedAt,
-                expires_at AS ExpiresAt
+        const string waiversSql = $"""
+            SELECT {WaiverRow.Columns}
             FROM waivers
             WHERE revoked_at IS NULL;
             """;
@@ -86,9 +85,8 @@ public sealed class PolicyStore(IDbConnectionFactory connections, TimeProvider t
             UPDATE waivers SET revoked_at = @now, revoked_by = @revokedBy
             WHERE id = @waiverId AND revoked_at IS NULL;
             """;
-        const string waiverSql = """
-            SELECT id AS Id, instance_id AS InstanceId, reason AS Reason, author AS Author, granted_at AS GrantedAt,
-                expires_at AS ExpiresAt
+        const string waiverSql = $"""
+            SELECT {WaiverRow.Columns}
             FROM waivers
             WHERE id = @waiverId AND revoked_at IS NULL;
             """;
@@ -108,9 +106,8 @@ public sealed class PolicyStore(IDbConnectionFactory connections, TimeProvider t
     /// <summary>Waivers not revoked, with their store ids, for the policy page.</summary>
     public async Task<IReadOnlyList<(long Id, Waiver Waiver)>> ListWaiversAsync(CancellationToken ct)
     {
-        const string sql = """
-            SELECT id AS Id, instance_id AS InstanceId, reason AS Reason, author AS Author, granted_at AS GrantedAt,
-                expires_at AS ExpiresAt
+        const string sql = $"""
+            SELECT {WaiverRow.Columns}
             FROM waivers
             WHERE revoked_at IS NULL
             ORDER BY expires_at;
@@ -128,6 +125,9 @@ public sealed class PolicyStore(IDbConnectionFactory connections, TimeProvider t
 
     sealed class WaiverRow
     {
+        public const string Columns =
+            "id AS Id, instance_id AS InstanceId, reason AS Reason, author AS Author, granted_at AS GrantedAt, expires_at AS ExpiresAt";
+
         public long Id { get; init; }
         public long InstanceId { get; init; }
         public string Reason { get; init; } = "";
