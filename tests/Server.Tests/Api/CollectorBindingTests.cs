@@ -116,6 +116,26 @@ public sealed class CollectorBindingTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task A_snapshot_delivered_again_after_the_lease_passed_to_another_collector_is_taken_as_delivered()
+    {
+        var leased = (await LeaseAsync(_collector, Collector, 1)).Single();
+        var snapshot = Snapshot(leased.Id, DateTimeOffset.UtcNow);
+        (await _collector.PostAsJsonAsync("/api/v1/collector/snapshots", snapshot)).EnsureSuccessStatusCode();
+        (await _collector.PostAsJsonAsync($"/api/v1/collector/leases/{leased.Id}/complete",
+            new CompleteLeaseRequest(Collector, DateTimeOffset.UtcNow.AddMinutes(-1)))).EnsureSuccessStatusCode();
+        Assert.Contains(await _host.Services.GetRequiredService<StoreInstanceSource>()
+            .LeaseDueAsync(Other, 10, TimeSpan.FromMinutes(10), CancellationToken.None), i => i.Id == leased.Id);
+        var before = await StoreWithoutAuditAsync();
+
+        var again = await _collector.PostAsJsonAsync("/api/v1/collector/snapshots", snapshot);
+        var newOne = await _collector.PostAsJsonAsync("/api/v1/collector/snapshots", Snapshot(leased.Id, DateTimeOffset.UtcNow));
+
+        Assert.Equal(HttpStatusCode.NoContent, again.StatusCode);
+        await ProblemAssert.IsProblemAsync(newOne, 409, null);
+        Assert.Equal(before, await StoreWithoutAuditAsync());
+    }
+
+    [Fact]
     public async Task A_lease_flood_gets_at_most_the_collector_limit_and_then_is_refused_and_changes_nothing()
     {
         var first = await LeaseAsync(_collector, Collector, 4);

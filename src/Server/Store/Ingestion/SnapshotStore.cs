@@ -23,12 +23,18 @@ public sealed class SnapshotStore(IDbConnectionFactory connections, RetentionHor
     /// <returns>False, with nothing stored, when the instance was not leased to that collector.</returns>
     public async Task<bool> WriteAsync(InstanceSnapshot snapshot, string? leaseHolder, CancellationToken cancellationToken)
     {
-        const string leasedSql = "SELECT COUNT(*) FROM instances WHERE id = @instanceId AND last_leased_by = @leaseHolder;";
+        // A snapshot stored before counts as delivered even when the lease has passed on since: the outbox that sends
+        // it again must not be stuck on it.
+        const string admittedSql = """
+            SELECT (SELECT COUNT(*) FROM instances WHERE id = @instanceId AND last_leased_by = @leaseHolder)
+                 + (SELECT COUNT(*) FROM polls WHERE snapshot_id = @snapshotId);
+            """;
         using var span = IngestionTelemetry.StartStoring(snapshot);
         await using var connection = await connections.OpenAsync(cancellationToken);
         await using var tx = await connection.BeginWriteAsync(cancellationToken);
-        if (leaseHolder is not null && await connection.ExecuteScalarAsync<long>(new CommandDefinition(leasedSql,
-                new { instanceId = snapshot.InstanceId, leaseHolder }, tx, cancellationToken: cancellationToken)) == 0)
+        if (leaseHolder is not null && await connection.ExecuteScalarAsync<long>(new CommandDefinition(admittedSql,
+                new { instanceId = snapshot.InstanceId, leaseHolder, snapshotId = snapshot.SnapshotId.ToString("D") }, tx,
+                cancellationToken: cancellationToken)) == 0)
             return false;
         var pollId = await InsertPollAsync(connection, tx, snapshot, cancellationToken);
         if (pollId is null)
