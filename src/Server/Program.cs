@@ -47,10 +47,10 @@ try
     app.MapIfiDashboardUi();
     app.Run();
 }
-catch (Exception e) when (StartupFailure.Advice(e) is { } advice)
+catch (Exception e) when (ServerStartupAdvice.For(e) is { } advice)
 {
     // A wrong setting is not a crash: one line naming it and what to do, no stack trace.
-    StartupFailure.Report(advice);
+    StartupFailure.Report(ServerStartupAdvice.Deployable, advice);
 }
 
 /// <summary>Visible to the functional tests' WebApplicationFactory.</summary>

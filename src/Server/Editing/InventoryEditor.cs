@@ -21,6 +21,10 @@ public sealed class InventoryEditor(
     ConnectionTestLimits testLimits,
     TimeProvider time) : IInventoryEditor
 {
+    /// <summary>The form shows one message, beside the first field that breaks <see cref="InstanceRules"/>.</summary>
+    static InventoryResult? FirstBrokenRule(InstanceRegistration registration) =>
+        InstanceRules.Check(registration) is [var first, ..] ? InventoryResult.Refused(first.Field, first.Message) : null;
+
     public Task<IReadOnlyList<InstanceRegistration>> ListAsync(CancellationToken cancellationToken) =>
         instances.ListActiveAsync(cancellationToken);
 
@@ -29,7 +33,7 @@ public sealed class InventoryEditor(
 
     public async Task<InventoryResult> RegisterAsync(InstanceRegistration registration, CancellationToken cancellationToken)
     {
-        if (RegistrationRules.Check(registration) is { } refused) return refused;
+        if (FirstBrokenRule(registration) is { } refused) return refused;
         try
         {
             var id = await StoreBusy.ForPersonAsync(() => instances.AddAsync(registration, cancellationToken));
@@ -44,7 +48,7 @@ public sealed class InventoryEditor(
 
     public async Task<InventoryResult> UpdateAsync(InstanceRegistration registration, CancellationToken cancellationToken)
     {
-        if (RegistrationRules.Check(registration) is { } refused) return refused;
+        if (FirstBrokenRule(registration) is { } refused) return refused;
         try
         {
             if (!await StoreBusy.ForPersonAsync(() => instances.UpdateAsync(registration, cancellationToken)))
@@ -66,7 +70,7 @@ public sealed class InventoryEditor(
 
     public async Task<InstanceSnapshot> TestConnectionAsync(InstanceRegistration registration, CancellationToken cancellationToken)
     {
-        if (RegistrationRules.Check(registration) is { } refused)
+        if (FirstBrokenRule(registration) is { } refused)
             return new InstanceSnapshot
             {
                 SnapshotId = Guid.NewGuid(), InstanceId = registration.Id, StartedAt = time.GetUtcNow(), FinishedAt = time.GetUtcNow(),

@@ -1,9 +1,11 @@
 using IfiDashboard.Server.Alerts;
+using IfiDashboard.Server.Alerts.Mail;
 using IfiDashboard.Server.Alerts.Rules;
 using IfiDashboard.Server.Compliance;
 using IfiDashboard.Shared.Compliance.Policy;
 using IfiDashboard.Shared.Compliance.Status;
 using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Shared.Snapshots;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.Extensions.DependencyInjection;
 
@@ -140,5 +142,27 @@ public sealed class AlertRulesTests : IAsyncLifetime
         Assert.Single(Step(states, fleet, Options()));
 
         Assert.True(AlertEvaluator.Evaluate(fleet, states, Options()).IsEmpty);
+    }
+
+    [Fact]
+    public void Subjects_say_what_is_wrong_where_and_a_waiver_that_ends_a_problem_says_waived_not_resolved()
+    {
+        var states = new List<AlertState>();
+        var options = Options();
+        var waiver = new Waiver { InstanceId = 1, Reason = "vendor", Author = "dba", GrantedAt = T0, ExpiresAt = T0.AddDays(30) };
+        string Subject(AlertNotice notice, DateTimeOffset at) => AlertMailComposer.Compose(notice, options, at).Subject;
+        static FleetAssessment IfiOff(FleetAssessment fleet) => fleet with
+        {
+            Instances = [fleet.Instances[0] with { Compliance = fleet.Instances[0].Compliance with { Observed = IfiState.Disabled } }],
+        };
+
+        var opened = Assert.Single(Step(states, IfiOff(Fleet(T0, ComplianceStatus.NonCompliant)), options));
+        var reminder = Assert.Single(Step(states, IfiOff(Fleet(T0.AddHours(4), ComplianceStatus.NonCompliant)), options));
+        var waived = Assert.Single(Step(states, IfiOff(Fleet(T0.AddHours(5), ComplianceStatus.Waived, waiver)), options));
+
+        Assert.Equal("[IFI] IFI off on sql-rules (Production)", Subject(opened, T0));
+        Assert.Equal("[IFI] Still: IFI off on sql-rules (Production)", Subject(reminder, T0.AddHours(4)));
+        Assert.Equal(AlertNoticeKind.Resolved, waived.Kind);
+        Assert.StartsWith("[IFI] Waived: IFI off on sql-rules (Production) accepted until 2026-04-01", Subject(waived, T0.AddHours(5)), StringComparison.Ordinal);
     }
 }

@@ -25,7 +25,7 @@ public sealed class ApiHost(Action<IWebHostBuilder>? configure = null) : WebAppl
     static (string, TestDatabase) NewStore()
     {
         var directory = Directory.CreateTempSubdirectory("ifi-api-").FullName;
-        return (directory, TestDatabase.Create($"Data Source={Path.Combine(directory, "store.db")}"));
+        return (directory, TestDatabase.Create($"Data Source={Path.Combine(directory, "store.db")}", migrated: true));
     }
 
     /// <summary>The store, as command-line arguments for the server's CLI commands.</summary>

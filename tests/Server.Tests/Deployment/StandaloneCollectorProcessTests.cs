@@ -88,6 +88,21 @@ public sealed class StandaloneCollectorProcessTests : IDisposable
     }
 
     [Fact]
+    public async Task Missing_settings_end_the_start_with_one_line_naming_them()
+    {
+        var settings = Settings(StandaloneOutboxTests.FreePort(), DashboardHost.ApiKey);
+        settings.Remove("Collector__ServerUrl");
+        await using var collector = CollectorProcess.Start(settings);
+
+        var exitCode = await collector.WaitForExitAsync();
+
+        Assert.True(exitCode == 1, collector.Log);
+        var refusal = Assert.Single(collector.Lines, l => l.StartsWith("IfiDashboard collector cannot start: ", StringComparison.Ordinal));
+        Assert.Contains("Collector:ServerUrl", refusal, StringComparison.Ordinal);
+        AssertNoStackTraceNorKey(collector, DashboardHost.ApiKey);
+    }
+
+    [Fact]
     public async Task Second_collector_on_the_same_outbox_refuses_to_start()
     {
         var (host, port) = await ServerAsync();
@@ -98,8 +113,10 @@ public sealed class StandaloneCollectorProcessTests : IDisposable
         await using var second = CollectorProcess.Start(Settings(port, DashboardHost.KeyOf("second"), "second"));
         var exitCode = await second.WaitForExitAsync();
 
-        Assert.True(exitCode is not null and not 0, second.Log);
-        Assert.Contains($"Another running collector holds the outbox {_outbox}", second.Log, StringComparison.Ordinal);
+        Assert.True(exitCode == 1, second.Log);
+        var refusal = Assert.Single(second.Lines, l => l.StartsWith("IfiDashboard collector cannot start: ", StringComparison.Ordinal));
+        Assert.Contains($"Another running collector holds the outbox {_outbox}", refusal, StringComparison.Ordinal);
+        AssertNoStackTraceNorKey(second, DashboardHost.ApiKey);
         Assert.Null(await first.WaitForExitAsync(seconds: 0));
     }
 

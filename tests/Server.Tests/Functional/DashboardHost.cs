@@ -54,7 +54,7 @@ public sealed class DashboardHost : WebApplicationFactory<Program>
 
     protected override void ConfigureWebHost(IWebHostBuilder builder)
     {
-        _database ??= TestDatabase.Create($"Data Source={Path.Combine(_directory, "store.db")}");
+        _database ??= TestDatabase.Create($"Data Source={Path.Combine(_directory, "store.db")}", migrated: true);
         builder.UseSetting("Store:Provider", _database.Provider);
         builder.UseSetting("Store:ConnectionString", _database.ConnectionString);
         builder.UseSetting("Collector:Enabled", "false");

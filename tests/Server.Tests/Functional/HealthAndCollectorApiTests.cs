@@ -4,7 +4,6 @@ using System.Text.Json;
 using Dapper;
 using IfiDashboard.Server.Ingestion;
 using IfiDashboard.Server.Store;
-using IfiDashboard.Server.Store.Migrations;
 using IfiDashboard.Shared.Dashboard;
 using IfiDashboard.Shared.Inventory;
 using Microsoft.Extensions.DependencyInjection;
@@ -38,8 +37,7 @@ public sealed class HealthAndCollectorApiTests
 
         Assert.Equal(HttpStatusCode.ServiceUnavailable, ready.StatusCode);
         Assert.Equal("application/problem+json", ready.Content.Headers.ContentType?.MediaType);
-        Assert.Equal($"The store has {host.Services.GetRequiredService<StoreMigrations>().ScriptNames().Count} migration(s) pending; the server applies them when it starts.",
-            problem.GetProperty("detail").GetString());
+        Assert.Matches(@"^The store has [1-9][0-9]* migration\(s\) pending; the server applies them when it starts\.$", problem.GetProperty("detail").GetString());
         Assert.Equal("alive", await client.GetStringAsync("/healthz"));
     }
 

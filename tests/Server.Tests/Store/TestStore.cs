@@ -18,11 +18,11 @@ public sealed class TestStore : IAsyncDisposable
 {
     public static readonly DateTimeOffset Start = new(2026, 5, 3, 8, 0, 0, TimeSpan.Zero);
 
-    TestStore()
+    TestStore(bool migrated)
     {
         Directory = Path.Combine(Path.GetTempPath(), "ifistore-" + Guid.NewGuid().ToString("N"));
         // Pooling off so no pooled handle keeps the file open when the directory is deleted.
-        Database = TestDatabase.Create($"Data Source={Path.Combine(Directory, "nested", "store.db")};Pooling=False");
+        Database = TestDatabase.Create($"Data Source={Path.Combine(Directory, "nested", "store.db")};Pooling=False", migrated);
         Connections = Database.CreateConnections();
         Audit = new AuditLog(Connections, Clock, new AuditActors());
         Instances = new InstanceRepository(Connections, Clock, Audit);
@@ -44,12 +44,12 @@ public sealed class TestStore : IAsyncDisposable
 
     public static async Task<TestStore> CreateMigratedAsync()
     {
-        var store = new TestStore();
+        var store = new TestStore(migrated: true);
         await store.MigrateAsync();
         return store;
     }
 
-    public static TestStore CreateEmpty() => new();
+    public static TestStore CreateEmpty() => new(migrated: false);
 
     /// <param name="scripts">The scripts to apply: the release's own unless given.</param>
     public StoreMigrations Migrations(IReadOnlyList<SqlScript>? scripts = null) => new(Connections, Clock, scripts: scripts);

@@ -1,6 +1,7 @@
 using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Api.Inventory;
 using IfiDashboard.Server.Store.ApiKeys;
+using IfiDashboard.Shared.Validation;
 
 namespace IfiDashboard.Server.Api.Keys;
 
@@ -12,8 +13,8 @@ public sealed class ApiKeyIssuer(ApiKeyRepository keys)
     public static Dictionary<string, string[]> Validate(string? name, IReadOnlyList<string?>? scopes, string? collector)
     {
         var errors = new FieldErrors();
-        if (string.IsNullOrEmpty(name) || !FieldRules.Name().IsMatch(name))
-            errors.Add("name", "1–128 characters: letters, digits, inner spaces and . _ - : @ # ( ) +, starting with a letter or digit.");
+        if (string.IsNullOrEmpty(name) || !TextRules.DisplayName().IsMatch(name))
+            errors.Add("name", TextRules.DisplayNameRule);
         if (scopes is null || scopes.Count == 0)
             errors.Add("scopes", $"At least one of: {string.Join(", ", ApiScopes.All)}.");
         else
@@ -28,8 +29,8 @@ public sealed class ApiKeyIssuer(ApiKeyRepository keys)
             }
         }
         var ingests = scopes?.Contains(ApiScopes.SnapshotIngest) == true;
-        if (ingests && (string.IsNullOrEmpty(collector) || !FieldRules.Name().IsMatch(collector)))
-            errors.Add("collector", $"A key with the scope '{ApiScopes.SnapshotIngest}' belongs to one collector: its Collector:Name (1–128 characters: letters, digits, inner spaces and . _ - : @ # ( ) +).");
+        if (ingests && (string.IsNullOrEmpty(collector) || !TextRules.DisplayName().IsMatch(collector)))
+            errors.Add("collector", $"A key with the scope '{ApiScopes.SnapshotIngest}' belongs to one collector: its Collector:Name, {TextRules.DisplayNameRule}");
         else if (!ingests && collector is not null)
             errors.Add("collector", $"Only a key with the scope '{ApiScopes.SnapshotIngest}' belongs to a collector.");
         return errors.ToDictionary();

@@ -9,7 +9,7 @@ namespace IfiDashboard.Server.Store.Audit;
 /// The append-only audit log (<c>audit_log</c>): who changed what, when, from where, before and after. A change that
 /// is a store write records its entry with <see cref="AppendAsync"/> inside its own write transaction, so the change
 /// and its entry commit together or not at all. There is deliberately no method that updates or deletes an entry
-/// (and the store refuses both: see migration 0008). The actor is the request's (<see cref="AuditActors"/>) unless
+/// (and the store refuses both: see migration 0009). The actor is the request's (<see cref="AuditActors"/>) unless
 /// given. Before and after are JSON of what the caller passes: never a key, a hash or a password.
 /// </summary>
 public sealed class AuditLog(IDbConnectionFactory connections, TimeProvider time, AuditActors actors)

@@ -139,10 +139,10 @@ public sealed class CmdbInventoryWriter(IDbConnectionFactory connections, TimePr
     {
         const string sql = """
             INSERT INTO instances (name, host, port, instance_name, environment, owner, tags, encrypt,
-                trust_server_certificate, host_name_in_certificate, credential_name, poll_interval_seconds, created_at,
+                trust_server_certificate, host_name_in_certificate, server_certificate_path, credential_name, poll_interval_seconds, created_at,
                 external_key, version)
             VALUES (@name, @host, @port, @instanceName, @environment, @owner, @tags, @encrypt,
-                @trustServerCertificate, @hostNameInCertificate, @credentialName, @pollIntervalSeconds, @createdAt,
+                @trustServerCertificate, @hostNameInCertificate, @serverCertificatePath, @credentialName, @pollIntervalSeconds, @createdAt,
                 @externalKey, 1);
             """;
         var parameters = new DynamicParameters(InstanceRow.Parameters(desired.Registration, now));
@@ -160,7 +160,8 @@ public sealed class CmdbInventoryWriter(IDbConnectionFactory connections, TimePr
             UPDATE instances
             SET name = @name, host = @host, port = @port, instance_name = @instanceName, environment = @environment,
                 owner = @owner, tags = @tags, encrypt = @encrypt, trust_server_certificate = @trustServerCertificate,
-                host_name_in_certificate = @hostNameInCertificate, credential_name = @credentialName,
+                host_name_in_certificate = @hostNameInCertificate, server_certificate_path = @serverCertificatePath,
+                credential_name = @credentialName,
                 poll_interval_seconds = @pollIntervalSeconds,
                 version = version + 1, updated_at = @now,
                 -- How to reach it changed: poll it again right away.

@@ -16,9 +16,9 @@ public sealed class InstanceRepository(IDbConnectionFactory connections, TimePro
     {
         const string sql = """
             INSERT INTO instances (name, host, port, instance_name, environment, owner, tags, encrypt,
-                trust_server_certificate, host_name_in_certificate, credential_name, poll_interval_seconds, created_at)
+                trust_server_certificate, host_name_in_certificate, server_certificate_path, credential_name, poll_interval_seconds, created_at)
             VALUES (@name, @host, @port, @instanceName, @environment, @owner, @tags, @encrypt,
-                @trustServerCertificate, @hostNameInCertificate, @credentialName, @pollIntervalSeconds, @createdAt)
+                @trustServerCertificate, @hostNameInCertificate, @serverCertificatePath, @credentialName, @pollIntervalSeconds, @createdAt)
             RETURNING id;
             """;
         await using var connection = await connections.OpenAsync(cancellationToken);
@@ -47,9 +47,9 @@ public sealed class InstanceRepository(IDbConnectionFactory connections, TimePro
     {
         var sql = $"""
             INSERT INTO instances (name, host, port, instance_name, environment, owner, tags, encrypt,
-                trust_server_certificate, host_name_in_certificate, credential_name, poll_interval_seconds, created_at)
+                trust_server_certificate, host_name_in_certificate, server_certificate_path, credential_name, poll_interval_seconds, created_at)
             VALUES (@name, @host, @port, @instanceName, @environment, @owner, @tags, @encrypt,
-                @trustServerCertificate, @hostNameInCertificate, @credentialName, @pollIntervalSeconds, @createdAt)
+                @trustServerCertificate, @hostNameInCertificate, @serverCertificatePath, @credentialName, @pollIntervalSeconds, @createdAt)
             ON CONFLICT {connections.Dialect.ActiveNameConflictTarget} DO UPDATE SET
                 host = excluded.host,
                 port = excluded.port,
@@ -57,6 +57,7 @@ public sealed class InstanceRepository(IDbConnectionFactory connections, TimePro
                 encrypt = excluded.encrypt,
                 trust_server_certificate = excluded.trust_server_certificate,
                 host_name_in_certificate = excluded.host_name_in_certificate,
+                server_certificate_path = excluded.server_certificate_path,
                 credential_name = excluded.credential_name,
                 version = instances.version + 1,
                 updated_at = excluded.created_at,
@@ -140,39 +141,46 @@ public sealed class InstanceRepository(IDbConnectionFactory connections, TimePro
 
     /// <summary>
     /// Changes an active instance's registration (the dashboard's inventory page). A change of how to reach it
-    /// schedules a poll right away. Throws <see cref="DuplicateInstanceException"/> when the new name is taken.
+    /// (<see cref="InventoryFields.ReachChanged"/>, the rule the CMDB's writes follow too) schedules a poll right away.
+    /// Throws <see cref="DuplicateInstanceException"/> when the new name is taken.
     /// </summary>
     /// <returns>False when no active instance has that id.</returns>
     public async Task<bool> UpdateAsync(InstanceRegistration registration, CancellationToken cancellationToken)
     {
+        const string current = $"""
+            SELECT {InstanceRow.Columns}
+            FROM instances
+            WHERE id = @id AND retired_at IS NULL;
+            """;
         const string sql = """
             UPDATE instances
             SET name = @name, host = @host, port = @port, instance_name = @instanceName, environment = @environment,
                 owner = @owner, tags = @tags, encrypt = @encrypt, trust_server_certificate = @trustServerCertificate,
-                host_name_in_certificate = @hostNameInCertificate, credential_name = @credentialName,
-                poll_interval_seconds = @pollIntervalSeconds,
-                next_poll_at = CASE WHEN host IS DISTINCT FROM @host OR port IS DISTINCT FROM @port
-                    OR instance_name IS DISTINCT FROM @instanceName OR encrypt IS DISTINCT FROM @encrypt
-                    OR credential_name IS DISTINCT FROM @credentialName THEN NULL ELSE next_poll_at END,
+                host_name_in_certificate = @hostNameInCertificate, server_certificate_path = @serverCertificatePath,
+                credential_name = @credentialName, poll_interval_seconds = @pollIntervalSeconds,
+                next_poll_at = CASE WHEN @repoll THEN NULL ELSE next_poll_at END,
                 version = version + 1, updated_at = @createdAt
             WHERE id = @id AND retired_at IS NULL;
             """;
-        var parameters = new DynamicParameters(InstanceRow.Parameters(registration, timeProvider.GetUtcNow()));
-        parameters.Add("id", registration.Id);
         await using var connection = await connections.OpenAsync(cancellationToken);
         await using var tx = await connection.BeginWriteAsync(cancellationToken);
-        var before = await GetAsync(connection, tx, registration.Id, cancellationToken);
+        var stored = await connection.QuerySingleOrDefaultAsync<InstanceRow>(
+            new CommandDefinition(current, new { id = registration.Id }, tx, cancellationToken: cancellationToken));
+        if (stored is null)
+            return false;
+        var parameters = new DynamicParameters(InstanceRow.Parameters(registration, timeProvider.GetUtcNow()));
+        parameters.Add("id", registration.Id);
+        parameters.Add("repoll", InventoryFields.ReachChanged(stored.ToRegistration(), registration));
         try
         {
-            if (await connection.ExecuteAsync(new CommandDefinition(sql, parameters, tx, cancellationToken: cancellationToken)) != 1)
-                return false;
+            await connection.ExecuteAsync(new CommandDefinition(sql, parameters, tx, cancellationToken: cancellationToken));
         }
         catch (DbException ex) when (ex.IsUniqueViolation())
         {
             throw new DuplicateInstanceException(registration.Name, ex);
         }
-        await audit.AppendAsync(connection, tx, AuditActions.InstanceUpdated, Target(registration.Id, registration.Name), before,
-            await GetAsync(connection, tx, registration.Id, cancellationToken), cancellationToken);
+        await audit.AppendAsync(connection, tx, AuditActions.InstanceUpdated, Target(registration.Id, registration.Name),
+            stored.ToRegistration(), await GetAsync(connection, tx, registration.Id, cancellationToken), cancellationToken);
         await tx.CommitAsync(cancellationToken);
         return true;
     }

@@ -21,5 +21,6 @@ public static class InventoryFields
         || a.Encrypt != b.Encrypt
         || a.TrustServerCertificate != b.TrustServerCertificate
         || !string.Equals(a.HostNameInCertificate, b.HostNameInCertificate, StringComparison.Ordinal)
+        || !string.Equals(a.ServerCertificatePath, b.ServerCertificatePath, StringComparison.Ordinal)
         || !string.Equals(a.CredentialName, b.CredentialName, StringComparison.Ordinal);
 }
