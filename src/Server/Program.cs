@@ -33,6 +33,7 @@ try
     builder.Services.AddIfiApi(builder.Configuration);
     builder.Services.AddIfiDashboardUi();
     builder.Services.AddIfiSecurityHeaders(warnWhenAnyHostIsAllowed: !demo);
+    builder.Services.AddIfiDashboardPolicies();
     builder.Services.AddIfiDataProtection(builder.Configuration);
     builder.Services.AddIfiHealth();
     builder.AddIfiTelemetry();

@@ -1,4 +1,6 @@
 using IfiDashboard.Client;
+using IfiDashboard.Client.Pages.Audit;
+using IfiDashboard.Server.Audit;
 using IfiDashboard.Shared.Dashboard;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 
@@ -14,6 +16,7 @@ public static class DashboardUiExtensions
     {
         services.TryAddSingleton<FleetChanges>();
         services.AddRazorComponents();
+        services.AddSingleton<IAuditView, AuditView>();
         return services;
     }
 
@@ -22,6 +25,7 @@ public static class DashboardUiExtensions
         app.UseAntiforgery();
         app.MapStaticAssets();
         app.MapFleetEvents();
+        app.MapAuditExport();
         app.MapRazorComponents<App>();
         return app;
     }

@@ -18,6 +18,7 @@ public sealed class InventoryEditor(
     ConnectionStringFactory connectionStrings,
     CollectorOptions collectorOptions,
     FleetChanges changes,
+    ConnectionTestLimits testLimits,
     TimeProvider time) : IInventoryEditor
 {
     /// <summary>The form shows one message, beside the first field that breaks <see cref="InstanceRules"/>.</summary>
@@ -84,8 +85,9 @@ public sealed class InventoryEditor(
                 CollectorName = "test-connection",
                 Probes = [new ProbeOutcome(ProbeNames.Connect, OutcomeClass.ProtocolError, $"{refused.Field}: {refused.Error}")],
             };
+        testLimits.Acquire();
         // A test is not a poll: nothing is stored, and a prober of its own leaves the polls' growth watermarks alone.
         var prober = new InstanceProber(connectionStrings, collectorOptions, new GrowthWatermarks(), time);
-        return await prober.PollAsync(registration, cancellationToken);
+        return testLimits.Redact(await prober.PollAsync(registration, cancellationToken), registration.Host, registration.Port);
     }
 }

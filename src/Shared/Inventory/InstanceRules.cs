@@ -66,7 +66,7 @@ public static partial class InstanceRules
             Refuse("host", $"A DNS name, IPv4 or IPv6 address of at most {MaxHostLength} characters, without scheme, port or spaces.");
 
         if (r.Port is < 1 or > 65_535)
-            Refuse("port", "Must be between 1 and 65535.");
+            Refuse("port", "A port from 1 to 65535, or none for the default port or the instance name.");
         if (r.InstanceName is not null && !InstanceName().IsMatch(r.InstanceName))
             Refuse("instanceName", "1–16 letters, digits, _ or $, not starting with a digit or $.");
         if (r.Port is not null && r.InstanceName is not null)

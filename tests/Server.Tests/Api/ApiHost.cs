@@ -51,11 +51,18 @@ public sealed class ApiHost(Action<IWebHostBuilder>? configure = null) : WebAppl
         return client;
     }
 
-    /// <summary>A new stored key with these scopes, created through the API with the bootstrap key.</summary>
+    /// <summary>The collector a key with <c>snapshot:ingest</c> made by <see cref="CreateKeyAsync"/> belongs to.</summary>
+    public const string Collector = "c1";
+
+    /// <summary>
+    /// A new stored key with these scopes, created through the API with the bootstrap key; with <c>snapshot:ingest</c>
+    /// it belongs to the collector <see cref="Collector"/>.
+    /// </summary>
     public async Task<string> CreateKeyAsync(params string[] scopes)
     {
         var admin = Client(BootstrapKey);
-        var response = await admin.PostAsJsonAsync("/api/v1/api-keys", new { name = "test-" + string.Join("-", scopes).Replace(':', '.'), scopes });
+        var collector = scopes.Contains("snapshot:ingest") ? Collector : null;
+        var response = await admin.PostAsJsonAsync("/api/v1/api-keys", new { name = "test-" + string.Join("-", scopes).Replace(':', '.'), scopes, collector });
         response.EnsureSuccessStatusCode();
         return (await response.Content.ReadFromJsonAsync<CreatedApiKeyResponse>())!.Key;
     }

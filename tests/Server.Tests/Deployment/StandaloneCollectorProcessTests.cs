@@ -33,7 +33,9 @@ public sealed class StandaloneCollectorProcessTests : IDisposable
         return (host, port);
     }
 
-    Dictionary<string, string> Settings(int port, string apiKey, string name = "process-collector") => new()
+    const string ProcessCollector = "process-collector";
+
+    Dictionary<string, string> Settings(int port, string apiKey, string name = ProcessCollector) => new()
     {
         ["Collector__ServerUrl"] = $"http://127.0.0.1:{port}/",
         ["Collector__ApiKey"] = apiKey,
@@ -74,7 +76,7 @@ public sealed class StandaloneCollectorProcessTests : IDisposable
         var (host, port) = await ServerAsync();
         await using var _ = host;
         var (_, readOnlyKey) = await host.Services.GetRequiredService<ApiKeyIssuer>()
-            .CreateAsync("reporting", [ApiScopes.Read], CancellationToken.None);
+            .CreateAsync("reporting", [ApiScopes.Read], null, CancellationToken.None);
         await using var collector = CollectorProcess.Start(Settings(port, readOnlyKey));
 
         var line = await collector.WaitForLineAsync(l => l.Contains("Leasing due instances failed", StringComparison.Ordinal));
@@ -105,10 +107,10 @@ public sealed class StandaloneCollectorProcessTests : IDisposable
     {
         var (host, port) = await ServerAsync();
         await using var _ = host;
-        await using var first = CollectorProcess.Start(Settings(port, DashboardHost.ApiKey, "first"));
+        await using var first = CollectorProcess.Start(Settings(port, DashboardHost.KeyOf("first"), "first"));
         Assert.True(await first.WaitForLineAsync(l => l.Contains($"Outbox {_outbox}", StringComparison.Ordinal)) is not null, first.Log);
 
-        await using var second = CollectorProcess.Start(Settings(port, DashboardHost.ApiKey, "second"));
+        await using var second = CollectorProcess.Start(Settings(port, DashboardHost.KeyOf("second"), "second"));
         var exitCode = await second.WaitForExitAsync();
 
         Assert.True(exitCode == 1, second.Log);
@@ -124,7 +126,7 @@ public sealed class StandaloneCollectorProcessTests : IDisposable
         var port = StandaloneOutboxTests.FreePort();
         await using var host = new DashboardHost(new ScenarioInstance { Name = "remote", Profile = "2019", IfiEnabled = true });
         host.UseKestrel(port);
-        var settings = Settings(port, DashboardHost.ApiKey);
+        var settings = Settings(port, DashboardHost.KeyOf(ProcessCollector));
         // Two poll slots and fast retries: more failed leases than slots, which once left the collector waiting for a
         // free slot for ever.
         settings["Collector__MaxConcurrency"] = "2";
@@ -139,7 +141,7 @@ public sealed class StandaloneCollectorProcessTests : IDisposable
         await Eventually(() => PollCount(connections) > 0, collector);
         var failures = collector.Lines.Where(l => l.Contains("Leasing due instances failed", StringComparison.Ordinal)).ToList();
         Assert.All(failures, l => Assert.Contains("Connection refused", l, StringComparison.Ordinal));
-        AssertNoStackTraceNorKey(collector, DashboardHost.ApiKey);
+        AssertNoStackTraceNorKey(collector, DashboardHost.KeyOf(ProcessCollector));
     }
 
     static long PollCount(IDbConnectionFactory connections)

@@ -64,9 +64,12 @@ public sealed class HealthAndCollectorApiTests
         var client = host.CreateClient();
         client.DefaultRequestHeaders.Add(IngestionOptions.ApiKeyHeader, DashboardHost.ApiKey);
 
+        var other = host.CreateClient();
+        other.DefaultRequestHeaders.Add(IngestionOptions.ApiKeyHeader, DashboardHost.KeyOf("other-collector"));
+
         var leased = await (await client.PostAsJsonAsync("/api/v1/collector/leases", new LeaseRequest("remote-collector", 10, 60)))
             .Content.ReadFromJsonAsync<List<InstanceRegistration>>();
-        var again = await (await client.PostAsJsonAsync("/api/v1/collector/leases", new LeaseRequest("other-collector", 10, 60)))
+        var again = await (await other.PostAsJsonAsync("/api/v1/collector/leases", new LeaseRequest("other-collector", 10, 60)))
             .Content.ReadFromJsonAsync<List<InstanceRegistration>>();
         var snapshot = Snapshot(Assert.Single(leased!).Id);
         var first = await client.PostAsJsonAsync("/api/v1/collector/snapshots", snapshot);

@@ -46,7 +46,7 @@ public sealed class InstanceRulesOnEveryPathTests
         await using var host = new DashboardHost();
         var browser = host.CreateClient();
         var (_, key) = await host.Services.GetRequiredService<ApiKeyIssuer>()
-            .CreateAsync("cmdb", [ApiScopes.Read, ApiScopes.InventoryWrite], CancellationToken.None);
+            .CreateAsync("cmdb", [ApiScopes.Read, ApiScopes.InventoryWrite], null, CancellationToken.None);
         var cmdb = host.CreateClient();
         cmdb.DefaultRequestHeaders.Add("X-Api-Key", key);
         Assert.Empty(InstanceRules.Check(ValidRegistration()));
@@ -76,7 +76,7 @@ public sealed class InstanceRulesOnEveryPathTests
         await File.WriteAllTextAsync(pin, ServerCertificate.ExportPem());
         var browser = host.CreateClient();
         var (_, key) = await host.Services.GetRequiredService<ApiKeyIssuer>()
-            .CreateAsync("cmdb", [ApiScopes.Read, ApiScopes.InventoryWrite], CancellationToken.None);
+            .CreateAsync("cmdb", [ApiScopes.Read, ApiScopes.InventoryWrite], null, CancellationToken.None);
         var cmdb = host.CreateClient();
         cmdb.DefaultRequestHeaders.Add("X-Api-Key", key);
 
@@ -113,7 +113,7 @@ public sealed class InstanceRulesOnEveryPathTests
         await using var host = new DashboardHost();
         var browser = host.CreateClient();
         var (_, key) = await host.Services.GetRequiredService<ApiKeyIssuer>()
-            .CreateAsync("cmdb", [ApiScopes.Read, ApiScopes.InventoryWrite], CancellationToken.None);
+            .CreateAsync("cmdb", [ApiScopes.Read, ApiScopes.InventoryWrite], null, CancellationToken.None);
         var cmdb = host.CreateClient();
         cmdb.DefaultRequestHeaders.Add("X-Api-Key", key);
         var first = await EditingPagesTests.SubmitAsync(browser, "/inventory/new", "registration",

@@ -1,6 +1,7 @@
 using System.Data.Common;
 using DbUp.Engine;
 using IfiDashboard.Server.Store;
+using IfiDashboard.Server.Store.Audit;
 using IfiDashboard.Server.Store.Dashboard;
 using IfiDashboard.Server.Store.Ingestion;
 using IfiDashboard.Server.Store.Inventory;
@@ -23,7 +24,8 @@ public sealed class TestStore : IAsyncDisposable
         // Pooling off so no pooled handle keeps the file open when the directory is deleted.
         Database = TestDatabase.Create($"Data Source={Path.Combine(Directory, "nested", "store.db")};Pooling=False", migrated);
         Connections = Database.CreateConnections();
-        Instances = new InstanceRepository(Connections, Clock);
+        Audit = new AuditLog(Connections, Clock, new AuditActors());
+        Instances = new InstanceRepository(Connections, Clock, Audit);
         Snapshots = new SnapshotStore(Connections);
         Queries = new FleetQueries(Connections);
     }
@@ -33,6 +35,7 @@ public sealed class TestStore : IAsyncDisposable
     public TestDatabase Database { get; }
     public FakeTimeProvider Clock { get; } = new(Start);
     public IDbConnectionFactory Connections { get; }
+    public AuditLog Audit { get; }
     public InstanceRepository Instances { get; }
     public SnapshotStore Snapshots { get; }
     public FleetQueries Queries { get; }

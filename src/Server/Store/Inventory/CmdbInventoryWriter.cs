@@ -1,13 +1,15 @@
 using System.Data.Common;
 using Dapper;
+using IfiDashboard.Server.Store.Audit;
 
 namespace IfiDashboard.Server.Store.Inventory;
 
 /// <summary>
 /// Writes the CMDB makes through the REST API: upsert one instance by its external key, retire one, or sync the
-/// whole desired inventory. Each call is one write transaction, so a rejected or failed call changes nothing.
+/// whole desired inventory. Each call is one write transaction, so a rejected or failed call changes nothing; each
+/// instance it creates, updates or retires is audited in that transaction.
 /// </summary>
-public sealed class CmdbInventoryWriter(IDbConnectionFactory connections, TimeProvider timeProvider)
+public sealed class CmdbInventoryWriter(IDbConnectionFactory connections, TimeProvider timeProvider, AuditLog audit)
 {
     /// <param name="precondition">Checked against the current active instance (null when none) inside the
     /// transaction, so a concurrent change cannot slip between the check and the write.</param>
@@ -134,7 +136,7 @@ public sealed class CmdbInventoryWriter(IDbConnectionFactory connections, TimePr
             cancellationToken: cancellationToken)) > 0;
     }
 
-    static Task InsertAsync(DbConnection connection, DbTransaction tx, DesiredInstance desired, DateTimeOffset now,
+    async Task InsertAsync(DbConnection connection, DbTransaction tx, DesiredInstance desired, DateTimeOffset now,
         CancellationToken cancellationToken)
     {
         const string sql = """
@@ -147,10 +149,13 @@ public sealed class CmdbInventoryWriter(IDbConnectionFactory connections, TimePr
             """;
         var parameters = new DynamicParameters(InstanceRow.Parameters(desired.Registration, now));
         parameters.Add("externalKey", desired.ExternalKey);
-        return connection.ExecuteAsync(new CommandDefinition(sql, parameters, tx, cancellationToken: cancellationToken));
+        await connection.ExecuteAsync(new CommandDefinition(sql, parameters, tx, cancellationToken: cancellationToken));
+        var created = (await FindActiveAsync(connection, tx, desired.ExternalKey, cancellationToken))!;
+        await audit.AppendAsync(connection, tx, AuditActions.InstanceRegistered, Target(created), null, Audited(created),
+            cancellationToken);
     }
 
-    static Task UpdateAsync(DbConnection connection, DbTransaction tx, InventoryRecord current, DesiredInstance desired,
+    async Task UpdateAsync(DbConnection connection, DbTransaction tx, InventoryRecord current, DesiredInstance desired,
         DateTimeOffset now, CancellationToken cancellationToken)
     {
         const string sql = """
@@ -169,10 +174,13 @@ public sealed class CmdbInventoryWriter(IDbConnectionFactory connections, TimePr
         parameters.Add("id", current.Registration.Id);
         parameters.Add("now", StoreTime.ToText(now));
         parameters.Add("repoll", InventoryFields.ReachChanged(current.Registration, desired.Registration));
-        return connection.ExecuteAsync(new CommandDefinition(sql, parameters, tx, cancellationToken: cancellationToken));
+        await connection.ExecuteAsync(new CommandDefinition(sql, parameters, tx, cancellationToken: cancellationToken));
+        var updated = (await FindActiveAsync(connection, tx, desired.ExternalKey, cancellationToken))!;
+        await audit.AppendAsync(connection, tx, AuditActions.InstanceUpdated, Target(updated), Audited(current),
+            Audited(updated), cancellationToken);
     }
 
-    static Task RetireAsync(DbConnection connection, DbTransaction tx, InventoryRecord record, DateTimeOffset now,
+    async Task RetireAsync(DbConnection connection, DbTransaction tx, InventoryRecord record, DateTimeOffset now,
         CancellationToken cancellationToken)
     {
         const string sql = """
@@ -180,7 +188,16 @@ public sealed class CmdbInventoryWriter(IDbConnectionFactory connections, TimePr
             SET retired_at = @now, lease_owner = NULL, lease_expires_at = NULL, version = version + 1, updated_at = @now
             WHERE id = @id AND retired_at IS NULL;
             """;
-        return connection.ExecuteAsync(new CommandDefinition(sql,
+        await connection.ExecuteAsync(new CommandDefinition(sql,
             new { id = record.Registration.Id, now = StoreTime.ToText(now) }, tx, cancellationToken: cancellationToken));
+        await audit.AppendAsync(connection, tx, AuditActions.InstanceRetired, Target(record), Audited(record),
+            Audited(record) with { Registration = record.Registration with { RetiredAt = now } }, cancellationToken);
     }
+
+    static string Target(InventoryRecord record) => InstanceRepository.Target(record.Registration.Id, record.Registration.Name);
+
+    /// <summary>What an audit entry shows of a CMDB instance: its registration and key (no times or versions).</summary>
+    static AuditedInstance Audited(InventoryRecord record) => new(record.Registration, record.ExternalKey);
+
+    sealed record AuditedInstance(Shared.Inventory.InstanceRegistration Registration, string? ExternalKey);
 }

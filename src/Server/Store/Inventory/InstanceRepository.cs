@@ -1,14 +1,16 @@
 using System.Data.Common;
 using Dapper;
+using IfiDashboard.Server.Store.Audit;
 using IfiDashboard.Shared.Inventory;
 
 namespace IfiDashboard.Server.Store.Inventory;
 
 /// <summary>
-/// Registered instances: add, idempotent upsert (demo seeding), read, retire. Adding or changing an instance so that it
-/// reaches a server another active instance reaches throws <see cref="DuplicateServerException"/>.
+/// Registered instances: add, idempotent upsert (demo seeding), read, retire. Every change is audited in its own
+/// transaction, with the registration before and after. Adding or changing an instance so that it reaches a server
+/// another active instance reaches throws <see cref="DuplicateServerException"/>.
 /// </summary>
-public sealed class InstanceRepository(IDbConnectionFactory connections, TimeProvider timeProvider)
+public sealed class InstanceRepository(IDbConnectionFactory connections, TimeProvider timeProvider, AuditLog audit)
 {
 
     public async Task<long> AddAsync(InstanceRegistration registration, CancellationToken cancellationToken)
@@ -34,6 +36,8 @@ public sealed class InstanceRepository(IDbConnectionFactory connections, TimePro
         }
         // After the name, as the CMDB's writes check them; a refusal leaves the transaction uncommitted.
         await SameServerCheck.EnsureFreeAsync(connection, tx, registration, exceptId: id, cancellationToken);
+        await audit.AppendAsync(connection, tx, AuditActions.InstanceRegistered, Target(id, registration.Name), null,
+            await GetAsync(connection, tx, id, cancellationToken), cancellationToken);
         await tx.CommitAsync(cancellationToken);
         return id;
     }
@@ -64,23 +68,46 @@ public sealed class InstanceRepository(IDbConnectionFactory connections, TimePro
                 next_poll_at = NULL
             RETURNING id;
             """;
+        const string activeByNameSql = $"""
+            SELECT {InstanceRow.Columns}
+            FROM instances
+            WHERE lower(name) = lower(@name) AND retired_at IS NULL;
+            """;
         await using var connection = await connections.OpenAsync(cancellationToken);
-        return await connection.ExecuteScalarAsync<long>(new CommandDefinition(
-            sql, InstanceRow.Parameters(registration, timeProvider.GetUtcNow()), cancellationToken: cancellationToken));
+        await using var tx = await connection.BeginWriteAsync(cancellationToken);
+        var before = (await connection.QuerySingleOrDefaultAsync<InstanceRow>(new CommandDefinition(
+            activeByNameSql, new { name = registration.Name }, tx, cancellationToken: cancellationToken)))?.ToRegistration();
+        var id = await connection.ExecuteScalarAsync<long>(new CommandDefinition(
+            sql, InstanceRow.Parameters(registration, timeProvider.GetUtcNow()), tx, cancellationToken: cancellationToken));
+        var after = await GetAsync(connection, tx, id, cancellationToken);
+        // Seeding again at every start changes nothing most times: only a real change is worth an entry.
+        if (before is null || after is null || !InventoryFields.Same(before, after))
+            await audit.AppendAsync(connection, tx, before is null ? AuditActions.InstanceRegistered : AuditActions.InstanceUpdated,
+                Target(id, registration.Name), before, after, cancellationToken);
+        await tx.CommitAsync(cancellationToken);
+        return id;
     }
 
     public async Task<InstanceRegistration?> GetAsync(long id, CancellationToken cancellationToken)
+    {
+        await using var connection = await connections.OpenAsync(cancellationToken);
+        return await GetAsync(connection, null, id, cancellationToken);
+    }
+
+    static async Task<InstanceRegistration?> GetAsync(DbConnection connection, DbTransaction? tx, long id, CancellationToken cancellationToken)
     {
         const string sql = $"""
             SELECT {InstanceRow.Columns}
             FROM instances
             WHERE id = @id;
             """;
-        await using var connection = await connections.OpenAsync(cancellationToken);
         var row = await connection.QuerySingleOrDefaultAsync<InstanceRow>(
-            new CommandDefinition(sql, new { id }, cancellationToken: cancellationToken));
+            new CommandDefinition(sql, new { id }, tx, cancellationToken: cancellationToken));
         return row?.ToRegistration();
     }
+
+    /// <summary>How the audit log names an instance.</summary>
+    internal static string Target(long id, string name) => $"instance {id} ({name})";
 
     public async Task<IReadOnlyList<InstanceRegistration>> ListActiveAsync(CancellationToken cancellationToken)
     {
@@ -105,8 +132,14 @@ public sealed class InstanceRepository(IDbConnectionFactory connections, TimePro
             WHERE id = @id AND retired_at IS NULL;
             """;
         await using var connection = await connections.OpenAsync(cancellationToken);
-        await connection.ExecuteAsync(new CommandDefinition(
-            sql, new { id, retiredAt = StoreTime.ToText(at) }, cancellationToken: cancellationToken));
+        await using var tx = await connection.BeginWriteAsync(cancellationToken);
+        var before = await GetAsync(connection, tx, id, cancellationToken);
+        if (await connection.ExecuteAsync(new CommandDefinition(
+                sql, new { id, retiredAt = StoreTime.ToText(at) }, tx, cancellationToken: cancellationToken)) == 0)
+            return;
+        await audit.AppendAsync(connection, tx, AuditActions.InstanceRetired, Target(id, before!.Name), before,
+            await GetAsync(connection, tx, id, cancellationToken), cancellationToken);
+        await tx.CommitAsync(cancellationToken);
     }
 
     /// <summary>
@@ -150,6 +183,8 @@ public sealed class InstanceRepository(IDbConnectionFactory connections, TimePro
             throw new DuplicateInstanceException(registration.Name, ex);
         }
         await SameServerCheck.EnsureFreeAsync(connection, tx, registration, registration.Id, cancellationToken);
+        await audit.AppendAsync(connection, tx, AuditActions.InstanceUpdated, Target(registration.Id, registration.Name),
+            stored.ToRegistration(), await GetAsync(connection, tx, registration.Id, cancellationToken), cancellationToken);
         await tx.CommitAsync(cancellationToken);
         return true;
     }
