@@ -7,13 +7,14 @@ using Microsoft.Data.SqlClient;
 namespace IfiDashboard.Collector.Probes;
 
 /// <summary>
-/// Maps what SqlClient throws to the outcome classes a DBA acts on (shared/sqlserver-reference.md section 9).
+/// Maps what SqlClient throws to the outcome classes a DBA acts on (docs/sqlserver-reference.md section 9).
 /// Messages come from the exception text, which SqlClient never fills with the password.
 /// </summary>
 public static class FailureClassifier
 {
     static readonly HashSet<int> LoginFailures = [18456, 18452, 18470, 18486, 18487, 18488, 4060];
-    static readonly HashSet<int> PermissionFailures = [229, 297, 300, 8189];
+    // 15003: sp_readerrorlog's own check ("Only members of the securityadmin role ...").
+    static readonly HashSet<int> PermissionFailures = [229, 297, 300, 8189, 15003];
     static readonly HashSet<int> TransportFailures = [10053, 10054, 10060, 10061, 64, 121, 233, 20, 53, 26, 35, 40, 11001, 0];
 
     /// <param name="requiredPermission">What to grant if this probe is refused, e.g. "VIEW SERVER STATE".</param>
@@ -41,6 +42,8 @@ public static class FailureClassifier
                 return new(probe, OutcomeClass.ProtocolError, $"{exception.GetType().Name}: {exception.Message}");
         }
     }
+
+    public static bool IsPermissionFailure(SqlException e) => e.Errors.Cast<SqlError>().Any(x => PermissionFailures.Contains(x.Number));
 
     static ProbeOutcome ClassifySql(string probe, SqlException e, string? requiredPermission)
     {

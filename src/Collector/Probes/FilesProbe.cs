@@ -9,7 +9,7 @@ internal static class FilesProbe
     public static async Task<IReadOnlyList<DatabaseFileInfo>> ReadFilesAsync(ProbeContext context)
     {
         if (context.SkipOnAzure(ProbeNames.Files)) return [];
-        return await context.RunAsync<IReadOnlyList<DatabaseFileInfo>>(ProbeNames.Files, "VIEW ANY DEFINITION", [], async () =>
+        return await context.RunAsync<IReadOnlyList<DatabaseFileInfo>>(ProbeNames.Files, [], async () =>
         {
             var rows = await context.Connection.QueryAsync<FileRow>(context.Command(SqlScripts.Files));
             context.Ok(ProbeNames.Files);
@@ -33,7 +33,7 @@ internal static class FilesProbe
     public static async Task<IReadOnlyList<DatabaseEncryptionInfo>> ReadEncryptionAsync(ProbeContext context)
     {
         if (context.SkipOnAzure(ProbeNames.Encryption)) return [];
-        return await context.RunAsync<IReadOnlyList<DatabaseEncryptionInfo>>(ProbeNames.Encryption, context.ServerStatePermission, [], async () =>
+        return await context.RunAsync<IReadOnlyList<DatabaseEncryptionInfo>>(ProbeNames.Encryption, [], async () =>
         {
             var rows = await context.Connection.QueryAsync<EncryptionRow>(context.Command(SqlScripts.Encryption));
             context.Ok(ProbeNames.Encryption);

@@ -8,7 +8,7 @@ internal static class IdentityProbe
 {
     public static async Task<InstanceIdentity?> RunAsync(ProbeContext context)
     {
-        var identity = await context.RunAsync<InstanceIdentity?>(ProbeNames.Identity, null, null, async () =>
+        var identity = await context.RunAsync<InstanceIdentity?>(ProbeNames.Identity, null, async () =>
         {
             var row = await context.Connection.QuerySingleAsync<IdentityRow>(context.Command(SqlScripts.Identity));
             context.Ok(ProbeNames.Identity);
@@ -28,7 +28,7 @@ internal static class IdentityProbe
         });
         if (identity is not { MajorVersion: >= 14 }) return identity;
 
-        return await context.RunAsync(ProbeNames.HostInfo, null, identity, async () =>
+        return await context.RunAsync(ProbeNames.HostInfo, identity, async () =>
         {
             var host = await context.Connection.QuerySingleAsync<HostInfoRow>(context.Command(SqlScripts.HostInfo));
             context.Ok(ProbeNames.HostInfo);
@@ -43,7 +43,7 @@ internal static class IdentityProbe
 
     /// <summary>The server's current UTC offset in minutes, or null when it could not be read.</summary>
     public static Task<int?> ReadUtcOffsetAsync(ProbeContext context) =>
-        context.RunAsync<int?>(ProbeNames.Clock, null, null, async () =>
+        context.RunAsync<int?>(ProbeNames.Clock, null, async () =>
         {
             var now = await context.Connection.ExecuteScalarAsync<DateTimeOffset>(context.Command(SqlScripts.Clock));
             context.Ok(ProbeNames.Clock);

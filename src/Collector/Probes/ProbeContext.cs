@@ -16,8 +16,8 @@ internal sealed class ProbeContext(SqlConnection connection, long instanceId, in
     public bool IsAzureSqlDatabase => Identity is { EngineEdition: 5 };
     public int MajorVersion => Identity?.MajorVersion ?? 0;
 
-    /// <summary>The 2022 split of VIEW SERVER STATE: what to grant for the server-state DMVs on this version.</summary>
-    public string ServerStatePermission => MajorVersion >= 16 ? "VIEW SERVER SECURITY STATE" : "VIEW SERVER STATE";
+    /// <summary>What to grant when this probe is refused on this version (one table: <see cref="ProbePermissions"/>).</summary>
+    public string? PermissionFor(string probe) => ProbePermissions.For(probe, MajorVersion);
 
     public CommandDefinition Command(string script, DynamicParameters? parameters = null) =>
         new(SqlScripts.Get(script), parameters, commandTimeout: commandTimeoutSeconds, cancellationToken: cancellationToken);
@@ -40,7 +40,7 @@ internal sealed class ProbeContext(SqlConnection connection, long instanceId, in
     public void Add(ProbeOutcome outcome) => Outcomes.Add(outcome);
 
     /// <summary>Runs one probe; a failure becomes its classified outcome and the fallback result.</summary>
-    public async Task<T> RunAsync<T>(string probe, string? permission, T fallback, Func<Task<T>> run)
+    public async Task<T> RunAsync<T>(string probe, T fallback, Func<Task<T>> run)
     {
         try
         {
@@ -48,7 +48,7 @@ internal sealed class ProbeContext(SqlConnection connection, long instanceId, in
         }
         catch (Exception e)
         {
-            Outcomes.Add(FailureClassifier.Classify(probe, e, permission));
+            Outcomes.Add(FailureClassifier.Classify(probe, e, PermissionFor(probe)));
             return fallback;
         }
     }

@@ -15,7 +15,7 @@ internal static class ServicesProbe
                 "Azure SQL Database has no sys.dm_server_services; IFI cannot be configured there."));
             return [];
         }
-        var permission = context.ServerStatePermission;
+        var permission = context.PermissionFor(ProbeNames.Services);
         try
         {
             var hasIfiColumn = await context.Connection.ExecuteScalarAsync<int>(context.Command(SqlScripts.ServicesIfiColumn)) > 0;
@@ -26,7 +26,7 @@ internal static class ServicesProbe
         catch (SqlException e) when (e.Number == 207)
         {
             // The column guard said yes but the select disagreed: trust the error, fall back to the old shape.
-            return await context.RunAsync<IReadOnlyList<ServiceInfo>>(ProbeNames.Services, permission, [], async () =>
+            return await context.RunAsync<IReadOnlyList<ServiceInfo>>(ProbeNames.Services, [], async () =>
             {
                 var rows = await ReadAsync(context, SqlScripts.ServicesLegacy);
                 context.Add(BuildTooOld(context.Identity));

@@ -6,14 +6,12 @@ namespace IfiDashboard.Collector.Probes;
 /// <summary>The default trace: where it writes, then the growth events since this instance's watermark.</summary>
 internal static class TraceProbe
 {
-    const string Permission = "ALTER TRACE";
-
     public static async Task<(DefaultTraceState? Trace, IReadOnlyList<GrowthEventInfo> Events)> RunAsync(
         ProbeContext context, GrowthWatermarks watermarks, int? utcOffsetMinutes)
     {
         if (context.SkipOnAzure(ProbeNames.DefaultTrace)) return (null, []);
         // (Read: false) when the probe failed; (Read: true, Path: null) when the default trace is disabled.
-        var (read, path) = await context.RunAsync<(bool Read, string? Path)>(ProbeNames.DefaultTrace, Permission, (false, null), async () =>
+        var (read, path) = await context.RunAsync<(bool Read, string? Path)>(ProbeNames.DefaultTrace, (false, null), async () =>
         {
             var current = await context.Connection.QueryFirstOrDefaultAsync<string>(context.Command(SqlScripts.DefaultTrace));
             context.Add(current is null
@@ -28,7 +26,7 @@ internal static class TraceProbe
         if (path is null) return (new DefaultTraceState(false, null, 0), []);
 
         var since = watermarks.Since(context.InstanceId);
-        var events = await context.RunAsync<IReadOnlyList<GrowthEventInfo>>(ProbeNames.GrowthEvents, Permission, [], async () =>
+        var events = await context.RunAsync<IReadOnlyList<GrowthEventInfo>>(ProbeNames.GrowthEvents, [], async () =>
         {
             var rows = (await context.Connection.QueryAsync<TraceEventRow>(
                 context.Command(SqlScripts.GrowthEvents, ProbeContext.Parameters(("path", BaseTraceFile(path)), ("since", since))))).AsList();

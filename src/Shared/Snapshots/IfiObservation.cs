@@ -23,6 +23,10 @@ public sealed record IfiObservation(IfiState State, string? UnknownReason)
         // so that line is the live state.
         if (services.Outcome == OutcomeClass.BuildTooOld && snapshot.StartupIfiLine is { } line)
             return new(line == "enabled" ? IfiState.Enabled : IfiState.Disabled, null);
+        // The start-up line could not be read: why (a refused error log) says more than "build too old".
+        if (services.Outcome == OutcomeClass.BuildTooOld
+            && snapshot.Probes.FirstOrDefault(p => p.Probe == ProbeNames.ErrorLog) is { Outcome: not (OutcomeClass.Ok or OutcomeClass.BuildTooOld) } errorLog)
+            return new(IfiState.Unknown, errorLog.Outcome == OutcomeClass.PermissionMissing ? ErrorLogPermissionMissing : Describe(errorLog.Outcome));
         if (services.Outcome != OutcomeClass.Ok)
             return new(IfiState.Unknown, Describe(services.Outcome));
 
@@ -33,6 +37,9 @@ public sealed record IfiObservation(IfiState State, string? UnknownReason)
             _ => new(IfiState.Unknown, "engine service row not found"),
         };
     }
+
+    /// <summary>The reason when the error log holding the start-up line was refused (not the services DMV).</summary>
+    public const string ErrorLogPermissionMissing = "permission missing (error log)";
 
     static string Describe(OutcomeClass outcome) => outcome switch
     {

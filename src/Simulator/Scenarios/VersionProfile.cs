@@ -2,7 +2,7 @@ namespace IfiDashboard.Simulator.Scenarios;
 
 /// <summary>
 /// What a SQL Server build looks like to a client: its version strings and which objects and columns it has.
-/// Facts from shared/sqlserver-reference.md (IFI column from 2012 SP4, 2014 SP3, 2016 SP1; host info from 2017).
+/// Facts from docs/sqlserver-reference.md (IFI column from 2012 SP4, 2014 SP3, 2016 SP1; host info from 2017).
 /// </summary>
 public sealed record VersionProfile(
     string Name,

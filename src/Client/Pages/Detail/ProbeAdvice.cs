@@ -5,7 +5,8 @@ namespace IfiDashboard.Client.Pages.Detail;
 /// <summary>What to do about a failed probe: the next step a DBA takes, not a restatement of the error.</summary>
 public static class ProbeAdvice
 {
-    public static string? For(ProbeOutcome probe) => probe.Outcome switch
+    /// <param name="major">The instance's major version (0 unknown): what to grant differs before and from 2022.</param>
+    public static string? For(ProbeOutcome probe, int major) => probe.Outcome switch
     {
         OutcomeClass.Ok => null,
         OutcomeClass.NotApplicable => "Nothing to do: this probe does not apply to the instance's platform.",
@@ -15,8 +16,11 @@ public static class ProbeAdvice
             "The TLS handshake failed: check the server certificate's name and expiry, or set Encrypt / TrustServerCertificate / HostNameInCertificate on the registration to match how the instance is configured.",
         OutcomeClass.LoginFailed =>
             "The collector's login was refused: check that the credential name on the registration exists on the collector, that the login exists on the instance, is enabled and its password is current (error log state codes say which).",
-        OutcomeClass.PermissionMissing =>
-            "Grant the collector login VIEW SERVER STATE (SQL Server 2019 and earlier) or VIEW SERVER SECURITY STATE (2022 and later), plus VIEW ANY DEFINITION for files.",
+        OutcomeClass.PermissionMissing => ProbePermissions.For(probe.Probe, major) is { } permission
+            ? $"Grant the collector's login {permission}: {string.Join(" ", ProbePermissions.GrantStatements(probe.Probe, major, "<collector login>"))}"
+            : "Check which permission the message names and grant it to the collector's login.",
+        OutcomeClass.BuildTooOld when probe.Probe == ProbeNames.ErrorLog =>
+            "No error log kept on the instance still holds the start-up line: it reappears at the next service restart; until then only the host's user rights (secpol.msc) tell.",
         OutcomeClass.BuildTooOld =>
             "This build has no instant_file_initialization_enabled column: patch to 2012 SP4, 2014 SP3 or 2016 SP1 or later; meanwhile check the error log for 'Database Instant File Initialization'.",
         OutcomeClass.TraceDisabled =>

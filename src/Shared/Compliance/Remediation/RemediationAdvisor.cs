@@ -80,7 +80,7 @@ public static class RemediationAdvisor
         return (instance.IfiUnknownCause ?? UnknownCauses.FromReason(instance.Ifi.UnknownReason)) switch
         {
             OutcomeClass.BuildTooOld => BuildTooOld(instance.MajorVersion, instance.ProductVersion),
-            OutcomeClass.PermissionMissing => MissingPermission(instance.MajorVersion, collectorLogin),
+            OutcomeClass.PermissionMissing => MissingPermission(instance, collectorLogin),
             var cause => Connectivity(cause, instance.Ifi.UnknownReason),
         };
     }
@@ -107,17 +107,17 @@ public static class RemediationAdvisor
                         "Assignment > \"Perform volume maintenance tasks\" shows who holds the right."]);
     }
 
-    static RemediationPlan MissingPermission(int major, string login)
+    /// <summary>The grant for the probe that was refused, from the one table of probe permissions.</summary>
+    static RemediationPlan MissingPermission(InstanceFacts instance, string login)
     {
-        string[] grant = major switch
-        {
-            >= 16 => [$"USE master; GRANT VIEW SERVER SECURITY STATE TO [{login}]; (SQL Server 2022 and later)"],
-            > 0 => [$"USE master; GRANT VIEW SERVER STATE TO [{login}]; (SQL Server 2019 and earlier)"],
-            _ => [$"USE master; GRANT VIEW SERVER STATE TO [{login}]; on SQL Server 2019 and earlier",
-                  $"USE master; GRANT VIEW SERVER SECURITY STATE TO [{login}]; on SQL Server 2022 and later"],
-        };
-        return new(RemediationKind.GrantCollectorPermission, "The collector's login may not read sys.dm_server_services",
-            [.. grant, "The next poll reads the IFI state; no restart is needed."]);
+        var fromErrorLog = instance.Ifi.UnknownReason == IfiObservation.ErrorLogPermissionMissing;
+        var probe = fromErrorLog ? ProbeNames.ErrorLog : ProbeNames.Services;
+        var title = fromErrorLog
+            ? "The collector's login may not read the error log, where this build reports IFI"
+            : "The collector's login may not read sys.dm_server_services";
+        return new(RemediationKind.GrantCollectorPermission, title,
+            [.. ProbePermissions.GrantStatements(probe, instance.MajorVersion, login),
+             "The next poll reads the IFI state; no restart is needed."]);
     }
 
     static RemediationPlan Connectivity(OutcomeClass? cause, string? reason)

@@ -135,6 +135,34 @@ public class RemediationAdvisorTests
         Assert.DoesNotContain(plan.Steps, s => s.Contains(absent));
     }
 
+    [Theory]
+    [InlineData("12.0.5000.0", "GRANT EXECUTE ON sys.xp_readerrorlog TO [ifi_collector]")]
+    [InlineData("16.0.1000.6", "GRANT VIEW ANY ERROR LOG TO [ifi_collector]")]
+    public void Refused_error_log_gets_the_error_log_grant_not_the_services_one(string version, string grant)
+    {
+        var instance = Instance(IfiState.Unknown, major: ProductVersions.Major(version), productVersion: version,
+            unknownReason: IfiObservation.ErrorLogPermissionMissing);
+
+        var plan = PlanFor(instance);
+
+        Assert.Equal(RemediationKind.GrantCollectorPermission, plan.Kind);
+        Assert.Contains(plan.Steps, s => s.Contains(grant));
+        Assert.DoesNotContain(plan.Steps.Append(plan.Title), s => s.Contains("SERVER STATE") || s.Contains("dm_server_services"));
+    }
+
+    [Theory]
+    [InlineData(ProbeNames.DefaultTrace, 15, "ALTER TRACE")]
+    [InlineData(ProbeNames.GrowthEvents, 16, "ALTER TRACE")]
+    [InlineData(ProbeNames.Files, 16, "VIEW ANY DEFINITION")]
+    [InlineData(ProbeNames.Services, 15, "VIEW SERVER STATE")]
+    [InlineData(ProbeNames.Services, 16, "VIEW SERVER SECURITY STATE")]
+    [InlineData(ProbeNames.ErrorLog, 16, "VIEW ANY ERROR LOG")]
+    public void Each_probe_has_one_permission_per_version_and_its_grant_names_it(string probe, int major, string permission)
+    {
+        Assert.Equal(permission, ProbePermissions.For(probe, major));
+        Assert.Contains(ProbePermissions.GrantStatements(probe, major, "ifi_collector"), s => s.Contains($"GRANT {permission} TO [ifi_collector]"));
+    }
+
     [Fact]
     public void Unknown_version_gets_both_grants() =>
         Assert.Equal(2, PlanFor(Instance(IfiState.Unknown, major: 0, unknownReason: "permission missing"))
