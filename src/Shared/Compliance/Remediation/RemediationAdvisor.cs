@@ -1,3 +1,4 @@
+using IfiDashboard.Shared.Compliance.Accounts;
 using IfiDashboard.Shared.Compliance.Facts;
 using IfiDashboard.Shared.Compliance.Policy;
 using IfiDashboard.Shared.Compliance.Status;
@@ -40,10 +41,21 @@ public static class RemediationAdvisor
         if (instance.Platform == HostPlatform.Linux)
             return LinuxCheck(grant, instance.ProductVersion);
 
+        var sid = PrivilegeSteps.ServiceSid(service);
+        // LocalSystem holds the right by itself and controls the host: the fix is the move to the virtual account.
+        if (ServiceAccountClassifier.KindOf(account, instance.MachineName) == ServiceAccountKind.LocalSystem)
+            return grant
+                ? new(RemediationKind.GrantPrivilege, $"Move the engine from LocalSystem to {sid}, then grant it \"Perform volume maintenance tasks\"",
+                    [PrivilegeSteps.MoveToVirtualAccount(service), .. PrivilegeSteps.Grant(sid, service, instance.ProductVersion)])
+                : new(RemediationKind.RevokePrivilege, $"Move the engine from LocalSystem (which holds the right itself) to {sid}, without the right",
+                    [PrivilegeSteps.MoveToVirtualAccount(service), .. PrivilegeSteps.Revoke(sid, service, instance.ProductVersion)]);
+
+        var named = string.Equals(account, sid, StringComparison.OrdinalIgnoreCase) ? sid : $"{sid} (or {account})";
         return grant
-            ? new(RemediationKind.GrantPrivilege, $"Grant \"Perform volume maintenance tasks\" to {account}",
+            ? new(RemediationKind.GrantPrivilege, $"Grant \"Perform volume maintenance tasks\" to {named}",
                 PrivilegeSteps.Grant(account, service, instance.ProductVersion))
-            : new(RemediationKind.RevokePrivilege, $"Revoke \"Perform volume maintenance tasks\" from {account}",
+            : new(RemediationKind.RevokePrivilege,
+                $"Revoke \"Perform volume maintenance tasks\" from {(named == sid ? sid : $"{sid} and {account}")}",
                 PrivilegeSteps.Revoke(account, service, instance.ProductVersion));
     }
 
