@@ -27,5 +27,26 @@ public sealed record InstanceAssessment
     public required TimeLost TimeLost { get; init; }
 }
 
-/// <summary>Avoidable zeroing time (IFI would have saved it) and, apart, log zeroing IFI cannot avoid.</summary>
-public sealed record TimeLost(TimeSpan Last7Days, TimeSpan Last30Days, TimeSpan Last90Days, TimeSpan LogZeroingLast30Days);
+/// <summary>
+/// Avoidable zeroing time (IFI would have saved it) and, apart, log zeroing IFI cannot avoid and the zeroing a policy
+/// that forbids IFI costs. Growth time whose IFI state is unknown is in none of them: while it is above zero the lost
+/// figure of that window is unknown (or a lower bound), never "0 s", and <see cref="Evidence"/> says what the growth
+/// timings suggest.
+/// </summary>
+public sealed record TimeLost(TimeSpan Last7Days, TimeSpan Last30Days, TimeSpan Last90Days, TimeSpan LogZeroingLast30Days)
+{
+    public TimeSpan PolicyCostLast30Days { get; init; }
+    public TimeSpan IfiUnknownLast7Days { get; init; }
+    public TimeSpan IfiUnknownLast30Days { get; init; }
+    public TimeSpan IfiUnknownLast90Days { get; init; }
+    public GrowthTimingEvidence Evidence { get; init; } = GrowthTimingEvidence.None;
+
+    /// <summary>
+    /// A window's figure as every page and mail shows it: "unknown" when the only growth had an unknown IFI state,
+    /// "at least X" when some did, else X.
+    /// </summary>
+    public static string Show(TimeSpan lost, TimeSpan ifiUnknown, Func<TimeSpan, string> duration) =>
+        ifiUnknown <= TimeSpan.Zero ? duration(lost) : lost <= TimeSpan.Zero ? "unknown" : $"at least {duration(lost)}";
+
+    public string Show30Days(Func<TimeSpan, string> duration) => Show(Last30Days, IfiUnknownLast30Days, duration);
+}

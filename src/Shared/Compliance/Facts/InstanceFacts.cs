@@ -37,6 +37,12 @@ public sealed record InstanceFacts
     /// </summary>
     public OutcomeClass? IfiUnknownCause { get; init; }
 
+    /// <summary>
+    /// The policy forbids IFI here (set from the policy decision before growths are judged): zeroing without IFI is
+    /// then the policy's cost, never time lost.
+    /// </summary>
+    public bool IfiForbiddenByPolicy { get; init; }
+
     public DateTimeOffset? LastGoodPollAt { get; init; }
     public TimeSpan PollInterval { get; init; } = TimeSpan.FromMinutes(5);
     public string? EngineServiceAccount { get; init; }
