@@ -4,6 +4,9 @@ namespace IfiDashboard.Simulator.Scenarios;
 internal sealed record ResolvedDatabase(
     int Id, string Name, string RecoveryModel, int EncryptionState, IReadOnlyList<ResolvedFile> Files)
 {
+    /// <summary>A database snapshot: every file is sparse.</summary>
+    public bool IsSnapshot { get; init; }
+
     public bool IsEncrypted => EncryptionState is 2 or 3 or 4 or 6;
 }
 
@@ -72,7 +75,7 @@ internal static class DatabaseLayout
         var recovery = database.RecoveryModel?.ToUpperInvariant()
                        ?? (SystemDatabases.IsSimpleByDefault(database.Name) ? "SIMPLE" : "FULL");
         return new ResolvedDatabase(id, database.Name, recovery, database.EncryptionState,
-            [.. numbered.OrderBy(f => f.FileId)]);
+            [.. numbered.OrderBy(f => f.FileId)]) { IsSnapshot = database.SnapshotOf is not null };
     }
 
     private static List<ScenarioDatabaseFile> DefaultFiles(ScenarioInstance instance, string name)

@@ -23,6 +23,7 @@ internal sealed class MasterFilesTable : VirtualTable
         new("max_size", SqlType.Int, Nullable: false),
         new("growth", SqlType.Int, Nullable: false),
         new("is_percent_growth", SqlType.Bit, Nullable: false),
+        new("is_sparse", SqlType.Bit, Nullable: false),
     ];
 
     public override string Name => "master_files";
@@ -45,7 +46,7 @@ internal sealed class MasterFilesTable : VirtualTable
         return DatabaseLayout.For(session.Instance).SelectMany(d => d.Files.Select(f => new object?[]
         {
             d.Id, f.FileId, (byte)f.Type, f.Type == DatabaseFileType.Rows ? "ROWS" : "LOG", f.Name, f.PhysicalName,
-            (byte)0, "ONLINE", f.SizePages, f.MaxSizePages, f.Growth, f.IsPercentGrowth,
+            (byte)0, "ONLINE", f.SizePages, f.MaxSizePages, f.Growth, f.IsPercentGrowth, d.IsSnapshot,
         }));
     }
 }
