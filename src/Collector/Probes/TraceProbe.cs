@@ -31,7 +31,7 @@ internal static class TraceProbe
             var rows = (await context.Connection.QueryAsync<TraceEventRow>(
                 context.Command(SqlScripts.GrowthEvents, ProbeContext.Parameters(("path", BaseTraceFile(path)), ("since", since))))).AsList();
             context.Ok(ProbeNames.GrowthEvents, utcOffsetMinutes is null ? "Server clock unknown: times assumed to be UTC." : null);
-            if (rows.Count > 0) watermarks.Advance(context.InstanceId, rows.Max(r => r.StartTime));
+            if (rows.Count > 0) watermarks.Advance(context.InstanceId, rows.Max(r => r.EndTime ?? r.StartTime));
             return rows.Select(r => ToEvent(r, utcOffsetMinutes ?? 0)).ToList();
         });
         return (new DefaultTraceState(true, path, events.Count), events);
@@ -56,7 +56,10 @@ internal static class TraceProbe
             DatabaseId = row.DatabaseID ?? 0,
             DatabaseName = row.DatabaseName ?? "",
             FileName = row.FileName ?? "",
+            // [U] converted with the offset when polled: an event from before a daylight-saving change is an hour off
+            // in UTC. Its identity is the local time the trace holds, which never changes.
             StartTime = new DateTimeOffset(DateTime.SpecifyKind(row.StartTime, DateTimeKind.Unspecified), offset).ToUniversalTime(),
+            StartTimeLocal = DateTime.SpecifyKind(row.StartTime, DateTimeKind.Unspecified),
             EndTime = row.EndTime is { } end ? new DateTimeOffset(DateTime.SpecifyKind(end, DateTimeKind.Unspecified), offset).ToUniversalTime() : null,
             DurationMicroseconds = row.Duration ?? 0,
             GrowthPages = row.IntegerData ?? 0,

@@ -26,6 +26,13 @@ public sealed partial class ScenarioInstance
     /// <summary>The server's local time minus UTC, in minutes: the trace, error log and msdb report local time.</summary>
     public int UtcOffsetMinutes { get; set; }
 
+    /// <summary>
+    /// The server's time zone (IANA or Windows id, e.g. "Europe/Berlin"). When set it replaces
+    /// <see cref="UtcOffsetMinutes"/>: each moment is reported with the offset in force then, across daylight-saving
+    /// changes, as a real server's local clock does.
+    /// </summary>
+    public string? TimeZone { get; set; }
+
     /// <summary>User databases, and system databases whose defaults it replaces (matched by name).</summary>
     public IReadOnlyList<ScenarioDatabase> Databases { get; set; } = [];
 
