@@ -7,6 +7,9 @@ namespace IfiDashboard.Collector.Probes;
 /// <summary>One poll's open connection and what its probes have found so far.</summary>
 internal sealed class ProbeContext(SqlConnection connection, long instanceId, int commandTimeoutSeconds, CancellationToken cancellationToken)
 {
+    /// <summary>The SQL login the connection uses (never its password), named in the grants a refused probe is told.</summary>
+    public string? Login { get; } = new SqlConnectionStringBuilder(connection.ConnectionString).UserID is { Length: > 0 } user ? user : null;
+
     public SqlConnection Connection => connection;
     public long InstanceId => instanceId;
     public CancellationToken CancellationToken => cancellationToken;
@@ -48,7 +51,7 @@ internal sealed class ProbeContext(SqlConnection connection, long instanceId, in
         }
         catch (Exception e)
         {
-            Outcomes.Add(FailureClassifier.Classify(probe, e, PermissionFor(probe)));
+            Outcomes.Add(FailureClassifier.Classify(probe, e, PermissionFor(probe), Login));
             return fallback;
         }
     }

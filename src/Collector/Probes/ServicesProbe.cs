@@ -35,7 +35,7 @@ internal static class ServicesProbe
         }
         catch (Exception e)
         {
-            context.Add(FailureClassifier.Classify(ProbeNames.Services, e, permission));
+            context.Add(FailureClassifier.Classify(ProbeNames.Services, e, permission, context.Login));
             return [];
         }
     }

@@ -41,8 +41,10 @@ internal static class InstanceAssessor
         };
     }
 
+    /// <param name="collectorLogin">The login the collector uses there, named in the GRANT statements it is advised.</param>
     public static InstanceAssessment Assess(InstanceRegistration registration, InstanceListRow state, InstanceFactSet set,
-        PolicyDocument policy, ZeroingRateOptions rateOptions, DateTimeOffset now, out IReadOnlyList<InstanceZeroing> windows)
+        PolicyDocument policy, ZeroingRateOptions rateOptions, DateTimeOffset now, string collectorLogin,
+        out IReadOnlyList<InstanceZeroing> windows)
     {
         var compliance = ComplianceEvaluator.Evaluate(set.Instance, policy, now);
         // Judged with the policy: where it forbids IFI, zeroing is its cost, not time lost.
@@ -65,7 +67,8 @@ internal static class InstanceAssessor
             // The same rates the overload taking options would estimate again.
             Restore = RestoreRiskCalculator.ForInstance(set, rates, new Volumes(rateOptions.MountRoots)),
             Account = ServiceAccountClassifier.Classify(facts.EngineServiceAccount, facts.MachineName, facts.Platform),
-            Remediation = RemediationAdvisor.For(facts, compliance),
+            Remediation = RemediationAdvisor.For(facts, compliance, collectorLogin),
+            CollectorLogin = collectorLogin,
             TimeLost = new TimeLost(last7.Totals.TimeLost, last30.Totals.TimeLost, last90.Totals.TimeLost, last30.Totals.LogZeroing)
             {
                 PolicyCostLast30Days = last30.Totals.PolicyCost,

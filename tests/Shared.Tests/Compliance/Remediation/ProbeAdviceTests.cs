@@ -1,7 +1,7 @@
-using IfiDashboard.Client.Pages.Detail;
+using IfiDashboard.Shared.Compliance.Remediation;
 using IfiDashboard.Shared.Snapshots;
 
-namespace IfiDashboard.Client.Tests;
+namespace IfiDashboard.Shared.Tests.Compliance;
 
 /// <summary>A refused probe's advice names the permission that probe needs on that version, as its message does.</summary>
 public sealed class ProbeAdviceTests
