@@ -15,6 +15,7 @@ public static class SqlScripts
     public const string ServicesLegacy = "services-legacy";
     public const string Clock = "clock";
     public const string Files = "files";
+    public const string DatabaseIds = "database-ids";
     public const string Encryption = "encryption";
     public const string DefaultTrace = "default-trace";
     public const string GrowthEvents = "growth-events";

@@ -4,8 +4,10 @@ namespace IfiDashboard.Simulator.Scenarios;
 internal sealed record ResolvedDatabase(
     int Id, string Name, string RecoveryModel, int EncryptionState, IReadOnlyList<ResolvedFile> Files)
 {
-    /// <summary>A database snapshot: every file is sparse.</summary>
-    public bool IsSnapshot { get; init; }
+    /// <summary>The source database's name when this is a database snapshot (every file sparse).</summary>
+    public string? SnapshotOf { get; init; }
+
+    public bool IsSnapshot => SnapshotOf is not null;
 
     public bool IsEncrypted => EncryptionState is 2 or 3 or 4 or 6;
 }
@@ -75,7 +77,7 @@ internal static class DatabaseLayout
         var recovery = database.RecoveryModel?.ToUpperInvariant()
                        ?? (SystemDatabases.IsSimpleByDefault(database.Name) ? "SIMPLE" : "FULL");
         return new ResolvedDatabase(id, database.Name, recovery, database.EncryptionState,
-            [.. numbered.OrderBy(f => f.FileId)]) { IsSnapshot = database.SnapshotOf is not null };
+            [.. numbered.OrderBy(f => f.FileId)]) { SnapshotOf = database.SnapshotOf };
     }
 
     private static List<ScenarioDatabaseFile> DefaultFiles(ScenarioInstance instance, string name)

@@ -51,6 +51,24 @@ public sealed class CollectedFactsProbeTests
         Assert.Contains(snapshot.Files, f => f.DatabaseName == "master");
     }
 
+    // sys.master_files hides rows without VIEW ANY DEFINITION instead of raising an error.
+    [Theory]
+    [InlineData("VIEW ANY DEFINITION", OutcomeClass.Ok)]
+    [InlineData("ALTER TRACE", OutcomeClass.PermissionMissing)]
+    public async Task Files_hidden_by_metadata_visibility_are_detected_and_named(string permission, OutcomeClass expected)
+    {
+        var instance = SalesServer();
+        instance.Logins = [Fleets.LoginWith("VIEW SERVER STATE", permission)];
+        await using var fleet = Fleets.Start(instance);
+
+        var snapshot = await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["sales"]), CancellationToken.None);
+
+        var files = snapshot.Probes.Single(p => p.Probe == ProbeNames.Files);
+        Assert.Equal(expected, files.Outcome);
+        if (expected == OutcomeClass.PermissionMissing)
+            Assert.Contains($"2 of 5 databases", files.Message, StringComparison.Ordinal);
+    }
+
     [Fact]
     public async Task Growth_events_come_back_in_utc_with_microseconds_and_pages()
     {
