@@ -63,7 +63,7 @@ public sealed record InstanceGridRow
         Owner = a.Registration.Owner ?? "",
         Tags = a.Registration.Tags,
         MajorVersion = a.Facts.MajorVersion,
-        Version = InstanceFormat.Version(a.State),
+        Version = InstanceFormat.Version(a.State, a.Facts.EngineEdition),
         Ifi = a.State.IfiState,
         IfiUnknownReason = a.State.IfiUnknownReason,
         Desired = a.Compliance.Policy.Desired,
