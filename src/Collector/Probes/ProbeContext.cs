@@ -17,6 +17,8 @@ internal sealed class ProbeContext(SqlConnection connection, long instanceId, in
     public InstanceIdentity? Identity { get; set; }
 
     public bool IsAzureSqlDatabase => Identity is { EngineEdition: 5 };
+    /// <summary>Azure SQL Database or Managed Instance: the platform manages IFI, services and the error log.</summary>
+    public bool IsAzurePaas => Identity is { EngineEdition: 5 or 8 };
     public int MajorVersion => Identity?.MajorVersion ?? 0;
 
     /// <summary>What to grant when this probe is refused on this version (one table: <see cref="ProbePermissions"/>).</summary>
@@ -61,6 +63,19 @@ internal sealed class ProbeContext(SqlConnection connection, long instanceId, in
     {
         if (!IsAzureSqlDatabase) return false;
         Outcomes.Add(new ProbeOutcome(probe, OutcomeClass.NotApplicable, "Not available on Azure SQL Database."));
+        return true;
+    }
+
+    /// <summary>
+    /// What the platform manages on Azure SQL Database and Managed Instance (services, the default trace, the error
+    /// log): not read there, rather than reported as a disabled trace with sp_configure advice.
+    /// </summary>
+    public bool SkipOnAzurePaas(string probe)
+    {
+        if (!IsAzurePaas) return false;
+        Outcomes.Add(new ProbeOutcome(probe, OutcomeClass.NotApplicable, Identity!.EngineEdition == 8
+            ? "Not available on Azure SQL Managed Instance: the platform manages IFI, its services and its traces."
+            : "Not available on Azure SQL Database."));
         return true;
     }
 }

@@ -9,12 +9,7 @@ internal static class ServicesProbe
 {
     public static async Task<IReadOnlyList<ServiceInfo>> RunAsync(ProbeContext context)
     {
-        if (context.IsAzureSqlDatabase)
-        {
-            context.Add(new ProbeOutcome(ProbeNames.Services, OutcomeClass.NotApplicable,
-                "Azure SQL Database has no sys.dm_server_services; IFI cannot be configured there."));
-            return [];
-        }
+        if (context.SkipOnAzurePaas(ProbeNames.Services)) return [];
         var permission = context.PermissionFor(ProbeNames.Services);
         try
         {

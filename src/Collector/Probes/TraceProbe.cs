@@ -9,7 +9,7 @@ internal static class TraceProbe
     public static async Task<(DefaultTraceState? Trace, IReadOnlyList<GrowthEventInfo> Events)> RunAsync(
         ProbeContext context, GrowthWatermarks watermarks, int? utcOffsetMinutes)
     {
-        if (context.SkipOnAzure(ProbeNames.DefaultTrace)) return (null, []);
+        if (context.SkipOnAzurePaas(ProbeNames.DefaultTrace)) return (null, []);
         // (Read: false) when the probe failed; (Read: true, Path: null) when the default trace is disabled.
         var (read, path) = await context.RunAsync<(bool Read, string? Path)>(ProbeNames.DefaultTrace, (false, null), async () =>
         {

@@ -46,6 +46,22 @@ public sealed class VersionProfileProbeTests
         Assert.Null(snapshot.EngineService.InstantFileInitializationEnabled);
     }
 
+    // The platform manages IFI, services and traces there: not "trace disabled" with sp_configure advice.
+    [Fact]
+    public async Task Managed_instance_skips_the_probes_that_cannot_work_there()
+    {
+        await using var fleet = Fleets.Start(new ScenarioInstance { Name = "mi", Profile = "managed-instance" });
+
+        var snapshot = await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["mi"]), CancellationToken.None);
+
+        Assert.Equal(OutcomeClass.NotApplicable, snapshot.Probes.Single(p => p.Probe == ProbeNames.Services).Outcome);
+        Assert.Equal(OutcomeClass.NotApplicable, snapshot.Probes.Single(p => p.Probe == ProbeNames.DefaultTrace).Outcome);
+        Assert.DoesNotContain(snapshot.Probes, p => p.Probe == ProbeNames.ErrorLog || p.Outcome == OutcomeClass.TraceDisabled);
+        Assert.All(snapshot.Probes, p => Assert.True(p.Outcome is OutcomeClass.Ok or OutcomeClass.NotApplicable, p.ToString()));
+        Assert.DoesNotContain(fleet["mi"].Transcript.TextsOf("batch").Concat(fleet["mi"].Transcript.TextsOf("rpc")),
+            sql => sql.Contains("sys.traces", StringComparison.Ordinal) || sql.Contains("dm_server_services", StringComparison.Ordinal));
+    }
+
     [Fact]
     public async Task Azure_sql_database_is_not_applicable()
     {
