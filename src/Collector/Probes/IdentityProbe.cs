@@ -41,6 +41,21 @@ internal static class IdentityProbe
         });
     }
 
+    /// <summary>Trace flags on globally, or null when they could not be read (or the platform manages them).</summary>
+    public static async Task<IReadOnlyList<int>?> ReadGlobalTraceFlagsAsync(ProbeContext context)
+    {
+        if (context.SkipOnAzurePaas(ProbeNames.TraceFlags)) return null;
+        return await context.RunAsync<IReadOnlyList<int>?>(ProbeNames.TraceFlags, null, async () =>
+        {
+            var flags = (await context.Connection.QueryAsync<TraceStatusRow>(context.Command(SqlScripts.TraceFlags)))
+                .Where(r => r.Global == 1 && r.Status == 1).Select(r => r.TraceFlag).ToList();
+            context.Ok(ProbeNames.TraceFlags, flags.Contains(IfiObservation.DisablingTraceFlag)
+                ? $"Trace flag {IfiObservation.DisablingTraceFlag} is on globally: it disables instant file initialization for data files, whatever the service account holds."
+                : flags.Count == 0 ? null : $"Global trace flags: {string.Join(", ", flags)}.");
+            return flags;
+        });
+    }
+
     /// <summary>The server's current UTC offset in minutes, or null when it could not be read.</summary>
     public static Task<int?> ReadUtcOffsetAsync(ProbeContext context) =>
         context.RunAsync<int?>(ProbeNames.Clock, null, async () =>

@@ -14,6 +14,7 @@ public static class SqlScripts
     public const string Services = "services";
     public const string ServicesLegacy = "services-legacy";
     public const string Clock = "clock";
+    public const string TraceFlags = "trace-flags";
     public const string Files = "files";
     public const string DatabaseIds = "database-ids";
     public const string Encryption = "encryption";

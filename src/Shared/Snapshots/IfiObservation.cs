@@ -10,7 +10,19 @@ public enum IfiState
 /// <summary>What a poll says about IFI on an instance, with the reason when it cannot say.</summary>
 public sealed record IfiObservation(IfiState State, string? UnknownReason)
 {
+    /// <summary>Disables instant file initialization for data files whatever the service account holds.</summary>
+    public const int DisablingTraceFlag = 1806;
+
     public static IfiObservation From(InstanceSnapshot snapshot)
+    {
+        var observed = FromSources(snapshot);
+        // [U] whether the DMV column and the start-up line reflect 1806; the flag decides what happens to data files.
+        return observed.State == IfiState.Enabled && snapshot.GlobalTraceFlags?.Contains(DisablingTraceFlag) == true
+            ? new(IfiState.Disabled, null)
+            : observed;
+    }
+
+    static IfiObservation FromSources(InstanceSnapshot snapshot)
     {
         var connect = snapshot.Probes.FirstOrDefault(p => p.Outcome.IsConnectionFailure());
         if (connect is not null)

@@ -105,6 +105,15 @@ internal static class SqlErrors
     public static SqlMessage ErrorLogNotFound(int line = 1) =>
         new(22004, 1, 16, "xp_readerrorlog() returned error 2, 'The system cannot find the file specified.'", line);
 
+    /// <summary>A DBCC command the simulator does not model, as SQL Server answers an unknown one.</summary>
+    public static QueryException UnknownDbcc(string command, int line) =>
+        new(new SqlMessage(2526, 3, 16, $"Incorrect DBCC statement. Check the documentation for the correct DBCC syntax and options. ({command})", line),
+            unknownToSimulator: true);
+
+    /// <summary>The informational line every DBCC command ends with unless WITH NO_INFOMSGS.</summary>
+    public static SqlMessage DbccCompleted(int line = 1) =>
+        new(2528, 1, 10, "DBCC execution completed. If DBCC printed error messages, contact your system administrator.", line);
+
     /// <summary>The messages a scenario's ErrorNumber fault answers with; unknown numbers get a generic text.</summary>
     public static IReadOnlyList<SqlMessage> Fault(int number, SessionContext session) => number switch
     {

@@ -57,6 +57,9 @@ public sealed partial class ScenarioInstance
     /// <summary>What sp_readerrorlog checks before SQL Server 2022 (the sources disagree; see ReadErrorLogCheck).</summary>
     public ReadErrorLogCheck ReadErrorLogCheck { get; set; } = ReadErrorLogCheck.DocumentedPermission;
 
+    /// <summary>Trace flags on globally (start-up -T or DBCC TRACEON(n, -1)), as DBCC TRACESTATUS(-1) lists them.</summary>
+    public List<int> GlobalTraceFlags { get; set; } = [];
+
     /// <summary>msdb.dbo.backupset rows; backup_set_id is the 1-based position.</summary>
     public IReadOnlyList<ScenarioBackup> Backups { get; set; } = [];
 

@@ -46,6 +46,20 @@ public sealed class VersionProfileProbeTests
         Assert.Null(snapshot.EngineService.InstantFileInitializationEnabled);
     }
 
+    // sp_Blitz check 74 and Microsoft's trace flag list: 1806 disables IFI whatever the account holds.
+    [Fact]
+    public async Task Trace_flag_1806_on_globally_means_data_files_are_zeroed()
+    {
+        await using var fleet = Fleets.Start(new ScenarioInstance { Name = "tf", Profile = "2019", IfiEnabled = true, GlobalTraceFlags = [3226, 1806] });
+
+        var snapshot = await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["tf"]), CancellationToken.None);
+
+        Assert.Equal([1806, 3226], snapshot.GlobalTraceFlags!.Order());
+        Assert.Equal("Y", snapshot.EngineService!.InstantFileInitializationEnabled);
+        Assert.Equal(IfiState.Disabled, IfiObservation.From(snapshot).State);
+        Assert.Contains("1806", snapshot.Probes.Single(p => p.Probe == ProbeNames.TraceFlags).Message, StringComparison.Ordinal);
+    }
+
     // The platform manages IFI, services and traces there: not "trace disabled" with sp_configure advice.
     [Fact]
     public async Task Managed_instance_skips_the_probes_that_cannot_work_there()
