@@ -19,8 +19,8 @@ public sealed class FleetAssessmentBuilder(
     PolicyStore policies,
     DailyComplianceStore daily,
     ZeroingRateOptions rateOptions,
-    ICredentialResolver credentials,
-    TimeProvider time)
+    TimeProvider time,
+    ICredentialResolver? credentials = null)
 {
     static readonly TimeSpan History = TimeSpan.FromDays(90);
 
@@ -67,7 +67,7 @@ public sealed class FleetAssessmentBuilder(
             if (registration.CredentialName is not { } name) return RemediationAdvisor.CollectorLoginPlaceholder;
             try
             {
-                return credentials.Resolve(name)?.UserId ?? $"<login of credential {name}>";
+                return credentials?.Resolve(name)?.UserId ?? $"<login of credential {name}>";
             }
             catch (FormatException)
             {
