@@ -38,6 +38,7 @@ internal static class InstanceAssessor
             PollInterval = TimeSpan.FromSeconds(Math.Max(1, registration.PollIntervalSeconds)),
             EngineServiceAccount = state.EngineServiceAccount,
             ServiceStartedAt = extra?.EngineLastStartupTime is { } started ? Store.StoreTime.Parse(started) : null,
+            IfiOffByTraceFlag = state.IfiState == IfiState.Disabled && extra?.EngineDmvIfiEnabled == "Y",
         };
     }
 

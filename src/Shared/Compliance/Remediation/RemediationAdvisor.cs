@@ -41,6 +41,17 @@ public static class RemediationAdvisor
         if (instance.Platform == HostPlatform.Linux)
             return LinuxCheck(grant, instance.ProductVersion);
 
+        if (grant && instance.IfiOffByTraceFlag)
+            return new(RemediationKind.RemoveTraceFlag, $"Remove trace flag {IfiObservation.DisablingTraceFlag}: it disables IFI though {account} holds the right",
+            [
+                $"DBCC TRACESTATUS(-1) lists trace flag {IfiObservation.DisablingTraceFlag} on globally: it disables instant file " +
+                "initialization for data files whatever the service account holds, so granting the right again changes nothing.",
+                $"Remove -T{IfiObservation.DisablingTraceFlag} from the engine's start-up parameters (SQL Server Configuration Manager > " +
+                $"SQL Server Services > {service} > Properties > Startup Parameters), after asking who set it and why.",
+                PrivilegeSteps.Restart(service) + $" (whether DBCC TRACEOFF({IfiObservation.DisablingTraceFlag}, -1) suffices without a restart is unconfirmed)",
+                $"Verify: DBCC TRACESTATUS(-1) no longer lists {IfiObservation.DisablingTraceFlag}.",
+            ]);
+
         var sid = PrivilegeSteps.ServiceSid(service);
         // LocalSystem holds the right by itself and controls the host: the fix is the move to the virtual account.
         if (ServiceAccountClassifier.KindOf(account, instance.MachineName) == ServiceAccountKind.LocalSystem)
