@@ -48,7 +48,10 @@ public sealed record TimeLost(TimeSpan Last7Days, TimeSpan Last30Days, TimeSpan 
     /// "at least X" when some did, else X.
     /// </summary>
     public static string Show(TimeSpan lost, TimeSpan ifiUnknown, Func<TimeSpan, string> duration) =>
-        ifiUnknown <= TimeSpan.Zero ? duration(lost) : lost <= TimeSpan.Zero ? "unknown" : $"at least {duration(lost)}";
+        IsUnknown(lost, ifiUnknown) ? "unknown" : ifiUnknown > TimeSpan.Zero ? $"at least {duration(lost)}" : duration(lost);
+
+    /// <summary>Nothing is known to be lost, and some growth had an unknown IFI state.</summary>
+    public static bool IsUnknown(TimeSpan lost, TimeSpan ifiUnknown) => lost <= TimeSpan.Zero && ifiUnknown > TimeSpan.Zero;
 
     public string Show30Days(Func<TimeSpan, string> duration) => Show(Last30Days, IfiUnknownLast30Days, duration);
 }
