@@ -35,12 +35,14 @@ try
     builder.Services.AddIfiSecurityHeaders(warnWhenAnyHostIsAllowed: !demo);
     builder.Services.AddIfiDataProtection(builder.Configuration);
     builder.Services.AddIfiHealth();
+    builder.AddIfiSignIn(demo);
     builder.AddIfiTelemetry();
 
     var app = builder.Build();
     await app.Services.MigrateIfiStoreAsync();
 
     app.MapIfiHealth();
+    app.MapIfiSignIn();
     app.MapIfiIngestionApi();
     app.MapIfiApi();
     app.MapIfiDashboardUi();

@@ -1,4 +1,5 @@
 using IfiDashboard.Client;
+using IfiDashboard.Server.Security;
 using IfiDashboard.Shared.Dashboard;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 
@@ -20,9 +21,10 @@ public static class DashboardUiExtensions
     public static WebApplication MapIfiDashboardUi(this WebApplication app)
     {
         app.UseAntiforgery();
-        app.MapStaticAssets();
+        // The stylesheet and scripts hold nothing secret, and the sign-in pages need them.
+        app.MapStaticAssets().AllowAnonymous();
         app.MapFleetEvents();
-        app.MapRazorComponents<App>();
+        app.MapRazorComponents<App>().RequireAuthorization(DashboardPages.Policy);
         return app;
     }
 }

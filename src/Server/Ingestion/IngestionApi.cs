@@ -1,3 +1,4 @@
+using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Collection;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
@@ -20,9 +21,11 @@ public static class IngestionApi
 
     public static IEndpointRouteBuilder MapIfiIngestionApi(this IEndpointRouteBuilder app)
     {
-        app.MapOpenApi();
+        app.MapOpenApi().RequireAuthorization(ApiScopes.PolicyName(ApiScopes.Read));
+        // Collectors present their key to ApiKeyFilter, not to the dashboard's sign-in (docs/security.md).
         var group = app.MapGroup("/api/v1/collector")
             .WithTags("Collector")
+            .AllowAnonymous()
             .AddEndpointFilter<ApiKeyFilter>();
 
         group.MapPost("/snapshots", PostSnapshotAsync)
