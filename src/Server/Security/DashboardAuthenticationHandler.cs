@@ -43,7 +43,7 @@ public sealed class DashboardAuthenticationHandler(IOptions<DashboardSchemes> sc
         return schemes.Value.User is null
             ? WritePageAsync(_context, StatusCodes.Status401Unauthorized, "Sign-in is not configured", NotConfiguredAdvice)
             : WritePageAsync(_context, StatusCodes.Status401Unauthorized, "Not signed in",
-                "The reverse proxy in front of the dashboard did not send who you are. Reach the dashboard through it.");
+                "Nobody is signed in: reach the dashboard through the reverse proxy that signs you in.");
     }
 
     public Task ForbidAsync(AuthenticationProperties? properties)

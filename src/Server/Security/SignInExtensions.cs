@@ -54,7 +54,12 @@ public static class SignInExtensions
             authentication.AddScheme<AuthenticationSchemeOptions, TrustedProxyAuthenticationHandler>(TrustedProxyAuthenticationHandler.SchemeName, null);
             schemes = new DashboardSchemes { User = TrustedProxyAuthenticationHandler.SchemeName };
         }
-        services.AddSingleton(Options.Create(schemes));
+        services.Configure<DashboardSchemes>(configured =>
+        {
+            configured.User = schemes.User;
+            configured.Challenge = schemes.Challenge;
+            configured.SignOut = schemes.SignOut;
+        });
         if (!demo && schemes.User is null)
             services.AddHostedService<SignInNotConfiguredNotice>();
 

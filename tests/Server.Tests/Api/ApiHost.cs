@@ -3,6 +3,7 @@ using System.Net.Http.Json;
 using IfiDashboard.Server.Api.Keys;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
+using IfiDashboard.Server.Tests.Security;
 using IfiDashboard.Server.Tests.Store;
 
 namespace IfiDashboard.Server.Tests.Api;
@@ -39,6 +40,7 @@ public sealed class ApiHost(Action<IWebHostBuilder>? configure = null) : WebAppl
         builder.UseSetting("Collector:Enabled", "false");
         builder.UseSetting("Collector:Name", "api-tests");
         builder.UseSetting("Api:BootstrapAdminKey", BootstrapKey);
+        TestSignIn.Install(builder);
         configure?.Invoke(builder);
     }
 

@@ -1,5 +1,7 @@
 using IfiDashboard.Collector.Scheduling;
+using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Server.Tests.Security;
 using IfiDashboard.Server.Tests.Store;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Simulator.Hosting;
@@ -55,6 +57,14 @@ public sealed class DashboardHost : WebApplicationFactory<Program>
         builder.UseSetting("Credentials:fleet:AllowTrustServerCertificate", "true");
         builder.UseSetting("Ingestion:ApiKeys:0", ApiKey);
         foreach (var (key, value) in Settings) builder.UseSetting(key, value);
+        TestSignIn.Install(builder);
+    }
+
+    /// <summary>Clients sign in as an Administrator unless a test names another role (<see cref="TestSignIn.As"/>).</summary>
+    protected override void ConfigureClient(HttpClient client)
+    {
+        base.ConfigureClient(client);
+        client.As(DashboardRoles.Administrator);
     }
 
     /// <summary>Registers every simulated instance as an operator would: by host, port and credential name.</summary>
