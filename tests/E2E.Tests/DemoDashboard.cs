@@ -58,6 +58,7 @@ public sealed class DemoDashboard : WebApplicationFactory<Program>
         {
             services.AddSingleton(_scenario);
             services.AddHostedService<DemoFleetHost>();
+            DemoAuthenticationHandler.SignEveryoneIn(services.AddAuthentication());
         });
     }
 

@@ -12,6 +12,19 @@ public sealed record DashboardRoleRequirement(string Role) : IAuthorizationRequi
 /// </summary>
 public sealed record DashboardPageRequirement : IAuthorizationRequirement;
 
+/// <summary>
+/// What has no rule of its own needs a Viewer, except an API request that matched no operation: routing answers it
+/// 404, 405, 406 or 415 as a problem document, and there is nothing behind it to serve.
+/// </summary>
+public sealed record DashboardFallbackRequirement : IAuthorizationRequirement
+{
+    static readonly string[] RoutingRejections = ["405 HTTP Method Not Supported", "406 HTTP Unsupported Encoding", "415 HTTP Unsupported Media Type"];
+
+    public static bool IsUnmatchedApiRequest(object? resource) =>
+        resource is HttpContext http && http.Request.Path.StartsWithSegments("/api/v1")
+        && (http.GetEndpoint() is not { } endpoint || RoutingRejections.Contains(endpoint.DisplayName));
+}
+
 public static class DashboardPages
 {
     public const string Policy = "dashboard-page";
@@ -37,13 +50,15 @@ public sealed class DashboardRoleHandler(IOptionsMonitor<SignInOptions> options)
     {
         foreach (var requirement in context.PendingRequirements.ToList())
         {
-            var role = requirement switch
+            var admitted = requirement switch
             {
-                DashboardRoleRequirement r => r.Role,
-                DashboardPageRequirement => await PageRoleAsync(context.Resource),
-                _ => null,
+                DashboardRoleRequirement r => Admits(context.User, r.Role),
+                DashboardFallbackRequirement => DashboardFallbackRequirement.IsUnmatchedApiRequest(context.Resource)
+                                                || Admits(context.User, DashboardRoles.Viewer),
+                DashboardPageRequirement => await PageRoleAsync(context.Resource) is { } role && Admits(context.User, role),
+                _ => false,
             };
-            if (role is not null && Admits(context.User, role)) context.Succeed(requirement);
+            if (admitted) context.Succeed(requirement);
         }
     }
 

@@ -40,10 +40,7 @@ public static class SignInExtensions
         });
         var schemes = new DashboardSchemes();
         if (demo)
-        {
-            authentication.AddScheme<AuthenticationSchemeOptions, DemoAuthenticationHandler>(DemoAuthenticationHandler.SchemeName, null);
-            schemes = new DashboardSchemes { User = DemoAuthenticationHandler.SchemeName, Challenge = DemoAuthenticationHandler.SchemeName };
-        }
+            DemoAuthenticationHandler.SignEveryoneIn(authentication);
         else if (settings.OidcConfigured)
         {
             AddOpenIdConnect(authentication, settings);
@@ -54,16 +51,16 @@ public static class SignInExtensions
             authentication.AddScheme<AuthenticationSchemeOptions, TrustedProxyAuthenticationHandler>(TrustedProxyAuthenticationHandler.SchemeName, null);
             schemes = new DashboardSchemes { User = TrustedProxyAuthenticationHandler.SchemeName };
         }
-        services.Configure<DashboardSchemes>(configured =>
-        {
-            configured.User = schemes.User;
-            configured.Challenge = schemes.Challenge;
-            configured.SignOut = schemes.SignOut;
-        });
-        if (!demo && schemes.User is null)
+        else
             services.AddHostedService<SignInNotConfiguredNotice>();
+        if (!demo)
+            services.Configure<DashboardSchemes>(configured =>
+            {
+                configured.User = schemes.User;
+                configured.Challenge = schemes.Challenge;
+                configured.SignOut = schemes.SignOut;
+            });
 
-        services.AddCascadingAuthenticationState();
         services.AddSingleton<IAuthorizationHandler, DashboardRoleHandler>();
         var authorization = services.AddAuthorizationBuilder();
         foreach (var role in DashboardRoleChecks.Ordered)
@@ -71,7 +68,7 @@ public static class SignInExtensions
         authorization.AddPolicy(DashboardPages.Policy, policy => policy.AddRequirements(new DashboardPageRequirement()));
         // Anything without a rule of its own (an endpoint someone forgot, a 404, middleware such as the API
         // reference page) needs at least a Viewer.
-        authorization.SetFallbackPolicy(new AuthorizationPolicyBuilder().AddRequirements(new DashboardRoleRequirement(DashboardRoles.Viewer)).Build());
+        authorization.SetFallbackPolicy(new AuthorizationPolicyBuilder().AddRequirements(new DashboardFallbackRequirement()).Build());
         return builder;
     }
 
