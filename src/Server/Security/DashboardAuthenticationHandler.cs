@@ -68,8 +68,10 @@ public sealed class DashboardAuthenticationHandler(IOptions<DashboardSchemes> sc
             && !accept.Contains("text/html", StringComparison.OrdinalIgnoreCase));
 
     /// <summary>A page of its own, outside the dashboard's layout: it is shown to people the layout must not serve.</summary>
-    public static async Task WritePageAsync(HttpContext context, int status, string title, string message)
+    public static async Task WritePageAsync(HttpContext context, int status, string title, string message,
+        (string Text, string Href)? link = null)
     {
+        var (text, href) = link ?? ("Back to the overview", "/");
         context.Response.StatusCode = status;
         context.Response.ContentType = "text/html; charset=utf-8";
         var html = $"""
@@ -79,7 +81,7 @@ public sealed class DashboardAuthenticationHandler(IOptions<DashboardSchemes> sc
             <body><main class="content" id="main" data-signin-page>
             <h1>{WebUtility.HtmlEncode(title)}</h1>
             <p data-signin-message>{WebUtility.HtmlEncode(message)}</p>
-            <p><a href="/">Back to the overview</a></p>
+            <p><a href="{WebUtility.HtmlEncode(href)}" data-signin-link>{WebUtility.HtmlEncode(text)}</a></p>
             </main></body></html>
             """;
         await context.Response.WriteAsync(html, context.RequestAborted);

@@ -118,6 +118,13 @@ public static class SignInExtensions
                 identity.AddClaim(new Claim(SignInClaims.Method, SignInClaims.OpenIdConnect));
                 return Task.CompletedTask;
             };
+            // No ID token is kept (SaveTokens is off), so the provider learns which client signs out from client_id,
+            // and may then send the browser back to the registered post-logout address.
+            options.Events.OnRedirectToIdentityProviderForSignOut = context =>
+            {
+                context.ProtocolMessage.ClientId = oidc.ClientId;
+                return Task.CompletedTask;
+            };
             options.Events.OnRemoteFailure = context =>
             {
                 // A failed or cancelled sign-in is a 4xx page naming what happened, not an exception page.
@@ -136,14 +143,30 @@ public static class SignInExtensions
                     ? Results.Challenge(new AuthenticationProperties { RedirectUri = LocalOrRoot(returnUrl) }, [scheme])
                     : Results.Redirect("/"))
             .AllowAnonymous().ExcludeFromDescription();
-        // Demo and proxy sessions are not the dashboard's to end: signing out there just returns to the overview.
-        app.MapPost(SignInClaims.SignOutPath, (IOptions<DashboardSchemes> schemes) =>
-                schemes.Value.SignOut.Count > 0
-                    ? Results.SignOut(new AuthenticationProperties { RedirectUri = "/" }, [.. schemes.Value.SignOut])
-                    : Results.Redirect("/"))
+        // Ends the dashboard's session. The provider's own session ends on a link of the page shown: the pages' CSP
+        // (form-action 'self') rightly stops a form post from being redirected to another site. Demo and proxy
+        // sessions are not the dashboard's to end: signing out there just returns to the overview.
+        app.MapPost(SignInClaims.SignOutPath, async (HttpContext context, IOptions<DashboardSchemes> schemes) =>
+            {
+                if (!schemes.Value.SignOut.Contains(CookieScheme))
+                    return Results.Redirect("/");
+                await context.SignOutAsync(CookieScheme);
+                return new SignedOutPage();
+            })
             .WithMetadata(new RequireAntiforgeryTokenAttribute())
             .RequireAuthorization(DashboardRoles.Viewer).ExcludeFromDescription();
+        app.MapGet(ProviderSignOutPath, () => Results.SignOut(new AuthenticationProperties { RedirectUri = "/" }, [OidcScheme]))
+            .AllowAnonymous().ExcludeFromDescription();
         return app;
+    }
+
+    public const string ProviderSignOutPath = "/signout/provider";
+
+    sealed class SignedOutPage : IResult
+    {
+        public Task ExecuteAsync(HttpContext httpContext) => DashboardAuthenticationHandler.WritePageAsync(httpContext,
+            StatusCodes.Status200OK, "Signed out", "You are signed out of IfiDashboard.",
+            ("Sign out of the identity provider too", ProviderSignOutPath));
     }
 
     static string LocalOrRoot(string? url) =>
