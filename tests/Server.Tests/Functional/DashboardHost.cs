@@ -1,6 +1,7 @@
 using IfiDashboard.Collector.Scheduling;
 using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Server.Tests.Alerts;
 using IfiDashboard.Server.Tests.Security;
 using IfiDashboard.Server.Tests.Store;
 using IfiDashboard.Shared.Inventory;
@@ -9,6 +10,7 @@ using IfiDashboard.Simulator.Scenarios;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
 
 namespace IfiDashboard.Server.Tests.Functional;
 
@@ -40,6 +42,9 @@ public sealed class DashboardHost : WebApplicationFactory<Program>
     public TestDatabase Store => _database ?? throw new InvalidOperationException("The server has not started yet.");
     /// <summary>More settings for the server, given before it starts.</summary>
     public Dictionary<string, string?> Settings { get; } = [];
+    /// <summary>False: people sign in as the settings say (proxy, none), not through the test scheme.</summary>
+    public bool UseTestSignIn { get; init; } = true;
+    internal CapturedLogs Logs { get; } = new();
 
     protected override void ConfigureWebHost(IWebHostBuilder builder)
     {
@@ -57,7 +62,8 @@ public sealed class DashboardHost : WebApplicationFactory<Program>
         builder.UseSetting("Credentials:fleet:AllowTrustServerCertificate", "true");
         builder.UseSetting("Ingestion:ApiKeys:0", ApiKey);
         foreach (var (key, value) in Settings) builder.UseSetting(key, value);
-        TestSignIn.Install(builder);
+        if (UseTestSignIn) TestSignIn.Install(builder);
+        builder.ConfigureLogging(logging => logging.AddProvider(Logs));
     }
 
     /// <summary>Clients sign in as an Administrator unless a test names another role (<see cref="TestSignIn.As"/>).</summary>
