@@ -1,5 +1,3 @@
-using System.Net;
-using System.Net.Sockets;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Editing;
 using Microsoft.AspNetCore.Hosting;
@@ -23,7 +21,7 @@ public sealed class SignInFixture : IAsyncLifetime
 
     public async Task InitializeAsync()
     {
-        var port = FreePort();
+        var port = DemoDashboard.FreePort();
         Provider = await OidcProviderProcess.StartAsync($"http://127.0.0.1:{port}/");
         Server = new SignInDashboard(port, Provider.Issuer);
         Server.StartServer();
@@ -37,13 +35,6 @@ public sealed class SignInFixture : IAsyncLifetime
         Browser?.Dispose();
         if (Server is not null) await Server.DisposeAsync();
         Provider?.Dispose();
-    }
-
-    static int FreePort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
     }
 }
 

@@ -1,7 +1,6 @@
 using System.Net;
 using System.Reflection;
 using System.Text;
-using AngleSharp.Html.Parser;
 using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Tests.Functional;
@@ -117,8 +116,7 @@ public sealed class AuthorizationTests : IAsyncLifetime
             foreach (var (role, index) in Roles.Select((r, i) => (r, i)))
             {
                 var client = Client(role);
-                // A token is the user's, not the page's: the policy page always has forms to take one from.
-                var token = await AntiforgeryTokenAsync(client, "/policy");
+                var token = await TestSignIn.FormTokenAsync(client);
                 var before = await StoreDump.AllTextAsync(_host.Services);
                 // Only the form's name and token: an allowed post is answered (with its validation messages), a
                 // refused one never reaches the page.
@@ -140,7 +138,7 @@ public sealed class AuthorizationTests : IAsyncLifetime
     public async Task A_form_that_no_page_declares_is_refused_even_to_an_administrator()
     {
         var client = Client(DashboardRoles.Administrator);
-        var token = await AntiforgeryTokenAsync(client, "/policy");
+        var token = await TestSignIn.FormTokenAsync(client);
 
         using var response = await client.PostAsync("/policy", new FormUrlEncodedContent(new Dictionary<string, string>
         {
@@ -148,13 +146,6 @@ public sealed class AuthorizationTests : IAsyncLifetime
         }));
 
         Assert.Equal(HttpStatusCode.Forbidden, response.StatusCode);
-    }
-
-    static async Task<string> AntiforgeryTokenAsync(HttpClient client, string path)
-    {
-        var html = await client.GetStringAsync(path);
-        return new HtmlParser().ParseDocument(html).QuerySelector("input[name=__RequestVerificationToken]")?.GetAttribute("value")
-               ?? throw new Xunit.Sdk.XunitException($"{path} has no form token");
     }
 
     [Fact]

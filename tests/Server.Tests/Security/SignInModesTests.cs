@@ -55,8 +55,7 @@ public sealed class SignInModesTests
         var client = host.CreateClient();
         client.DefaultRequestHeaders.Remove(TestSignIn.RoleHeader);
         var admin = host.CreateClient();
-        var token = new HtmlParser().ParseDocument(await admin.GetStringAsync("/policy"))
-            .QuerySelector("input[name=__RequestVerificationToken]")!.GetAttribute("value")!;
+        var token = await TestSignIn.FormTokenAsync(admin);
 
         var overview = await GetAsync(client, "/");
         using var post = await client.PostAsync("/policy", new FormUrlEncodedContent(new Dictionary<string, string>

@@ -43,6 +43,13 @@ public static class TestSignIn
 
     public static string UserName(string role) => $"test {role.ToLowerInvariant()}";
 
+    /// <summary>An antiforgery token for the client's user. A token is the user's, not a page's: the policy page
+    /// always has forms to take one from.</summary>
+    public static async Task<string> FormTokenAsync(HttpClient client) =>
+        new AngleSharp.Html.Parser.HtmlParser().ParseDocument(await client.GetStringAsync("/policy"))
+            .QuerySelector("input[name=__RequestVerificationToken]")?.GetAttribute("value")
+        ?? throw new Xunit.Sdk.XunitException("The policy page has no form token.");
+
     sealed class Handler(IOptionsMonitor<AuthenticationSchemeOptions> options, ILoggerFactory logger, UrlEncoder encoder)
         : AuthenticationHandler<AuthenticationSchemeOptions>(options, logger, encoder)
     {
