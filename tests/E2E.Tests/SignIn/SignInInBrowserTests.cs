@@ -13,8 +13,8 @@ public sealed class SignInInBrowserTests(SignInFixture fixture)
     string Url(string path) => fixture.Server.BaseUrl + path;
 
     /// <summary>Opens <paramref name="path"/> with no session, signs in at the provider as <paramref name="login"/>
-    /// and waits until the browser is back on the dashboard.</summary>
-    void SignInAs(string login, string path)
+    /// and waits until the browser is back on the dashboard, at <paramref name="landsOn"/> when given.</summary>
+    void SignInAs(string login, string path, string? landsOn = null)
     {
         // The provider and the dashboard share the host 127.0.0.1, so this ends both sessions.
         Browser.Open(Url(""));
@@ -24,7 +24,7 @@ public sealed class SignInInBrowserTests(SignInFixture fixture)
         Browser.WaitFor("input[name=login]").SendKeys(login);
         Browser.Driver.FindElement(By.Name("password")).SendKeys("any password");
         Browser.Driver.FindElement(By.CssSelector("button[type=submit]")).Click();
-        Browser.WaitUntil(d => d.Url.StartsWith(Url(path), StringComparison.Ordinal), 30);
+        Browser.WaitUntil(d => landsOn is null ? d.Url.StartsWith(Url(path), StringComparison.Ordinal) : d.Url == Url(landsOn), 30);
     }
 
     void GrantWaiver(int days)
@@ -98,6 +98,18 @@ public sealed class SignInInBrowserTests(SignInFixture fixture)
 
         Assert.Contains("policy version", saved, StringComparison.Ordinal);
         Assert.Equal("Signed out", signedOut);
+    }
+
+    [Theory]
+    [InlineData("%2F%2Fevil.example%2Fphish")]
+    [InlineData("https%3A%2F%2Fevil.example%2F")]
+    [InlineData("%2F%5Cevil.example")]
+    public void The_sign_in_link_returns_only_to_a_page_of_the_dashboard(string returnUrl)
+    {
+        SignInAs("viewer", $"signin?returnUrl={returnUrl}", landsOn: "");
+
+        Assert.Equal(Url(""), Browser.Driver.Url);
+        Assert.Equal("Vera Viewer", Browser.Text("[data-user]"));
     }
 
     [Fact]
