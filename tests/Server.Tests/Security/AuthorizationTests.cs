@@ -19,8 +19,9 @@ namespace IfiDashboard.Server.Tests.Security;
 public sealed class AuthorizationTests : IAsyncLifetime
 {
     static readonly string[] Roles = [DashboardRoles.Viewer, DashboardRoles.Operator, DashboardRoles.Administrator];
-    /// <summary>What anyone may reach: probes, the sign-in redirect, static files, and the collectors' API (its own key filter).</summary>
-    static readonly string[] AnonymousPatterns = ["/healthz", "/readyz", "/signin", "/api/v1/collector/"];
+    /// <summary>What anyone may reach: probes, the redirects to sign in and out at the provider, static files, and the
+    /// collectors' API (its own key filter).</summary>
+    static readonly string[] AnonymousPatterns = ["/healthz", "/readyz", "/signin", "/signout/provider", "/api/v1/collector/"];
 
     readonly DashboardHost _host = new(new ScenarioInstance { Name = "authz-1", Profile = "2019", IfiEnabled = false });
     long _instanceId;
