@@ -19,15 +19,14 @@ postgres=$(scripts/start-test-postgres.sh)
 IFI_TEST_STORE=postgres IFI_TEST_POSTGRES="$postgres" \
   dotnet test tests/Server.Tests --no-build --nologo --filter "Store!=SqliteOnly" 2>&1 | tee -a "$log" || status=$?
 
-# Both deployables publish for Windows and Linux (framework-dependent; on Windows with the .exe a service starts), so
-# nothing platform-only creeps in unnoticed: the tests run only the portable build. Into a temporary artifacts folder,
-# so the working tree's bin/ and obj/ (and its restore) stay as the tests left them; the libraries compile once there.
-echo "Publish: server and collector for win-x64 and linux-x64"
+# Both deployables publish for Windows (framework-dependent; with the .exe a Windows service starts), so nothing
+# Linux-only creeps in unnoticed: the tests run the portable build on Linux, and the Production browser tests publish
+# and run the server there. Into a temporary artifacts folder, so the working tree's bin/ and obj/ (and its restore)
+# stay as the tests left them; the collector, which the server references, compiles once there.
+echo "Publish: server and collector for win-x64"
 artifacts=$(mktemp -d)
-for rid in win-x64 linux-x64; do
-  for project in Server Collector; do
-    dotnet publish "src/$project" -r "$rid" --self-contained false --artifacts-path "$artifacts" --nologo -v q || status=$?
-  done
+for project in Server Collector; do
+  dotnet publish "src/$project" -r win-x64 --self-contained false --artifacts-path "$artifacts" --nologo -v q || status=$?
 done
 rm -rf "$artifacts"
 

@@ -11,13 +11,28 @@ namespace IfiDashboard.Collector;
 /// </summary>
 public static class CollectorProgram
 {
+    const string Deployable = "IfiDashboard collector";
+
     public static async Task<int> Main(string[] args)
     {
-        var builder = Host.CreateApplicationBuilder(args).AddIfiServiceHosting();
-        builder.Services.AddIfiStandaloneCollector(builder.Configuration);
-        builder.AddIfiCollectorTelemetry();
-        using var host = builder.Build();
-        await host.RunAsync();
-        return 0;
+        try
+        {
+            var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings
+            {
+                Args = args,
+                ContentRootPath = DeployableContentRoot.For(args),
+            });
+            builder.ReportStartupFailuresOnce().AddIfiServiceHosting();
+            builder.Services.AddIfiStandaloneCollector(builder.Configuration);
+            builder.AddIfiCollectorTelemetry();
+            using var host = builder.Build();
+            await host.RunAsync();
+            return 0;
+        }
+        catch (Exception e) when (StartupFailure.Advice(e) is { } advice)
+        {
+            // A wrong setting is not a crash: one line naming it and what to do, no stack trace.
+            return StartupFailure.Report(Deployable, advice);
+        }
     }
 }

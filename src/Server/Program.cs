@@ -33,6 +33,7 @@ try
     builder.Services.AddIfiApi(builder.Configuration);
     builder.Services.AddIfiDashboardUi();
     builder.Services.AddIfiSecurityHeaders(warnWhenAnyHostIsAllowed: !demo);
+    builder.Services.AddIfiDashboardPolicies();
     builder.Services.AddIfiDataProtection(builder.Configuration);
     builder.Services.AddIfiHealth();
     builder.AddIfiSignIn(demo);
@@ -48,10 +49,10 @@ try
     app.MapIfiDashboardUi();
     app.Run();
 }
-catch (Exception e) when (StartupFailure.Advice(e) is { } advice)
+catch (Exception e) when (ServerStartupAdvice.For(e) is { } advice)
 {
     // A wrong setting is not a crash: one line naming it and what to do, no stack trace.
-    StartupFailure.Report(advice);
+    StartupFailure.Report(ServerStartupAdvice.Deployable, advice);
 }
 
 /// <summary>Visible to the functional tests' WebApplicationFactory.</summary>

@@ -12,7 +12,8 @@ namespace IfiDashboard.Collector.Connections;
 /// </summary>
 public static class ConnectRetry
 {
-    static readonly HashSet<int> TransientNumbers = [10053, 10054, 64, 121, 233, 20];
+    // Not 20 ("does not support encryption"): that is the server's configuration, the same on every attempt.
+    static readonly HashSet<int> TransientNumbers = [10053, 10054, 64, 121, 233];
 
     public static ResiliencePipeline Create(int maxRetries) => maxRetries <= 0
         ? ResiliencePipeline.Empty

@@ -55,8 +55,8 @@ public sealed class CollectorKeyRejectedException(HttpStatusCode status) : HttpR
     public const string RequiredScope = "snapshot:ingest";
 
     static string Describe(HttpStatusCode status) => status == HttpStatusCode.Forbidden
-        ? $"The server refused Collector:ApiKey (403): the key is valid but lacks the scope '{RequiredScope}'; " +
-          $"set Collector:ApiKey to a key created with --scopes {RequiredScope}."
-        : "The server rejected Collector:ApiKey (401): set Collector:ApiKey to one of the server's Ingestion:ApiKeys " +
-          $"or to an unrevoked API key with the scope '{RequiredScope}'.";
+        ? $"The server refused Collector:ApiKey (403): the key is valid but lacks the scope '{RequiredScope}', or was issued " +
+          $"for another collector than Collector:Name; set Collector:ApiKey to a key created with --scopes {RequiredScope} --collector <Collector:Name>."
+        : "The server rejected Collector:ApiKey (401): set Collector:ApiKey to the server's Ingestion:ApiKeys:<Collector:Name> " +
+          $"or to an unrevoked API key with the scope '{RequiredScope}' issued for this collector.";
 }

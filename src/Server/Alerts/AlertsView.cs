@@ -4,12 +4,14 @@ using IfiDashboard.Server.Alerts.Mail;
 using IfiDashboard.Server.Alerts.Rules;
 using IfiDashboard.Server.Alerts.Smtp;
 using IfiDashboard.Server.Store.Alerts;
+using IfiDashboard.Server.Store.Audit;
 using Microsoft.Extensions.Options;
 
 namespace IfiDashboard.Server.Alerts;
 
 /// <summary>The alert pages' view of the outbox and the settings, and the test email.</summary>
-public sealed class AlertsView(OutboxStore outbox, SmtpMailClient smtp, IOptions<AlertOptions> options, TimeProvider time) : IAlertsView
+public sealed class AlertsView(OutboxStore outbox, SmtpMailClient smtp, IOptions<AlertOptions> options, TimeProvider time,
+    AuditLog audit) : IAlertsView
 {
     public async Task<IReadOnlyList<AlertHistoryItem>> RecentAsync(int count, CancellationToken ct) =>
         (await outbox.RecentAsync(count, ct)).Select(e => new AlertHistoryItem(e.Id, e.CreatedAt, e.Kind.ToString(), e.Rule?.ToString(),
@@ -53,9 +55,11 @@ public sealed class AlertsView(OutboxStore outbox, SmtpMailClient smtp, IOptions
         catch (SmtpDeliveryException e)
         {
             await outbox.RecordAsync(message, sent: false, e.Message, CancellationToken.None);
+            await audit.RecordAsync(AuditActions.TestEmailSent, to, null, new { relay, accepted = false }, CancellationToken.None);
             return new TestEmailOutcome(false, e.Message);
         }
         await outbox.RecordAsync(message, sent: true, null, CancellationToken.None);
+        await audit.RecordAsync(AuditActions.TestEmailSent, to, null, new { relay, accepted = true }, CancellationToken.None);
         return new TestEmailOutcome(true, $"Accepted by {relay} for {to}.");
     }
 }

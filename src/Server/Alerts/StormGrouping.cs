@@ -9,7 +9,9 @@ namespace IfiDashboard.Server.Alerts;
 /// <summary>
 /// Turns one evaluation's alerts into outbox messages: one mail per alert, unless a recipient list is in a storm
 /// (more than <c>Alerts:Storm:Threshold</c> alert mails within the window, counting those already written), in which
-/// case its alerts of this evaluation become one grouped mail. Pure: the recent counts come from the store.
+/// case its alerts of this evaluation become one grouped mail. The problems newly registered instances were found with
+/// (<see cref="AlertNoticeKind.Baseline"/>) go to each list as one baseline mail, storm or not. Pure: the recent counts
+/// come from the store.
 /// </summary>
 public static class StormGrouping
 {
@@ -19,8 +21,13 @@ public static class StormGrouping
         var messages = new List<OutboxMessage>();
         foreach (var group in notices.GroupBy(n => OutboxWriter.RecipientsText(AlertRouter.RecipientsFor(n.Instance.Registration, options))))
         {
-            var list = group.ToList();
-            var recipients = AlertRouter.RecipientsFor(list[0].Instance.Registration, options);
+            var recipients = AlertRouter.RecipientsFor(group.First().Instance.Registration, options);
+            if (group.Where(n => n.Kind == AlertNoticeKind.Baseline).ToList() is { Count: > 0 } baseline)
+                messages.Add(new OutboxMessage(GroupedKey(AlertNoticeKind.Baseline, baseline), AlertNoticeKind.Baseline, null, null, null,
+                    recipients, GroupedComposer.ComposeBaseline(baseline, options, now)));
+            var list = group.Where(n => n.Kind != AlertNoticeKind.Baseline).ToList();
+            if (list.Count == 0)
+                continue;
             var inStorm = recent.GroupedTo(group.Key) || recent.SentTo(group.Key) + list.Count > options.Storm.Threshold;
             if (!inStorm)
             {
@@ -28,17 +35,17 @@ public static class StormGrouping
                     n.Instance.Registration.Name, n.Rule, recipients, AlertMailComposer.Compose(n, options, now))));
                 continue;
             }
-            messages.Add(new OutboxMessage(GroupedKey(list), AlertNoticeKind.Grouped, null, null, null, recipients,
+            messages.Add(new OutboxMessage(GroupedKey(AlertNoticeKind.Grouped, list), AlertNoticeKind.Grouped, null, null, null, recipients,
                 GroupedComposer.Compose(list, options, now)));
         }
         return messages;
     }
 
     /// <summary>The same alerts grouped twice (two evaluations of one assessment) make one row.</summary>
-    static string GroupedKey(IEnumerable<AlertNotice> notices)
+    static string GroupedKey(AlertNoticeKind kind, IEnumerable<AlertNotice> notices)
     {
         var keys = string.Join('\n', notices.Select(n => n.DedupeKey).Order(StringComparer.Ordinal));
-        return "Grouped:" + Convert.ToHexString(SHA256.HashData(Encoding.UTF8.GetBytes(keys)))[..32];
+        return $"{kind}:" + Convert.ToHexString(SHA256.HashData(Encoding.UTF8.GetBytes(keys)))[..32];
     }
 }
 

@@ -1,4 +1,5 @@
 using IfiDashboard.Server.Api.Auth;
+using IfiDashboard.Server.Audit;
 using IfiDashboard.Server.Api.Changes;
 using IfiDashboard.Server.Api.Compliance;
 using IfiDashboard.Server.Api.Http;
@@ -75,6 +76,7 @@ public static class ApiExtensions
         api.MapApiKeysApi();
         api.MapComplianceApi();
         api.MapChangesApi();
+        api.MapAuditApi();
         return app;
     }
 }

@@ -12,4 +12,13 @@ public sealed class NotifyingSnapshotSink(SnapshotStore store, FleetChanges chan
         await store.WriteAsync(snapshot, cancellationToken);
         changes.Publish();
     }
+
+    /// <summary>A standalone collector's snapshot: stored only when that collector leased its instance.</summary>
+    public async Task<bool> WriteLeasedAsync(InstanceSnapshot snapshot, string collectorName, CancellationToken cancellationToken)
+    {
+        if (!await store.WriteAsync(snapshot, collectorName, cancellationToken))
+            return false;
+        changes.Publish();
+        return true;
+    }
 }

@@ -1,4 +1,6 @@
 using IfiDashboard.Client;
+using IfiDashboard.Client.Pages.Audit;
+using IfiDashboard.Server.Audit;
 using IfiDashboard.Server.Security;
 using IfiDashboard.Shared.Dashboard;
 using Microsoft.Extensions.DependencyInjection.Extensions;
@@ -15,6 +17,7 @@ public static class DashboardUiExtensions
     {
         services.TryAddSingleton<FleetChanges>();
         services.AddRazorComponents();
+        services.AddSingleton<IAuditView, AuditView>();
         return services;
     }
 
@@ -24,6 +27,7 @@ public static class DashboardUiExtensions
         // The stylesheet and scripts hold nothing secret, and the sign-in pages need them.
         app.MapStaticAssets().AllowAnonymous();
         app.MapFleetEvents();
+        app.MapAuditExport();
         app.MapRazorComponents<App>().RequireAuthorization(DashboardPages.Policy);
         return app;
     }

@@ -7,6 +7,11 @@ public static class EditingExtensions
     /// <summary>The services behind the dashboard's policy and inventory pages.</summary>
     public static IServiceCollection AddIfiEditing(this IServiceCollection services)
     {
+        services.AddOptions<ConnectionTestOptions>().BindConfiguration(ConnectionTestOptions.Section)
+            .Validate(o => o is { PermitLimit: > 0, WindowSeconds: > 0 },
+                "TestConnection:PermitLimit and TestConnection:WindowSeconds must be positive.")
+            .ValidateOnStart();
+        services.AddSingleton<ConnectionTestLimits>();
         services.AddSingleton<IPolicyEditor, PolicyEditor>();
         services.AddSingleton<IInventoryEditor, InventoryEditor>();
         return services;

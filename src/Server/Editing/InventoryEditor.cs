@@ -18,8 +18,13 @@ public sealed class InventoryEditor(
     ConnectionStringFactory connectionStrings,
     CollectorOptions collectorOptions,
     FleetChanges changes,
+    ConnectionTestLimits testLimits,
     TimeProvider time) : IInventoryEditor
 {
+    /// <summary>The form shows one message, beside the first field that breaks <see cref="InstanceRules"/>.</summary>
+    static InventoryResult? FirstBrokenRule(InstanceRegistration registration) =>
+        InstanceRules.Check(registration) is [var first, ..] ? InventoryResult.Refused(first.Field, first.Message) : null;
+
     public Task<IReadOnlyList<InstanceRegistration>> ListAsync(CancellationToken cancellationToken) =>
         instances.ListActiveAsync(cancellationToken);
 
@@ -28,7 +33,7 @@ public sealed class InventoryEditor(
 
     public async Task<InventoryResult> RegisterAsync(InstanceRegistration registration, CancellationToken cancellationToken)
     {
-        if (RegistrationRules.Check(registration) is { } refused) return refused;
+        if (FirstBrokenRule(registration) is { } refused) return refused;
         try
         {
             var id = await StoreBusy.ForPersonAsync(() => instances.AddAsync(registration, cancellationToken));
@@ -39,11 +44,15 @@ public sealed class InventoryEditor(
         {
             return InventoryResult.Refused("name", $"An active instance is already named '{registration.Name}'.");
         }
+        catch (DuplicateServerException duplicate)
+        {
+            return InventoryResult.Refused("host", duplicate.Message);
+        }
     }
 
     public async Task<InventoryResult> UpdateAsync(InstanceRegistration registration, CancellationToken cancellationToken)
     {
-        if (RegistrationRules.Check(registration) is { } refused) return refused;
+        if (FirstBrokenRule(registration) is { } refused) return refused;
         try
         {
             if (!await StoreBusy.ForPersonAsync(() => instances.UpdateAsync(registration, cancellationToken)))
@@ -55,6 +64,10 @@ public sealed class InventoryEditor(
         {
             return InventoryResult.Refused("name", $"An active instance is already named '{registration.Name}'.");
         }
+        catch (DuplicateServerException duplicate)
+        {
+            return InventoryResult.Refused("host", duplicate.Message);
+        }
     }
 
     public async Task RetireAsync(long id, CancellationToken cancellationToken)
@@ -65,15 +78,16 @@ public sealed class InventoryEditor(
 
     public async Task<InstanceSnapshot> TestConnectionAsync(InstanceRegistration registration, CancellationToken cancellationToken)
     {
-        if (RegistrationRules.Check(registration) is { } refused)
+        if (FirstBrokenRule(registration) is { } refused)
             return new InstanceSnapshot
             {
                 SnapshotId = Guid.NewGuid(), InstanceId = registration.Id, StartedAt = time.GetUtcNow(), FinishedAt = time.GetUtcNow(),
                 CollectorName = "test-connection",
                 Probes = [new ProbeOutcome(ProbeNames.Connect, OutcomeClass.ProtocolError, $"{refused.Field}: {refused.Error}")],
             };
+        testLimits.Acquire();
         // A test is not a poll: nothing is stored, and a prober of its own leaves the polls' growth watermarks alone.
         var prober = new InstanceProber(connectionStrings, collectorOptions, new GrowthWatermarks(), time);
-        return await prober.PollAsync(registration, cancellationToken);
+        return testLimits.Redact(await prober.PollAsync(registration, cancellationToken), registration.Host, registration.Port);
     }
 }

@@ -1,19 +1,37 @@
 using IfiDashboard.Server.Api.Auth;
+using IfiDashboard.Server.Api.Http;
 using IfiDashboard.Server.Collection;
+using IfiDashboard.Server.Store.Audit;
+using IfiDashboard.Server.Store.Inventory;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
+using Microsoft.Extensions.Options;
 
 namespace IfiDashboard.Server.Ingestion;
 
-/// <summary>The API standalone collectors use: lease due instances, deliver snapshots, complete leases.</summary>
+/// <summary>
+/// The API standalone collectors use: lease due instances, deliver snapshots, complete leases. Every request acts
+/// as the one collector its key belongs to (<see cref="CollectorIdentity"/>): it leases, completes and delivers for
+/// that collector only, a snapshot only for an instance that collector leased, with times no further ahead of the
+/// server's clock than <c>Ingestion:MaxClockSkew</c>. What is refused is answered 4xx problem details, changes
+/// nothing, and is audited (<see cref="AuditActions.CollectorRefused"/>).
+/// </summary>
 public static class IngestionApi
 {
     const int MaxLeaseBatch = 1000;
 
     public static IServiceCollection AddIfiIngestion(this IServiceCollection services, IConfiguration configuration)
     {
-        services.AddOptions<IngestionOptions>().Bind(configuration.GetSection(IngestionOptions.Section));
-        services.AddSingleton<ApiKeyFilter>();
+        services.AddOptions<IngestionOptions>().Bind(configuration.GetSection(IngestionOptions.Section))
+            .Validate(o => o.ApiKeys.Keys.All(name => !name.All(char.IsAsciiDigit)),
+                "Ingestion:ApiKeys is keyed by collector name since keys are bound to collectors: write Ingestion:ApiKeys:<Collector:Name>=<key> instead of Ingestion:ApiKeys:0.")
+            .Validate(o => o.ApiKeys.Values.All(key => key.Length >= 16), "Ingestion:ApiKeys: each key must be at least 16 characters.")
+            .Validate(o => o.MaxClockSkew >= TimeSpan.Zero && o.MaxClockSkew <= TimeSpan.FromDays(1),
+                "Ingestion:MaxClockSkew must be between 00:00:00 and 1.00:00:00.")
+            .Validate(o => o is { MaxLeasesPerCollector: > 0, MaxSnapshotBytes: > 0, MaxRequestBytes: > 0 },
+                "Ingestion:MaxLeasesPerCollector, MaxSnapshotBytes and MaxRequestBytes must be positive.")
+            .ValidateOnStart();
+        services.AddSingleton<CollectorKeyFilter>();
         services.AddOpenApi();
         services.AddProblemDetails();
         return services;
@@ -26,53 +44,137 @@ public static class IngestionApi
         var group = app.MapGroup("/api/v1/collector")
             .WithTags("Collector")
             .AllowAnonymous()
-            .AddEndpointFilter<ApiKeyFilter>();
+            .AddEndpointFilter<CollectorKeyFilter>();
 
         group.MapPost("/snapshots", PostSnapshotAsync)
-            .WithName("PostSnapshot").WithSummary("Deliver one poll's snapshot; idempotent by snapshotId.");
+            .WithName("PostSnapshot").WithSummary("Deliver one poll's snapshot of an instance this collector leased; idempotent by snapshotId.")
+            .Accepts<InstanceSnapshot>("application/json");
         group.MapPost("/leases", LeaseAsync)
-            .WithName("LeaseDueInstances").WithSummary("Lease instances that are due for a poll.");
+            .WithName("LeaseDueInstances").WithSummary("Lease instances that are due for a poll.")
+            .Accepts<LeaseRequest>("application/json");
         group.MapPost("/leases/release", ReleaseAsync)
-            .WithName("ReleaseLeases").WithSummary("Free every lease a (restarted) collector holds.");
+            .WithName("ReleaseLeases").WithSummary("Free every lease a (restarted) collector holds.")
+            .Accepts<ReleaseLeasesRequest>("application/json");
         group.MapPost("/leases/{instanceId:long}/complete", CompleteAsync)
-            .WithName("CompleteLease").WithSummary("End a lease and schedule the instance's next poll.");
+            .WithName("CompleteLease").WithSummary("End a lease and schedule the instance's next poll (at most two poll intervals ahead).")
+            .Accepts<CompleteLeaseRequest>("application/json");
         return app;
     }
 
     // Straight to the store, without the embedded collector's retries: a busy store answers 503 (StoreBusyResponses) at
     // once and the collector's outbox sends the snapshot again.
-    static async Task<IResult> PostSnapshotAsync(InstanceSnapshot snapshot, NotifyingSnapshotSink sink, CancellationToken ct)
+    static async Task<IResult> PostSnapshotAsync(HttpContext context, NotifyingSnapshotSink sink,
+        IOptionsMonitor<IngestionOptions> options, TimeProvider time, AuditLog audit, CancellationToken ct)
     {
+        var limits = options.CurrentValue;
+        var body = await ReadAsync<InstanceSnapshot>(context, limits.MaxSnapshotBytes, audit, ct);
+        if (body.Problem is not null)
+            return body.Problem;
+        var snapshot = body.Value!;
+        var collector = CollectorIdentity.Of(context);
+        var target = $"instance {snapshot.InstanceId}";
         if (snapshot.SnapshotId == Guid.Empty)
-            return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["snapshotId"] = ["A non-empty snapshot id is required."] });
-        await sink.WriteAsync(snapshot, ct);
+            return await RefuseAsync(context, audit, target, ApiProblems.Validation("snapshotId", "A non-empty snapshot id is required."),
+                "snapshot id missing", ct);
+        if (!string.Equals(snapshot.CollectorName, collector.CollectorName, StringComparison.Ordinal))
+            return await RefuseAsync(context, audit, target, Problem(StatusCodes.Status403Forbidden, "Another collector's snapshot",
+                $"The snapshot names the collector '{snapshot.CollectorName}'; this key belongs to '{collector.CollectorName}'."),
+                "collector name differs from the key's", ct);
+        var latest = time.GetUtcNow() + limits.MaxClockSkew;
+        if (snapshot.StartedAt > snapshot.FinishedAt || snapshot.FinishedAt > latest)
+            return await RefuseAsync(context, audit, target, ApiProblems.Validation("finishedAt",
+                $"The collected times must not be later than the server's clock plus Ingestion:MaxClockSkew ({limits.MaxClockSkew}), and startedAt not after finishedAt: check the collector's clock."),
+                $"collected times out of range (finished {snapshot.FinishedAt:O})", ct);
+        if (!await sink.WriteLeasedAsync(snapshot, collector.CollectorName, ct))
+            return await RefuseAsync(context, audit, target, Problem(StatusCodes.Status409Conflict, "Instance not leased",
+                $"Instance {snapshot.InstanceId} was not leased to the collector '{collector.CollectorName}': a collector delivers snapshots only of instances it leased."),
+                "instance not leased to this collector", ct);
         return TypedResults.NoContent();
     }
 
-    static async Task<IResult> LeaseAsync(LeaseRequest request, IInstanceSource source, CancellationToken ct)
+    static async Task<IResult> LeaseAsync(HttpContext context, StoreInstanceSource source, IOptionsMonitor<IngestionOptions> options,
+        AuditLog audit, CancellationToken ct)
     {
+        var limits = options.CurrentValue;
+        var body = await ReadAsync<LeaseRequest>(context, limits.MaxRequestBytes, audit, ct);
+        if (body.Problem is not null)
+            return body.Problem;
+        var request = body.Value!;
         var errors = new Dictionary<string, string[]>();
         if (string.IsNullOrWhiteSpace(request.CollectorName)) errors["collectorName"] = ["Required."];
         if (request.MaxCount is < 1 or > MaxLeaseBatch) errors["maxCount"] = [$"Must be between 1 and {MaxLeaseBatch}."];
         if (request.LeaseSeconds is < 10 or > 3600) errors["leaseSeconds"] = ["Must be between 10 and 3600."];
-        if (errors.Count > 0) return TypedResults.ValidationProblem(errors);
-        var leased = await source.LeaseDueAsync(request.CollectorName, request.MaxCount, TimeSpan.FromSeconds(request.LeaseSeconds), ct);
+        if (errors.Count > 0)
+            return await RefuseAsync(context, audit, null, ApiProblems.Validation(errors), "lease request out of range", ct);
+        if (NotThisCollector(context, request.CollectorName) is { } refused)
+            return await RefuseAsync(context, audit, null, refused, "lease for another collector name", ct);
+        var collector = CollectorIdentity.Of(context).CollectorName;
+        if (await source.CountHeldAsync(collector, ct) >= limits.MaxLeasesPerCollector)
+            return await RefuseAsync(context, audit, null, Problem(StatusCodes.Status429TooManyRequests, "Too many leases",
+                $"The collector '{collector}' already holds Ingestion:MaxLeasesPerCollector ({limits.MaxLeasesPerCollector}) leases: complete some first."),
+                "lease limit reached", ct);
+        var leased = await source.LeaseDueAsync(collector, request.MaxCount, TimeSpan.FromSeconds(request.LeaseSeconds),
+            limits.MaxLeasesPerCollector, ct);
         return TypedResults.Ok(leased);
     }
 
-    static async Task<IResult> ReleaseAsync(ReleaseLeasesRequest request, IInstanceSource source, CancellationToken ct)
+    static async Task<IResult> ReleaseAsync(HttpContext context, StoreInstanceSource source, IOptionsMonitor<IngestionOptions> options,
+        AuditLog audit, CancellationToken ct)
     {
-        if (string.IsNullOrWhiteSpace(request.CollectorName))
-            return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["collectorName"] = ["Required."] });
-        await source.ReleaseAllAsync(request.CollectorName, ct);
+        var body = await ReadAsync<ReleaseLeasesRequest>(context, options.CurrentValue.MaxRequestBytes, audit, ct);
+        if (body.Problem is not null)
+            return body.Problem;
+        if (NotThisCollector(context, body.Value!.CollectorName) is { } refused)
+            return await RefuseAsync(context, audit, null, refused, "release for another collector name", ct);
+        await source.ReleaseAllAsync(body.Value.CollectorName, ct);
         return TypedResults.NoContent();
     }
 
-    static async Task<IResult> CompleteAsync(long instanceId, CompleteLeaseRequest request, IInstanceSource source, CancellationToken ct)
+    static async Task<IResult> CompleteAsync(long instanceId, HttpContext context, StoreInstanceSource source,
+        IOptionsMonitor<IngestionOptions> options, AuditLog audit, CancellationToken ct)
     {
-        if (string.IsNullOrWhiteSpace(request.CollectorName))
-            return TypedResults.ValidationProblem(new Dictionary<string, string[]> { ["collectorName"] = ["Required."] });
-        await source.CompleteAsync(instanceId, request.CollectorName, request.NextPollAt, ct);
+        var body = await ReadAsync<CompleteLeaseRequest>(context, options.CurrentValue.MaxRequestBytes, audit, ct);
+        if (body.Problem is not null)
+            return body.Problem;
+        if (NotThisCollector(context, body.Value!.CollectorName) is { } refused)
+            return await RefuseAsync(context, audit, $"instance {instanceId}", refused, "completion for another collector name", ct);
+        await source.CompleteAsync(instanceId, body.Value.CollectorName, body.Value.NextPollAt, ct);
         return TypedResults.NoContent();
     }
+
+    /// <summary>A request naming a collector other than the key's is refused: a key acts for its own collector only.</summary>
+    static IResult? NotThisCollector(HttpContext context, string? collectorName)
+    {
+        var collector = CollectorIdentity.Of(context).CollectorName;
+        if (string.IsNullOrWhiteSpace(collectorName))
+            return ApiProblems.Validation("collectorName", "Required.");
+        return string.Equals(collectorName, collector, StringComparison.Ordinal) ? null
+            : Problem(StatusCodes.Status403Forbidden, "Another collector's name",
+                $"The request names the collector '{collectorName}'; this key belongs to '{collector}'.");
+    }
+
+    static async Task<Body<T>> ReadAsync<T>(HttpContext context, int maxBytes, AuditLog audit, CancellationToken ct) where T : class
+    {
+        var body = await JsonBody.ReadAsync<T>(context.Request, maxBytes, ct);
+        if (body.Problem is not null)
+            await RecordRefusalAsync(context, audit, null, "unreadable or oversized body", ct);
+        return body;
+    }
+
+    static async Task<IResult> RefuseAsync(HttpContext context, AuditLog audit, string? target, IResult problem, string reason,
+        CancellationToken ct)
+    {
+        await RecordRefusalAsync(context, audit, target, reason, ct);
+        return problem;
+    }
+
+    static Task RecordRefusalAsync(HttpContext context, AuditLog audit, string? target, string reason, CancellationToken ct)
+    {
+        var collector = CollectorIdentity.Of(context);
+        return audit.RecordAsync(AuditActions.CollectorRefused, target, null,
+            new { reason, request = $"{context.Request.Method} {context.Request.Path}", key = collector.KeyId }, ct,
+            AuditActor.Collector(collector.CollectorName, context.Connection.RemoteIpAddress?.ToString()));
+    }
+
+    static IResult Problem(int status, string title, string detail) => TypedResults.Problem(detail, statusCode: status, title: title);
 }

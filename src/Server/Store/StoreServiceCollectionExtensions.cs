@@ -1,3 +1,4 @@
+using IfiDashboard.Server.Store.Audit;
 using IfiDashboard.Server.Store.Dashboard;
 using IfiDashboard.Shared.Dashboard;
 using IfiDashboard.Server.Store.Ingestion;
@@ -28,6 +29,9 @@ public static class StoreServiceCollectionExtensions
             sp.GetRequiredService<IOptions<StoreOptions>>().Value.IsPostgres
                 ? new PostgresConnectionFactory(sp.GetRequiredService<IOptions<StoreOptions>>())
                 : new SqliteConnectionFactory(sp.GetRequiredService<IOptions<StoreOptions>>()));
+        services.AddHttpContextAccessor();
+        services.AddSingleton<AuditActors>();
+        services.AddSingleton<AuditLog>();
         services.AddSingleton<InstanceRepository>();
         services.AddSingleton<StoreInstanceSource>();
         services.AddSingleton<IInstanceSource>(sp => sp.GetRequiredService<StoreInstanceSource>());

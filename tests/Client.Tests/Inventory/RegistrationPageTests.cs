@@ -62,6 +62,7 @@ public sealed class RegistrationPageTests : ComponentTest
         Assert.Equal("/etc/ifi/sqlfin01.cer", Value(page, "ServerCertificatePath"));
         Assert.Equal("Strict", page.Find("select[name='Form.Encrypt'] option[selected]").GetAttribute("value"));
         Assert.Contains("Credentials__fleet_reader__Password", page.Find("[data-secret-note]").TextContent, StringComparison.Ordinal);
+        Assert.Contains("Credentials__fleet_reader__AllowedHosts", page.Find("[data-secret-note]").TextContent, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -39,7 +39,7 @@ public sealed class AlertEmailTests
         var mail = Assert.Single(await smtp.WaitForAsync(1));
         Assert.Equal([AlertsHost.ProdTeam], mail.RcptTos);
         Assert.Equal(AlertsHost.From, mail.MailFrom);
-        Assert.Equal($"[IFI] {Name} is NonCompliant", mail.Subject);
+        Assert.Equal($"[IFI] IFI off on {Name} (Production)", mail.Subject);
         Assert.Equal("multipart/alternative", mail.ContentType);
         Assert.Empty(mail.Defects);
         var link = $"https://ifi.example.test/instances/{host.IdOf(Name)}";
@@ -78,7 +78,7 @@ public sealed class AlertEmailTests
 
         var messages = await smtp.WaitForAsync(2);
         var recovery = messages[1];
-        Assert.Equal($"[IFI] Resolved: {Name} is Compliant", recovery.Subject);
+        Assert.Equal($"[IFI] Resolved: {Name} (Production) is compliant again", recovery.Subject);
         Assert.Equal([AlertsHost.ProdTeam], recovery.RcptTos);
         Assert.Contains("IFI is on, as the default policy requires", recovery.Text, StringComparison.Ordinal);
         Assert.DoesNotContain("What to do", recovery.Text, StringComparison.Ordinal);
@@ -105,7 +105,7 @@ public sealed class AlertEmailTests
         await host.PollAndAssessAsync();
 
         var reminder = (await smtp.WaitForAsync(2))[1];
-        Assert.Equal($"[IFI] Still NonCompliant: {Name}", reminder.Subject);
+        Assert.Equal($"[IFI] Still: IFI off on {Name} (Production)", reminder.Subject);
         await host.SettleAsync();
         Assert.Equal(2, smtp.Messages().Count);
     }
@@ -132,7 +132,7 @@ public sealed class AlertEmailTests
         await using var second = bed.StartHost(smtp);
 
         var mail = Assert.Single(await smtp.WaitForAsync(1));
-        Assert.Equal($"[IFI] {Name} is NonCompliant", mail.Subject);
+        Assert.Equal($"[IFI] IFI off on {Name} (Production)", mail.Subject);
         await second.PollAndAssessAsync();
         await second.SettleAsync();
         Assert.Single(smtp.Messages());

@@ -1,7 +1,9 @@
 using AngleSharp.Html.Parser;
 using IfiDashboard.Server.Store.Alerts;
+using IfiDashboard.Server.Store.Audit;
 using IfiDashboard.Server.Tests.Functional;
 using IfiDashboard.Simulator.Scenarios;
+using Microsoft.Extensions.DependencyInjection;
 
 namespace IfiDashboard.Server.Tests.Alerts;
 
@@ -49,6 +51,10 @@ public sealed class AlertPagesAndSecretsTests
         var test = (await smtp.WaitForAsync(2))[1];
         Assert.Equal([AlertsHost.Everyone], test.RcptTos);
         Assert.Equal("[IFI] Test email from IfiDashboard", test.Subject);
+        var audited = Assert.Single(await host.Services.GetRequiredService<AuditLog>()
+            .QueryAsync(new AuditFilter(Action: AuditActions.TestEmailSent), null, 10, CancellationToken.None));
+        Assert.Equal(AlertsHost.Everyone, audited.Target);
+        Assert.Contains("\"accepted\":true", audited.After, StringComparison.Ordinal);
 
         var historyHtml = await client.GetStringAsync("/alerts");
         Assert.Equal(2, new HtmlParser().ParseDocument(historyHtml).QuerySelectorAll("tr[data-status='Sent']").Length);

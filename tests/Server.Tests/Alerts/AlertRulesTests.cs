@@ -1,9 +1,11 @@
 using IfiDashboard.Server.Alerts;
+using IfiDashboard.Server.Alerts.Mail;
 using IfiDashboard.Server.Alerts.Rules;
 using IfiDashboard.Server.Compliance;
 using IfiDashboard.Shared.Compliance.Policy;
 using IfiDashboard.Shared.Compliance.Status;
 using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Shared.Snapshots;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.Extensions.DependencyInjection;
 
@@ -42,7 +44,11 @@ public sealed class AlertRulesTests : IAsyncLifetime
         return _template with
         {
             ComputedAt = at,
-            Instances = [instance with { Compliance = instance.Compliance with { Status = status, Waiver = waiver } }],
+            Instances = [instance with
+            {
+                State = instance.State with { LastPollAt = at },
+                Compliance = instance.Compliance with { Status = status, Waiver = waiver },
+            }],
         };
     }
 
@@ -53,10 +59,16 @@ public sealed class AlertRulesTests : IAsyncLifetime
         return options;
     }
 
-    /// <summary>Evaluates and applies the plan to the states, as the store would.</summary>
-    static IReadOnlyList<AlertNotice> Step(List<AlertState> states, FleetAssessment fleet, AlertOptions options)
+    /// <summary>
+    /// Evaluates and applies the plan to the states, as the store would; the instance's baseline was taken before
+    /// (its first assessment), unless <paramref name="baselined"/> says otherwise.
+    /// </summary>
+    static IReadOnlyList<AlertNotice> Step(List<AlertState> states, FleetAssessment fleet, AlertOptions options,
+        HashSet<long>? baselined = null)
     {
-        var plan = AlertEvaluator.Evaluate(fleet, states, options);
+        baselined ??= [.. fleet.Instances.Select(i => i.Registration.Id)];
+        var plan = AlertEvaluator.Evaluate(fleet, states, baselined, options);
+        baselined.UnionWith(plan.Baselined);
         states.RemoveAll(s => plan.Deletes.Contains((s.InstanceId, s.Rule)) || plan.Upserts.Any(u => u.InstanceId == s.InstanceId && u.Rule == s.Rule));
         states.AddRange(plan.Upserts);
         return plan.Notices;
@@ -139,6 +151,52 @@ public sealed class AlertRulesTests : IAsyncLifetime
 
         Assert.Single(Step(states, fleet, Options()));
 
-        Assert.True(AlertEvaluator.Evaluate(fleet, states, Options()).IsEmpty);
+        Assert.True(AlertEvaluator.Evaluate(fleet, states, fleet.Instances.Select(i => i.Registration.Id).ToHashSet(), Options()).IsEmpty);
+    }
+
+    [Fact]
+    public void Subjects_say_what_is_wrong_where_and_a_waiver_that_ends_a_problem_says_waived_not_resolved()
+    {
+        var states = new List<AlertState>();
+        var options = Options();
+        var waiver = new Waiver { InstanceId = 1, Reason = "vendor", Author = "dba", GrantedAt = T0, ExpiresAt = T0.AddDays(30) };
+        string Subject(AlertNotice notice, DateTimeOffset at) => AlertMailComposer.Compose(notice, options, at).Subject;
+        static FleetAssessment IfiOff(FleetAssessment fleet) => fleet with
+        {
+            Instances = [fleet.Instances[0] with { Compliance = fleet.Instances[0].Compliance with { Observed = IfiState.Disabled } }],
+        };
+
+        var opened = Assert.Single(Step(states, IfiOff(Fleet(T0, ComplianceStatus.NonCompliant)), options));
+        var reminder = Assert.Single(Step(states, IfiOff(Fleet(T0.AddHours(4), ComplianceStatus.NonCompliant)), options));
+        var waived = Assert.Single(Step(states, IfiOff(Fleet(T0.AddHours(5), ComplianceStatus.Waived, waiver)), options));
+
+        Assert.Equal("[IFI] IFI off on sql-rules (Production)", Subject(opened, T0));
+        Assert.Equal("[IFI] Still: IFI off on sql-rules (Production)", Subject(reminder, T0.AddHours(4)));
+        Assert.Equal(AlertNoticeKind.Resolved, waived.Kind);
+        Assert.StartsWith("[IFI] Waived: IFI off on sql-rules (Production) accepted until 2026-04-01", Subject(waived, T0.AddHours(5)), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Problems_of_an_instances_first_assessment_are_its_baseline_and_later_ones_are_alerted_on_their_own()
+    {
+        var states = new List<AlertState>();
+        var options = Options();
+        var baselined = new HashSet<long>();
+        FleetAssessment NotPolledYet(FleetAssessment fleet) => fleet with
+        {
+            Instances = [fleet.Instances[0] with { State = fleet.Instances[0].State with { LastPollAt = null } }],
+        };
+
+        var beforeAnyPoll = Step(states, NotPolledYet(Fleet(T0, ComplianceStatus.Compliant)), options, baselined);
+        var first = Assert.Single(Step(states, Fleet(T0.AddMinutes(1), ComplianceStatus.NonCompliant), options, baselined));
+        var again = Step(states, Fleet(T0.AddMinutes(2), ComplianceStatus.NonCompliant), options, baselined);
+        var resolved = Assert.Single(Step(states, Fleet(T0.AddMinutes(3), ComplianceStatus.Compliant), options, baselined));
+        var lost = Assert.Single(Step(states, Fleet(T0.AddMinutes(4), ComplianceStatus.NonCompliant), options, baselined));
+
+        Assert.Empty(beforeAnyPoll);
+        Assert.Equal((AlertNoticeKind.Baseline, AlertRule.NonCompliant), (first.Kind, first.Rule));
+        Assert.Empty(again);
+        Assert.Equal(AlertNoticeKind.Resolved, resolved.Kind);
+        Assert.Equal((AlertNoticeKind.Opened, AlertRule.NonCompliant), (lost.Kind, lost.Rule));
     }
 }

@@ -59,7 +59,7 @@ internal sealed class AlertsHost(AlertsTestBed bed, IReadOnlyDictionary<string, 
         builder.UseSetting("Credentials:fleet:AllowTrustServerCertificate", "true");
         builder.UseSetting("Logging:LogLevel:Default", "Trace");
         foreach (var (key, value) in settings) builder.UseSetting(key, value);
-        TestSignIn.Install(builder);
+        builder.ConfigureTestServices(TestSignIn.Register);
         builder.ConfigureLogging(logging => logging.AddProvider(Logs));
         builder.ConfigureTestServices(services => services.AddSingleton<TimeProvider>(bed.Clock));
     }
@@ -68,7 +68,7 @@ internal sealed class AlertsHost(AlertsTestBed bed, IReadOnlyDictionary<string, 
     protected override void ConfigureClient(HttpClient client)
     {
         base.ConfigureClient(client);
-        client.As(DashboardRoles.Administrator);
+        TestSignIn.AsRole(client, DashboardRoles.Administrator);
     }
 
     public Task RegisterFleetAsync() => SimulatedFleetRegistration.RegisterAsync(Services, bed.Fleet, 60);

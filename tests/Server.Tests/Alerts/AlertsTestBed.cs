@@ -29,7 +29,7 @@ internal sealed class AlertsTestBed : IAsyncDisposable
     TestDatabase? _database;
 
     /// <summary>One store for every server the test starts over this bed, so a restart finds what the last one left.</summary>
-    public TestDatabase Database => _database ??= TestDatabase.Create($"Data Source={Path.Combine(StoreDirectory, "store.db")}");
+    public TestDatabase Database => _database ??= TestDatabase.Create($"Data Source={Path.Combine(StoreDirectory, "store.db")}", migrated: true);
 
     /// <summary>Starts at the real time of day, so the simulator's own timestamps and the store agree.</summary>
     public FakeTimeProvider Clock { get; } = new(DateTimeOffset.UtcNow);

@@ -3,6 +3,7 @@ using System.Net.Http.Json;
 using IfiDashboard.Server.Api.Keys;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
+using Microsoft.AspNetCore.TestHost;
 using IfiDashboard.Server.Tests.Security;
 using IfiDashboard.Server.Tests.Store;
 
@@ -26,7 +27,7 @@ public sealed class ApiHost(Action<IWebHostBuilder>? configure = null) : WebAppl
     static (string, TestDatabase) NewStore()
     {
         var directory = Directory.CreateTempSubdirectory("ifi-api-").FullName;
-        return (directory, TestDatabase.Create($"Data Source={Path.Combine(directory, "store.db")}"));
+        return (directory, TestDatabase.Create($"Data Source={Path.Combine(directory, "store.db")}", migrated: true));
     }
 
     /// <summary>The store, as command-line arguments for the server's CLI commands.</summary>
@@ -40,7 +41,7 @@ public sealed class ApiHost(Action<IWebHostBuilder>? configure = null) : WebAppl
         builder.UseSetting("Collector:Enabled", "false");
         builder.UseSetting("Collector:Name", "api-tests");
         builder.UseSetting("Api:BootstrapAdminKey", BootstrapKey);
-        TestSignIn.Install(builder);
+        builder.ConfigureTestServices(TestSignIn.Register);
         configure?.Invoke(builder);
     }
 
@@ -53,11 +54,18 @@ public sealed class ApiHost(Action<IWebHostBuilder>? configure = null) : WebAppl
         return client;
     }
 
-    /// <summary>A new stored key with these scopes, created through the API with the bootstrap key.</summary>
+    /// <summary>The collector a key with <c>snapshot:ingest</c> made by <see cref="CreateKeyAsync"/> belongs to.</summary>
+    public const string Collector = "c1";
+
+    /// <summary>
+    /// A new stored key with these scopes, created through the API with the bootstrap key; with <c>snapshot:ingest</c>
+    /// it belongs to the collector <see cref="Collector"/>.
+    /// </summary>
     public async Task<string> CreateKeyAsync(params string[] scopes)
     {
         var admin = Client(BootstrapKey);
-        var response = await admin.PostAsJsonAsync("/api/v1/api-keys", new { name = "test-" + string.Join("-", scopes).Replace(':', '.'), scopes });
+        var collector = scopes.Contains("snapshot:ingest") ? Collector : null;
+        var response = await admin.PostAsJsonAsync("/api/v1/api-keys", new { name = "test-" + string.Join("-", scopes).Replace(':', '.'), scopes, collector });
         response.EnsureSuccessStatusCode();
         return (await response.Content.ReadFromJsonAsync<CreatedApiKeyResponse>())!.Key;
     }

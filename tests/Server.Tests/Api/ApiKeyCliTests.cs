@@ -1,6 +1,8 @@
 using System.Net;
 using IfiDashboard.Server.Api.Keys;
+using IfiDashboard.Server.Store.Audit;
 using IfiDashboard.Server.Tests.Functional;
+using Microsoft.Extensions.DependencyInjection;
 
 namespace IfiDashboard.Server.Tests.Api;
 
@@ -29,6 +31,27 @@ public sealed class ApiKeyCliTests
         Assert.Equal(0, revokeCode);
         Assert.Equal(HttpStatusCode.Unauthorized, after.StatusCode);
         Assert.DoesNotContain(key, await StoreDump.AllTextAsync(host.Services), StringComparison.Ordinal);
+        var audited = await host.Services.GetRequiredService<AuditLog>().QueryAsync(
+            new AuditFilter(Actor: $"api-key command ({Environment.UserName})"), null, 10, CancellationToken.None);
+        Assert.Equal([AuditActions.ApiKeyRevoked, AuditActions.ApiKeyIssued], audited.Select(e => e.Action));
+    }
+
+    [Fact]
+    public async Task A_collector_key_is_created_for_its_collector_and_listed_with_it()
+    {
+        await using var host = new ApiHost();
+
+        var unboundError = new StringWriter();
+        var unboundCode = await ApiKeyCli.RunAsync(["create", "--name", "dc1", "--scopes", "snapshot:ingest", .. host.StoreArguments],
+            new StringWriter(), unboundError);
+        var (createCode, createOut) = await RunAsync(["create", "--name", "dc1", "--scopes", "snapshot:ingest", "--collector", "dc1_collector", .. host.StoreArguments]);
+        var (_, listOut) = await RunAsync(["list", .. host.StoreArguments]);
+
+        Assert.Equal(2, unboundCode);
+        Assert.Contains("--collector:", unboundError.ToString(), StringComparison.Ordinal);
+        Assert.Equal(0, createCode);
+        Assert.Contains("for the collector 'dc1_collector'", createOut, StringComparison.Ordinal);
+        Assert.Contains("\tdc1\tsnapshot:ingest\tdc1_collector\t", listOut, StringComparison.Ordinal);
     }
 
     [Theory]

@@ -122,7 +122,7 @@ public sealed class AuthTests
     [Fact]
     public async Task Collector_api_takes_its_configured_keys_and_stored_keys_with_snapshot_ingest()
     {
-        await using var host = new ApiHost(b => b.UseSetting("Ingestion:ApiKeys:0", "collector-key-0123456789"));
+        await using var host = new ApiHost(b => b.UseSetting("Ingestion:ApiKeys:c1", "collector-key-0123456789"));
         var readKey = await host.CreateKeyAsync("read");
         var ingestKey = await host.CreateKeyAsync("snapshot:ingest");
 

@@ -1,10 +1,15 @@
 using System.Text.Json;
+using IfiDashboard.Collector.Probes;
+using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Server.Tests.Api;
 
 /// <summary>A malformed or hostile request, the status it must get, and the field its problem must name (if any).</summary>
+/// <param name="CollectorKey">Sent with the configured key of the collector <see cref="HostileRequestFixture.Collector"/>:
+/// the collector API audits what it refuses to a known collector.</param>
 public sealed record HostileRequest(string Method, string Path, string? Body, int Status, string? Field = null,
-    string ContentType = "application/json", bool Chunked = false, bool ReadOnlyKey = false, bool NoKey = false);
+    string ContentType = "application/json", bool Chunked = false, bool ReadOnlyKey = false, bool NoKey = false,
+    bool CollectorKey = false);
 
 internal static class HostileRequestCatalogue
 {
@@ -26,6 +31,29 @@ internal static class HostileRequestCatalogue
     static Dictionary<string, object?> Item(string key, string name) => ApiTestData.Instance(name, key, port: 1600);
 
     static string Json(object value) => JsonSerializer.Serialize(value);
+
+    const string Snapshots = "/api/v1/collector/snapshots";
+    const string Leases = "/api/v1/collector/leases";
+
+    /// <summary>A snapshot of the instance CMDB key CI001 (id 1), which the fixture's collector never leased.</summary>
+    static string SnapshotJson(Func<InstanceSnapshot, InstanceSnapshot>? change = null)
+    {
+        var now = DateTimeOffset.UtcNow;
+        var snapshot = new InstanceSnapshot
+        {
+            SnapshotId = Guid.NewGuid(),
+            InstanceId = 1,
+            StartedAt = now.AddSeconds(-2),
+            FinishedAt = now,
+            CollectorName = HostileRequestFixture.Collector,
+            Services = [new ServiceInfo { ServiceName = "SQL Server (MSSQLSERVER)", ServiceAccount = @"NT Service\MSSQLSERVER", InstantFileInitializationEnabled = "Y", IsEngine = true }],
+            Probes = [new ProbeOutcome(ProbeNames.Connect, OutcomeClass.Ok), new ProbeOutcome(ProbeNames.Services, OutcomeClass.Ok)],
+        };
+        return JsonSerializer.Serialize(change is null ? snapshot : change(snapshot), JsonSerializerOptions.Web);
+    }
+
+    static string Lease(string collector = HostileRequestFixture.Collector, int maxCount = 5, int leaseSeconds = 60) =>
+        Json(new { collectorName = collector, maxCount, leaseSeconds });
 
     public static readonly IReadOnlyDictionary<string, HostileRequest> Cases = new Dictionary<string, HostileRequest>
     {
@@ -99,5 +127,27 @@ internal static class HostileRequestCatalogue
         ["put without a key"] = new("PUT", Put, PutWith("port", 1500), 401, NoKey: true),
         ["sync with a read-only key"] = new("POST", Sync, SyncOf(), 403, ReadOnlyKey: true),
         ["delete with a read-only key"] = new("DELETE", Put, null, 403, ReadOnlyKey: true),
+
+        // The collector API: a key acts for its own collector, on instances that collector leased, in the present.
+        ["snapshot dated 2099"] = new("POST", Snapshots, SnapshotJson(s => s with { StartedAt = new(2099, 1, 1, 0, 0, 0, TimeSpan.Zero), FinishedAt = new(2099, 1, 1, 0, 0, 5, TimeSpan.Zero) }), 400, "finishedAt", CollectorKey: true),
+        ["snapshot ten minutes ahead of the server"] = new("POST", Snapshots, SnapshotJson(s => s with { FinishedAt = DateTimeOffset.UtcNow.AddMinutes(10) }), 400, "finishedAt", CollectorKey: true),
+        ["snapshot finished before it started"] = new("POST", Snapshots, SnapshotJson(s => s with { StartedAt = s.FinishedAt.AddMinutes(1) }), 400, "finishedAt", CollectorKey: true),
+        ["snapshot of an instance the collector never leased"] = new("POST", Snapshots, SnapshotJson(), 409, CollectorKey: true),
+        ["snapshot of an instance that does not exist"] = new("POST", Snapshots, SnapshotJson(s => s with { InstanceId = 999_999 }), 409, CollectorKey: true),
+        ["snapshot naming another collector"] = new("POST", Snapshots, SnapshotJson(s => s with { CollectorName = "someone-else" }), 403, CollectorKey: true),
+        ["snapshot without an id"] = new("POST", Snapshots, SnapshotJson(s => s with { SnapshotId = Guid.Empty }), 400, "snapshotId", CollectorKey: true),
+        ["snapshot with an unknown field"] = new("POST", Snapshots, """{"snapshotId":"6f1c2a8e-0000-4000-8000-000000000001","instanceId":1,"ifiOverride":"Y"}""", 400, "ifiOverride", CollectorKey: true),
+        ["snapshot over the size limit"] = new("POST", Snapshots, SnapshotJson(s => s with { Services = [.. Enumerable.Range(0, 2000).Select(i => new ServiceInfo { ServiceName = $"padding service {i:0000} " + new string('x', 40), ServiceAccount = "padding" })] }), 413, CollectorKey: true),
+        ["chunked snapshot over the size limit"] = new("POST", Snapshots, SnapshotJson(s => s with { Services = [.. Enumerable.Range(0, 2000).Select(i => new ServiceInfo { ServiceName = $"padding service {i:0000} " + new string('x', 40), ServiceAccount = "padding" })] }), 413, Chunked: true, CollectorKey: true),
+        // Refused by routing (the endpoint accepts JSON only) before any key is read: not a collector's request yet.
+        ["snapshot as text/plain"] = new("POST", Snapshots, SnapshotJson(), 415, ContentType: "text/plain"),
+        ["lease for another collector's name"] = new("POST", Leases, Lease(collector: "made-up-collector"), 403, CollectorKey: true),
+        ["lease of 5000 instances at once"] = new("POST", Leases, Lease(maxCount: 5000), 400, "maxCount", CollectorKey: true),
+        ["lease for a year"] = new("POST", Leases, Lease(leaseSeconds: 31_536_000), 400, "leaseSeconds", CollectorKey: true),
+        ["lease request over the size limit"] = new("POST", Leases, Json(new { collectorName = HostileRequestFixture.Collector, maxCount = 1, leaseSeconds = 60, padding = new string('x', 20_000) }), 413, CollectorKey: true),
+        ["release of another collector's leases"] = new("POST", Leases + "/release", Json(new { collectorName = "made-up-collector" }), 403, CollectorKey: true),
+        ["completion of another collector's lease"] = new("POST", Leases + "/1/complete", Json(new { collectorName = "made-up-collector", nextPollAt = "2099-01-01T00:00:00Z" }), 403, CollectorKey: true),
+        ["collector request without a key"] = new("POST", Leases, Lease(), 401, NoKey: true),
+        ["collector request with a read-only key"] = new("POST", Leases, Lease(), 403, ReadOnlyKey: true),
     };
 }

@@ -1,11 +1,16 @@
 using System.Net.Http.Headers;
 using System.Text;
 using System.Text.Json;
+using IfiDashboard.Server.Store.Audit;
 using IfiDashboard.Server.Tests.Functional;
+using Microsoft.Extensions.DependencyInjection;
 
 namespace IfiDashboard.Server.Tests.Api;
 
-/// <summary>Each malformed or hostile request gets a clear 4xx problem, and the store is exactly as before.</summary>
+/// <summary>
+/// Each malformed or hostile request gets a clear 4xx problem, and the store is exactly as before; what the collector
+/// API refuses to a known collector adds one audit entry and nothing else.
+/// </summary>
 public sealed class HostileRequestTests(HostileRequestFixture fixture) : IClassFixture<HostileRequestFixture>
 {
     public static TheoryData<string> CaseNames() => new(HostileRequestCatalogue.Cases.Keys);
@@ -18,16 +23,23 @@ public sealed class HostileRequestTests(HostileRequestFixture fixture) : IClassF
     public async Task Hostile_request_is_a_4xx_problem_and_changes_nothing(string name)
     {
         var hostile = HostileRequestCatalogue.Cases[name];
-        var before = await StoreDump.AllTextAsync(fixture.Host.Services);
+        var before = await StoreDump.AllTextAsync(fixture.Host.Services, StoreDump.AuditLog);
+        var refusalsBefore = await CollectorRefusalsAsync();
         var client = hostile.NoKey ? fixture.Host.Client(null)
             : hostile.ReadOnlyKey ? fixture.Host.Client(fixture.ReadOnlyKey)
+            : hostile.CollectorKey ? fixture.CollectorClient
             : fixture.Client;
 
         var response = await client.SendAsync(Request(hostile));
 
         await ProblemAssert.IsProblemAsync(response, hostile.Status, hostile.Field);
-        Assert.Equal(before, await StoreDump.AllTextAsync(fixture.Host.Services));
+        Assert.Equal(before, await StoreDump.AllTextAsync(fixture.Host.Services, StoreDump.AuditLog));
+        Assert.Equal(refusalsBefore + (hostile.CollectorKey ? 1 : 0), await CollectorRefusalsAsync());
     }
+
+    async Task<int> CollectorRefusalsAsync() =>
+        (await fixture.Host.Services.GetRequiredService<AuditLog>()
+            .QueryAsync(new AuditFilter(Action: AuditActions.CollectorRefused), null, AuditLog.MaxPageSize, CancellationToken.None)).Count;
 
     static HttpRequestMessage Request(HostileRequest hostile)
     {

@@ -5,8 +5,9 @@ namespace IfiDashboard.Server.Tests.Deployment;
 
 /// <summary>
 /// The standalone collector as an operator starts it: its own process (IfiDashboard.Collector.dll from the test
-/// output), configured only through environment variables, in a working directory holding the collector's own
-/// appsettings.json (src/Collector/appsettings.json), with its console log read line by line.
+/// output), configured only through environment variables, with the collector's own appsettings.json
+/// (src/Collector/appsettings.json) in a folder named as its content root (the test output's appsettings.json, where
+/// a published collector keeps its own, is the server's), with its console log read line by line.
 /// </summary>
 internal sealed class CollectorProcess : IAsyncDisposable
 {
@@ -19,7 +20,7 @@ internal sealed class CollectorProcess : IAsyncDisposable
         File.Copy(Path.Combine(RepositoryRoot.Path, "src", "Collector", "appsettings.json"), Path.Combine(_workingDirectory, "appsettings.json"));
         var start = new ProcessStartInfo("dotnet")
         {
-            ArgumentList = { Path.Combine(AppContext.BaseDirectory, "IfiDashboard.Collector.dll") },
+            ArgumentList = { Path.Combine(AppContext.BaseDirectory, "IfiDashboard.Collector.dll"), "--contentRoot", _workingDirectory },
             WorkingDirectory = _workingDirectory,
             RedirectStandardOutput = true,
             RedirectStandardError = true,

@@ -33,7 +33,9 @@ public sealed class StandaloneCollectorProcessTests : IDisposable
         return (host, port);
     }
 
-    Dictionary<string, string> Settings(int port, string apiKey, string name = "process-collector") => new()
+    const string ProcessCollector = "process-collector";
+
+    Dictionary<string, string> Settings(int port, string apiKey, string name = ProcessCollector) => new()
     {
         ["Collector__ServerUrl"] = $"http://127.0.0.1:{port}/",
         ["Collector__ApiKey"] = apiKey,
@@ -74,7 +76,7 @@ public sealed class StandaloneCollectorProcessTests : IDisposable
         var (host, port) = await ServerAsync();
         await using var _ = host;
         var (_, readOnlyKey) = await host.Services.GetRequiredService<ApiKeyIssuer>()
-            .CreateAsync("reporting", [ApiScopes.Read], CancellationToken.None);
+            .CreateAsync("reporting", [ApiScopes.Read], null, CancellationToken.None);
         await using var collector = CollectorProcess.Start(Settings(port, readOnlyKey));
 
         var line = await collector.WaitForLineAsync(l => l.Contains("Leasing due instances failed", StringComparison.Ordinal));
@@ -86,18 +88,35 @@ public sealed class StandaloneCollectorProcessTests : IDisposable
     }
 
     [Fact]
+    public async Task Missing_settings_end_the_start_with_one_line_naming_them()
+    {
+        var settings = Settings(StandaloneOutboxTests.FreePort(), DashboardHost.ApiKey);
+        settings.Remove("Collector__ServerUrl");
+        await using var collector = CollectorProcess.Start(settings);
+
+        var exitCode = await collector.WaitForExitAsync();
+
+        Assert.True(exitCode == 1, collector.Log);
+        var refusal = Assert.Single(collector.Lines, l => l.StartsWith("IfiDashboard collector cannot start: ", StringComparison.Ordinal));
+        Assert.Contains("Collector:ServerUrl", refusal, StringComparison.Ordinal);
+        AssertNoStackTraceNorKey(collector, DashboardHost.ApiKey);
+    }
+
+    [Fact]
     public async Task Second_collector_on_the_same_outbox_refuses_to_start()
     {
         var (host, port) = await ServerAsync();
         await using var _ = host;
-        await using var first = CollectorProcess.Start(Settings(port, DashboardHost.ApiKey, "first"));
+        await using var first = CollectorProcess.Start(Settings(port, DashboardHost.KeyOf("first"), "first"));
         Assert.True(await first.WaitForLineAsync(l => l.Contains($"Outbox {_outbox}", StringComparison.Ordinal)) is not null, first.Log);
 
-        await using var second = CollectorProcess.Start(Settings(port, DashboardHost.ApiKey, "second"));
+        await using var second = CollectorProcess.Start(Settings(port, DashboardHost.KeyOf("second"), "second"));
         var exitCode = await second.WaitForExitAsync();
 
-        Assert.True(exitCode is not null and not 0, second.Log);
-        Assert.Contains($"Another running collector holds the outbox {_outbox}", second.Log, StringComparison.Ordinal);
+        Assert.True(exitCode == 1, second.Log);
+        var refusal = Assert.Single(second.Lines, l => l.StartsWith("IfiDashboard collector cannot start: ", StringComparison.Ordinal));
+        Assert.Contains($"Another running collector holds the outbox {_outbox}", refusal, StringComparison.Ordinal);
+        AssertNoStackTraceNorKey(second, DashboardHost.ApiKey);
         Assert.Null(await first.WaitForExitAsync(seconds: 0));
     }
 
@@ -107,7 +126,7 @@ public sealed class StandaloneCollectorProcessTests : IDisposable
         var port = StandaloneOutboxTests.FreePort();
         await using var host = new DashboardHost(new ScenarioInstance { Name = "remote", Profile = "2019", IfiEnabled = true });
         host.UseKestrel(port);
-        var settings = Settings(port, DashboardHost.ApiKey);
+        var settings = Settings(port, DashboardHost.KeyOf(ProcessCollector));
         // Two poll slots and fast retries: more failed leases than slots, which once left the collector waiting for a
         // free slot for ever.
         settings["Collector__MaxConcurrency"] = "2";
@@ -122,7 +141,7 @@ public sealed class StandaloneCollectorProcessTests : IDisposable
         await Eventually(() => PollCount(connections) > 0, collector);
         var failures = collector.Lines.Where(l => l.Contains("Leasing due instances failed", StringComparison.Ordinal)).ToList();
         Assert.All(failures, l => Assert.Contains("Connection refused", l, StringComparison.Ordinal));
-        AssertNoStackTraceNorKey(collector, DashboardHost.ApiKey);
+        AssertNoStackTraceNorKey(collector, DashboardHost.KeyOf(ProcessCollector));
     }
 
     static long PollCount(IDbConnectionFactory connections)

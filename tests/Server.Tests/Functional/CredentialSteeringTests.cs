@@ -79,7 +79,9 @@ public sealed class CredentialSteeringTests
     [Fact]
     public async Task Instances_registered_through_the_api_put_and_sync_are_polled_without_sending_the_login()
     {
-        await using var bait = new PreLoginBait();
+        // One listener per instance: one server is registered once.
+        await using var putBait = new PreLoginBait();
+        await using var syncBait = new PreLoginBait();
         await using var host = new ApiHost(builder =>
         {
             builder.UseSetting("Credentials:fleet_reader:UserId", "ifi_collector");
@@ -88,7 +90,7 @@ public sealed class CredentialSteeringTests
             builder.UseSetting("Credentials:fleet_reader:AllowTrustServerCertificate", "true");
         });
         var client = await host.CmdbClientAsync();
-        Dictionary<string, object?> Bait(string name)
+        Dictionary<string, object?> Bait(string name, PreLoginBait bait)
         {
             var body = ApiTestData.Instance(name, externalKey: name, port: bait.Port);
             body["host"] = "127.0.0.1";
@@ -97,15 +99,19 @@ public sealed class CredentialSteeringTests
             return body;
         }
 
-        var put = Bait("CI-PUT");
+        var put = Bait("CI-PUT", putBait);
         put.Remove("externalKey");
         (await client.PutAsJsonAsync("/api/v1/instances/CI-PUT", put)).EnsureSuccessStatusCode();
-        (await client.PostAsJsonAsync("/api/v1/instances/sync", ApiTestData.Sync([Bait("CI-PUT"), Bait("CI-SYNC")]))).EnsureSuccessStatusCode();
+        (await client.PostAsJsonAsync("/api/v1/instances/sync", ApiTestData.Sync([Bait("CI-PUT", putBait), Bait("CI-SYNC", syncBait)]))).EnsureSuccessStatusCode();
         var polled = await host.Services.GetRequiredService<CollectorService>().PollDueOnceAsync(CancellationToken.None);
-        await bait.SettleAsync();
+        await putBait.SettleAsync();
+        await syncBait.SettleAsync();
 
         Assert.Equal(2, polled);
-        Assert.NotEmpty(bait.PacketTypes);
-        Assert.All(bait.PacketTypes, type => Assert.Equal(PreLoginBait.PreLoginPacket, type));
+        foreach (var bait in new[] { putBait, syncBait })
+        {
+            Assert.NotEmpty(bait.PacketTypes);
+            Assert.All(bait.PacketTypes, type => Assert.Equal(PreLoginBait.PreLoginPacket, type));
+        }
     }
 }

@@ -9,6 +9,7 @@ using IfiDashboard.Simulator.Hosting;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
+using Microsoft.AspNetCore.TestHost;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 
@@ -22,7 +23,18 @@ public sealed class DashboardHost : WebApplicationFactory<Program>
 {
     public const string Login = "ifi_collector";
     public const string Password = "Funct10nal-Pw";
+    /// <summary>The configured key of the collector named <see cref="RemoteCollector"/>.</summary>
     public const string ApiKey = "test-collector-key-0123456789";
+    public const string RemoteCollector = "remote-collector";
+
+    /// <summary>Collectors with a configured key of their own besides <see cref="RemoteCollector"/> (<see cref="KeyOf"/>).</summary>
+    static readonly string[] OtherCollectors = ["other-collector", "busy-collector", "process-collector", "first", "second"];
+
+    /// <summary>The configured key of a collector: each key belongs to one collector.</summary>
+    public static string KeyOf(string collector) =>
+        collector == RemoteCollector ? ApiKey
+        : OtherCollectors.Contains(collector) ? $"test-collector-key-{collector}-0123456789"
+        : throw new ArgumentException($"No key is configured for the collector '{collector}'.", nameof(collector));
 
     readonly string _directory = Directory.CreateTempSubdirectory("ifi-functional-").FullName;
     TestDatabase? _database;
@@ -48,7 +60,7 @@ public sealed class DashboardHost : WebApplicationFactory<Program>
 
     protected override void ConfigureWebHost(IWebHostBuilder builder)
     {
-        _database ??= TestDatabase.Create($"Data Source={Path.Combine(_directory, "store.db")}");
+        _database ??= TestDatabase.Create($"Data Source={Path.Combine(_directory, "store.db")}", migrated: true);
         builder.UseSetting("Store:Provider", _database.Provider);
         builder.UseSetting("Store:ConnectionString", _database.ConnectionString);
         builder.UseSetting("Collector:Enabled", "false");
@@ -60,18 +72,23 @@ public sealed class DashboardHost : WebApplicationFactory<Program>
         // The simulated fleet listens on loopback with a self-signed certificate.
         builder.UseSetting("Credentials:fleet:AllowedHosts:0", "127.0.0.1");
         builder.UseSetting("Credentials:fleet:AllowTrustServerCertificate", "true");
-        builder.UseSetting("Ingestion:ApiKeys:0", ApiKey);
+        builder.UseSetting($"Ingestion:ApiKeys:{RemoteCollector}", ApiKey);
+        foreach (var collector in OtherCollectors)
+            builder.UseSetting($"Ingestion:ApiKeys:{collector}", KeyOf(collector));
         foreach (var (key, value) in Settings) builder.UseSetting(key, value);
-        if (UseTestSignIn) TestSignIn.Install(builder);
+        if (UseTestSignIn) builder.ConfigureTestServices(TestSignIn.Register);
         builder.ConfigureLogging(logging => logging.AddProvider(Logs));
     }
 
-    /// <summary>Clients sign in as an Administrator unless a test names another role (<see cref="TestSignIn.As"/>).</summary>
+    /// <summary>Clients sign in as an Administrator unless a test names another role (<see cref="TestSignIn.AsRole"/>).</summary>
     protected override void ConfigureClient(HttpClient client)
     {
         base.ConfigureClient(client);
-        client.As(DashboardRoles.Administrator);
+        TestSignIn.AsRole(client, DashboardRoles.Administrator);
     }
+
+    /// <summary>A client signed in as an administrator (<see cref="TestSignIn"/>).</summary>
+    public HttpClient AdministratorClient() => TestSignIn.As(CreateClient(), "admin@bank.test", DashboardRoles.Administrator);
 
     /// <summary>Registers every simulated instance as an operator would: by host, port and credential name.</summary>
     public Task RegisterFleetAsync() => SimulatedFleetRegistration.RegisterAsync(Services, Fleet);

@@ -37,7 +37,7 @@ public sealed class HealthAndCollectorApiTests
 
         Assert.Equal(HttpStatusCode.ServiceUnavailable, ready.StatusCode);
         Assert.Equal("application/problem+json", ready.Content.Headers.ContentType?.MediaType);
-        Assert.Equal("The store is not migrated.", problem.GetProperty("detail").GetString());
+        Assert.Matches(@"^The store has [1-9][0-9]* migration\(s\) pending; the server applies them when it starts\.$", problem.GetProperty("detail").GetString());
         Assert.Equal("alive", await client.GetStringAsync("/healthz"));
     }
 
@@ -64,9 +64,12 @@ public sealed class HealthAndCollectorApiTests
         var client = host.CreateClient();
         client.DefaultRequestHeaders.Add(IngestionOptions.ApiKeyHeader, DashboardHost.ApiKey);
 
+        var other = host.CreateClient();
+        other.DefaultRequestHeaders.Add(IngestionOptions.ApiKeyHeader, DashboardHost.KeyOf("other-collector"));
+
         var leased = await (await client.PostAsJsonAsync("/api/v1/collector/leases", new LeaseRequest("remote-collector", 10, 60)))
             .Content.ReadFromJsonAsync<List<InstanceRegistration>>();
-        var again = await (await client.PostAsJsonAsync("/api/v1/collector/leases", new LeaseRequest("other-collector", 10, 60)))
+        var again = await (await other.PostAsJsonAsync("/api/v1/collector/leases", new LeaseRequest("other-collector", 10, 60)))
             .Content.ReadFromJsonAsync<List<InstanceRegistration>>();
         var snapshot = Snapshot(Assert.Single(leased!).Id);
         var first = await client.PostAsJsonAsync("/api/v1/collector/snapshots", snapshot);

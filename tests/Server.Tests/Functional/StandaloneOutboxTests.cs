@@ -1,8 +1,10 @@
 using System.Net;
 using System.Net.Sockets;
 using IfiDashboard.Collector.Standalone;
+using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
 using IfiDashboard.Simulator.Scenarios;
+using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging.Abstractions;
 
 namespace IfiDashboard.Server.Tests.Functional;
@@ -55,6 +57,9 @@ public sealed class StandaloneOutboxTests : IDisposable
         // Server back.
         host.StartServer();
         await host.RegisterFleetAsync();
+        // The collector had leased the instance before it polled: the server takes snapshots of leased instances only.
+        await host.Services.GetRequiredService<IInstanceSource>()
+            .LeaseDueAsync(DashboardHost.RemoteCollector, 1, TimeSpan.FromMinutes(1), CancellationToken.None);
         var delivered = await delivery.DeliverPendingAsync(CancellationToken.None);
         // The same snapshot delivered again (a collector that stopped before deleting the file) is stored once.
         await outbox.WriteAsync(second, CancellationToken.None);
@@ -88,7 +93,7 @@ public sealed class StandaloneOutboxTests : IDisposable
         InstanceId = instanceId,
         StartedAt = DateTimeOffset.UtcNow.AddMinutes(-minutesAgo),
         FinishedAt = DateTimeOffset.UtcNow.AddMinutes(-minutesAgo).AddSeconds(1),
-        CollectorName = "remote-collector",
+        CollectorName = DashboardHost.RemoteCollector,
         Probes = [new ProbeOutcome(ProbeNames.Connect, OutcomeClass.Unreachable, "test")],
     };
 }

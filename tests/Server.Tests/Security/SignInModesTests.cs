@@ -52,8 +52,7 @@ public sealed class SignInModesTests
     {
         await using var host = new DashboardHost();
         host.Settings["Auth:AllowAnonymousRead"] = "true";
-        var client = host.CreateClient();
-        client.DefaultRequestHeaders.Remove(TestSignIn.RoleHeader);
+        var client = TestSignIn.Anonymous(host.CreateClient());
         var admin = host.CreateClient();
         var token = await TestSignIn.FormTokenAsync(admin);
 
@@ -86,8 +85,7 @@ public sealed class SignInModesTests
 
     static HttpClient Behind(DashboardHost host, string user, string groups)
     {
-        var client = host.CreateClient();
-        client.DefaultRequestHeaders.Remove(TestSignIn.RoleHeader);
+        var client = TestSignIn.Anonymous(host.CreateClient());
         client.DefaultRequestHeaders.Add(UserHeader, user);
         client.DefaultRequestHeaders.Add(GroupsHeader, groups);
         return client;

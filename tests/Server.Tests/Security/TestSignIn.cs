@@ -1,10 +1,7 @@
 using System.Security.Claims;
 using System.Text.Encodings.Web;
 using IfiDashboard.Server.Security;
-using IfiDashboard.Shared.Security;
 using Microsoft.AspNetCore.Authentication;
-using Microsoft.AspNetCore.Hosting;
-using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
@@ -12,32 +9,48 @@ using Microsoft.Extensions.Options;
 namespace IfiDashboard.Server.Tests.Security;
 
 /// <summary>
-/// Signs test requests in as the role named in <see cref="RoleHeader"/> (<see cref="NoRole"/>: signed in with no
-/// dashboard role; no header: anonymous), in place of OpenID Connect, whose real flow the Chromium test proves
-/// (tests/E2E.Tests/SignIn). Everything after sign-in (policies, pages, API) is the server's own.
+/// Signs test requests in, in place of OpenID Connect (whose real flow the Chromium test runs, tests/E2E.Tests/SignIn):
+/// a request carrying <see cref="UserHeader"/> is that user with the roles in <see cref="RolesHeader"/>; any other is
+/// anonymous. Everything after sign-in (the default scheme, policies, pages, API keys) is the server's own.
 /// </summary>
-public static class TestSignIn
+public sealed class TestSignIn(IOptionsMonitor<AuthenticationSchemeOptions> options, ILoggerFactory logger, UrlEncoder encoder)
+    : AuthenticationHandler<AuthenticationSchemeOptions>(options, logger, encoder)
 {
-    public const string Scheme = "Test";
-    public const string RoleHeader = "X-Test-Role";
+    public const string SchemeName = "TestSignIn";
+    public const string UserHeader = "X-Test-User";
+    public const string RolesHeader = "X-Test-Roles";
+    /// <summary>For <see cref="AsRole"/>: signed in, with no dashboard role.</summary>
     public const string NoRole = "none";
 
-    public static void Install(IWebHostBuilder builder) => builder.ConfigureServices(services =>
+    /// <summary>Makes the test scheme the one that signs dashboard users in (ConfigureTestServices).</summary>
+    public static void Register(IServiceCollection services)
     {
-        services.AddAuthentication().AddScheme<AuthenticationSchemeOptions, Handler>(Scheme, null);
+        services.AddAuthentication().AddScheme<AuthenticationSchemeOptions, TestSignIn>(SchemeName, null);
         services.PostConfigure<DashboardSchemes>(schemes =>
         {
-            schemes.User = Scheme;
+            schemes.User = SchemeName;
             schemes.Challenge = null;
             schemes.SignOut = [];
         });
-    });
+    }
 
-    /// <summary>The client, signed in as <paramref name="role"/> for every request it sends.</summary>
-    public static HttpClient As(this HttpClient client, string role)
+    /// <summary>Makes every request of <paramref name="client"/> come from this user with these roles.</summary>
+    public static HttpClient As(HttpClient client, string user, params string[] roles)
     {
-        client.DefaultRequestHeaders.Remove(RoleHeader);
-        client.DefaultRequestHeaders.Add(RoleHeader, role);
+        Anonymous(client);
+        client.DefaultRequestHeaders.Add(UserHeader, user);
+        client.DefaultRequestHeaders.Add(RolesHeader, string.Join(',', roles));
+        return client;
+    }
+
+    /// <summary>As <see cref="UserName"/> of <paramref name="role"/>, holding that role (none for <see cref="NoRole"/>).</summary>
+    public static HttpClient AsRole(HttpClient client, string role) =>
+        As(client, UserName(role), role == NoRole ? [] : [role]);
+
+    public static HttpClient Anonymous(HttpClient client)
+    {
+        client.DefaultRequestHeaders.Remove(UserHeader);
+        client.DefaultRequestHeaders.Remove(RolesHeader);
         return client;
     }
 
@@ -50,17 +63,12 @@ public static class TestSignIn
             .QuerySelector("input[name=__RequestVerificationToken]")?.GetAttribute("value")
         ?? throw new Xunit.Sdk.XunitException("The policy page has no form token.");
 
-    sealed class Handler(IOptionsMonitor<AuthenticationSchemeOptions> options, ILoggerFactory logger, UrlEncoder encoder)
-        : AuthenticationHandler<AuthenticationSchemeOptions>(options, logger, encoder)
+    protected override Task<AuthenticateResult> HandleAuthenticateAsync()
     {
-        protected override Task<AuthenticateResult> HandleAuthenticateAsync()
-        {
-            if (Request.Headers[RoleHeader].ToString() is not { Length: > 0 } role)
-                return Task.FromResult(AuthenticateResult.NoResult());
-            List<Claim> claims = [new(ClaimTypes.Name, UserName(role)), new(SignInClaims.Method, TestSignIn.Scheme)];
-            if (role != NoRole) claims.Add(new Claim(ClaimTypes.Role, role));
-            var principal = new ClaimsPrincipal(new ClaimsIdentity(claims, TestSignIn.Scheme));
-            return Task.FromResult(AuthenticateResult.Success(new AuthenticationTicket(principal, TestSignIn.Scheme)));
-        }
+        if (Request.Headers[UserHeader].ToString() is not { Length: > 0 } user)
+            return Task.FromResult(AuthenticateResult.NoResult());
+        var roles = Request.Headers[RolesHeader].ToString().Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+        var identity = new ClaimsIdentity([new Claim(ClaimTypes.Name, user), .. roles.Select(r => new Claim(ClaimTypes.Role, r))], SchemeName);
+        return Task.FromResult(AuthenticateResult.Success(new AuthenticationTicket(new ClaimsPrincipal(identity), SchemeName)));
     }
 }

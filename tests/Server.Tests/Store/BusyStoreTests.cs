@@ -85,7 +85,7 @@ public sealed class BusyStoreTests : IAsyncLifetime
     public async Task While_another_writer_holds_the_store_the_api_answers_503_a_form_says_so_and_a_poll_waits_to_be_stored()
     {
         var api = _host.CreateClient();
-        api.DefaultRequestHeaders.Add(IngestionOptions.ApiKeyHeader, DashboardHost.ApiKey);
+        api.DefaultRequestHeaders.Add(IngestionOptions.ApiKeyHeader, DashboardHost.KeyOf("busy-collector"));
         var browser = _host.CreateClient();
         var source = _host.Services.GetRequiredService<IInstanceSource>();
         var registration = (await source.LeaseDueAsync("busy-test", 1, TimeSpan.FromMinutes(5), CancellationToken.None)).Single();

@@ -43,7 +43,7 @@ public sealed class StoreRegistrationTests : IDisposable
         var afterMigration = await health.CheckHealthAsync(new HealthCheckContext());
 
         Assert.Equal(HealthStatus.Unhealthy, beforeMigration.Status);
-        Assert.Equal("The store is not migrated.", beforeMigration.Description);
+        Assert.Matches(@"^The store has [1-9][0-9]* migration\(s\) pending; the server applies them when it starts\.$", beforeMigration.Description);
         Assert.Equal(HealthStatus.Healthy, afterMigration.Status);
         if (!TestDatabase.IsPostgres)
             Assert.True(File.Exists(Path.Combine(_directory, "data", "ifi.db"))); // the file and its folders are created

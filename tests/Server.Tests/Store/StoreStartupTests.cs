@@ -35,7 +35,8 @@ public sealed class StoreStartupTests
         await using var connections = UnreachablePostgres();
         var logs = new CapturedLogs();
 
-        var error = await OpenAsync(connections, TimeSpan.FromSeconds(1), logs);
+        // Long enough that a first refused connect slowed by a loaded machine still leaves room for a retry.
+        var error = await OpenAsync(connections, TimeSpan.FromSeconds(3), logs);
 
         Assert.IsAssignableFrom<NpgsqlException>(error);
         Assert.Contains("not reachable yet", logs.All, StringComparison.Ordinal); // it did wait and say so

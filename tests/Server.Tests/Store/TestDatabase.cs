@@ -1,4 +1,5 @@
 using IfiDashboard.Server.Store;
+using IfiDashboard.Server.Store.Migrations;
 using Microsoft.Extensions.Options;
 using Npgsql;
 
@@ -35,21 +36,55 @@ public sealed class TestDatabase : IDisposable
     public string ConnectionString { get; }
 
     /// <param name="sqliteConnectionString">The store used when the pass is SQLite's.</param>
-    public static TestDatabase Create(string sqliteConnectionString)
+    /// <param name="migrated">
+    /// On PostgreSQL, a copy of a database this test run migrated once (<see cref="MigratedTemplate"/>) instead of an
+    /// empty one: the server under test still runs its migrations and finds every script journaled, and the pass does
+    /// not run every script again for each of its hundreds of tests. Tests of the migrations themselves ask for an
+    /// empty database. SQLite's migrations are quick, and its tests get the file their connection string names.
+    /// </param>
+    public static TestDatabase Create(string sqliteConnectionString, bool migrated = false)
     {
         if (!IsPostgres)
             return new TestDatabase(StoreOptions.SqliteProvider, sqliteConnectionString, null);
 
         var name = "ifi_test_" + Guid.NewGuid().ToString("N");
-        using (var admin = new NpgsqlConnection(ServerConnectionString()))
-        {
-            admin.Open();
-            using var create = new NpgsqlCommand($"CREATE DATABASE {name};", admin);
-            create.ExecuteNonQuery();
-        }
-        var builder = new NpgsqlConnectionStringBuilder(ServerConnectionString()) { Database = name };
-        return new TestDatabase(StoreOptions.PostgresProvider, builder.ConnectionString, name);
+        CreatePostgresDatabase(migrated ? $"{name} TEMPLATE {MigratedTemplate.Value} STRATEGY FILE_COPY" : name);
+        return new TestDatabase(StoreOptions.PostgresProvider, DatabaseConnectionString(name), name);
     }
+
+    /// <summary>One migrated database per test run, copied for each test that asks for a migrated store.</summary>
+    static readonly Lazy<string> MigratedTemplate = new(() =>
+    {
+        var name = "ifi_template_" + Guid.NewGuid().ToString("N");
+        CreatePostgresDatabase(name);
+        // No pool: a database is copied only while nobody is connected to it.
+        var options = new StoreOptions
+        {
+            Provider = StoreOptions.PostgresProvider,
+            ConnectionString = new NpgsqlConnectionStringBuilder(DatabaseConnectionString(name)) { Pooling = false }.ConnectionString,
+        };
+        var connections = new PostgresConnectionFactory(Microsoft.Extensions.Options.Options.Create(options));
+        try
+        {
+            new StoreMigrations(connections, TimeProvider.System).ApplyAsync(TimeSpan.Zero, CancellationToken.None).GetAwaiter().GetResult();
+        }
+        finally
+        {
+            connections.DisposeAsync().AsTask().GetAwaiter().GetResult();
+        }
+        return name;
+    });
+
+    static void CreatePostgresDatabase(string nameAndOptions)
+    {
+        using var admin = new NpgsqlConnection(ServerConnectionString());
+        admin.Open();
+        using var create = new NpgsqlCommand($"CREATE DATABASE {nameAndOptions};", admin);
+        create.ExecuteNonQuery();
+    }
+
+    static string DatabaseConnectionString(string name) =>
+        new NpgsqlConnectionStringBuilder(ServerConnectionString()) { Database = name }.ConnectionString;
 
     public StoreOptions Options => new() { Provider = Provider, ConnectionString = ConnectionString };
 

@@ -1,6 +1,7 @@
 using System.Data.Common;
 using DbUp.Engine;
 using IfiDashboard.Server.Store;
+using IfiDashboard.Server.Store.Audit;
 using IfiDashboard.Server.Store.Dashboard;
 using IfiDashboard.Server.Store.Ingestion;
 using IfiDashboard.Server.Store.Inventory;
@@ -17,13 +18,14 @@ public sealed class TestStore : IAsyncDisposable
 {
     public static readonly DateTimeOffset Start = new(2026, 5, 3, 8, 0, 0, TimeSpan.Zero);
 
-    TestStore()
+    TestStore(bool migrated)
     {
         Directory = Path.Combine(Path.GetTempPath(), "ifistore-" + Guid.NewGuid().ToString("N"));
         // Pooling off so no pooled handle keeps the file open when the directory is deleted.
-        Database = TestDatabase.Create($"Data Source={Path.Combine(Directory, "nested", "store.db")};Pooling=False");
+        Database = TestDatabase.Create($"Data Source={Path.Combine(Directory, "nested", "store.db")};Pooling=False", migrated);
         Connections = Database.CreateConnections();
-        Instances = new InstanceRepository(Connections, Clock);
+        Audit = new AuditLog(Connections, Clock, new AuditActors());
+        Instances = new InstanceRepository(Connections, Clock, Audit);
         Snapshots = new SnapshotStore(Connections);
         Queries = new FleetQueries(Connections);
     }
@@ -33,6 +35,7 @@ public sealed class TestStore : IAsyncDisposable
     public TestDatabase Database { get; }
     public FakeTimeProvider Clock { get; } = new(Start);
     public IDbConnectionFactory Connections { get; }
+    public AuditLog Audit { get; }
     public InstanceRepository Instances { get; }
     public SnapshotStore Snapshots { get; }
     public FleetQueries Queries { get; }
@@ -41,12 +44,12 @@ public sealed class TestStore : IAsyncDisposable
 
     public static async Task<TestStore> CreateMigratedAsync()
     {
-        var store = new TestStore();
+        var store = new TestStore(migrated: true);
         await store.MigrateAsync();
         return store;
     }
 
-    public static TestStore CreateEmpty() => new();
+    public static TestStore CreateEmpty() => new(migrated: false);
 
     /// <param name="scripts">The scripts to apply: the release's own unless given.</param>
     public StoreMigrations Migrations(IReadOnlyList<SqlScript>? scripts = null) => new(Connections, Clock, scripts: scripts);

@@ -5,10 +5,11 @@ using Microsoft.Extensions.Options;
 namespace IfiDashboard.Server.Alerts.Delivery;
 
 /// <summary>
-/// Sends pending outbox rows, oldest due first, one at a time over one relay connection per batch. A row the relay
-/// accepted is marked sent before anything else happens, so a restart resends nothing that was marked. The one gap:
-/// the process dies after the relay accepted and before the mark is stored; the row is then sent again (at least
-/// once, never lost).
+/// Sends pending outbox rows, oldest due first, one at a time over one relay connection per batch. Each row is claimed
+/// in the store before it is sent (<see cref="OutboxStore.ClaimNextAsync"/>), so two servers on one store never send
+/// the same row at once. A row the relay accepted is marked sent before anything else happens, so a restart resends
+/// nothing that was marked. The one gap: the process dies after the relay accepted and before the mark is stored; the
+/// row is then sent again once its claim runs out (at least once, never lost).
 /// </summary>
 public sealed class OutboxDelivery(
     OutboxStore outbox,
@@ -34,11 +35,15 @@ public sealed class OutboxDelivery(
         {
             var accepted = 0;
             // A failed row is rescheduled into the future, so each pass takes only rows not yet tried in it.
-            for (var due = await outbox.DueAsync(Batch, ct); due.Count > 0; due = await outbox.DueAsync(Batch, ct))
+            for (var entry = await outbox.ClaimNextAsync(ClaimFor, ct); entry is not null;)
             {
                 await using var relay = smtp.StartBatch(options.Value.Smtp);
-                foreach (var entry in due)
+                for (var inBatch = 1; entry is not null; inBatch++)
+                {
                     if (await DeliverAsync(relay, entry, ct)) accepted++;
+                    entry = inBatch < Batch ? await outbox.ClaimNextAsync(ClaimFor, ct) : null;
+                }
+                entry = await outbox.ClaimNextAsync(ClaimFor, ct);
             }
             return accepted;
         }
@@ -47,6 +52,12 @@ public sealed class OutboxDelivery(
             _sending.Release();
         }
     }
+
+    /// <summary>
+    /// How long a claimed row is left to this server: sending one mail takes at most a few relay operations (connect,
+    /// TLS, authenticate, send), each bounded by <c>Smtp:TimeoutSeconds</c>.
+    /// </summary>
+    TimeSpan ClaimFor => TimeSpan.FromSeconds(Math.Max(60, 4 * options.Value.Smtp.TimeoutSeconds));
 
     async Task<bool> DeliverAsync(SmtpBatch relay, OutboxEntry entry, CancellationToken ct)
     {

@@ -1,5 +1,7 @@
 using System.Text;
 using IfiDashboard.Server.Alerts.Rules;
+using IfiDashboard.Shared.Compliance.Status;
+using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Server.Alerts.Mail;
 
@@ -49,20 +51,38 @@ public static class AlertMailComposer
         return new AlertMailContent("[IFI] " + headline, text.ToString(), html.ToString());
     }
 
+    /// <summary>
+    /// The subject a person on call reads first: what is wrong in words, on which instance, in which environment
+    /// ("IFI off on SQL01 (Production)"), never an enum name. A problem that ends because a waiver now accepts it says
+    /// "Waived", not "Resolved": nothing was fixed.
+    /// </summary>
     internal static string Headline(AlertNotice notice, DateTimeOffset now)
     {
         var instance = notice.Instance;
-        var name = instance.Registration.Name;
-        var status = instance.Compliance.Status;
-        return (notice.Kind, notice.Rule) switch
+        var compliance = instance.Compliance;
+        var where = $"{instance.Registration.Name} ({instance.Registration.Environment})";
+        var problem = notice.Rule switch
         {
-            (AlertNoticeKind.Resolved, _) => $"Resolved: {name} is {status}",
-            (AlertNoticeKind.Reminder, _) => $"Still {status}: {name}",
-            (_, AlertRule.Unknown) => $"{name}: IFI state unknown for {MailFormat.Duration(now - notice.Episode.OpenedAt)}",
-            (_, AlertRule.WaiverExpiring) => $"{name}: IFI waiver ends {MailFormat.Moment(instance.Compliance.Waiver!.ExpiresAt)}",
-            _ => $"{name} is {status}",
+            AlertRule.Unknown => $"IFI state unknown on {where} for {MailFormat.Duration(now - notice.Episode.OpenedAt)}",
+            AlertRule.WaiverExpiring => $"IFI waiver for {where} ends {MailFormat.Moment(compliance.Waiver!.ExpiresAt)}",
+            _ => $"{IfiProblem(compliance.Observed)} on {where}",
+        };
+        return notice.Kind switch
+        {
+            AlertNoticeKind.Resolved => compliance.Status switch
+            {
+                ComplianceStatus.Waived when compliance.Waiver is { } waiver =>
+                    $"Waived: {IfiProblem(compliance.Observed)} on {where} accepted until {MailFormat.Moment(waiver.ExpiresAt)}",
+                ComplianceStatus.NotApplicable => $"No longer applies: {where} is out of the policy's scope",
+                _ => $"Resolved: {where} is compliant again",
+            },
+            AlertNoticeKind.Reminder => "Still: " + problem,
+            _ => problem,
         };
     }
+
+    /// <summary>A NonCompliant instance either lacks IFI that policy requires, or has IFI that policy forbids.</summary>
+    static string IfiProblem(IfiState observed) => observed == IfiState.Enabled ? "IFI on against policy" : "IFI off";
 
     static List<(string Label, string Value)> Facts(AlertNotice notice)
     {

@@ -6,11 +6,14 @@ namespace IfiDashboard.Server.Alerts.Rules;
 /// <summary>
 /// The alert rules as a pure function: an assessment and the stored episodes in, the changes out. Transition-based:
 /// a message goes out when an instance enters a problem, again after the re-notify interval, and once when the
-/// problem ends. Evaluating the same assessment twice decides nothing the second time.
+/// problem ends. Evaluating the same assessment twice decides nothing the second time. The problems an instance's
+/// first assessment after a poll finds are its baseline (<see cref="AlertNoticeKind.Baseline"/>), not news.
 /// </summary>
 public static class AlertEvaluator
 {
-    public static AlertPlan Evaluate(FleetAssessment fleet, IReadOnlyCollection<AlertState> states, AlertOptions options)
+    /// <param name="baselined">Instances whose baseline an earlier evaluation took.</param>
+    public static AlertPlan Evaluate(FleetAssessment fleet, IReadOnlyCollection<AlertState> states,
+        IReadOnlySet<long> baselined, AlertOptions options)
     {
         var now = fleet.ComputedAt;
         var stored = states.ToDictionary(s => (s.InstanceId, s.Rule));
@@ -18,11 +21,15 @@ public static class AlertEvaluator
         var deletes = new List<(long, AlertRule)>();
         var notices = new List<AlertNotice>();
         var assessed = new HashSet<long>();
+        var newBaselines = new List<long>();
 
         foreach (var instance in fleet.Instances)
         {
             var id = instance.Registration.Id;
             assessed.Add(id);
+            // Before its first poll an instance has nothing to report; its first assessment after one is the baseline.
+            var isBaseline = !baselined.Contains(id) && instance.State.LastPollAt is not null;
+            if (isBaseline) newBaselines.Add(id);
             var ended = new List<AlertState>();
             foreach (var rule in Enum.GetValues<AlertRule>())
             {
@@ -40,7 +47,8 @@ public static class AlertEvaluator
                         : new AlertState(id, rule, condition.Subject, now, null, 0);
                     if (Due(rule, episode, now, options) is { } kind)
                     {
-                        notices.Add(new AlertNotice(kind, rule, instance, episode));
+                        notices.Add(new AlertNotice(isBaseline && kind == AlertNoticeKind.Opened ? AlertNoticeKind.Baseline : kind,
+                            rule, instance, episode));
                         episode = episode with { NotifiedAt = now, NotifyCount = episode.NotifyCount + 1 };
                     }
                     if (episode != existing) upserts.Add(episode);
@@ -62,7 +70,7 @@ public static class AlertEvaluator
 
         // Retired instances: their episodes end without a word.
         deletes.AddRange(states.Where(s => !assessed.Contains(s.InstanceId)).Select(s => (s.InstanceId, s.Rule)));
-        return new AlertPlan(upserts, deletes, notices);
+        return new AlertPlan(upserts, deletes, notices, newBaselines);
     }
 
     static AlertNoticeKind? Due(AlertRule rule, AlertState episode, DateTimeOffset now, AlertOptions options)

@@ -15,6 +15,12 @@ public enum AlertNoticeKind
     /// <summary>Several of the above for one recipient list in one mail: an alert storm (<c>Alerts:Storm</c>).</summary>
     Grouped,
 
+    /// <summary>
+    /// A problem found by an instance's first assessment after registration. The baseline problems of one evaluation
+    /// go to each recipient list as one mail (kind <see cref="Baseline"/> in the outbox), not a mail per instance.
+    /// </summary>
+    Baseline,
+
     Digest,
     Test,
 }

@@ -1,10 +1,14 @@
 namespace IfiDashboard.Server.Alerts.Rules;
 
-/// <summary>What one evaluation changes: episodes to write, episodes that ended, and messages to send.</summary>
+/// <summary>
+/// What one evaluation changes: episodes to write, episodes that ended, instances whose baseline it took (their first
+/// assessment after a poll), and messages to send.
+/// </summary>
 public sealed record AlertPlan(
     IReadOnlyList<AlertState> Upserts,
     IReadOnlyList<(long InstanceId, AlertRule Rule)> Deletes,
-    IReadOnlyList<AlertNotice> Notices)
+    IReadOnlyList<AlertNotice> Notices,
+    IReadOnlyList<long> Baselined)
 {
-    public bool IsEmpty => Upserts.Count == 0 && Deletes.Count == 0 && Notices.Count == 0;
+    public bool IsEmpty => Upserts.Count == 0 && Deletes.Count == 0 && Notices.Count == 0 && Baselined.Count == 0;
 }

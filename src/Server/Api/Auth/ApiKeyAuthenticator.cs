@@ -17,7 +17,7 @@ public sealed class ApiKeyAuthenticator(ApiKeyRepository keys, IOptionsMonitor<A
         if (IsBootstrapKey(presented))
             return new ApiKeyIdentity(BootstrapKeyId, "bootstrap admin key (Api:BootstrapAdminKey)", [ApiScopes.Admin]);
         var record = await keys.FindActiveByHashAsync(ApiKeyMaterial.Hash(presented), cancellationToken);
-        return record is null ? null : new ApiKeyIdentity(record.Prefix, record.Name, record.Scopes);
+        return record is null ? null : new ApiKeyIdentity(record.Prefix, record.Name, record.Scopes, record.CollectorName);
     }
 
     bool IsBootstrapKey(string presented)

@@ -1,4 +1,7 @@
 namespace IfiDashboard.Server.Api.Auth;
 
-/// <summary>Who a valid key is: its prefix ("bootstrap" for the configured admin key), name and scopes.</summary>
-public sealed record ApiKeyIdentity(string KeyId, string Name, IReadOnlyList<string> Scopes);
+/// <summary>
+/// Who a valid key is: its prefix ("bootstrap" for the configured admin key), name and scopes, and for a collector's
+/// key the collector it belongs to.
+/// </summary>
+public sealed record ApiKeyIdentity(string KeyId, string Name, IReadOnlyList<string> Scopes, string? CollectorName = null);

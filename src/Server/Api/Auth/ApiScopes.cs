@@ -8,9 +8,11 @@ public static class ApiScopes
     public const string Read = "read";
     public const string InventoryWrite = "inventory:write";
     public const string SnapshotIngest = "snapshot:ingest";
+    /// <summary>Reads the audit log, which <c>read</c> does not: it names people and their addresses.</summary>
+    public const string AuditRead = "audit:read";
     public const string Admin = "admin";
 
-    public static readonly IReadOnlyList<string> All = [Read, InventoryWrite, SnapshotIngest, Admin];
+    public static readonly IReadOnlyList<string> All = [Read, InventoryWrite, SnapshotIngest, AuditRead, Admin];
 
     /// <summary>The claim type each of a key's scopes is carried in.</summary>
     public const string ClaimType = "scope";

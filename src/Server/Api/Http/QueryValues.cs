@@ -1,5 +1,6 @@
 using System.Globalization;
 using IfiDashboard.Server.Api.Inventory;
+using IfiDashboard.Shared.Validation;
 
 namespace IfiDashboard.Server.Api.Http;
 
@@ -25,9 +26,9 @@ internal static class QueryValues
         var value = Single(query, name, errors);
         if (value is null)
             return null;
-        if (value.Length is 0 or > FieldRules.MaxTextLength || !FieldRules.IsPlainText(value))
+        if (value.Length is 0 or > TextRules.MaxTextLength || !TextRules.IsPlainText(value))
         {
-            errors.Add(name, $"1–{FieldRules.MaxTextLength} characters without control characters.");
+            errors.Add(name, $"1–{TextRules.MaxTextLength} characters without control, invisible or direction-changing characters.");
             return null;
         }
         return value;

@@ -27,6 +27,8 @@ public sealed record InstanceInput
     public string? Encrypt { get; init; }
     public bool? TrustServerCertificate { get; init; }
     public string? HostNameInCertificate { get; init; }
+    /// <summary>A certificate file on the collector's machine that the server's certificate must equal (Strict pinning).</summary>
+    public string? ServerCertificatePath { get; init; }
     /// <summary>The name a collector resolves to a login locally; omit for integrated security.</summary>
     public string? CredentialName { get; init; }
     /// <summary>30–86400; default 300.</summary>
@@ -71,6 +73,7 @@ public sealed record InstanceResource(
     string Encrypt,
     bool TrustServerCertificate,
     string? HostNameInCertificate,
+    string? ServerCertificatePath,
     string? CredentialName,
     int PollIntervalSeconds,
     DateTimeOffset CreatedAt,
@@ -82,7 +85,7 @@ public sealed record InstanceResource(
     {
         var r = record.Registration;
         return new InstanceResource(r.Id, record.ExternalKey, r.Name, r.Host, r.Port, r.InstanceName, r.Environment,
-            r.Owner, r.Tags, r.Encrypt.ToString(), r.TrustServerCertificate, r.HostNameInCertificate, r.CredentialName,
+            r.Owner, r.Tags, r.Encrypt.ToString(), r.TrustServerCertificate, r.HostNameInCertificate, r.ServerCertificatePath, r.CredentialName,
             r.PollIntervalSeconds, record.CreatedAt, record.UpdatedAt, r.RetiredAt, record.Version);
     }
 }

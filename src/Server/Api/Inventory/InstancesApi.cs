@@ -118,6 +118,9 @@ public static class InstancesApi
             case UpsertResult.NameConflict:
                 return ApiProblems.FieldProblem(StatusCodes.Status409Conflict, "Name in use",
                     new Dictionary<string, string[]> { ["name"] = [$"Another active instance is already named '{desired.Registration.Name}' (names compare ignoring case)."] });
+            case UpsertResult.ServerConflict:
+                return ApiProblems.FieldProblem(StatusCodes.Status409Conflict, "Server already registered",
+                    new Dictionary<string, string[]> { ["host"] = [ServerConflict(outcome.RegisteredAs!, desired.Registration)] });
         }
 
         var record = outcome.Record!;
@@ -154,8 +157,16 @@ public static class InstancesApi
                 {
                     "An active instance outside this sync (registered another way, or kept because retireMissing is false) already has this name.",
                 }));
+        if (outcome.ServerConflicts.Count > 0)
+            return ApiProblems.FieldProblem(StatusCodes.Status409Conflict, "Server already registered",
+                outcome.ServerConflicts.ToDictionary(c => $"instances[{c.Index}].host",
+                    c => new[] { ServerConflict(c.RegisteredAs, desired[c.Index].Registration) }));
         return TypedResults.Ok(new SyncResponse(dryRun, outcome.Created, outcome.Updated, outcome.Retired, outcome.Unchanged));
     }
+
+    /// <summary>The message every path gives for a server registered twice (<see cref="DuplicateServerException"/>).</summary>
+    static string ServerConflict(string registeredAs, Shared.Inventory.InstanceRegistration registration) =>
+        new DuplicateServerException(registeredAs, InventoryFields.ServerAddress(registration)).Message;
 
     static IResult NotFound(string externalKey) => TypedResults.Problem(
         $"No instance has the external key '{externalKey}'.", statusCode: StatusCodes.Status404NotFound, title: "Instance not found");

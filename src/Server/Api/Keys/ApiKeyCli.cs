@@ -2,6 +2,7 @@ using System.Globalization;
 using IfiDashboard.Server.Hosting;
 using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.ApiKeys;
+using IfiDashboard.Server.Store.Audit;
 
 namespace IfiDashboard.Server.Api.Keys;
 
@@ -16,10 +17,12 @@ public static class ApiKeyCli
 
     const string Usage = """
         Usage:
-          api-key create --name NAME --scopes SCOPE[,SCOPE...]   create a key and print it (once)
+          api-key create --name NAME --scopes SCOPE[,SCOPE...] [--collector COLLECTOR]
+                                                                create a key and print it (once); a key with
+                                                                snapshot:ingest belongs to the collector named
           api-key list                                          list keys (never the keys themselves)
           api-key revoke PREFIX                                 revoke a key
-        Scopes: read, inventory:write, snapshot:ingest, admin.
+        Scopes: read, inventory:write, snapshot:ingest, audit:read, admin.
         """;
 
     /// <summary>Runs the command when the arguments start with it; the caller then exits instead of serving.</summary>
@@ -67,12 +70,14 @@ public static class ApiKeyCli
         var scopes = options.TryGetValue("scopes", out var list)
             ? list.Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries)
             : [];
-        var errors = ApiKeyIssuer.Validate(name, scopes);
+        options.TryGetValue("collector", out var collector);
+        var errors = ApiKeyIssuer.Validate(name, scopes, collector);
         if (errors.Count > 0)
             return Fail(error, string.Join(Environment.NewLine, errors.Select(e => $"--{e.Key.Split('[')[0]}: {string.Join(" ", e.Value)}")));
 
-        var (record, key) = await issuer.CreateAsync(name!, scopes, CancellationToken.None);
-        await output.WriteLineAsync($"Created API key {record.Prefix} ({record.Name}) with scopes {string.Join(",", record.Scopes)}.");
+        var (record, key) = await issuer.CreateAsync(name!, scopes, collector, CancellationToken.None);
+        await output.WriteLineAsync($"Created API key {record.Prefix} ({record.Name}) with scopes {string.Join(",", record.Scopes)}" +
+            (record.CollectorName is null ? "." : $" for the collector '{record.CollectorName}'."));
         await output.WriteLineAsync("Store the key now: it is shown only this once.");
         await output.WriteLineAsync(key);
         return 0;
@@ -80,9 +85,9 @@ public static class ApiKeyCli
 
     static async Task ListAsync(ApiKeyRepository keys, TextWriter output)
     {
-        await output.WriteLineAsync("PREFIX\tNAME\tSCOPES\tCREATED\tREVOKED");
+        await output.WriteLineAsync("PREFIX\tNAME\tSCOPES\tCOLLECTOR\tCREATED\tREVOKED");
         foreach (var key in await keys.ListAsync(CancellationToken.None))
-            await output.WriteLineAsync(string.Join('\t', key.Prefix, key.Name, string.Join(",", key.Scopes),
+            await output.WriteLineAsync(string.Join('\t', key.Prefix, key.Name, string.Join(",", key.Scopes), key.CollectorName ?? "-",
                 key.CreatedAt.ToString("u", CultureInfo.InvariantCulture),
                 key.RevokedAt?.ToString("u", CultureInfo.InvariantCulture) ?? "-"));
     }
@@ -93,6 +98,7 @@ public static class ApiKeyCli
         // The output is the key and the table; migration logs would only get in the way of scripts reading it.
         builder.Logging.ClearProviders();
         builder.Services.AddIfiStore(builder.Configuration);
+        builder.Services.AddSingleton(new AuditActors(outsideRequests: new AuditActor($"api-key command ({Environment.UserName})", null)));
         builder.Services.AddSingleton<ApiKeyRepository>();
         builder.Services.AddSingleton<ApiKeyIssuer>();
         return builder.Build();
@@ -101,7 +107,7 @@ public static class ApiKeyCli
     /// <summary>The verb, its --name/--scopes options, its positional arguments, and everything else for the host.</summary>
     static (string? Verb, Dictionary<string, string> Options, List<string> Positional, string[] HostArgs) Split(string[] args)
     {
-        string[] known = ["name", "scopes"];
+        string[] known = ["name", "scopes", "collector"];
         var options = new Dictionary<string, string>(StringComparer.Ordinal);
         var positional = new List<string>();
         var hostArgs = new List<string>();

@@ -10,16 +10,18 @@ public sealed record CreateApiKeyRequest
     public string? Name { get; init; }
     /// <summary>Any of read, inventory:write, snapshot:ingest, admin.</summary>
     public List<string?>? Scopes { get; init; }
+    /// <summary>With <c>snapshot:ingest</c> (and only then): the Collector:Name of the one collector that uses the key.</summary>
+    public string? Collector { get; init; }
 }
 
 /// <summary>A key as listed: never the key itself.</summary>
 public sealed record ApiKeyResponse(string Prefix, string Name, IReadOnlyList<string> Scopes, DateTimeOffset CreatedAt,
-    DateTimeOffset? RevokedAt)
+    DateTimeOffset? RevokedAt, string? Collector)
 {
     public static ApiKeyResponse From(ApiKeyRecord record) =>
-        new(record.Prefix, record.Name, record.Scopes, record.CreatedAt, record.RevokedAt);
+        new(record.Prefix, record.Name, record.Scopes, record.CreatedAt, record.RevokedAt, record.CollectorName);
 }
 
 /// <summary>A new key. <see cref="Key"/> is shown this once: only its hash is stored.</summary>
 public sealed record CreatedApiKeyResponse(string Prefix, string Name, IReadOnlyList<string> Scopes, DateTimeOffset CreatedAt,
-    string Key);
+    string? Collector, string Key);

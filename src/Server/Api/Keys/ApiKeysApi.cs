@@ -53,13 +53,14 @@ public static class ApiKeysApi
         var body = await JsonBody.ReadAsync<CreateApiKeyRequest>(request, options.CurrentValue.MaxBodyBytes, cancellationToken);
         if (body.Problem is not null)
             return body.Problem;
-        var errors = ApiKeyIssuer.Validate(body.Value!.Name, body.Value.Scopes);
+        var errors = ApiKeyIssuer.Validate(body.Value!.Name, body.Value.Scopes, body.Value.Collector);
         if (errors.Count > 0)
             return ApiProblems.Validation(errors);
 
-        var (record, key) = await issuer.CreateAsync(body.Value.Name!, body.Value.Scopes!.Select(s => s!).ToList(), cancellationToken);
+        var (record, key) = await issuer.CreateAsync(body.Value.Name!, body.Value.Scopes!.Select(s => s!).ToList(),
+            body.Value.Collector, cancellationToken);
         return TypedResults.Created($"/api/v1/api-keys/{record.Prefix}",
-            new CreatedApiKeyResponse(record.Prefix, record.Name, record.Scopes, record.CreatedAt, key));
+            new CreatedApiKeyResponse(record.Prefix, record.Name, record.Scopes, record.CreatedAt, record.CollectorName, key));
     }
 
     static async Task<IResult> ListAsync(ApiKeyRepository keys, CancellationToken cancellationToken) =>

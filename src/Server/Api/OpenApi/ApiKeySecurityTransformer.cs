@@ -26,7 +26,7 @@ internal sealed class ApiKeySecurityTransformer : IOpenApiDocumentTransformer, I
             In = ParameterLocation.Header,
             Name = ApiKeyAuthenticationHandler.HeaderName,
             Description = "An API key (create one with `api-key create` or POST /api/v1/api-keys). " +
-                          "The collector API takes a collector key configured in Ingestion:ApiKeys.",
+                          "The collector API takes a key bound to one collector: Ingestion:ApiKeys:<Collector:Name>, or an API key with snapshot:ingest issued for it.",
         };
         return Task.CompletedTask;
     }
@@ -40,7 +40,7 @@ internal sealed class ApiKeySecurityTransformer : IOpenApiDocumentTransformer, I
 
         operation.Security ??= [];
         operation.Security.Add(new OpenApiSecurityRequirement { [new OpenApiSecuritySchemeReference(SchemeId, context.Document)] = [] });
-        var needs = scope is null ? "Requires a collector key (Ingestion:ApiKeys)." : $"Requires an API key with the scope `{scope.Scope}`.";
+        var needs = scope is null ? "Requires the key of the collector the request names (Ingestion:ApiKeys:<Collector:Name>, or snapshot:ingest issued for it)." : $"Requires an API key with the scope `{scope.Scope}`.";
         operation.Description = string.IsNullOrEmpty(operation.Description) ? needs : operation.Description + " " + needs;
         return Task.CompletedTask;
     }

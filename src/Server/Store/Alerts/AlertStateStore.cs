@@ -10,9 +10,11 @@ namespace IfiDashboard.Server.Store.Alerts;
 /// </summary>
 public sealed class AlertStateStore(IDbConnectionFactory connections, TimeProvider time)
 {
+    /// <param name="decide">Given the open episodes and the instances whose baseline was taken.</param>
     /// <returns>How many outbox rows were written.</returns>
     public async Task<int> EvaluateAsync(
-        Func<IReadOnlyList<AlertState>, (AlertPlan Plan, IReadOnlyList<OutboxMessage> Messages)> decide, CancellationToken ct)
+        Func<IReadOnlyList<AlertState>, IReadOnlySet<long>, (AlertPlan Plan, IReadOnlyList<OutboxMessage> Messages)> decide,
+        CancellationToken ct)
     {
         const string select = """
             SELECT instance_id AS InstanceId, rule AS Rule, subject AS Subject, opened_at AS OpenedAt,
@@ -27,11 +29,20 @@ public sealed class AlertStateStore(IDbConnectionFactory connections, TimeProvid
                 notified_at = excluded.notified_at, notify_count = excluded.notify_count;
             """;
 
+        const string selectBaselines = "SELECT instance_id FROM alert_baselines;";
+        const string insertBaseline = "INSERT INTO alert_baselines (instance_id, taken_at) VALUES (@instanceId, @takenAt);";
+
         await using var connection = await connections.OpenAsync(ct);
         await using var tx = await connection.BeginWriteAsync(ct);
         var rows = await connection.QueryAsync<StateRow>(new CommandDefinition(select, transaction: tx, cancellationToken: ct));
-        var (plan, messages) = decide(rows.Select(r => r.ToState()).ToList());
+        var baselined = (await connection.QueryAsync<long>(new CommandDefinition(selectBaselines, transaction: tx, cancellationToken: ct))).ToHashSet();
+        var (plan, messages) = decide(rows.Select(r => r.ToState()).ToList(), baselined);
         if (plan.IsEmpty && messages.Count == 0) return 0;
+
+        var now = time.GetUtcNow();
+        foreach (var instanceId in plan.Baselined)
+            await connection.ExecuteAsync(new CommandDefinition(insertBaseline,
+                new { instanceId, takenAt = StoreTime.ToText(now) }, tx, cancellationToken: ct));
 
         foreach (var (instanceId, rule) in plan.Deletes)
             await connection.ExecuteAsync(new CommandDefinition(delete, new { instanceId, rule = rule.ToString() }, tx, cancellationToken: ct));
@@ -45,7 +56,7 @@ public sealed class AlertStateStore(IDbConnectionFactory connections, TimeProvid
                 notifiedAt = StoreTime.ToText(state.NotifiedAt),
                 notifyCount = state.NotifyCount,
             }, tx, cancellationToken: ct));
-        var written = await OutboxWriter.InsertAsync(connection, tx, messages, time.GetUtcNow(), ct);
+        var written = await OutboxWriter.InsertAsync(connection, tx, messages, now, ct);
         await tx.CommitAsync(ct);
         return written;
     }

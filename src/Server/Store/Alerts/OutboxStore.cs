@@ -53,19 +53,34 @@ public sealed class OutboxStore(IDbConnectionFactory connections, TimeProvider t
             new { prefix = dedupeKeyPrefix, end = dedupeKeyPrefix + '\uffff' }, cancellationToken: ct));
     }
 
-    public async Task<IReadOnlyList<OutboxEntry>> DueAsync(int limit, CancellationToken ct)
+    /// <summary>
+    /// Takes the oldest due row for this sender: in the store's write transaction its next attempt moves to
+    /// <paramref name="claimFor"/> from now, so another server on the same store (or another loop) does not take it
+    /// while it is being sent. Marking it sent or failed ends the claim; a sender that dies with it leaves it due again
+    /// once the claim runs out (at least once, never lost). Null when nothing is due.
+    /// </summary>
+    public async Task<OutboxEntry?> ClaimNextAsync(TimeSpan claimFor, CancellationToken ct)
     {
-        var sql = $"""
+        var select = $"""
             SELECT {OutboxRow.Columns}
             FROM alert_outbox
             WHERE status = 'Pending' AND next_attempt_at <= @now
             ORDER BY next_attempt_at, id
-            LIMIT @limit;
+            LIMIT 1;
             """;
+        const string claim = "UPDATE alert_outbox SET next_attempt_at = @until WHERE id = @id;";
+        var now = time.GetUtcNow();
         await using var connection = await connections.OpenAsync(ct);
-        var rows = await connection.QueryAsync<OutboxRow>(new CommandDefinition(sql,
-            new { now = StoreTime.ToText(time.GetUtcNow()), limit }, cancellationToken: ct));
-        return rows.Select(r => r.ToEntry()).ToList();
+        await using var tx = await connection.BeginWriteAsync(ct);
+        var row = await connection.QuerySingleOrDefaultAsync<OutboxRow>(new CommandDefinition(select,
+            new { now = StoreTime.ToText(now) }, tx, cancellationToken: ct));
+        if (row is null)
+            return null;
+        var entry = row.ToEntry();
+        await connection.ExecuteAsync(new CommandDefinition(claim,
+            new { id = entry.Id, until = StoreTime.ToText(now + claimFor) }, tx, cancellationToken: ct));
+        await tx.CommitAsync(ct);
+        return entry;
     }
 
     /// <summary>When the next pending row is due, if any.</summary>

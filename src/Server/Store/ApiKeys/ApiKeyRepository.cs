@@ -1,23 +1,29 @@
 using System.Data.Common;
 using System.Text.Json;
 using Dapper;
+using IfiDashboard.Server.Store.Audit;
 
 namespace IfiDashboard.Server.Store.ApiKeys;
 
-/// <summary>API keys by prefix and hash. Callers hash; the key itself never reaches this class.</summary>
-public sealed class ApiKeyRepository(IDbConnectionFactory connections, TimeProvider timeProvider)
+/// <summary>
+/// API keys by prefix and hash. Callers hash; the key itself never reaches this class. Issuing and revoking are
+/// audited with the key's prefix, name, scopes and collector: never its hash.
+/// </summary>
+public sealed class ApiKeyRepository(IDbConnectionFactory connections, TimeProvider timeProvider, AuditLog audit)
 {
 
     /// <summary>Stores a new key; null when the prefix or hash is already taken (the caller draws another key).</summary>
     public async Task<ApiKeyRecord?> TryAddAsync(string prefix, string keyHash, string name, IReadOnlyList<string> scopes,
-        CancellationToken cancellationToken)
+        string? collectorName, CancellationToken cancellationToken)
     {
         const string sql = $"""
-            INSERT INTO api_keys (prefix, key_hash, name, scopes, created_at)
-            VALUES (@prefix, @keyHash, @name, @scopes, @createdAt)
+            INSERT INTO api_keys (prefix, key_hash, name, scopes, created_at, collector_name)
+            VALUES (@prefix, @keyHash, @name, @scopes, @createdAt, @collectorName)
             RETURNING {ApiKeyRow.Columns};
             """;
         await using var connection = await connections.OpenAsync(cancellationToken);
+        await using var tx = await connection.BeginWriteAsync(cancellationToken);
+        ApiKeyRecord record;
         try
         {
             var row = await connection.QuerySingleAsync<ApiKeyRow>(new CommandDefinition(sql, new
@@ -27,14 +33,20 @@ public sealed class ApiKeyRepository(IDbConnectionFactory connections, TimeProvi
                 name,
                 scopes = JsonSerializer.Serialize(scopes),
                 createdAt = StoreTime.ToText(timeProvider.GetUtcNow()),
-            }, cancellationToken: cancellationToken));
-            return row.ToRecord();
+                collectorName,
+            }, tx, cancellationToken: cancellationToken));
+            record = row.ToRecord();
         }
         catch (DbException ex) when (ex.IsUniqueViolation())
         {
             return null;
         }
+        await audit.AppendAsync(connection, tx, AuditActions.ApiKeyIssued, Target(record), null, record, cancellationToken);
+        await tx.CommitAsync(cancellationToken);
+        return record;
     }
+
+    static string Target(ApiKeyRecord record) => $"API key {record.Prefix} ({record.Name})";
 
     /// <summary>The key with this hash, if it exists and is not revoked.</summary>
     public async Task<ApiKeyRecord?> FindActiveByHashAsync(string keyHash, CancellationToken cancellationToken)
@@ -86,8 +98,17 @@ public sealed class ApiKeyRepository(IDbConnectionFactory connections, TimeProvi
             RETURNING {ApiKeyRow.Columns};
             """;
         await using var connection = await connections.OpenAsync(cancellationToken);
+        await using var tx = await connection.BeginWriteAsync(cancellationToken);
+        var before = (await connection.QuerySingleOrDefaultAsync<ApiKeyRow>(new CommandDefinition(
+            $"SELECT {ApiKeyRow.Columns} FROM api_keys WHERE prefix = @prefix;", new { prefix }, tx,
+            cancellationToken: cancellationToken)))?.ToRecord();
         var row = await connection.QuerySingleOrDefaultAsync<ApiKeyRow>(new CommandDefinition(sql,
-            new { prefix, revokedAt = StoreTime.ToText(timeProvider.GetUtcNow()) }, cancellationToken: cancellationToken));
-        return row?.ToRecord();
+            new { prefix, revokedAt = StoreTime.ToText(timeProvider.GetUtcNow()) }, tx, cancellationToken: cancellationToken));
+        var after = row?.ToRecord();
+        // Revoking twice changes nothing the second time, so it is recorded once.
+        if (before is { IsActive: true } && after is not null)
+            await audit.AppendAsync(connection, tx, AuditActions.ApiKeyRevoked, Target(after), before, after, cancellationToken);
+        await tx.CommitAsync(cancellationToken);
+        return after;
     }
 }

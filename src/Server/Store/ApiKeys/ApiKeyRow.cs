@@ -6,7 +6,8 @@ namespace IfiDashboard.Server.Store.ApiKeys;
 internal sealed class ApiKeyRow
 {
     public const string Columns = """
-        prefix AS Prefix, name AS Name, scopes AS Scopes, created_at AS CreatedAt, revoked_at AS RevokedAt
+        prefix AS Prefix, name AS Name, scopes AS Scopes, created_at AS CreatedAt, revoked_at AS RevokedAt,
+        collector_name AS CollectorName
         """;
 
     public string Prefix { get; init; } = "";
@@ -14,7 +15,9 @@ internal sealed class ApiKeyRow
     public string Scopes { get; init; } = "[]";
     public string CreatedAt { get; init; } = "";
     public string? RevokedAt { get; init; }
+    public string? CollectorName { get; init; }
 
     public ApiKeyRecord ToRecord() => new(
-        Prefix, Name, JsonSerializer.Deserialize<string[]>(Scopes) ?? [], StoreTime.Parse(CreatedAt), StoreTime.ParseNullable(RevokedAt));
+        Prefix, Name, JsonSerializer.Deserialize<string[]>(Scopes) ?? [], StoreTime.Parse(CreatedAt), StoreTime.ParseNullable(RevokedAt),
+        CollectorName);
 }

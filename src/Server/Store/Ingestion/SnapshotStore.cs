@@ -13,16 +13,34 @@ namespace IfiDashboard.Server.Store.Ingestion;
 /// </summary>
 public sealed class SnapshotStore(IDbConnectionFactory connections, RetentionHorizon? retention = null) : ISnapshotSink
 {
-    public async Task WriteAsync(InstanceSnapshot snapshot, CancellationToken cancellationToken)
+    public Task WriteAsync(InstanceSnapshot snapshot, CancellationToken cancellationToken) =>
+        WriteAsync(snapshot, leaseHolder: null, cancellationToken);
+
+    /// <summary>
+    /// Stores the snapshot only when <paramref name="leaseHolder"/> (when given) is the collector that last leased
+    /// its instance, checked inside the write transaction.
+    /// </summary>
+    /// <returns>False, with nothing stored, when the instance was not leased to that collector.</returns>
+    public async Task<bool> WriteAsync(InstanceSnapshot snapshot, string? leaseHolder, CancellationToken cancellationToken)
     {
+        // A snapshot stored before counts as delivered even when the lease has passed on since: the outbox that sends
+        // it again must not be stuck on it.
+        const string admittedSql = """
+            SELECT (SELECT COUNT(*) FROM instances WHERE id = @instanceId AND last_leased_by = @leaseHolder)
+                 + (SELECT COUNT(*) FROM polls WHERE snapshot_id = @snapshotId);
+            """;
         using var span = IngestionTelemetry.StartStoring(snapshot);
         await using var connection = await connections.OpenAsync(cancellationToken);
         await using var tx = await connection.BeginWriteAsync(cancellationToken);
+        if (leaseHolder is not null && await connection.ExecuteScalarAsync<long>(new CommandDefinition(admittedSql,
+                new { instanceId = snapshot.InstanceId, leaseHolder, snapshotId = snapshot.SnapshotId.ToString("D") }, tx,
+                cancellationToken: cancellationToken)) == 0)
+            return false;
         var pollId = await InsertPollAsync(connection, tx, snapshot, cancellationToken);
         if (pollId is null)
         {
             IngestionTelemetry.MarkDuplicate(span);
-            return; // already stored: the rollback on dispose ends the empty transaction
+            return true; // already stored: the rollback on dispose ends the empty transaction
         }
 
         var poll = new PollFacts(snapshot, pollId.Value);
@@ -33,6 +51,7 @@ public sealed class SnapshotStore(IDbConnectionFactory connections, RetentionHor
         var keepEventsFrom = retention?.GrowthEventsKeptFrom();
         await CollectedFactsStore.WriteAsync(connection, tx, poll, isLatest, keepEventsFrom, cancellationToken);
         await tx.CommitAsync(cancellationToken);
+        return true;
     }
 
     static async Task<long?> InsertPollAsync(DbConnection connection, DbTransaction tx, InstanceSnapshot snapshot,

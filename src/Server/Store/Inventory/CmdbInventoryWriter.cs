@@ -1,13 +1,15 @@
 using System.Data.Common;
 using Dapper;
+using IfiDashboard.Server.Store.Audit;
 
 namespace IfiDashboard.Server.Store.Inventory;
 
 /// <summary>
 /// Writes the CMDB makes through the REST API: upsert one instance by its external key, retire one, or sync the
-/// whole desired inventory. Each call is one write transaction, so a rejected or failed call changes nothing.
+/// whole desired inventory. Each call is one write transaction, so a rejected or failed call changes nothing; each
+/// instance it creates, updates or retires is audited in that transaction.
 /// </summary>
-public sealed class CmdbInventoryWriter(IDbConnectionFactory connections, TimeProvider timeProvider)
+public sealed class CmdbInventoryWriter(IDbConnectionFactory connections, TimeProvider timeProvider, AuditLog audit)
 {
     /// <param name="precondition">Checked against the current active instance (null when none) inside the
     /// transaction, so a concurrent change cannot slip between the check and the write.</param>
@@ -21,6 +23,8 @@ public sealed class CmdbInventoryWriter(IDbConnectionFactory connections, TimePr
             return new UpsertOutcome(UpsertResult.PreconditionFailed, current);
         if (await NameTakenAsync(connection, tx, desired, cancellationToken))
             return new UpsertOutcome(UpsertResult.NameConflict, current);
+        if (await SameServerCheck.FindAsync(connection, tx, desired.Registration, current?.Registration.Id, cancellationToken) is { } other)
+            return new UpsertOutcome(UpsertResult.ServerConflict, current, other.Name);
 
         var now = timeProvider.GetUtcNow();
         UpsertResult result;
@@ -67,7 +71,7 @@ public sealed class CmdbInventoryWriter(IDbConnectionFactory connections, TimePr
         await using var connection = await connections.OpenAsync(cancellationToken);
         await using var tx = await connection.BeginWriteAsync(cancellationToken);
         var plan = SyncPlan.Compute(await ListActiveAsync(connection, tx, cancellationToken), desired, retireMissing);
-        if (dryRun || plan.NameConflicts.Count > 0)
+        if (dryRun || plan.NameConflicts.Count > 0 || plan.ServerConflicts.Count > 0)
             return plan.ToOutcome();
 
         var now = timeProvider.GetUtcNow();
@@ -132,30 +136,34 @@ public sealed class CmdbInventoryWriter(IDbConnectionFactory connections, TimePr
             cancellationToken: cancellationToken)) > 0;
     }
 
-    static Task InsertAsync(DbConnection connection, DbTransaction tx, DesiredInstance desired, DateTimeOffset now,
+    async Task InsertAsync(DbConnection connection, DbTransaction tx, DesiredInstance desired, DateTimeOffset now,
         CancellationToken cancellationToken)
     {
         const string sql = """
             INSERT INTO instances (name, host, port, instance_name, environment, owner, tags, encrypt,
-                trust_server_certificate, host_name_in_certificate, credential_name, poll_interval_seconds, created_at,
+                trust_server_certificate, host_name_in_certificate, server_certificate_path, credential_name, poll_interval_seconds, created_at,
                 external_key, version)
             VALUES (@name, @host, @port, @instanceName, @environment, @owner, @tags, @encrypt,
-                @trustServerCertificate, @hostNameInCertificate, @credentialName, @pollIntervalSeconds, @createdAt,
+                @trustServerCertificate, @hostNameInCertificate, @serverCertificatePath, @credentialName, @pollIntervalSeconds, @createdAt,
                 @externalKey, 1);
             """;
         var parameters = new DynamicParameters(InstanceRow.Parameters(desired.Registration, now));
         parameters.Add("externalKey", desired.ExternalKey);
-        return connection.ExecuteAsync(new CommandDefinition(sql, parameters, tx, cancellationToken: cancellationToken));
+        await connection.ExecuteAsync(new CommandDefinition(sql, parameters, tx, cancellationToken: cancellationToken));
+        var created = (await FindActiveAsync(connection, tx, desired.ExternalKey, cancellationToken))!;
+        await audit.AppendAsync(connection, tx, AuditActions.InstanceRegistered, Target(created), null, Audited(created),
+            cancellationToken);
     }
 
-    static Task UpdateAsync(DbConnection connection, DbTransaction tx, InventoryRecord current, DesiredInstance desired,
+    async Task UpdateAsync(DbConnection connection, DbTransaction tx, InventoryRecord current, DesiredInstance desired,
         DateTimeOffset now, CancellationToken cancellationToken)
     {
         const string sql = """
             UPDATE instances
             SET name = @name, host = @host, port = @port, instance_name = @instanceName, environment = @environment,
                 owner = @owner, tags = @tags, encrypt = @encrypt, trust_server_certificate = @trustServerCertificate,
-                host_name_in_certificate = @hostNameInCertificate, credential_name = @credentialName,
+                host_name_in_certificate = @hostNameInCertificate, server_certificate_path = @serverCertificatePath,
+                credential_name = @credentialName,
                 poll_interval_seconds = @pollIntervalSeconds,
                 version = version + 1, updated_at = @now,
                 -- How to reach it changed: poll it again right away.
@@ -166,10 +174,13 @@ public sealed class CmdbInventoryWriter(IDbConnectionFactory connections, TimePr
         parameters.Add("id", current.Registration.Id);
         parameters.Add("now", StoreTime.ToText(now));
         parameters.Add("repoll", InventoryFields.ReachChanged(current.Registration, desired.Registration));
-        return connection.ExecuteAsync(new CommandDefinition(sql, parameters, tx, cancellationToken: cancellationToken));
+        await connection.ExecuteAsync(new CommandDefinition(sql, parameters, tx, cancellationToken: cancellationToken));
+        var updated = (await FindActiveAsync(connection, tx, desired.ExternalKey, cancellationToken))!;
+        await audit.AppendAsync(connection, tx, AuditActions.InstanceUpdated, Target(updated), Audited(current),
+            Audited(updated), cancellationToken);
     }
 
-    static Task RetireAsync(DbConnection connection, DbTransaction tx, InventoryRecord record, DateTimeOffset now,
+    async Task RetireAsync(DbConnection connection, DbTransaction tx, InventoryRecord record, DateTimeOffset now,
         CancellationToken cancellationToken)
     {
         const string sql = """
@@ -177,7 +188,16 @@ public sealed class CmdbInventoryWriter(IDbConnectionFactory connections, TimePr
             SET retired_at = @now, lease_owner = NULL, lease_expires_at = NULL, version = version + 1, updated_at = @now
             WHERE id = @id AND retired_at IS NULL;
             """;
-        return connection.ExecuteAsync(new CommandDefinition(sql,
+        await connection.ExecuteAsync(new CommandDefinition(sql,
             new { id = record.Registration.Id, now = StoreTime.ToText(now) }, tx, cancellationToken: cancellationToken));
+        await audit.AppendAsync(connection, tx, AuditActions.InstanceRetired, Target(record), Audited(record),
+            Audited(record) with { Registration = record.Registration with { RetiredAt = now } }, cancellationToken);
     }
+
+    static string Target(InventoryRecord record) => InstanceRepository.Target(record.Registration.Id, record.Registration.Name);
+
+    /// <summary>What an audit entry shows of a CMDB instance: its registration and key (no times or versions).</summary>
+    static AuditedInstance Audited(InventoryRecord record) => new(record.Registration, record.ExternalKey);
+
+    sealed record AuditedInstance(Shared.Inventory.InstanceRegistration Registration, string? ExternalKey);
 }

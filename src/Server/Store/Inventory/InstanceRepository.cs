@@ -1,32 +1,45 @@
 using System.Data.Common;
 using Dapper;
+using IfiDashboard.Server.Store.Audit;
 using IfiDashboard.Shared.Inventory;
 
 namespace IfiDashboard.Server.Store.Inventory;
 
-/// <summary>Registered instances: add, idempotent upsert (demo seeding), read, retire.</summary>
-public sealed class InstanceRepository(IDbConnectionFactory connections, TimeProvider timeProvider)
+/// <summary>
+/// Registered instances: add, idempotent upsert (demo seeding), read, retire. Every change is audited in its own
+/// transaction, with the registration before and after. Adding or changing an instance so that it reaches a server
+/// another active instance reaches throws <see cref="DuplicateServerException"/>.
+/// </summary>
+public sealed class InstanceRepository(IDbConnectionFactory connections, TimeProvider timeProvider, AuditLog audit)
 {
 
     public async Task<long> AddAsync(InstanceRegistration registration, CancellationToken cancellationToken)
     {
         const string sql = """
             INSERT INTO instances (name, host, port, instance_name, environment, owner, tags, encrypt,
-                trust_server_certificate, host_name_in_certificate, credential_name, poll_interval_seconds, created_at)
+                trust_server_certificate, host_name_in_certificate, server_certificate_path, credential_name, poll_interval_seconds, created_at)
             VALUES (@name, @host, @port, @instanceName, @environment, @owner, @tags, @encrypt,
-                @trustServerCertificate, @hostNameInCertificate, @credentialName, @pollIntervalSeconds, @createdAt)
+                @trustServerCertificate, @hostNameInCertificate, @serverCertificatePath, @credentialName, @pollIntervalSeconds, @createdAt)
             RETURNING id;
             """;
         await using var connection = await connections.OpenAsync(cancellationToken);
+        await using var tx = await connection.BeginWriteAsync(cancellationToken);
+        long id;
         try
         {
-            return await connection.ExecuteScalarAsync<long>(new CommandDefinition(
-                sql, InstanceRow.Parameters(registration, timeProvider.GetUtcNow()), cancellationToken: cancellationToken));
+            id = await connection.ExecuteScalarAsync<long>(new CommandDefinition(
+                sql, InstanceRow.Parameters(registration, timeProvider.GetUtcNow()), tx, cancellationToken: cancellationToken));
         }
         catch (DbException ex) when (ex.IsUniqueViolation())
         {
             throw new DuplicateInstanceException(registration.Name, ex);
         }
+        // After the name, as the CMDB's writes check them; a refusal leaves the transaction uncommitted.
+        await SameServerCheck.EnsureFreeAsync(connection, tx, registration, exceptId: id, cancellationToken);
+        await audit.AppendAsync(connection, tx, AuditActions.InstanceRegistered, Target(id, registration.Name), null,
+            await GetAsync(connection, tx, id, cancellationToken), cancellationToken);
+        await tx.CommitAsync(cancellationToken);
+        return id;
     }
 
     /// <summary>
@@ -37,9 +50,9 @@ public sealed class InstanceRepository(IDbConnectionFactory connections, TimePro
     {
         var sql = $"""
             INSERT INTO instances (name, host, port, instance_name, environment, owner, tags, encrypt,
-                trust_server_certificate, host_name_in_certificate, credential_name, poll_interval_seconds, created_at)
+                trust_server_certificate, host_name_in_certificate, server_certificate_path, credential_name, poll_interval_seconds, created_at)
             VALUES (@name, @host, @port, @instanceName, @environment, @owner, @tags, @encrypt,
-                @trustServerCertificate, @hostNameInCertificate, @credentialName, @pollIntervalSeconds, @createdAt)
+                @trustServerCertificate, @hostNameInCertificate, @serverCertificatePath, @credentialName, @pollIntervalSeconds, @createdAt)
             ON CONFLICT {connections.Dialect.ActiveNameConflictTarget} DO UPDATE SET
                 host = excluded.host,
                 port = excluded.port,
@@ -47,6 +60,7 @@ public sealed class InstanceRepository(IDbConnectionFactory connections, TimePro
                 encrypt = excluded.encrypt,
                 trust_server_certificate = excluded.trust_server_certificate,
                 host_name_in_certificate = excluded.host_name_in_certificate,
+                server_certificate_path = excluded.server_certificate_path,
                 credential_name = excluded.credential_name,
                 version = instances.version + 1,
                 updated_at = excluded.created_at,
@@ -54,23 +68,46 @@ public sealed class InstanceRepository(IDbConnectionFactory connections, TimePro
                 next_poll_at = NULL
             RETURNING id;
             """;
+        const string activeByNameSql = $"""
+            SELECT {InstanceRow.Columns}
+            FROM instances
+            WHERE lower(name) = lower(@name) AND retired_at IS NULL;
+            """;
         await using var connection = await connections.OpenAsync(cancellationToken);
-        return await connection.ExecuteScalarAsync<long>(new CommandDefinition(
-            sql, InstanceRow.Parameters(registration, timeProvider.GetUtcNow()), cancellationToken: cancellationToken));
+        await using var tx = await connection.BeginWriteAsync(cancellationToken);
+        var before = (await connection.QuerySingleOrDefaultAsync<InstanceRow>(new CommandDefinition(
+            activeByNameSql, new { name = registration.Name }, tx, cancellationToken: cancellationToken)))?.ToRegistration();
+        var id = await connection.ExecuteScalarAsync<long>(new CommandDefinition(
+            sql, InstanceRow.Parameters(registration, timeProvider.GetUtcNow()), tx, cancellationToken: cancellationToken));
+        var after = await GetAsync(connection, tx, id, cancellationToken);
+        // Seeding again at every start changes nothing most times: only a real change is worth an entry.
+        if (before is null || after is null || !InventoryFields.Same(before, after))
+            await audit.AppendAsync(connection, tx, before is null ? AuditActions.InstanceRegistered : AuditActions.InstanceUpdated,
+                Target(id, registration.Name), before, after, cancellationToken);
+        await tx.CommitAsync(cancellationToken);
+        return id;
     }
 
     public async Task<InstanceRegistration?> GetAsync(long id, CancellationToken cancellationToken)
+    {
+        await using var connection = await connections.OpenAsync(cancellationToken);
+        return await GetAsync(connection, null, id, cancellationToken);
+    }
+
+    static async Task<InstanceRegistration?> GetAsync(DbConnection connection, DbTransaction? tx, long id, CancellationToken cancellationToken)
     {
         const string sql = $"""
             SELECT {InstanceRow.Columns}
             FROM instances
             WHERE id = @id;
             """;
-        await using var connection = await connections.OpenAsync(cancellationToken);
         var row = await connection.QuerySingleOrDefaultAsync<InstanceRow>(
-            new CommandDefinition(sql, new { id }, cancellationToken: cancellationToken));
+            new CommandDefinition(sql, new { id }, tx, cancellationToken: cancellationToken));
         return row?.ToRegistration();
     }
+
+    /// <summary>How the audit log names an instance.</summary>
+    internal static string Target(long id, string name) => $"instance {id} ({name})";
 
     public async Task<IReadOnlyList<InstanceRegistration>> ListActiveAsync(CancellationToken cancellationToken)
     {
@@ -95,39 +132,60 @@ public sealed class InstanceRepository(IDbConnectionFactory connections, TimePro
             WHERE id = @id AND retired_at IS NULL;
             """;
         await using var connection = await connections.OpenAsync(cancellationToken);
-        await connection.ExecuteAsync(new CommandDefinition(
-            sql, new { id, retiredAt = StoreTime.ToText(at) }, cancellationToken: cancellationToken));
+        await using var tx = await connection.BeginWriteAsync(cancellationToken);
+        var before = await GetAsync(connection, tx, id, cancellationToken);
+        if (await connection.ExecuteAsync(new CommandDefinition(
+                sql, new { id, retiredAt = StoreTime.ToText(at) }, tx, cancellationToken: cancellationToken)) == 0)
+            return;
+        await audit.AppendAsync(connection, tx, AuditActions.InstanceRetired, Target(id, before!.Name), before,
+            await GetAsync(connection, tx, id, cancellationToken), cancellationToken);
+        await tx.CommitAsync(cancellationToken);
     }
 
     /// <summary>
     /// Changes an active instance's registration (the dashboard's inventory page). A change of how to reach it
-    /// schedules a poll right away. Throws <see cref="DuplicateInstanceException"/> when the new name is taken.
+    /// (<see cref="InventoryFields.ReachChanged"/>, the rule the CMDB's writes follow too) schedules a poll right away.
+    /// Throws <see cref="DuplicateInstanceException"/> when the new name is taken.
     /// </summary>
     /// <returns>False when no active instance has that id.</returns>
     public async Task<bool> UpdateAsync(InstanceRegistration registration, CancellationToken cancellationToken)
     {
+        const string current = $"""
+            SELECT {InstanceRow.Columns}
+            FROM instances
+            WHERE id = @id AND retired_at IS NULL;
+            """;
         const string sql = """
             UPDATE instances
             SET name = @name, host = @host, port = @port, instance_name = @instanceName, environment = @environment,
                 owner = @owner, tags = @tags, encrypt = @encrypt, trust_server_certificate = @trustServerCertificate,
-                host_name_in_certificate = @hostNameInCertificate, credential_name = @credentialName,
-                poll_interval_seconds = @pollIntervalSeconds,
-                next_poll_at = CASE WHEN host IS DISTINCT FROM @host OR port IS DISTINCT FROM @port
-                    OR instance_name IS DISTINCT FROM @instanceName OR encrypt IS DISTINCT FROM @encrypt
-                    OR credential_name IS DISTINCT FROM @credentialName THEN NULL ELSE next_poll_at END,
+                host_name_in_certificate = @hostNameInCertificate, server_certificate_path = @serverCertificatePath,
+                credential_name = @credentialName, poll_interval_seconds = @pollIntervalSeconds,
+                next_poll_at = CASE WHEN @repoll THEN NULL ELSE next_poll_at END,
                 version = version + 1, updated_at = @createdAt
             WHERE id = @id AND retired_at IS NULL;
             """;
+        await using var connection = await connections.OpenAsync(cancellationToken);
+        await using var tx = await connection.BeginWriteAsync(cancellationToken);
+        var stored = await connection.QuerySingleOrDefaultAsync<InstanceRow>(
+            new CommandDefinition(current, new { id = registration.Id }, tx, cancellationToken: cancellationToken));
+        if (stored is null)
+            return false;
         var parameters = new DynamicParameters(InstanceRow.Parameters(registration, timeProvider.GetUtcNow()));
         parameters.Add("id", registration.Id);
-        await using var connection = await connections.OpenAsync(cancellationToken);
+        parameters.Add("repoll", InventoryFields.ReachChanged(stored.ToRegistration(), registration));
         try
         {
-            return await connection.ExecuteAsync(new CommandDefinition(sql, parameters, cancellationToken: cancellationToken)) == 1;
+            await connection.ExecuteAsync(new CommandDefinition(sql, parameters, tx, cancellationToken: cancellationToken));
         }
         catch (DbException ex) when (ex.IsUniqueViolation())
         {
             throw new DuplicateInstanceException(registration.Name, ex);
         }
+        await SameServerCheck.EnsureFreeAsync(connection, tx, registration, registration.Id, cancellationToken);
+        await audit.AppendAsync(connection, tx, AuditActions.InstanceUpdated, Target(registration.Id, registration.Name),
+            stored.ToRegistration(), await GetAsync(connection, tx, registration.Id, cancellationToken), cancellationToken);
+        await tx.CommitAsync(cancellationToken);
+        return true;
     }
 }

@@ -11,7 +11,7 @@ internal sealed class InstanceRow
         id AS Id, name AS Name, host AS Host, port AS Port, instance_name AS InstanceName,
         environment AS Environment, owner AS Owner, tags AS Tags, encrypt AS Encrypt,
         trust_server_certificate AS TrustServerCertificate, host_name_in_certificate AS HostNameInCertificate,
-        credential_name AS CredentialName, poll_interval_seconds AS PollIntervalSeconds, retired_at AS RetiredAt
+        server_certificate_path AS ServerCertificatePath, credential_name AS CredentialName, poll_interval_seconds AS PollIntervalSeconds, retired_at AS RetiredAt
         """;
 
     /// <summary><see cref="Columns"/> plus what the REST API shows: the CMDB's key, times and the ETag's version.</summary>
@@ -31,6 +31,7 @@ internal sealed class InstanceRow
     public string Encrypt { get; init; } = "";
     public long TrustServerCertificate { get; init; }
     public string? HostNameInCertificate { get; init; }
+    public string? ServerCertificatePath { get; init; }
     public string? CredentialName { get; init; }
     public long PollIntervalSeconds { get; init; }
     public string? RetiredAt { get; init; }
@@ -54,6 +55,7 @@ internal sealed class InstanceRow
         Encrypt = Enum.Parse<EncryptMode>(Encrypt),
         TrustServerCertificate = TrustServerCertificate != 0,
         HostNameInCertificate = HostNameInCertificate,
+        ServerCertificatePath = ServerCertificatePath,
         CredentialName = CredentialName,
         PollIntervalSeconds = (int)PollIntervalSeconds,
         RetiredAt = StoreTime.ParseNullable(RetiredAt),
@@ -76,6 +78,7 @@ internal sealed class InstanceRow
         encrypt = r.Encrypt.ToString(),
         trustServerCertificate = r.TrustServerCertificate ? 1L : 0L, // booleans are stored as 0/1 on both providers
         hostNameInCertificate = r.HostNameInCertificate,
+        serverCertificatePath = r.ServerCertificatePath,
         credentialName = r.CredentialName,
         pollIntervalSeconds = r.PollIntervalSeconds,
         createdAt = StoreTime.ToText(now),

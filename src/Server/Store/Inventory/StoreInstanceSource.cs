@@ -6,14 +6,26 @@ namespace IfiDashboard.Server.Store.Inventory;
 /// <summary>Leases due instances to collectors, so two collectors never poll one instance at once.</summary>
 public sealed class StoreInstanceSource(IDbConnectionFactory connections, TimeProvider timeProvider) : IInstanceSource
 {
+    /// <summary>
+    /// The furthest a completed lease may schedule the next poll, in poll intervals: a collector's jitter stays well
+    /// inside it, and no collector can park an instance for years.
+    /// </summary>
+    public const int MaxIntervalsAhead = 2;
+
+    public Task<IReadOnlyList<InstanceRegistration>> LeaseDueAsync(string collectorName, int maxCount,
+        TimeSpan leaseDuration, CancellationToken cancellationToken) =>
+        LeaseDueAsync(collectorName, maxCount, leaseDuration, maxHeld: null, cancellationToken);
+
+    /// <param name="maxHeld">When given, the most unexpired leases the collector may hold afterwards: it gets
+    /// fewer (or none) when it already holds some.</param>
     public async Task<IReadOnlyList<InstanceRegistration>> LeaseDueAsync(string collectorName, int maxCount,
-        TimeSpan leaseDuration, CancellationToken cancellationToken)
+        TimeSpan leaseDuration, int? maxHeld, CancellationToken cancellationToken)
     {
         // Select-and-mark is one statement inside a store write transaction: a second collector waits for the write
         // lock and then no longer sees these rows as free.
         const string sql = $"""
             UPDATE instances
-            SET lease_owner = @collectorName, lease_expires_at = @leaseExpiresAt
+            SET lease_owner = @collectorName, lease_expires_at = @leaseExpiresAt, last_leased_by = @collectorName
             WHERE id IN (
                 SELECT id FROM instances
                 WHERE retired_at IS NULL
@@ -29,6 +41,14 @@ public sealed class StoreInstanceSource(IDbConnectionFactory connections, TimePr
         var now = timeProvider.GetUtcNow();
         await using var connection = await connections.OpenAsync(cancellationToken);
         await using var tx = await connection.BeginWriteAsync(cancellationToken);
+        if (maxHeld is { } most)
+        {
+            var held = await connection.ExecuteScalarAsync<long>(new CommandDefinition(HeldSql,
+                new { collectorName, now = StoreTime.ToText(now) }, tx, cancellationToken: cancellationToken));
+            maxCount = (int)Math.Min(maxCount, Math.Max(0, most - held));
+            if (maxCount == 0)
+                return [];
+        }
         var rows = await connection.QueryAsync<InstanceRow>(new CommandDefinition(sql, new
         {
             collectorName,
@@ -48,19 +68,44 @@ public sealed class StoreInstanceSource(IDbConnectionFactory connections, TimePr
             .ToList();
     }
 
-    /// <summary>Ends the lease and schedules the next poll; does nothing if the lease has passed to another collector.</summary>
+    /// <summary>
+    /// Ends the lease and schedules the next poll, at most <see cref="MaxIntervalsAhead"/> poll intervals from now;
+    /// does nothing if the lease has passed to another collector.
+    /// </summary>
     public async Task CompleteAsync(long instanceId, string collectorName, DateTimeOffset nextPollAt,
         CancellationToken cancellationToken)
     {
+        const string intervalSql = "SELECT poll_interval_seconds FROM instances WHERE id = @instanceId AND lease_owner = @collectorName;";
         const string sql = """
             UPDATE instances
             SET lease_owner = NULL, lease_expires_at = NULL, next_poll_at = @nextPollAt
             WHERE id = @instanceId AND lease_owner = @collectorName;
             """;
         await using var connection = await connections.OpenAsync(cancellationToken);
+        await using var tx = await connection.BeginWriteAsync(cancellationToken);
+        var interval = await connection.ExecuteScalarAsync<long?>(new CommandDefinition(intervalSql,
+            new { instanceId, collectorName }, tx, cancellationToken: cancellationToken));
+        if (interval is null)
+            return;
+        var latest = timeProvider.GetUtcNow() + TimeSpan.FromSeconds(interval.Value * MaxIntervalsAhead);
         await connection.ExecuteAsync(new CommandDefinition(sql,
-            new { instanceId, collectorName, nextPollAt = StoreTime.ToText(nextPollAt) }, cancellationToken: cancellationToken));
+            new { instanceId, collectorName, nextPollAt = StoreTime.ToText(nextPollAt < latest ? nextPollAt : latest) }, tx,
+            cancellationToken: cancellationToken));
+        await tx.CommitAsync(cancellationToken);
     }
+
+    /// <summary>How many unexpired leases the collector holds.</summary>
+    public async Task<long> CountHeldAsync(string collectorName, CancellationToken cancellationToken)
+    {
+        await using var connection = await connections.OpenAsync(cancellationToken);
+        return await connection.ExecuteScalarAsync<long>(new CommandDefinition(HeldSql,
+            new { collectorName, now = StoreTime.ToText(timeProvider.GetUtcNow()) }, cancellationToken: cancellationToken));
+    }
+
+    const string HeldSql = """
+        SELECT COUNT(*) FROM instances
+        WHERE lease_owner = @collectorName AND lease_expires_at >= @now AND retired_at IS NULL;
+        """;
 
     public async Task ReleaseAllAsync(string collectorName, CancellationToken cancellationToken)
     {

@@ -11,6 +11,7 @@ public sealed class SyncPlan
     public List<InventoryRecord> Retires { get; } = [];
     public List<DesiredInstance> Unchanged { get; } = [];
     public List<int> NameConflicts { get; } = [];
+    public List<(int Index, string RegisteredAs)> ServerConflicts { get; } = [];
 
     /// <param name="active">Every active instance, CMDB-registered or not.</param>
     /// <param name="desired">Distinct keys and names (the API validates that before).</param>
@@ -43,6 +44,17 @@ public sealed class SyncPlan
             if (keptNames.Contains(desired[i].Registration.Name))
                 plan.NameConflicts.Add(i);
         }
+
+        // One server, one registration, once the sync is applied: among the desired instances and those it keeps.
+        var servers = active
+            .Where(r => r.ExternalKey is null || (!desiredKeys.Contains(r.ExternalKey) && !retireMissing))
+            .GroupBy(r => InventoryFields.ServerKey(r.Registration))
+            .ToDictionary(g => g.Key, g => g.First().Registration.Name);
+        for (var i = 0; i < desired.Count; i++)
+        {
+            if (!servers.TryAdd(InventoryFields.ServerKey(desired[i].Registration), desired[i].Registration.Name))
+                plan.ServerConflicts.Add((i, servers[InventoryFields.ServerKey(desired[i].Registration)]));
+        }
         return plan;
     }
 
@@ -51,5 +63,6 @@ public sealed class SyncPlan
         Updates.Select(u => u.Desired.ExternalKey).ToList(),
         Retires.Select(r => r.ExternalKey!).ToList(),
         Unchanged.Select(d => d.ExternalKey).ToList(),
-        NameConflicts);
+        NameConflicts,
+        ServerConflicts);
 }

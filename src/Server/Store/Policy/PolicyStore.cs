@@ -1,12 +1,13 @@
 using System.Text.Json;
 using System.Text.Json.Serialization;
 using Dapper;
+using IfiDashboard.Server.Store.Audit;
 using IfiDashboard.Shared.Compliance.Policy;
 
 namespace IfiDashboard.Server.Store.Policy;
 
-/// <summary>The versioned IFI policy and its waivers.</summary>
-public sealed class PolicyStore(IDbConnectionFactory connections, TimeProvider time)
+/// <summary>The versioned IFI policy and its waivers; every change is audited in its own transaction.</summary>
+public sealed class PolicyStore(IDbConnectionFactory connections, TimeProvider time, AuditLog audit)
 {
     static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web) { Converters = { new JsonStringEnumConverter() } };
 
@@ -14,9 +15,8 @@ public sealed class PolicyStore(IDbConnectionFactory connections, TimeProvider t
     public async Task<PolicyDocument> GetCurrentAsync(CancellationToken ct)
     {
         const string rulesSql = "SELECT version AS Version, rules AS Rules FROM policy_versions ORDER BY version DESC LIMIT 1;";
-        const string waiversSql = """
-            SELECT id AS Id, instance_id AS InstanceId, reason AS Reason, author AS Author, granted_at AS GrantedAt,
-                expires_at AS ExpiresAt
+        const string waiversSql = $"""
+            SELECT {WaiverRow.Columns}
             FROM waivers
             WHERE revoked_at IS NULL;
             """;
@@ -39,13 +39,21 @@ public sealed class PolicyStore(IDbConnectionFactory connections, TimeProvider t
             VALUES ((SELECT COALESCE(MAX(version), 0) + 1 FROM policy_versions), @rules, @author, @createdAt)
             RETURNING version;
             """;
+        const string previousSql = "SELECT version AS Version, rules AS Rules FROM policy_versions ORDER BY version DESC LIMIT 1;";
         await using var connection = await connections.OpenAsync(ct);
-        return await connection.ExecuteScalarAsync<int>(new CommandDefinition(sql, new
+        await using var tx = await connection.BeginWriteAsync(ct);
+        var previous = await connection.QuerySingleOrDefaultAsync<RulesRow>(new CommandDefinition(previousSql, transaction: tx, cancellationToken: ct));
+        var version = await connection.ExecuteScalarAsync<int>(new CommandDefinition(sql, new
         {
             rules = JsonSerializer.Serialize(rules, Json),
             author,
             createdAt = StoreTime.ToText(time.GetUtcNow()),
-        }, cancellationToken: ct));
+        }, tx, cancellationToken: ct));
+        await audit.AppendAsync(connection, tx, AuditActions.PolicySaved, $"policy version {version}",
+            previous is null ? null : new { version = previous.Version, rules = JsonSerializer.Deserialize<List<PolicyRule>>(previous.Rules, Json) },
+            new { version, rules }, ct);
+        await tx.CommitAsync(ct);
+        return version;
     }
 
     public async Task<long> GrantWaiverAsync(Waiver waiver, CancellationToken ct)
@@ -56,14 +64,18 @@ public sealed class PolicyStore(IDbConnectionFactory connections, TimeProvider t
             RETURNING id;
             """;
         await using var connection = await connections.OpenAsync(ct);
-        return await connection.ExecuteScalarAsync<long>(new CommandDefinition(sql, new
+        await using var tx = await connection.BeginWriteAsync(ct);
+        var id = await connection.ExecuteScalarAsync<long>(new CommandDefinition(sql, new
         {
             instanceId = waiver.InstanceId,
             reason = waiver.Reason,
             author = waiver.Author,
             grantedAt = StoreTime.ToText(waiver.GrantedAt),
             expiresAt = StoreTime.ToText(waiver.ExpiresAt),
-        }, cancellationToken: ct));
+        }, tx, cancellationToken: ct));
+        await audit.AppendAsync(connection, tx, AuditActions.WaiverGranted, $"waiver {id} (instance {waiver.InstanceId})", null, waiver, ct);
+        await tx.CommitAsync(ct);
+        return id;
     }
 
     /// <returns>False when there is no active waiver with that id.</returns>
@@ -73,17 +85,29 @@ public sealed class PolicyStore(IDbConnectionFactory connections, TimeProvider t
             UPDATE waivers SET revoked_at = @now, revoked_by = @revokedBy
             WHERE id = @waiverId AND revoked_at IS NULL;
             """;
+        const string waiverSql = $"""
+            SELECT {WaiverRow.Columns}
+            FROM waivers
+            WHERE id = @waiverId AND revoked_at IS NULL;
+            """;
         await using var connection = await connections.OpenAsync(ct);
-        return await connection.ExecuteAsync(new CommandDefinition(sql,
-            new { waiverId, revokedBy, now = StoreTime.ToText(time.GetUtcNow()) }, cancellationToken: ct)) == 1;
+        await using var tx = await connection.BeginWriteAsync(ct);
+        var before = await connection.QuerySingleOrDefaultAsync<WaiverRow>(new CommandDefinition(waiverSql, new { waiverId }, tx, cancellationToken: ct));
+        var now = time.GetUtcNow();
+        if (before is null || await connection.ExecuteAsync(new CommandDefinition(sql,
+                new { waiverId, revokedBy, now = StoreTime.ToText(now) }, tx, cancellationToken: ct)) != 1)
+            return false;
+        await audit.AppendAsync(connection, tx, AuditActions.WaiverRevoked, $"waiver {waiverId} (instance {before.InstanceId})",
+            before.ToWaiver(), new { revokedAt = now, revokedBy }, ct);
+        await tx.CommitAsync(ct);
+        return true;
     }
 
     /// <summary>Waivers not revoked, with their store ids, for the policy page.</summary>
     public async Task<IReadOnlyList<(long Id, Waiver Waiver)>> ListWaiversAsync(CancellationToken ct)
     {
-        const string sql = """
-            SELECT id AS Id, instance_id AS InstanceId, reason AS Reason, author AS Author, granted_at AS GrantedAt,
-                expires_at AS ExpiresAt
+        const string sql = $"""
+            SELECT {WaiverRow.Columns}
             FROM waivers
             WHERE revoked_at IS NULL
             ORDER BY expires_at;
@@ -101,6 +125,9 @@ public sealed class PolicyStore(IDbConnectionFactory connections, TimeProvider t
 
     sealed class WaiverRow
     {
+        public const string Columns =
+            "id AS Id, instance_id AS InstanceId, reason AS Reason, author AS Author, granted_at AS GrantedAt, expires_at AS ExpiresAt";
+
         public long Id { get; init; }
         public long InstanceId { get; init; }
         public string Reason { get; init; } = "";

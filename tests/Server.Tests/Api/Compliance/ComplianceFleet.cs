@@ -58,8 +58,8 @@ public sealed class ComplianceFleet : IAsyncDisposable
     {
         var fleet = new ComplianceFleet(new DashboardHost(Instances()));
         var issuer = fleet.Host.Services.GetRequiredService<ApiKeyIssuer>();
-        fleet.Reader = fleet.Client((await issuer.CreateAsync("reader", ["read"], CancellationToken.None)).Key);
-        fleet.Writer = fleet.Client((await issuer.CreateAsync("cmdb", ["inventory:write"], CancellationToken.None)).Key);
+        fleet.Reader = fleet.Client((await issuer.CreateAsync("reader", ["read"], null, CancellationToken.None)).Key);
+        fleet.Writer = fleet.Client((await issuer.CreateAsync("cmdb", ["inventory:write"], null, CancellationToken.None)).Key);
         foreach (var instance in fleet.Host.Fleet.Instances)
         {
             var (key, environment, owner, tags) = Cmdb[instance.Name];

@@ -18,7 +18,7 @@ internal sealed class RetentionHost : IAsyncDisposable
 
     RetentionHost(IReadOnlyDictionary<string, string?> settings)
     {
-        _database = TestDatabase.Create($"Data Source={Path.Combine(_directory, "ifi.db")};Pooling=False");
+        _database = TestDatabase.Create($"Data Source={Path.Combine(_directory, "ifi.db")};Pooling=False", migrated: true);
         var config = new ConfigurationBuilder()
             .AddInMemoryCollection(new Dictionary<string, string?>(settings)
             {

@@ -10,3 +10,12 @@ public sealed class StoreBusyException(TimeSpan retryAfter, Exception inner)
 {
     public TimeSpan RetryAfter { get; } = retryAfter;
 }
+
+/// <summary>
+/// The person has run more connection tests than the limit allows for now (Test connection would otherwise scan a
+/// network). Nothing was tried; its message says when to try again.
+/// </summary>
+public sealed class TooManyConnectionTestsException(TimeSpan? retryAfter)
+    : Exception(retryAfter is { } wait
+        ? $"Too many connection tests: try again in {Math.Max(1, Math.Ceiling(wait.TotalSeconds)):0} seconds."
+        : "Too many connection tests: try again in a minute.");

@@ -1,0 +1,18 @@
+namespace IfiDashboard.Server.Store.Audit;
+
+/// <summary>The names of what the audit log records, one per kind of change (docs/security.md#audit-log).</summary>
+public static class AuditActions
+{
+    public const string PolicySaved = "policy.saved";
+    public const string WaiverGranted = "waiver.granted";
+    public const string WaiverRevoked = "waiver.revoked";
+    public const string InstanceRegistered = "instance.registered";
+    public const string InstanceUpdated = "instance.updated";
+    public const string InstanceRetired = "instance.retired";
+    public const string ApiKeyIssued = "api-key.issued";
+    public const string ApiKeyRevoked = "api-key.revoked";
+    public const string TestEmailSent = "alerts.test-email";
+    public const string SignIn = "sign-in";
+    public const string SignInFailed = "sign-in.failed";
+    public const string CollectorRefused = "collector.refused";
+}

@@ -1,0 +1,28 @@
+using System.Security.Claims;
+using IfiDashboard.Server.Api.Auth;
+
+namespace IfiDashboard.Server.Store.Audit;
+
+/// <summary>
+/// The actor of the current request: the signed-in user's name, or the API key's name and prefix for API calls, with
+/// the request's remote address; "anonymous" for a request nobody signed in to, and "system" outside any request
+/// (demo seeding, background work), unless the process says who it acts for (<paramref name="outsideRequests"/>: the
+/// <c>api-key</c> command names the operating-system user who ran it).
+/// </summary>
+public sealed class AuditActors(IHttpContextAccessor? requests = null, AuditActor? outsideRequests = null)
+{
+    public const string Anonymous = "anonymous";
+
+    public AuditActor Current()
+    {
+        if (requests?.HttpContext is not { } context)
+            return outsideRequests ?? AuditActor.System;
+        var remote = context.Connection.RemoteIpAddress?.ToString();
+        var user = context.User;
+        if (user.Identity is not { IsAuthenticated: true, Name: { Length: > 0 } name })
+            return new AuditActor(Anonymous, remote);
+        // The API key scheme's identity: its name is the key's, its NameIdentifier the key's public prefix.
+        var keyPrefix = user.Identity.AuthenticationType == ApiKeyAuthenticationHandler.SchemeName ? user.FindFirstValue(ClaimTypes.NameIdentifier) : null;
+        return new AuditActor(keyPrefix is null ? name : $"{name} (API key {keyPrefix})", remote);
+    }
+}

@@ -1,0 +1,207 @@
+using System.Net;
+using System.Net.Http.Json;
+using System.Text.Json;
+using Dapper;
+using IfiDashboard.Server.Api.Auth;
+using IfiDashboard.Server.Api.Keys;
+using IfiDashboard.Server.Store;
+using IfiDashboard.Server.Tests.Functional;
+using IfiDashboard.Shared.Inventory;
+using IfiDashboard.Simulator.Hosting;
+using IfiDashboard.Simulator.Scenarios;
+using Microsoft.Extensions.DependencyInjection;
+
+namespace IfiDashboard.Server.Tests.Inventory;
+
+/// <summary>
+/// One rule set for an instance, whichever way it arrives: each bad value is sent through the dashboard's form, a
+/// CMDB's PUT and a CMDB's sync, and each path answers with the same rule's message beside the same field and stores
+/// nothing. And the field the form always offered but no path kept, the certificate pin, now reaches the polls.
+/// </summary>
+public sealed class InstanceRulesOnEveryPathTests
+{
+    /// <summary>A bad value for one field, as the API's JSON carries it and as a person types it in the form.</summary>
+    public sealed record BadValue(string Field, string Value, string Why)
+    {
+        public override string ToString() => $"{Field}: {Why}";
+    }
+
+    public static TheoryData<BadValue> BadValues() =>
+    [
+        new("owner", new string('o', 129), "longer than 128 characters (a form once stored a 3 MB owner)"),
+        new("name", "SQLFIN\u202E10", "a right-to-left override"),
+        new("environment", "Prod\u200Buction", "a zero-width space"),
+        new("tags", "pci\u2066", "a bidi isolate"),
+        new("host", "http://db01.corp.example", "a scheme"),
+        new("instanceName", "1REPORTING", "a digit first"),
+        new("hostNameInCertificate", "db01.corp.example:1433", "a port"),
+        new("serverCertificatePath", "/etc/ifi/pin\u0007.pem", "a control character"),
+        new("credentialName", "fleet-reader", "a '-', which no shell exports"),
+    ];
+
+    [Theory]
+    [MemberData(nameof(BadValues))]
+    public async Task A_bad_value_gets_the_same_message_on_the_form_the_api_and_sync_and_nothing_is_stored(BadValue bad)
+    {
+        await using var host = new DashboardHost();
+        var browser = host.CreateClient();
+        var (_, key) = await host.Services.GetRequiredService<ApiKeyIssuer>()
+            .CreateAsync("cmdb", [ApiScopes.Read, ApiScopes.InventoryWrite], null, CancellationToken.None);
+        var cmdb = host.CreateClient();
+        cmdb.DefaultRequestHeaders.Add("X-Api-Key", key);
+        Assert.Empty(InstanceRules.Check(ValidRegistration()));
+        var expected = Assert.Single(RuleBrokenBy(bad));
+
+        var form = await EditingPagesTests.SubmitAsync(browser, "/inventory/new", "registration",
+            new(ValidForm()) { [FormField(bad.Field)] = bad.Value }, ("Form.Command", "save"));
+        var put = await cmdb.PutAsJsonAsync("/api/v1/instances/cmdb-1", ApiBody(bad));
+        var sync = await cmdb.PostAsJsonAsync("/api/v1/instances/sync",
+            new { instances = new[] { new Dictionary<string, object?>(ApiBody(bad)) { ["externalKey"] = "cmdb-1" } } });
+
+        Assert.Contains(expected.Message, form.ErrorFor(FormField(bad.Field)), StringComparison.Ordinal);
+        Assert.Equal(HttpStatusCode.BadRequest, put.StatusCode);
+        Assert.Equal([expected.Message], await ErrorsAsync(put, expected.Path));
+        Assert.Equal(HttpStatusCode.BadRequest, sync.StatusCode);
+        Assert.Equal([expected.Message], await ErrorsAsync(sync, "instances[0]." + expected.Path));
+        Assert.Equal(0, await InstanceCountAsync(host));
+    }
+
+    [Fact]
+    public async Task A_strict_instance_pinned_to_its_certificate_is_polled_after_saving_through_the_form_and_the_api()
+    {
+        await using var host = new DashboardHost(
+            new ScenarioInstance { Name = "strict-form", Profile = "2022", Encryption = EncryptionSupport.Strict, IfiEnabled = true },
+            new ScenarioInstance { Name = "strict-cmdb", Profile = "2022", Encryption = EncryptionSupport.Strict, IfiEnabled = true });
+        var pin = Path.Combine(Directory.CreateTempSubdirectory("ifi-pin-").FullName, "simulator.pem");
+        await File.WriteAllTextAsync(pin, ServerCertificate.ExportPem());
+        var browser = host.CreateClient();
+        var (_, key) = await host.Services.GetRequiredService<ApiKeyIssuer>()
+            .CreateAsync("cmdb", [ApiScopes.Read, ApiScopes.InventoryWrite], null, CancellationToken.None);
+        var cmdb = host.CreateClient();
+        cmdb.DefaultRequestHeaders.Add("X-Api-Key", key);
+
+        var saved = await EditingPagesTests.SubmitAsync(browser, "/inventory/new", "registration", new()
+        {
+            ["Form.Name"] = "strict-form",
+            ["Form.Host"] = "127.0.0.1",
+            ["Form.Port"] = host.Fleet["strict-form"].Port.ToString(System.Globalization.CultureInfo.InvariantCulture),
+            ["Form.Encrypt"] = "Strict",
+            ["Form.ServerCertificatePath"] = pin,
+            ["Form.CredentialName"] = "fleet",
+        }, ("Form.Command", "save"));
+        var put = await cmdb.PutAsJsonAsync("/api/v1/instances/strict-cmdb", new Dictionary<string, object?>
+        {
+            ["name"] = "strict-cmdb",
+            ["host"] = "127.0.0.1",
+            ["port"] = host.Fleet["strict-cmdb"].Port,
+            ["encrypt"] = "Strict",
+            ["serverCertificatePath"] = pin,
+            ["credentialName"] = "fleet",
+        });
+        var polled = await host.PollAllAsync();
+
+        Assert.Contains("Registered strict-form", saved.Message, StringComparison.Ordinal);
+        Assert.Equal(HttpStatusCode.Created, put.StatusCode);
+        Assert.Equal(pin, (await put.Content.ReadFromJsonAsync<JsonElement>()).GetProperty("instance").GetProperty("serverCertificatePath").GetString());
+        Assert.Equal(2, polled);
+        Assert.Equal(["Ok", "Ok"], await ConnectOutcomesAsync(host));
+    }
+
+    [Fact]
+    public async Task One_server_registered_a_second_time_is_refused_on_the_form_the_api_and_sync_however_it_is_spelled()
+    {
+        await using var host = new DashboardHost();
+        var browser = host.CreateClient();
+        var (_, key) = await host.Services.GetRequiredService<ApiKeyIssuer>()
+            .CreateAsync("cmdb", [ApiScopes.Read, ApiScopes.InventoryWrite], null, CancellationToken.None);
+        var cmdb = host.CreateClient();
+        cmdb.DefaultRequestHeaders.Add("X-Api-Key", key);
+        var first = await EditingPagesTests.SubmitAsync(browser, "/inventory/new", "registration",
+            new() { ["Form.Name"] = "SQLFIN01", ["Form.Host"] = "sqlfin01.corp.example", ["Form.CredentialName"] = "fleet" },
+            ("Form.Command", "save"));
+
+        // The default port written out, the host in capitals: the same server.
+        var form = await EditingPagesTests.SubmitAsync(browser, "/inventory/new", "registration",
+            new() { ["Form.Name"] = "SQLFIN01-again", ["Form.Host"] = "SQLFIN01.Corp.Example", ["Form.Port"] = "1433" },
+            ("Form.Command", "save"));
+        var put = await cmdb.PutAsJsonAsync("/api/v1/instances/cmdb-2",
+            new { name = "SQLFIN01-cmdb", host = "SQLFIN01.CORP.EXAMPLE", port = 1433 });
+        var sync = await cmdb.PostAsJsonAsync("/api/v1/instances/sync", new
+        {
+            instances = new object[]
+            {
+                new { externalKey = "cmdb-3", name = "other", host = "sqlfin02.corp.example" },
+                new { externalKey = "cmdb-4", name = "SQLFIN01-sync", host = "sqlfin01.corp.example" },
+            },
+        });
+        var elsewhere = await cmdb.PutAsJsonAsync("/api/v1/instances/cmdb-5",
+            new { name = "SQLFIN01-named", host = "sqlfin01.corp.example", instanceName = "REPORTING" });
+
+        Assert.Contains("Registered SQLFIN01", first.Message, StringComparison.Ordinal);
+        const string refusal = "SQLFIN01 already polls";
+        Assert.Contains(refusal, form.ErrorFor("Form.Host"), StringComparison.Ordinal);
+        Assert.Equal(HttpStatusCode.Conflict, put.StatusCode);
+        Assert.StartsWith(refusal, Assert.Single(await ErrorsAsync(put, "host")), StringComparison.Ordinal);
+        Assert.Equal(HttpStatusCode.Conflict, sync.StatusCode);
+        Assert.StartsWith(refusal, Assert.Single(await ErrorsAsync(sync, "instances[1].host")), StringComparison.Ordinal);
+        Assert.Equal(HttpStatusCode.Created, elsewhere.StatusCode); // another instance on the same machine
+        Assert.Equal(2, await InstanceCountAsync(host));
+    }
+
+    static InstanceRegistration ValidRegistration() => new() { Name = "valid-01", Host = "127.0.0.1", CredentialName = "fleet" };
+
+    /// <summary>What <see cref="InstanceRules"/> says of the bad value alone: the expected message, from the rules.</summary>
+    static IEnumerable<InstanceFieldError> RuleBrokenBy(BadValue bad)
+    {
+        var r = ValidRegistration();
+        return InstanceRules.Check(bad.Field switch
+        {
+            "owner" => r with { Owner = bad.Value },
+            "name" => r with { Name = bad.Value },
+            "environment" => r with { Environment = bad.Value },
+            "tags" => r with { Tags = [bad.Value] },
+            "host" => r with { Host = bad.Value },
+            "instanceName" => r with { InstanceName = bad.Value },
+            "hostNameInCertificate" => r with { HostNameInCertificate = bad.Value },
+            "serverCertificatePath" => r with { ServerCertificatePath = bad.Value },
+            "credentialName" => r with { CredentialName = bad.Value },
+            _ => throw new ArgumentOutOfRangeException(nameof(bad), bad.Field, "no such field"),
+        });
+    }
+
+    static Dictionary<string, string> ValidForm() => new()
+    {
+        ["Form.Name"] = "valid-01",
+        ["Form.Host"] = "127.0.0.1",
+        ["Form.CredentialName"] = "fleet",
+    };
+
+    static string FormField(string field) => $"Form.{char.ToUpperInvariant(field[0])}{field[1..]}";
+
+    static Dictionary<string, object?> ApiBody(BadValue bad) => new()
+    {
+        ["name"] = "valid-01",
+        ["host"] = "127.0.0.1",
+        ["credentialName"] = "fleet",
+        [bad.Field] = bad.Field == "tags" ? new[] { bad.Value } : bad.Value,
+    };
+
+    static async Task<string[]> ErrorsAsync(HttpResponseMessage response, string path)
+    {
+        var problem = await response.Content.ReadFromJsonAsync<JsonElement>();
+        Assert.True(problem.GetProperty("errors").TryGetProperty(path, out var messages), problem.ToString());
+        return messages.EnumerateArray().Select(m => m.GetString()!).ToArray();
+    }
+
+    static async Task<long> InstanceCountAsync(DashboardHost host)
+    {
+        await using var connection = await host.Services.GetRequiredService<IDbConnectionFactory>().OpenAsync(CancellationToken.None);
+        return await connection.ExecuteScalarAsync<long>("SELECT COUNT(*) FROM instances;");
+    }
+
+    static async Task<string[]> ConnectOutcomesAsync(DashboardHost host)
+    {
+        await using var connection = await host.Services.GetRequiredService<IDbConnectionFactory>().OpenAsync(CancellationToken.None);
+        return (await connection.QueryAsync<string>("SELECT outcome FROM probe_outcomes WHERE probe = 'connect' ORDER BY poll_id;")).ToArray();
+    }
+}
