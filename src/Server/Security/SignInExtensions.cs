@@ -1,5 +1,6 @@
 using System.Security.Claims;
 using IfiDashboard.Server.Demo;
+using IfiDashboard.Server.Store.Audit;
 using IfiDashboard.Shared.Hosting;
 using IfiDashboard.Shared.Security;
 using Microsoft.AspNetCore.Authentication;
@@ -114,9 +115,12 @@ public static class SignInExtensions
             {
                 if (context.Principal?.Identity is not ClaimsIdentity identity) return Task.CompletedTask;
                 var values = identity.FindAll(oidc.RoleClaim).Select(c => c.Value).ToList();
-                foreach (var role in settings.RolesFor(values)) identity.AddClaim(new Claim(ClaimTypes.Role, role));
+                var roles = settings.RolesFor(values).ToList();
+                foreach (var role in roles) identity.AddClaim(new Claim(ClaimTypes.Role, role));
                 identity.AddClaim(new Claim(SignInClaims.Method, SignInClaims.OpenIdConnect));
-                return Task.CompletedTask;
+                var actor = new AuditActor(ChangeAuthor.Of(context.Principal), context.HttpContext.Connection.RemoteIpAddress?.ToString());
+                return context.HttpContext.RequestServices.GetRequiredService<AuditLog>()
+                    .RecordSignInAsync(actor, succeeded: true, roles, failure: null, context.HttpContext.RequestAborted);
             };
             // No ID token is kept (SaveTokens is off), so the provider learns which client signs out from client_id,
             // and may then send the browser back to the registered post-logout address.
@@ -125,11 +129,14 @@ public static class SignInExtensions
                 context.ProtocolMessage.ClientId = oidc.ClientId;
                 return Task.CompletedTask;
             };
-            options.Events.OnRemoteFailure = context =>
+            options.Events.OnRemoteFailure = async context =>
             {
                 // A failed or cancelled sign-in is a 4xx page naming what happened, not an exception page.
                 context.HandleResponse();
-                return DashboardAuthenticationHandler.WritePageAsync(context.HttpContext, StatusCodes.Status401Unauthorized,
+                var actor = new AuditActor(AuditActors.Anonymous, context.HttpContext.Connection.RemoteIpAddress?.ToString());
+                await context.HttpContext.RequestServices.GetRequiredService<AuditLog>()
+                    .RecordSignInAsync(actor, succeeded: false, [], context.Failure?.Message, context.HttpContext.RequestAborted);
+                await DashboardAuthenticationHandler.WritePageAsync(context.HttpContext, StatusCodes.Status401Unauthorized,
                     "Sign-in failed", $"The identity provider's answer was not accepted: {context.Failure?.Message} Try signing in again.");
             };
         });

@@ -1,3 +1,5 @@
+using IfiDashboard.Server.Store.Audit;
+using Microsoft.Extensions.DependencyInjection;
 using OpenQA.Selenium;
 
 namespace IfiDashboard.E2E.Tests.SignIn;
@@ -39,14 +41,21 @@ public sealed class SignInInBrowserTests(SignInFixture fixture)
     }
 
     [Fact]
-    public void An_anonymous_browser_is_sent_to_the_provider_and_an_operator_comes_back_signed_in_with_their_name()
+    public async Task An_anonymous_browser_is_sent_to_the_provider_and_an_operator_comes_back_signed_in_with_their_name()
     {
+        var audit = fixture.Server.Services.GetRequiredService<AuditLog>();
+        var before = await audit.QueryAsync(new AuditFilter(Actor: "Otto Operator", Action: AuditActions.SignIn), null, 100, CancellationToken.None);
+
         SignInAs("operator", "instances");
+        var after = await audit.QueryAsync(new AuditFilter(Actor: "Otto Operator", Action: AuditActions.SignIn), null, 100, CancellationToken.None);
 
         Assert.Equal("Otto Operator", Browser.Text("[data-user]"));
         Assert.Equal("Instances", Browser.Text("h1"));
         Assert.NotEmpty(Browser.All("[data-sign-out]"));
         Assert.Empty(Browser.All("[data-demo-banner]"));
+        var signIn = Assert.Single(after.Where(e => before.All(b => b.Id != e.Id)));
+        Assert.Equal("127.0.0.1", signIn.RemoteAddress);
+        Assert.Contains("\"Operator\"", signIn.After, StringComparison.Ordinal);
         Browser.Screenshot("signin-operator-instances");
     }
 
