@@ -1,6 +1,7 @@
 using IfiDashboard.Client.Components;
 using IfiDashboard.Client.Pages.Instances;
 using IfiDashboard.Client.Tests.TestData;
+using IfiDashboard.Shared.Dashboard;
 
 namespace IfiDashboard.Client.Tests;
 
@@ -32,6 +33,22 @@ public sealed class FormattingTests
 
         Assert.StartsWith("\"'=HYPERLINK(\"\"x\"\")\",", lines[1], StringComparison.Ordinal);
         Assert.EndsWith(",\"off, as \"\"prod\"\" says\"", lines[1], StringComparison.Ordinal);
+    }
+
+    // IFI unknown is not "0 s lost": the grid and its export say unknown, or at least the known part.
+    [Theory]
+    [InlineData(0, 4, "unknown", "")]
+    [InlineData(12, 4, "at least 12 s", "12")]
+    [InlineData(12, 0, "12 s", "12")]
+    public void Time_lost_with_growth_of_unknown_ifi_is_unknown_not_zero(int lostSeconds, int unknownSeconds, string shown, string exported)
+    {
+        var row = InstanceGridRow.From(new InstanceSpec { Id = 1, Name = "SQL01" }.Build()) with
+        {
+            TimeLost30Days = TimeSpan.FromSeconds(lostSeconds), IfiUnknown30Days = TimeSpan.FromSeconds(unknownSeconds),
+        };
+
+        Assert.Equal(shown, TimeLost.Show(row.TimeLost30Days, row.IfiUnknown30Days, Quantities.Duration));
+        Assert.Equal(exported, InstanceCsv.Build([row]).Split("\r\n")[1].Split(',')[8]);
     }
 
     [Fact]

@@ -120,7 +120,7 @@ public sealed class InstanceDetailPageTests : ComponentTest
         var backups = page.Find("tr[data-probe=backups]");
         Assert.Equal("PermissionMissing", backups.GetAttribute("data-outcome"));
         Assert.Contains("(error 229)", backups.TextContent, StringComparison.Ordinal);
-        Assert.Contains("VIEW SERVER STATE", backups.Children[3].TextContent, StringComparison.Ordinal);
+        Assert.Contains("SELECT on msdb.dbo.backupset", backups.Children[3].TextContent, StringComparison.Ordinal);
         Assert.Equal("", page.Find("tr[data-probe=connect]").Children[3].TextContent);
     }
 

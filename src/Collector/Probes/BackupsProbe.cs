@@ -12,7 +12,7 @@ internal static class BackupsProbe
     public static async Task<IReadOnlyList<BackupInfo>> RunAsync(ProbeContext context, DateTime nowUtc)
     {
         if (context.SkipOnAzure(ProbeNames.Backups)) return [];
-        return await context.RunAsync<IReadOnlyList<BackupInfo>>(ProbeNames.Backups, "SELECT on msdb.dbo.backupset", [], async () =>
+        return await context.RunAsync<IReadOnlyList<BackupInfo>>(ProbeNames.Backups, [], async () =>
         {
             var rows = await context.Connection.QueryAsync<BackupRow>(
                 context.Command(SqlScripts.Backups, ProbeContext.Parameters(("since", nowUtc - Window))));

@@ -1,29 +1,59 @@
 using Dapper;
 using IfiDashboard.Shared.Snapshots;
+using Microsoft.Data.SqlClient;
 
 namespace IfiDashboard.Collector.Probes;
 
 /// <summary>
-/// Reads "Database Instant File Initialization: enabled|disabled" from the current error log. Run only where the
-/// services DMV could not tell (a build without the IFI column), so a fleet of patched instances never pays for it.
+/// Reads "Database Instant File Initialization: enabled|disabled" from the error log that begins at the last service
+/// start. Run only where the services DMV could not tell (a build without the IFI column), so a fleet of patched
+/// instances never pays for it.
 /// </summary>
 internal static class ErrorLogProbe
 {
-    public static async Task<string?> ReadStartupIfiAsync(ProbeContext context)
-    {
-        var permission = context.MajorVersion >= 16 ? "VIEW ANY ERROR LOG" : "VIEW SERVER STATE";
-        return await context.RunAsync<string?>(ProbeNames.ErrorLog, permission, null, async () =>
+    /// <summary>SQL Server keeps at most 99 archived logs; sp_cycle_errorlog may have pushed the start-up one back.</summary>
+    const int OldestArchive = 99;
+
+    public static async Task<string?> ReadStartupIfiAsync(ProbeContext context) =>
+        await context.RunAsync<string?>(ProbeNames.ErrorLog, null, async () =>
         {
-            var rows = await context.Connection.QueryAsync<ErrorLogRow>(context.Command(SqlScripts.ErrorLogIfi));
-            var line = rows.Where(r => r.Text is not null).OrderByDescending(r => r.LogDate).FirstOrDefault()?.Text;
-            var state = Parse(line);
-            context.Add(state is null
-                ? new ProbeOutcome(ProbeNames.ErrorLog, OutcomeClass.BuildTooOld,
-                    "The current error log has no 'Database Instant File Initialization' line (older build, or the log was cycled since start-up).")
-                : new ProbeOutcome(ProbeNames.ErrorLog, OutcomeClass.Ok, $"Start-up line: IFI {state}."));
-            return state;
+            var script = SqlScripts.ErrorLogIfi;
+            for (var log = 0; log <= OldestArchive; log++)
+            {
+                List<ErrorLogRow> rows;
+                try
+                {
+                    rows = await ReadAsync(context, script, log);
+                }
+                catch (SqlException e) when (e.Number == 15003 && script == SqlScripts.ErrorLogIfi && context.MajorVersion is > 0 and < 16)
+                {
+                    // The procedure's body checks securityadmin before 2022; the extended procedure it calls checks
+                    // EXECUTE on itself, the least privilege that reads the log. Refused there too: classified 229.
+                    script = SqlScripts.ErrorLogIfiExtended;
+                    rows = await ReadAsync(context, script, log);
+                }
+                catch (SqlException e) when (log > 0 && !FailureClassifier.IsPermissionFailure(e))
+                {
+                    // [U] the error for a log number beyond the archives kept: any error on an archive ends the search.
+                    break;
+                }
+
+                var line = rows.Where(r => r.Text is not null).OrderByDescending(r => r.LogDate).FirstOrDefault()?.Text;
+                if (Parse(line) is { } state)
+                {
+                    context.Ok(ProbeNames.ErrorLog, log == 0 ? $"Start-up line: IFI {state}." : $"Start-up line in archived error log {log}: IFI {state}.");
+                    return state;
+                }
+            }
+
+            context.Add(new ProbeOutcome(ProbeNames.ErrorLog, OutcomeClass.BuildTooOld,
+                "No error log kept on the instance has a 'Database Instant File Initialization' line (a build that " +
+                "writes none, or the log was cycled more often since start-up than archives are kept)."));
+            return null;
         });
-    }
+
+    static async Task<List<ErrorLogRow>> ReadAsync(ProbeContext context, string script, int log) =>
+        (await context.Connection.QueryAsync<ErrorLogRow>(context.Command(script, ProbeContext.Parameters(("log", log))))).AsList();
 
     internal static string? Parse(string? line)
     {

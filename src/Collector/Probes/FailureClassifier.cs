@@ -7,17 +7,19 @@ using Microsoft.Data.SqlClient;
 namespace IfiDashboard.Collector.Probes;
 
 /// <summary>
-/// Maps what SqlClient throws to the outcome classes a DBA acts on (shared/sqlserver-reference.md section 9).
+/// Maps what SqlClient throws to the outcome classes a DBA acts on (docs/sqlserver-reference.md section 9).
 /// Messages come from the exception text, which SqlClient never fills with the password.
 /// </summary>
 public static class FailureClassifier
 {
     static readonly HashSet<int> LoginFailures = [18456, 18452, 18470, 18486, 18487, 18488, 4060];
-    static readonly HashSet<int> PermissionFailures = [229, 297, 300, 8189];
+    // 15003: sp_readerrorlog's own check ("Only members of the securityadmin role ...").
+    static readonly HashSet<int> PermissionFailures = [229, 297, 300, 8189, 15003];
     static readonly HashSet<int> TransportFailures = [10053, 10054, 10060, 10061, 64, 121, 233, 20, 53, 26, 35, 40, 11001, 0];
 
     /// <param name="requiredPermission">What to grant if this probe is refused, e.g. "VIEW SERVER STATE".</param>
-    public static ProbeOutcome Classify(string probe, Exception exception, string? requiredPermission = null)
+    /// <param name="login">The collector's login there, named in the grant; null when it is not a SQL login.</param>
+    public static ProbeOutcome Classify(string probe, Exception exception, string? requiredPermission = null, string? login = null)
     {
         switch (exception)
         {
@@ -30,7 +32,7 @@ public static class FailureClassifier
             case TimeoutException:
                 return new(probe, OutcomeClass.Timeout, FirstLine(exception.Message));
             case SqlException sql:
-                return ClassifySql(probe, sql, requiredPermission);
+                return ClassifySql(probe, sql, requiredPermission, login);
             case AuthenticationException:
                 return new(probe, OutcomeClass.TlsError, exception.Message);
             case SocketException or IOException:
@@ -42,7 +44,9 @@ public static class FailureClassifier
         }
     }
 
-    static ProbeOutcome ClassifySql(string probe, SqlException e, string? requiredPermission)
+    public static bool IsPermissionFailure(SqlException e) => e.Errors.Cast<SqlError>().Any(x => PermissionFailures.Contains(x.Number));
+
+    static ProbeOutcome ClassifySql(string probe, SqlException e, string? requiredPermission, string? login)
     {
         var numbers = e.Errors.Cast<SqlError>().Select(x => x.Number).ToList();
         var first = numbers.FirstOrDefault(e.Number);
@@ -52,7 +56,7 @@ public static class FailureClassifier
             return new(probe, OutcomeClass.LoginFailed, FirstLine(e.Message), numbers.First(LoginFailures.Contains));
         if (numbers.Any(PermissionFailures.Contains))
         {
-            var grant = requiredPermission is null ? "" : $" Grant {requiredPermission} to the collector's login.";
+            var grant = requiredPermission is null ? "" : $" Grant {requiredPermission} to {(login is null ? "the collector's login" : $"[{login}]")}.";
             return new(probe, OutcomeClass.PermissionMissing, FirstLine(e.Message) + grant, numbers.First(PermissionFailures.Contains));
         }
         if (numbers.Contains(-2))

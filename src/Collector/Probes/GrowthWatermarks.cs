@@ -3,19 +3,26 @@ using System.Collections.Concurrent;
 namespace IfiDashboard.Collector.Probes;
 
 /// <summary>
-/// The newest growth-event start time (server local time) read from each instance, so a poll reads only newer
-/// events. Kept in memory: after a restart, or when an instance moves to another collector, the first poll reads the
-/// whole trace again, and ingestion, keyed by (instance, database, file, event class, start time), stores nothing twice.
+/// The newest growth-event end time (server local time) read from each instance, so a poll reads only events that
+/// ended since, less <see cref="Overlap"/>. The trace writes a growth's row when it ends, so a long growth can appear
+/// after a shorter one that started later: a watermark on the start time would skip it for good. The overlap re-reads
+/// rows buffered out of order; ingestion, keyed by (instance, database, file, event class, local start time), stores
+/// nothing twice. Kept in memory: after a restart, or when an instance moves to another collector, the first poll
+/// reads the whole trace again.
 /// </summary>
 public sealed class GrowthWatermarks
 {
     /// <summary>Before any default trace: reads everything.</summary>
     public static readonly DateTime Beginning = new(1900, 1, 1);
 
-    readonly ConcurrentDictionary<long, DateTime> _newest = new();
+    /// <summary>How far before the newest end time each poll reads again.</summary>
+    public static readonly TimeSpan Overlap = TimeSpan.FromMinutes(10);
 
-    public DateTime Since(long instanceId) => _newest.GetValueOrDefault(instanceId, Beginning);
+    readonly ConcurrentDictionary<long, DateTime> _newestEnd = new();
 
-    public void Advance(long instanceId, DateTime newestStart) =>
-        _newest.AddOrUpdate(instanceId, newestStart, (_, old) => newestStart > old ? newestStart : old);
+    public DateTime Since(long instanceId) =>
+        _newestEnd.TryGetValue(instanceId, out var end) && end - Overlap > Beginning ? end - Overlap : Beginning;
+
+    public void Advance(long instanceId, DateTime newestEnd) =>
+        _newestEnd.AddOrUpdate(instanceId, newestEnd, (_, old) => newestEnd > old ? newestEnd : old);
 }

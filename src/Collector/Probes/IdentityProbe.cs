@@ -8,7 +8,7 @@ internal static class IdentityProbe
 {
     public static async Task<InstanceIdentity?> RunAsync(ProbeContext context)
     {
-        var identity = await context.RunAsync<InstanceIdentity?>(ProbeNames.Identity, null, null, async () =>
+        var identity = await context.RunAsync<InstanceIdentity?>(ProbeNames.Identity, null, async () =>
         {
             var row = await context.Connection.QuerySingleAsync<IdentityRow>(context.Command(SqlScripts.Identity));
             context.Ok(ProbeNames.Identity);
@@ -28,7 +28,7 @@ internal static class IdentityProbe
         });
         if (identity is not { MajorVersion: >= 14 }) return identity;
 
-        return await context.RunAsync(ProbeNames.HostInfo, null, identity, async () =>
+        return await context.RunAsync(ProbeNames.HostInfo, identity, async () =>
         {
             var host = await context.Connection.QuerySingleAsync<HostInfoRow>(context.Command(SqlScripts.HostInfo));
             context.Ok(ProbeNames.HostInfo);
@@ -41,9 +41,24 @@ internal static class IdentityProbe
         });
     }
 
+    /// <summary>Trace flags on globally, or null when they could not be read (or the platform manages them).</summary>
+    public static async Task<IReadOnlyList<int>?> ReadGlobalTraceFlagsAsync(ProbeContext context)
+    {
+        if (context.SkipOnAzurePaas(ProbeNames.TraceFlags)) return null;
+        return await context.RunAsync<IReadOnlyList<int>?>(ProbeNames.TraceFlags, null, async () =>
+        {
+            var flags = (await context.Connection.QueryAsync<TraceStatusRow>(context.Command(SqlScripts.TraceFlags)))
+                .Where(r => r.Global == 1 && r.Status == 1).Select(r => r.TraceFlag).ToList();
+            context.Ok(ProbeNames.TraceFlags, flags.Contains(IfiObservation.DisablingTraceFlag)
+                ? $"Trace flag {IfiObservation.DisablingTraceFlag} is on globally: it disables instant file initialization for data files, whatever the service account holds."
+                : flags.Count == 0 ? null : $"Global trace flags: {string.Join(", ", flags)}.");
+            return flags;
+        });
+    }
+
     /// <summary>The server's current UTC offset in minutes, or null when it could not be read.</summary>
     public static Task<int?> ReadUtcOffsetAsync(ProbeContext context) =>
-        context.RunAsync<int?>(ProbeNames.Clock, null, null, async () =>
+        context.RunAsync<int?>(ProbeNames.Clock, null, async () =>
         {
             var now = await context.Connection.ExecuteScalarAsync<DateTimeOffset>(context.Command(SqlScripts.Clock));
             context.Ok(ProbeNames.Clock);

@@ -79,6 +79,7 @@ public sealed class InstanceProber(
         var startupLine = context.Outcomes.Any(o => o.Probe == ProbeNames.Services && o.Outcome == OutcomeClass.BuildTooOld)
             ? await CollectorTelemetry.TraceProbeAsync(context, ProbeNames.ErrorLog, () => ErrorLogProbe.ReadStartupIfiAsync(context))
             : null;
+        var traceFlags = await CollectorTelemetry.TraceProbeAsync(context, ProbeNames.TraceFlags, () => IdentityProbe.ReadGlobalTraceFlagsAsync(context));
         var offset = await CollectorTelemetry.TraceProbeAsync(context, ProbeNames.Clock, () => IdentityProbe.ReadUtcOffsetAsync(context));
         var files = await CollectorTelemetry.TraceProbeAsync(context, ProbeNames.Files, () => FilesProbe.ReadFilesAsync(context));
         var encryption = await CollectorTelemetry.TraceProbeAsync(context, ProbeNames.Encryption, () => FilesProbe.ReadEncryptionAsync(context));
@@ -96,6 +97,7 @@ public sealed class InstanceProber(
             GrowthEvents = events,
             Backups = backups,
             StartupIfiLine = startupLine,
+            GlobalTraceFlags = traceFlags,
             Probes = context.Outcomes,
         };
     }

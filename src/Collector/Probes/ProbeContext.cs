@@ -7,6 +7,9 @@ namespace IfiDashboard.Collector.Probes;
 /// <summary>One poll's open connection and what its probes have found so far.</summary>
 internal sealed class ProbeContext(SqlConnection connection, long instanceId, int commandTimeoutSeconds, CancellationToken cancellationToken)
 {
+    /// <summary>The SQL login the connection uses (never its password), named in the grants a refused probe is told.</summary>
+    public string? Login { get; } = new SqlConnectionStringBuilder(connection.ConnectionString).UserID is { Length: > 0 } user ? user : null;
+
     public SqlConnection Connection => connection;
     public long InstanceId => instanceId;
     public CancellationToken CancellationToken => cancellationToken;
@@ -14,10 +17,12 @@ internal sealed class ProbeContext(SqlConnection connection, long instanceId, in
     public InstanceIdentity? Identity { get; set; }
 
     public bool IsAzureSqlDatabase => Identity is { EngineEdition: 5 };
+    /// <summary>Azure SQL Database or Managed Instance: the platform manages IFI, services and the error log.</summary>
+    public bool IsAzurePaas => Identity is { EngineEdition: 5 or 8 };
     public int MajorVersion => Identity?.MajorVersion ?? 0;
 
-    /// <summary>The 2022 split of VIEW SERVER STATE: what to grant for the server-state DMVs on this version.</summary>
-    public string ServerStatePermission => MajorVersion >= 16 ? "VIEW SERVER SECURITY STATE" : "VIEW SERVER STATE";
+    /// <summary>What to grant when this probe is refused on this version (one table: <see cref="ProbePermissions"/>).</summary>
+    public string? PermissionFor(string probe) => ProbePermissions.For(probe, MajorVersion);
 
     public CommandDefinition Command(string script, DynamicParameters? parameters = null) =>
         new(SqlScripts.Get(script), parameters, commandTimeout: commandTimeoutSeconds, cancellationToken: cancellationToken);
@@ -40,7 +45,7 @@ internal sealed class ProbeContext(SqlConnection connection, long instanceId, in
     public void Add(ProbeOutcome outcome) => Outcomes.Add(outcome);
 
     /// <summary>Runs one probe; a failure becomes its classified outcome and the fallback result.</summary>
-    public async Task<T> RunAsync<T>(string probe, string? permission, T fallback, Func<Task<T>> run)
+    public async Task<T> RunAsync<T>(string probe, T fallback, Func<Task<T>> run)
     {
         try
         {
@@ -48,7 +53,7 @@ internal sealed class ProbeContext(SqlConnection connection, long instanceId, in
         }
         catch (Exception e)
         {
-            Outcomes.Add(FailureClassifier.Classify(probe, e, permission));
+            Outcomes.Add(FailureClassifier.Classify(probe, e, PermissionFor(probe), Login));
             return fallback;
         }
     }
@@ -58,6 +63,19 @@ internal sealed class ProbeContext(SqlConnection connection, long instanceId, in
     {
         if (!IsAzureSqlDatabase) return false;
         Outcomes.Add(new ProbeOutcome(probe, OutcomeClass.NotApplicable, "Not available on Azure SQL Database."));
+        return true;
+    }
+
+    /// <summary>
+    /// What the platform manages on Azure SQL Database and Managed Instance (services, the default trace, the error
+    /// log): not read there, rather than reported as a disabled trace with sp_configure advice.
+    /// </summary>
+    public bool SkipOnAzurePaas(string probe)
+    {
+        if (!IsAzurePaas) return false;
+        Outcomes.Add(new ProbeOutcome(probe, OutcomeClass.NotApplicable, Identity!.EngineEdition == 8
+            ? "Not available on Azure SQL Managed Instance: the platform manages IFI, its services and its traces."
+            : "Not available on Azure SQL Database."));
         return true;
     }
 }

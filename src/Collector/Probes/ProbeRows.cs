@@ -77,6 +77,13 @@ internal sealed class BackupRow
     public decimal? compressed_backup_size { get; set; }
 }
 
+internal sealed class TraceStatusRow
+{
+    public int TraceFlag { get; set; }
+    public int Status { get; set; }
+    public int Global { get; set; }
+}
+
 internal sealed class ErrorLogRow
 {
     public DateTime LogDate { get; set; }

@@ -9,13 +9,8 @@ internal static class ServicesProbe
 {
     public static async Task<IReadOnlyList<ServiceInfo>> RunAsync(ProbeContext context)
     {
-        if (context.IsAzureSqlDatabase)
-        {
-            context.Add(new ProbeOutcome(ProbeNames.Services, OutcomeClass.NotApplicable,
-                "Azure SQL Database has no sys.dm_server_services; IFI cannot be configured there."));
-            return [];
-        }
-        var permission = context.ServerStatePermission;
+        if (context.SkipOnAzurePaas(ProbeNames.Services)) return [];
+        var permission = context.PermissionFor(ProbeNames.Services);
         try
         {
             var hasIfiColumn = await context.Connection.ExecuteScalarAsync<int>(context.Command(SqlScripts.ServicesIfiColumn)) > 0;
@@ -26,7 +21,7 @@ internal static class ServicesProbe
         catch (SqlException e) when (e.Number == 207)
         {
             // The column guard said yes but the select disagreed: trust the error, fall back to the old shape.
-            return await context.RunAsync<IReadOnlyList<ServiceInfo>>(ProbeNames.Services, permission, [], async () =>
+            return await context.RunAsync<IReadOnlyList<ServiceInfo>>(ProbeNames.Services, [], async () =>
             {
                 var rows = await ReadAsync(context, SqlScripts.ServicesLegacy);
                 context.Add(BuildTooOld(context.Identity));
@@ -35,7 +30,7 @@ internal static class ServicesProbe
         }
         catch (Exception e)
         {
-            context.Add(FailureClassifier.Classify(ProbeNames.Services, e, permission));
+            context.Add(FailureClassifier.Classify(ProbeNames.Services, e, permission, context.Login));
             return [];
         }
     }

@@ -6,14 +6,12 @@ namespace IfiDashboard.Collector.Probes;
 /// <summary>The default trace: where it writes, then the growth events since this instance's watermark.</summary>
 internal static class TraceProbe
 {
-    const string Permission = "ALTER TRACE";
-
     public static async Task<(DefaultTraceState? Trace, IReadOnlyList<GrowthEventInfo> Events)> RunAsync(
         ProbeContext context, GrowthWatermarks watermarks, int? utcOffsetMinutes)
     {
-        if (context.SkipOnAzure(ProbeNames.DefaultTrace)) return (null, []);
+        if (context.SkipOnAzurePaas(ProbeNames.DefaultTrace)) return (null, []);
         // (Read: false) when the probe failed; (Read: true, Path: null) when the default trace is disabled.
-        var (read, path) = await context.RunAsync<(bool Read, string? Path)>(ProbeNames.DefaultTrace, Permission, (false, null), async () =>
+        var (read, path) = await context.RunAsync<(bool Read, string? Path)>(ProbeNames.DefaultTrace, (false, null), async () =>
         {
             var current = await context.Connection.QueryFirstOrDefaultAsync<string>(context.Command(SqlScripts.DefaultTrace));
             context.Add(current is null
@@ -28,12 +26,12 @@ internal static class TraceProbe
         if (path is null) return (new DefaultTraceState(false, null, 0), []);
 
         var since = watermarks.Since(context.InstanceId);
-        var events = await context.RunAsync<IReadOnlyList<GrowthEventInfo>>(ProbeNames.GrowthEvents, Permission, [], async () =>
+        var events = await context.RunAsync<IReadOnlyList<GrowthEventInfo>>(ProbeNames.GrowthEvents, [], async () =>
         {
             var rows = (await context.Connection.QueryAsync<TraceEventRow>(
                 context.Command(SqlScripts.GrowthEvents, ProbeContext.Parameters(("path", BaseTraceFile(path)), ("since", since))))).AsList();
             context.Ok(ProbeNames.GrowthEvents, utcOffsetMinutes is null ? "Server clock unknown: times assumed to be UTC." : null);
-            if (rows.Count > 0) watermarks.Advance(context.InstanceId, rows.Max(r => r.StartTime));
+            if (rows.Count > 0) watermarks.Advance(context.InstanceId, rows.Max(r => r.EndTime ?? r.StartTime));
             return rows.Select(r => ToEvent(r, utcOffsetMinutes ?? 0)).ToList();
         });
         return (new DefaultTraceState(true, path, events.Count), events);
@@ -58,7 +56,10 @@ internal static class TraceProbe
             DatabaseId = row.DatabaseID ?? 0,
             DatabaseName = row.DatabaseName ?? "",
             FileName = row.FileName ?? "",
+            // [U] converted with the offset when polled: an event from before a daylight-saving change is an hour off
+            // in UTC. Its identity is the local time the trace holds, which never changes.
             StartTime = new DateTimeOffset(DateTime.SpecifyKind(row.StartTime, DateTimeKind.Unspecified), offset).ToUniversalTime(),
+            StartTimeLocal = DateTime.SpecifyKind(row.StartTime, DateTimeKind.Unspecified),
             EndTime = row.EndTime is { } end ? new DateTimeOffset(DateTime.SpecifyKind(end, DateTimeKind.Unspecified), offset).ToUniversalTime() : null,
             DurationMicroseconds = row.Duration ?? 0,
             GrowthPages = row.IntegerData ?? 0,

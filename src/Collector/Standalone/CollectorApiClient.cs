@@ -31,10 +31,41 @@ public sealed class CollectorApiClient(HttpClient http) : IInstanceSource, ISnap
         EnsureAccepted(response);
     }
 
+    /// <exception cref="SnapshotRefusedException">The server will never take this snapshot (a 4xx other than for the key
+    /// or a rate limit).</exception>
     public async Task WriteAsync(InstanceSnapshot snapshot, CancellationToken cancellationToken)
     {
         using var response = await http.PostAsJsonAsync("api/v1/collector/snapshots", snapshot, cancellationToken);
+        if (IsRefusalOfThisSnapshot(response.StatusCode))
+            throw new SnapshotRefusedException(response.StatusCode, await ReasonAsync(response, cancellationToken));
         EnsureAccepted(response);
+    }
+
+    /// <summary>
+    /// A client error about the snapshot itself (not leased by this collector any more, collected too far from the
+    /// server's clock, too large, malformed): sending it again gets the same answer. A rejected key, a timeout or a
+    /// rate limit concerns every snapshot and passes: those wait and are retried.
+    /// </summary>
+    static bool IsRefusalOfThisSnapshot(HttpStatusCode status) =>
+        (int)status is >= 400 and < 500
+        && status is not (HttpStatusCode.Unauthorized or HttpStatusCode.Forbidden or HttpStatusCode.RequestTimeout or HttpStatusCode.TooManyRequests);
+
+    /// <summary>The problem's detail (or title), which names what the server refused; never more than a line.</summary>
+    static async Task<string> ReasonAsync(HttpResponseMessage response, CancellationToken cancellationToken)
+    {
+        try
+        {
+            var problem = await response.Content.ReadFromJsonAsync<System.Text.Json.JsonElement>(cancellationToken);
+            foreach (var name in new[] { "detail", "title" })
+                if (problem.ValueKind == System.Text.Json.JsonValueKind.Object && problem.TryGetProperty(name, out var text)
+                    && text.GetString() is { Length: > 0 } reason)
+                    return reason.ReplaceLineEndings(" ");
+        }
+        catch (System.Text.Json.JsonException)
+        {
+            // Not a problem document: the status says enough.
+        }
+        return response.ReasonPhrase ?? "";
     }
 
     static void EnsureAccepted(HttpResponseMessage response)
@@ -59,4 +90,11 @@ public sealed class CollectorKeyRejectedException(HttpStatusCode status) : HttpR
           $"for another collector than Collector:Name; set Collector:ApiKey to a key created with --scopes {RequiredScope} --collector <Collector:Name>."
         : "The server rejected Collector:ApiKey (401): set Collector:ApiKey to the server's Ingestion:ApiKeys:<Collector:Name> " +
           $"or to an unrevoked API key with the scope '{RequiredScope}' issued for this collector.";
+}
+
+/// <summary>The server refused one snapshot for good (<see cref="HttpStatusCode"/> and its reason, never a secret).</summary>
+public sealed class SnapshotRefusedException(HttpStatusCode status, string reason)
+    : Exception($"The server refused the snapshot ({(int)status}): {reason}")
+{
+    public HttpStatusCode Status { get; } = status;
 }

@@ -43,7 +43,11 @@ public sealed class OutboxDelivery(
         }
     }
 
-    /// <summary>Sends every queued snapshot; stops at the first failure, leaving it and the rest queued.</summary>
+    /// <summary>
+    /// Sends every queued snapshot; stops at the first failure, leaving it and the rest queued. A snapshot the server
+    /// refuses for good (<see cref="SnapshotRefusedException"/>) is set aside as <c>.refused</c> with the reason logged,
+    /// so that one snapshot cannot hold up the queue behind it.
+    /// </summary>
     public async Task<int> DeliverPendingAsync(CancellationToken cancellationToken)
     {
         var delivered = 0;
@@ -61,7 +65,17 @@ public sealed class OutboxDelivery(
                 File.Move(path, path + ".bad", overwrite: true);
                 continue;
             }
-            await server.WriteAsync(snapshot.Snapshot, cancellationToken);
+            try
+            {
+                await server.WriteAsync(snapshot.Snapshot, cancellationToken);
+            }
+            catch (SnapshotRefusedException e)
+            {
+                logger.LogError("Outbox file {File} (instance {InstanceId}) moved aside: {Reason}",
+                    Path.GetFileName(path), snapshot.Snapshot.InstanceId, e.Message);
+                File.Move(path, path + ".refused", overwrite: true);
+                continue;
+            }
             File.Delete(snapshot.Path);
             delivered++;
         }

@@ -1,10 +1,13 @@
+using IfiDashboard.Collector.Credentials;
 using IfiDashboard.Server.Store.Dashboard;
 using IfiDashboard.Server.Store.Inventory;
 using IfiDashboard.Server.Store.Policy;
 using IfiDashboard.Shared.Compliance.Facts;
+using IfiDashboard.Shared.Compliance.Remediation;
 using IfiDashboard.Shared.Compliance.Summary;
 using IfiDashboard.Shared.Compliance.Zeroing;
 using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Shared.Inventory;
 
 namespace IfiDashboard.Server.Compliance;
 
@@ -16,7 +19,8 @@ public sealed class FleetAssessmentBuilder(
     PolicyStore policies,
     DailyComplianceStore daily,
     ZeroingRateOptions rateOptions,
-    TimeProvider time)
+    TimeProvider time,
+    ICredentialResolver? credentials = null)
 {
     static readonly TimeSpan History = TimeSpan.FromDays(90);
 
@@ -43,7 +47,7 @@ public sealed class FleetAssessmentBuilder(
                 GrowthEvents = events,
                 History = observations[id].ToList(),
             };
-            var assessment = InstanceAssessor.Assess(registration, state, set, policy, rateOptions, now, out var windows);
+            var assessment = InstanceAssessor.Assess(registration, state, set, policy, rateOptions, now, LoginOf(registration), out var windows);
             assessed[id] = (assessment, windows);
         }
 
@@ -56,6 +60,20 @@ public sealed class FleetAssessmentBuilder(
         var today = DateOnly.FromDateTime(now.UtcDateTime);
         await daily.RecordAsync(today, ordered.Select(a => (a.Assessment.Registration.Id, a.Assessment.Compliance.Status)), ct);
         var series = DailyComplianceSeries.Build(await daily.ReadAsync(today.AddDays(-89), ct));
+
+        // The credential's user name where this server holds it; a standalone collector's credential is named instead.
+        string LoginOf(InstanceRegistration registration)
+        {
+            if (registration.CredentialName is not { } name) return RemediationAdvisor.CollectorLoginPlaceholder;
+            try
+            {
+                return credentials?.Resolve(name)?.UserId ?? $"<login of credential {name}>";
+            }
+            catch (FormatException)
+            {
+                return $"<login of credential {name}>";
+            }
+        }
 
         ZeroingReport Window(int index, int days) =>
             ZeroingReportBuilder.Combine(now.AddDays(-days), now, ordered.Select(a => a.Windows[index]).ToList());

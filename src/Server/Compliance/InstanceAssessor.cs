@@ -38,14 +38,19 @@ internal static class InstanceAssessor
             PollInterval = TimeSpan.FromSeconds(Math.Max(1, registration.PollIntervalSeconds)),
             EngineServiceAccount = state.EngineServiceAccount,
             ServiceStartedAt = extra?.EngineLastStartupTime is { } started ? Store.StoreTime.Parse(started) : null,
+            IfiOffByTraceFlag = state.IfiState == IfiState.Disabled && extra?.EngineDmvIfiEnabled == "Y",
         };
     }
 
+    /// <param name="collectorLogin">The login the collector uses there, named in the GRANT statements it is advised.</param>
     public static InstanceAssessment Assess(InstanceRegistration registration, InstanceListRow state, InstanceFactSet set,
-        PolicyDocument policy, ZeroingRateOptions rateOptions, DateTimeOffset now, out IReadOnlyList<InstanceZeroing> windows)
+        PolicyDocument policy, ZeroingRateOptions rateOptions, DateTimeOffset now, string collectorLogin,
+        out IReadOnlyList<InstanceZeroing> windows)
     {
-        var facts = set.Instance;
-        var compliance = ComplianceEvaluator.Evaluate(facts, policy, now);
+        var compliance = ComplianceEvaluator.Evaluate(set.Instance, policy, now);
+        // Judged with the policy: where it forbids IFI, zeroing is its cost, not time lost.
+        var facts = set.Instance with { IfiForbiddenByPolicy = compliance.Policy.Desired == DesiredState.Forbidden };
+        set = set with { Instance = facts };
         // Each event is judged once for the three windows and the zeroing rates: at a million events, judging them
         // once per use was most of an assessment's allocations.
         var assessments = GrowthEventAssessor.AssessAll(set);
@@ -63,8 +68,16 @@ internal static class InstanceAssessor
             // The same rates the overload taking options would estimate again.
             Restore = RestoreRiskCalculator.ForInstance(set, rates, new Volumes(rateOptions.MountRoots)),
             Account = ServiceAccountClassifier.Classify(facts.EngineServiceAccount, facts.MachineName, facts.Platform),
-            Remediation = RemediationAdvisor.For(facts, compliance),
-            TimeLost = new TimeLost(last7.Totals.TimeLost, last30.Totals.TimeLost, last90.Totals.TimeLost, last30.Totals.LogZeroing),
+            Remediation = RemediationAdvisor.For(facts, compliance, collectorLogin),
+            CollectorLogin = collectorLogin,
+            TimeLost = new TimeLost(last7.Totals.TimeLost, last30.Totals.TimeLost, last90.Totals.TimeLost, last30.Totals.LogZeroing)
+            {
+                PolicyCostLast30Days = last30.Totals.PolicyCost,
+                IfiUnknownLast7Days = last7.Totals.IfiUnknown,
+                IfiUnknownLast30Days = last30.Totals.IfiUnknown,
+                IfiUnknownLast90Days = last90.Totals.IfiUnknown,
+                Evidence = GrowthTimingEvidence.From(assessments.Where(a => a.Event.StartTime >= now.AddDays(-90))),
+            },
         };
     }
 }

@@ -19,4 +19,8 @@ internal static class StoreTime
         DateTimeOffset.ParseExact(text, Format, CultureInfo.InvariantCulture, DateTimeStyles.AssumeUniversal);
 
     public static DateTimeOffset? ParseNullable(string? text) => text is null ? null : Parse(text);
+
+    /// <summary>A time as a server's own clock recorded it (trace, msdb): no zone, fixed width, so it compares as text.</summary>
+    public static string ServerLocalText(DateTime value) =>
+        value.ToString("yyyy-MM-dd'T'HH:mm:ss.fffffff", CultureInfo.InvariantCulture);
 }

@@ -23,9 +23,35 @@ public sealed record InstanceAssessment
     public required InstanceRestoreRisk Restore { get; init; }
     public required ServiceAccountClassification Account { get; init; }
     public required RemediationPlan Remediation { get; init; }
+    /// <summary>The login the collector uses on this instance, as the GRANT statements name it.</summary>
+    public string CollectorLogin { get; init; } = RemediationAdvisor.CollectorLoginPlaceholder;
     /// <summary>Time IFI would have saved in the last 7, 30 and 90 days (data files without effective IFI).</summary>
     public required TimeLost TimeLost { get; init; }
 }
 
-/// <summary>Avoidable zeroing time (IFI would have saved it) and, apart, log zeroing IFI cannot avoid.</summary>
-public sealed record TimeLost(TimeSpan Last7Days, TimeSpan Last30Days, TimeSpan Last90Days, TimeSpan LogZeroingLast30Days);
+/// <summary>
+/// Avoidable zeroing time (IFI would have saved it) and, apart, log zeroing IFI cannot avoid and the zeroing a policy
+/// that forbids IFI costs. Growth time whose IFI state is unknown is in none of them: while it is above zero the lost
+/// figure of that window is unknown (or a lower bound), never "0 s", and <see cref="Evidence"/> says what the growth
+/// timings suggest.
+/// </summary>
+public sealed record TimeLost(TimeSpan Last7Days, TimeSpan Last30Days, TimeSpan Last90Days, TimeSpan LogZeroingLast30Days)
+{
+    public TimeSpan PolicyCostLast30Days { get; init; }
+    public TimeSpan IfiUnknownLast7Days { get; init; }
+    public TimeSpan IfiUnknownLast30Days { get; init; }
+    public TimeSpan IfiUnknownLast90Days { get; init; }
+    public GrowthTimingEvidence Evidence { get; init; } = GrowthTimingEvidence.None;
+
+    /// <summary>
+    /// A window's figure as every page and mail shows it: "unknown" when the only growth had an unknown IFI state,
+    /// "at least X" when some did, else X.
+    /// </summary>
+    public static string Show(TimeSpan lost, TimeSpan ifiUnknown, Func<TimeSpan, string> duration) =>
+        IsUnknown(lost, ifiUnknown) ? "unknown" : ifiUnknown > TimeSpan.Zero ? $"at least {duration(lost)}" : duration(lost);
+
+    /// <summary>Nothing is known to be lost, and some growth had an unknown IFI state.</summary>
+    public static bool IsUnknown(TimeSpan lost, TimeSpan ifiUnknown) => lost <= TimeSpan.Zero && ifiUnknown > TimeSpan.Zero;
+
+    public string Show30Days(Func<TimeSpan, string> duration) => Show(Last30Days, IfiUnknownLast30Days, duration);
+}

@@ -13,6 +13,12 @@ public sealed record GrowthEventInfo
     /// <summary>The logical file name.</summary>
     public required string FileName { get; init; }
     public required DateTimeOffset StartTime { get; init; }
+    /// <summary>
+    /// StartTime as the trace holds it, in the server's local time: the event's identity. Its UTC conversion uses the
+    /// offset when polled, so an event from before a daylight-saving change converts differently after it; keyed on
+    /// this, a re-read stores nothing twice. Null from collectors older than this field.
+    /// </summary>
+    public DateTime? StartTimeLocal { get; init; }
     public DateTimeOffset? EndTime { get; init; }
     public long DurationMicroseconds { get; init; }
     public long GrowthPages { get; init; }

@@ -10,7 +10,19 @@ public enum IfiState
 /// <summary>What a poll says about IFI on an instance, with the reason when it cannot say.</summary>
 public sealed record IfiObservation(IfiState State, string? UnknownReason)
 {
+    /// <summary>Disables instant file initialization for data files whatever the service account holds.</summary>
+    public const int DisablingTraceFlag = 1806;
+
     public static IfiObservation From(InstanceSnapshot snapshot)
+    {
+        var observed = FromSources(snapshot);
+        // [U] whether the DMV column and the start-up line reflect 1806; the flag decides what happens to data files.
+        return observed.State == IfiState.Enabled && snapshot.GlobalTraceFlags?.Contains(DisablingTraceFlag) == true
+            ? new(IfiState.Disabled, null)
+            : observed;
+    }
+
+    static IfiObservation FromSources(InstanceSnapshot snapshot)
     {
         var connect = snapshot.Probes.FirstOrDefault(p => p.Outcome.IsConnectionFailure());
         if (connect is not null)
@@ -23,6 +35,10 @@ public sealed record IfiObservation(IfiState State, string? UnknownReason)
         // so that line is the live state.
         if (services.Outcome == OutcomeClass.BuildTooOld && snapshot.StartupIfiLine is { } line)
             return new(line == "enabled" ? IfiState.Enabled : IfiState.Disabled, null);
+        // The start-up line could not be read: why (a refused error log) says more than "build too old".
+        if (services.Outcome == OutcomeClass.BuildTooOld
+            && snapshot.Probes.FirstOrDefault(p => p.Probe == ProbeNames.ErrorLog) is { Outcome: not (OutcomeClass.Ok or OutcomeClass.BuildTooOld) } errorLog)
+            return new(IfiState.Unknown, errorLog.Outcome == OutcomeClass.PermissionMissing ? ErrorLogPermissionMissing : Describe(errorLog.Outcome));
         if (services.Outcome != OutcomeClass.Ok)
             return new(IfiState.Unknown, Describe(services.Outcome));
 
@@ -33,6 +49,9 @@ public sealed record IfiObservation(IfiState State, string? UnknownReason)
             _ => new(IfiState.Unknown, "engine service row not found"),
         };
     }
+
+    /// <summary>The reason when the error log holding the start-up line was refused (not the services DMV).</summary>
+    public const string ErrorLogPermissionMissing = "permission missing (error log)";
 
     static string Describe(OutcomeClass outcome) => outcome switch
     {

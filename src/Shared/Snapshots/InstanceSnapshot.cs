@@ -23,6 +23,8 @@ public sealed record InstanceSnapshot
     public DefaultTraceState? DefaultTrace { get; init; }
     public IReadOnlyList<GrowthEventInfo> GrowthEvents { get; init; } = [];
     public IReadOnlyList<BackupInfo> Backups { get; init; } = [];
+    /// <summary>Trace flags on globally (DBCC TRACESTATUS(-1)); null when not read.</summary>
+    public IReadOnlyList<int>? GlobalTraceFlags { get; init; }
     /// <summary>"enabled" or "disabled" from the start-up error-log line, read only for builds without the IFI column.</summary>
     public string? StartupIfiLine { get; init; }
 

@@ -16,4 +16,5 @@ public static class ProbeNames
     public const string GrowthEvents = "growth-events";
     public const string Backups = "backups";
     public const string ErrorLog = "errorlog";
+    public const string TraceFlags = "trace-flags";
 }

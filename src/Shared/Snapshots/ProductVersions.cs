@@ -30,6 +30,24 @@ public static class ProductVersions
         _ => false,
     };
 
+    /// <summary>
+    /// The Azure products by SERVERPROPERTY('EngineEdition'): their ProductVersion (12.0.2000.8 on Azure SQL Database)
+    /// is an engine version, not a SQL Server release, so "SQL Server 2014" would be wrong. Null for boxed SQL Server.
+    /// </summary>
+    public static string? PlatformProduct(int? engineEdition) => engineEdition switch
+    {
+        5 => "Azure SQL Database",
+        6 => "Azure Synapse Analytics",
+        8 => "Azure SQL Managed Instance",
+        9 => "Azure SQL Edge",
+        11 => "Azure Synapse serverless SQL pool",
+        _ => null,
+    };
+
+    /// <summary>"SQL Server 2019", or the Azure product for an Azure engine edition.</summary>
+    public static string ProductName(string? productVersion, int? engineEdition) =>
+        PlatformProduct(engineEdition) ?? ReleaseName(productVersion is null ? 0 : Major(productVersion));
+
     /// <summary>SQL Server release name for a major version (11 = 2012 ... 17 = 2025).</summary>
     public static string ReleaseName(int major) => major switch
     {

@@ -74,6 +74,9 @@ public sealed class QueryEngine(Action<string>? log = null, TimeProvider? clock 
                 case ExecStatement exec:
                     steps.Add(ProcedureCatalog.Bind(exec, scope));
                     break;
+                case DbccStatement dbcc:
+                    steps.AddRange(DbccCommands.Bind(dbcc, scope));
+                    break;
                 default:
                     steps.Add(() => new StatementDone());
                     break;

@@ -5,7 +5,7 @@ namespace IfiDashboard.Simulator.Engine;
 
 /// <summary>
 /// The SQL Server messages the engine raises, with the numbers, states and severities a real server uses, because
-/// the collector classifies failures by number (shared/sqlserver-reference.md, section 9).
+/// the collector classifies failures by number (docs/sqlserver-reference.md, section 9).
 /// </summary>
 internal static class SqlErrors
 {
@@ -93,6 +93,26 @@ internal static class SqlErrors
     /// </summary>
     public static SqlMessage ErrorLogDenied(int line = 1) =>
         new(15003, 1, 16, "Only members of the securityadmin role can execute this stored procedure.", line);
+
+    /// <summary>An extended procedure the login may not execute (xp_readerrorlog without EXECUTE on it).</summary>
+    public static SqlMessage ExecuteDenied(string procedure, int line = 1) =>
+        new(229, 5, 14, $"The EXECUTE permission was denied on the object '{procedure}', database 'mssqlsystemresource', schema 'sys'.", line);
+
+    /// <summary>
+    /// A log number beyond the archives kept. [U] number and text as community posts quote them; the collector treats
+    /// any error on an archived log as "no such log".
+    /// </summary>
+    public static SqlMessage ErrorLogNotFound(int line = 1) =>
+        new(22004, 1, 16, "xp_readerrorlog() returned error 2, 'The system cannot find the file specified.'", line);
+
+    /// <summary>A DBCC command the simulator does not model, as SQL Server answers an unknown one.</summary>
+    public static QueryException UnknownDbcc(string command, int line) =>
+        new(new SqlMessage(2526, 3, 16, $"Incorrect DBCC statement. Check the documentation for the correct DBCC syntax and options. ({command})", line),
+            unknownToSimulator: true);
+
+    /// <summary>The informational line every DBCC command ends with unless WITH NO_INFOMSGS.</summary>
+    public static SqlMessage DbccCompleted(int line = 1) =>
+        new(2528, 1, 10, "DBCC execution completed. If DBCC printed error messages, contact your system administrator.", line);
 
     /// <summary>The messages a scenario's ErrorNumber fault answers with; unknown numbers get a generic text.</summary>
     public static IReadOnlyList<SqlMessage> Fault(int number, SessionContext session) => number switch

@@ -20,9 +20,10 @@ public sealed class FleetSimulator : IAsyncDisposable
     public SimulatedInstance this[string name] => _instances[name];
 
     /// <param name="log">Where loud simulator messages go (unknown statements); standard error by default.</param>
-    public static FleetSimulator Start(Scenario scenario, Action<string>? log = null)
+    /// <param name="clock">What the servers' clocks read (SYSDATETIMEOFFSET and friends); the system clock by default.</param>
+    public static FleetSimulator Start(Scenario scenario, Action<string>? log = null, TimeProvider? clock = null)
     {
-        var engine = new QueryEngine(log ?? Console.Error.WriteLine);
+        var engine = new QueryEngine(log ?? Console.Error.WriteLine, clock);
         var instances = new Dictionary<string, SimulatedInstance>(StringComparer.OrdinalIgnoreCase);
         try
         {

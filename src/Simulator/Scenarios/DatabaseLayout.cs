@@ -4,6 +4,11 @@ namespace IfiDashboard.Simulator.Scenarios;
 internal sealed record ResolvedDatabase(
     int Id, string Name, string RecoveryModel, int EncryptionState, IReadOnlyList<ResolvedFile> Files)
 {
+    /// <summary>The source database's name when this is a database snapshot (every file sparse).</summary>
+    public string? SnapshotOf { get; init; }
+
+    public bool IsSnapshot => SnapshotOf is not null;
+
     public bool IsEncrypted => EncryptionState is 2 or 3 or 4 or 6;
 }
 
@@ -72,7 +77,7 @@ internal static class DatabaseLayout
         var recovery = database.RecoveryModel?.ToUpperInvariant()
                        ?? (SystemDatabases.IsSimpleByDefault(database.Name) ? "SIMPLE" : "FULL");
         return new ResolvedDatabase(id, database.Name, recovery, database.EncryptionState,
-            [.. numbered.OrderBy(f => f.FileId)]);
+            [.. numbered.OrderBy(f => f.FileId)]) { SnapshotOf = database.SnapshotOf };
     }
 
     private static List<ScenarioDatabaseFile> DefaultFiles(ScenarioInstance instance, string name)

@@ -22,6 +22,12 @@ public sealed class ScenarioDatabase
     /// <summary>FULL, BULK_LOGGED or SIMPLE; null takes SIMPLE for master, tempdb and msdb and FULL otherwise.</summary>
     public string? RecoveryModel { get; set; }
 
+    /// <summary>
+    /// The database this one is a snapshot of (CREATE DATABASE ... AS SNAPSHOT OF): its files are sparse
+    /// (sys.master_files.is_sparse = 1), never zeroed and never restored.
+    /// </summary>
+    public string? SnapshotOf { get; set; }
+
     /// <summary>Empty gives one 8 MB data file and one 8 MB log file in the default data directory.</summary>
     public List<ScenarioDatabaseFile> Files { get; set; } = [];
 

@@ -26,6 +26,13 @@ public sealed partial class ScenarioInstance
     /// <summary>The server's local time minus UTC, in minutes: the trace, error log and msdb report local time.</summary>
     public int UtcOffsetMinutes { get; set; }
 
+    /// <summary>
+    /// The server's time zone (IANA or Windows id, e.g. "Europe/Berlin"). When set it replaces
+    /// <see cref="UtcOffsetMinutes"/>: each moment is reported with the offset in force then, across daylight-saving
+    /// changes, as a real server's local clock does.
+    /// </summary>
+    public string? TimeZone { get; set; }
+
     /// <summary>User databases, and system databases whose defaults it replaces (matched by name).</summary>
     public IReadOnlyList<ScenarioDatabase> Databases { get; set; } = [];
 
@@ -36,6 +43,22 @@ public sealed partial class ScenarioInstance
 
     /// <summary>Zeroing reported in the current error log (trace flags 3004 and 3605).</summary>
     public IReadOnlyList<ScenarioZeroingEntry> ErrorLogZeroing { get; set; } = [];
+
+    /// <summary>
+    /// How often sp_cycle_errorlog ran since the last service start: the start-up lines (with the IFI line) are then in
+    /// archived log number ErrorLogCyclesSinceStartup, and logs 0 up to it begin with "The error log has been
+    /// reinitialized".
+    /// </summary>
+    public int ErrorLogCyclesSinceStartup { get; set; }
+
+    /// <summary>Archived error logs kept (SQL Server's default is 6): a higher log number does not exist.</summary>
+    public int ErrorLogArchives { get; set; } = 6;
+
+    /// <summary>What sp_readerrorlog checks before SQL Server 2022 (the sources disagree; see ReadErrorLogCheck).</summary>
+    public ReadErrorLogCheck ReadErrorLogCheck { get; set; } = ReadErrorLogCheck.DocumentedPermission;
+
+    /// <summary>Trace flags on globally (start-up -T or DBCC TRACEON(n, -1)), as DBCC TRACESTATUS(-1) lists them.</summary>
+    public List<int> GlobalTraceFlags { get; set; } = [];
 
     /// <summary>msdb.dbo.backupset rows; backup_set_id is the 1-based position.</summary>
     public IReadOnlyList<ScenarioBackup> Backups { get; set; } = [];
@@ -52,6 +75,19 @@ public sealed class ScenarioInventory
     public List<string> Tags { get; set; } = [];
     /// <summary>The collector's Encrypt setting for this instance: Mandatory, Optional or Strict.</summary>
     public string Encrypt { get; set; } = "Mandatory";
+}
+
+/// <summary>
+/// sp_readerrorlog's permission check before SQL Server 2022. Microsoft's page names VIEW SERVER STATE; published
+/// copies of the procedure's body check securityadmin membership and raise 15003 otherwise. From 2022 both say
+/// VIEW ANY ERROR LOG.
+/// </summary>
+public enum ReadErrorLogCheck
+{
+    /// <summary>VIEW SERVER STATE (or securityadmin), as Microsoft's page says.</summary>
+    DocumentedPermission,
+    /// <summary>securityadmin membership only, as the procedure's body says.</summary>
+    SecurityAdminRole,
 }
 
 /// <summary>How the instance answers the client's PRELOGIN encryption request.</summary>

@@ -8,7 +8,12 @@ internal static class ScenarioValidation
 {
     public static void Check(ScenarioInstance instance)
     {
-        VersionProfiles.Get(instance.Profile); // names the bad profile
+        var profile = VersionProfiles.Get(instance.Profile); // names the bad profile
+        // [D] SQL Server 2022 and later always offer TLS (a self-signed certificate at the least): none answers
+        // ENCRYPT_NOT_SUP. [U] older builds also make a self-signed certificate; the mode stays for them and for
+        // listeners that are not SQL Server.
+        Require(instance.Encryption != EncryptionSupport.NotSupported || profile.Major < 16, instance,
+            $"encryption NotSupported is not an answer SQL Server {profile.Name} gives; use Optional or Required");
         var databases = DatabaseLayout.For(instance);
         var duplicate = databases.GroupBy(d => d.Id).FirstOrDefault(g => g.Count() > 1);
         Require(duplicate is null, instance, $"database_id {duplicate?.Key} is used twice");

@@ -2,7 +2,7 @@ namespace IfiDashboard.Simulator.Scenarios;
 
 /// <summary>
 /// What a SQL Server build looks like to a client: its version strings and which objects and columns it has.
-/// Facts from shared/sqlserver-reference.md (IFI column from 2012 SP4, 2014 SP3, 2016 SP1; host info from 2017).
+/// Facts from docs/sqlserver-reference.md (IFI column from 2012 SP4, 2014 SP3, 2016 SP1; host info from 2017).
 /// </summary>
 public sealed record VersionProfile(
     string Name,
@@ -53,7 +53,9 @@ public static class VersionProfiles
         new("2022", "16.0.4135.4", "RTM", "CU14", 3, HasIfiColumn: true, HasHostInfo: true, HasServerServices: true),
         new("2025", "17.0.1000.7", "RTM", null, 3, HasIfiColumn: true, HasHostInfo: true, HasServerServices: true),
         new("azure-sql-db", "12.0.2000.8", "RTM", null, 5, HasIfiColumn: false, HasHostInfo: false, HasServerServices: false),
-        new("managed-instance", "12.0.2000.8", "RTM", null, 8, HasIfiColumn: true, HasHostInfo: true, HasServerServices: true),
+        // [U] Managed Instance: Microsoft documents sys.dm_server_services for SQL Server only, and the platform runs
+        // no default trace a customer configures; modelled as absent (Msg 208) and as no default trace row.
+        new("managed-instance", "12.0.2000.8", "RTM", null, 8, HasIfiColumn: true, HasHostInfo: true, HasServerServices: false),
     ];
 
     public static VersionProfile Get(string name) =>

@@ -5,6 +5,7 @@ namespace IfiDashboard.Simulator.Tds;
 /// <summary>Reads one RPC parameter's TYPE_INFO and value into a CLR value.</summary>
 internal static class ParameterReader
 {
+    const byte BigBinary = 0xAD, BigChar = 0xAF, TimeN = 0x29;
     const byte GuidN = 0x24, IntN = 0x26, DateN = 0x28, DateTime2N = 0x2A, DateTimeOffsetN = 0x2B, NText = 0x63,
         BitN = 0x68, DecimalN = 0x6A, NumericN = 0x6C, FloatN = 0x6D, MoneyN = 0x6E, DateTimeN = 0x6F,
         BigVarChar = 0xA7, BigVarBinary = 0xA5, NVarChar = 0xE7, NChar = 0xEF;
@@ -15,16 +16,16 @@ internal static class ParameterReader
         var type = r.Byte();
         switch (type)
         {
-            case NVarChar or NChar or BigVarChar or BigVarBinary:
+            case NVarChar or NChar or BigVarChar or BigVarBinary or BigChar or BigBinary:
             {
                 var maxLength = r.UInt16();
-                if (type != BigVarBinary) r.Skip(5); // collation
+                if (type is not (BigVarBinary or BigBinary)) r.Skip(5); // collation
                 var bytes = maxLength == 0xFFFF ? ReadPlp(r) : ReadUShortLengthBytes(r);
                 if (bytes is null) return null;
                 return type switch
                 {
                     NVarChar or NChar => Encoding.Unicode.GetString(bytes),
-                    BigVarChar => Encoding.Latin1.GetString(bytes),
+                    BigVarChar or BigChar => Encoding.Latin1.GetString(bytes),
                     _ => bytes,
                 };
             }
@@ -90,6 +91,15 @@ internal static class ParameterReader
             {
                 var length = r.Byte();
                 return length == 0 ? null : DateTime.MinValue.AddDays(ReadUInt24(r));
+            }
+            case TimeN:
+            {
+                var scale = r.Byte();
+                var length = r.Byte();
+                if (length == 0) return null;
+                long units = 0;
+                for (var i = 0; i < length; i++) units |= (long)r.Byte() << (8 * i);
+                return TimeSpan.FromTicks(units * (long)Math.Pow(10, 7 - scale));
             }
             case DateTime2N:
             {

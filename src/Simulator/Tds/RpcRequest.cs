@@ -11,6 +11,14 @@ internal sealed record RpcRequest(string ProcedureName, string? Statement, IRead
     const ushort ProcIdSwitch = 0xFFFF;
     const ushort SpExecuteSql = 10;
 
+    /// <summary>The well-known procedure ids of [MS-TDS] 2.2.6.6.</summary>
+    static readonly string[] ProcIds =
+    [
+        "", "sp_cursor", "sp_cursoropen", "sp_cursorprepare", "sp_cursorexecute", "sp_cursorprepexec",
+        "sp_cursorunprepare", "sp_cursorfetch", "sp_cursoroption", "sp_cursorclose", "sp_executesql", "sp_prepare",
+        "sp_execute", "sp_prepexec", "sp_prepexecrpc", "sp_unprepare",
+    ];
+
     public static RpcRequest Parse(byte[] payload)
     {
         var reader = new PayloadReader(payload);
@@ -20,7 +28,7 @@ internal sealed record RpcRequest(string ProcedureName, string? Statement, IRead
         if (nameLength == ProcIdSwitch)
         {
             var procId = reader.UInt16();
-            procedure = procId == SpExecuteSql ? "sp_executesql" : $"proc#{procId}";
+            procedure = procId < ProcIds.Length && procId > 0 ? ProcIds[procId] : $"proc#{procId}";
         }
         else procedure = reader.Ucs2(nameLength);
         reader.UInt16(); // OptionFlags
@@ -39,8 +47,14 @@ internal sealed record RpcRequest(string ProcedureName, string? Statement, IRead
             if (name.Length > 0) named[name] = value;
         }
 
+        // Any other procedure runs as the EXEC a batch would send, so the engine answers it as SQL Server does (its
+        // result, or Msg 2812 and a log line for one the simulator does not model) on an open connection.
         if (!procedure.Equals("sp_executesql", StringComparison.OrdinalIgnoreCase))
-            return new RpcRequest(procedure, null, named);
+        {
+            var arguments = positional.Select((value, i) => ($"@rpc{i}", value)).ToList();
+            var exec = $"EXEC {procedure} {string.Join(", ", arguments.Select(a => a.Item1))}".TrimEnd();
+            return new RpcRequest(procedure, exec, arguments.ToDictionary(a => a.Item1, a => a.value, StringComparer.OrdinalIgnoreCase));
+        }
 
         // sp_executesql: @stmt, @params, then the parameter values by name.
         var statement = positional.Count > 0 ? positional[0] as string : null;

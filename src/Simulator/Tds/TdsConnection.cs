@@ -21,6 +21,7 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
     TdsTransport _transport = null!;
     SessionContext? _session;
 
+
     ScenarioInstance Scenario => instance.Scenario;
     Transcript Transcript => instance.Transcript;
 
@@ -78,9 +79,14 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
             return false; // "Force Strict Encryption": only TDS 8.0 clients are served.
 
         var answer = strict ? PreLoginEncryption.NotSupported : ChooseEncryption(request.Encryption);
-        if (answer is null) return false;
         await _transport.WriteMessageAsync(TdsPacketType.TabularResult,
-            PreLoginRequest.BuildResponse(instance.ProductVersion, answer.Value), ct);
+            PreLoginRequest.BuildResponse(instance.ProductVersion, answer), ct);
+        if (answer == PreLoginEncryption.Required && request.Encryption == PreLoginEncryption.NotSupported)
+        {
+            // Force Encryption meets a client without TLS: SQL Server answers ENCRYPT_REQ and the client ends.
+            Transcript.Add(TranscriptKinds.Encryption, "required, client does not support it");
+            return false;
+        }
 
         var loginOnlyTls = false;
         var mode = strict ? "strict" : "none";
@@ -109,14 +115,16 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
         return n == 1 && first[0] == TlsHandshakeRecord;
     }
 
-    /// <summary>The server's side of [MS-TDS] 2.2.6.5's encryption table; null closes the connection.</summary>
-    byte? ChooseEncryption(byte client) => (Scenario.Encryption, client) switch
+    /// <summary>
+    /// The server's side of [MS-TDS] 2.2.6.5's encryption table. A server that requires encryption answers ENCRYPT_REQ
+    /// even to a client that does not support it, which then ends the connection.
+    /// </summary>
+    byte ChooseEncryption(byte client) => (Scenario.Encryption, client) switch
     {
         (EncryptionSupport.NotSupported, _) => PreLoginEncryption.NotSupported,
         (EncryptionSupport.Optional, PreLoginEncryption.Off) => PreLoginEncryption.Off,
         (EncryptionSupport.Optional, PreLoginEncryption.NotSupported) => PreLoginEncryption.NotSupported,
         (EncryptionSupport.Optional, _) => PreLoginEncryption.On,
-        (_, PreLoginEncryption.NotSupported) => null,
         (_, PreLoginEncryption.On) => PreLoginEncryption.On,
         _ => PreLoginEncryption.Required,
     };
@@ -152,7 +160,7 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
             return false;
         }
 
-        Transcript.Add(TranscriptKinds.Login, $"{login.UserName} app={login.AppName}");
+        Transcript.Add(TranscriptKinds.Login, $"{login.UserName} app={login.AppName} tds=0x{TokenWriter.AgreedTdsVersion(login.TdsVersion):X8}");
         var database = string.IsNullOrEmpty(login.Database) ? "master" : login.Database;
         _session = new SessionContext(Scenario, instance.Profile, account, database);
         tokens.EnvChange(1, database, "master");
@@ -160,7 +168,7 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
         tokens.CollationEnvChange();
         tokens.EnvChange(2, "us_english", "");
         tokens.Message(new SqlMessage(5703, 1, 0, "Changed language setting to us_english."));
-        tokens.LoginAck(instance.ProductVersion);
+        tokens.LoginAck(instance.ProductVersion, TokenWriter.AgreedTdsVersion(login.TdsVersion));
         if (login.FeatureIds.Count > 0) tokens.FeatureExtAckNone();
         var packetSize = Math.Clamp(login.PacketSize is 0 ? 4096 : login.PacketSize, 512, 32767);
         tokens.EnvChange(4, packetSize.ToString(), "4096");
@@ -208,7 +216,21 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
             Transcript.Add(TranscriptKinds.Reset, "reset connection");
             _session = _session! with { Database = "master" };
         }
-        var (isRpc, sql, parameters) = Decode(message);
+        bool isRpc;
+        string sql;
+        IReadOnlyDictionary<string, object?> parameters;
+        try
+        {
+            (isRpc, sql, parameters) = Decode(message);
+        }
+        catch (TdsProtocolException e) when (message.Type == TdsPacketType.Rpc)
+        {
+            // The whole request was read: answer it with SQL Server's RPC stream error, keep the connection.
+            Transcript.Add(TranscriptKinds.ProtocolError, e.Message);
+            await WriteResultAsync(BatchResult.Of(new SqlMessage(8009, 1, 16,
+                $"The incoming tabular data stream (TDS) remote procedure call (RPC) protocol stream is incorrect. {e.Message}")), true, ct);
+            return null;
+        }
         Transcript.Add(isRpc ? TranscriptKinds.Rpc : TranscriptKinds.Batch, sql);
 
         using var attention = CancellationTokenSource.CreateLinkedTokenSource(ct);
@@ -249,9 +271,7 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
         if (message.Type == TdsPacketType.SqlBatch)
             return (false, RpcRequest.ParseSqlBatch(message.Payload), new Dictionary<string, object?>());
         var rpc = RpcRequest.Parse(message.Payload);
-        if (rpc.Statement is null)
-            throw new TdsProtocolException($"RPC '{rpc.ProcedureName}' is not supported; only sp_executesql is.");
-        return (true, rpc.Statement, rpc.Parameters);
+        return (true, rpc.Statement ?? "", rpc.Parameters);
     }
 
     async Task WriteResultAsync(BatchResult result, bool isRpc, CancellationToken ct)

@@ -17,14 +17,26 @@ internal sealed class TokenWriter(PayloadWriter writer, string serverName, int p
 
     public PayloadWriter Payload => writer;
 
-    /// <summary>LOGINACK for TDS 7.4 (SQL Server 2012 and later). The TDS version goes big-endian, as SQL Server sends it.</summary>
-    public void LoginAck(Version productVersion)
+    /// <summary>
+    /// The TDS version LOGINACK answers a LOGIN7 with: the client's own for 7.2 and 7.3 ([MS-TDS]: the highest version
+    /// both speak), 7.4 for 7.4 and later (TDS 8.0 clients send 0x08000000 and get 7.4). Not yet 7.1, whose token
+    /// stream differs (4-byte DONE row counts, no PLP, ...): a 7.1 client still gets 7.4. [U] the simulator also sends
+    /// 7.3+ data types (datetime2, ...) to a 7.2 client, where SQL Server would send them as nvarchar.
+    /// </summary>
+    public static uint AgreedTdsVersion(uint client) => client switch
+    {
+        0x72090002 or 0x730A0003 or 0x730B0003 => client,
+        _ => 0x74000004,
+    };
+
+    /// <summary>LOGINACK; the TDS version goes big-endian, as SQL Server sends it.</summary>
+    public void LoginAck(Version productVersion, uint tdsVersion = 0x74000004)
     {
         writer.Byte(TokenLoginAck);
         var start = writer.Length;
         writer.UInt16(0);
         writer.Byte(1); // SQL_TSQL
-        writer.UInt32BigEndian(0x74000004);
+        writer.UInt32BigEndian(tdsVersion);
         writer.BVarChar("Microsoft SQL Server");
         writer.Byte((byte)productVersion.Major);
         writer.Byte((byte)productVersion.Minor);

@@ -29,7 +29,7 @@ public sealed class ConnectionTestResultTests : ComponentTest
         var services = page.Find("tr[data-probe=services]");
         Assert.Equal("PermissionMissing", services.GetAttribute("data-outcome"));
         Assert.Contains("permission was denied (error 300)", services.TextContent, StringComparison.Ordinal);
-        Assert.Contains("Grant the collector login VIEW SERVER STATE", services.TextContent, StringComparison.Ordinal);
+        Assert.Contains("Grant VIEW SERVER", services.TextContent, StringComparison.Ordinal);
         Assert.Contains("sp_configure 'default trace enabled'", page.Find("tr[data-probe=default-trace]").TextContent, StringComparison.Ordinal);
         Assert.Null(page.Find("tr[data-probe=connect]").GetAttribute("class"));
         Assert.Contains("2 of 3 probes failed", page.Find(".status-line").TextContent, StringComparison.Ordinal);

@@ -51,6 +51,24 @@ public sealed class CollectedFactsProbeTests
         Assert.Contains(snapshot.Files, f => f.DatabaseName == "master");
     }
 
+    // sys.master_files hides rows without VIEW ANY DEFINITION instead of raising an error.
+    [Theory]
+    [InlineData("VIEW ANY DEFINITION", OutcomeClass.Ok)]
+    [InlineData("ALTER TRACE", OutcomeClass.PermissionMissing)]
+    public async Task Files_hidden_by_metadata_visibility_are_detected_and_named(string permission, OutcomeClass expected)
+    {
+        var instance = SalesServer();
+        instance.Logins = [Fleets.LoginWith("VIEW SERVER STATE", permission)];
+        await using var fleet = Fleets.Start(instance);
+
+        var snapshot = await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["sales"]), CancellationToken.None);
+
+        var files = snapshot.Probes.Single(p => p.Probe == ProbeNames.Files);
+        Assert.Equal(expected, files.Outcome);
+        if (expected == OutcomeClass.PermissionMissing)
+            Assert.Contains($"2 of 5 databases", files.Message, StringComparison.Ordinal);
+    }
+
     [Fact]
     public async Task Growth_events_come_back_in_utc_with_microseconds_and_pages()
     {
@@ -68,7 +86,7 @@ public sealed class CollectedFactsProbeTests
     }
 
     [Fact]
-    public async Task Second_poll_reads_only_events_newer_than_the_watermark()
+    public async Task Second_poll_reads_only_events_that_ended_within_the_overlap_of_the_watermark()
     {
         var instance = SalesServer();
         await using var fleet = Fleets.Start(instance);
@@ -79,8 +97,26 @@ public sealed class CollectedFactsProbeTests
         instance.AppendGrowthEvent(new ScenarioGrowthEvent { Database = "Sales", FileName = "Sales", StartTime = Noon, DurationMicroseconds = 1_000_000 });
         var second = await prober.PollAsync(registration, CancellationToken.None);
 
-        var only = Assert.Single(second.GrowthEvents);
-        Assert.Equal(Noon, only.StartTime);
+        // The newest event read before (ended at 11:00:00.9) is read again inside the overlap; the 10:00 one is not.
+        Assert.Equal([Noon.AddHours(-1), Noon], second.GrowthEvents.Select(e => e.StartTime));
+    }
+
+    // The trace writes a growth's row when it ends: a long growth appears after a shorter one that started later.
+    [Fact]
+    public async Task Long_growth_that_ends_after_a_later_shorter_one_is_still_read()
+    {
+        var instance = SalesServer();
+        await using var fleet = Fleets.Start(instance);
+        var prober = ProberFactory.Create();
+        var registration = ProberFactory.Registration(fleet["sales"]);
+        instance.AppendGrowthEvent(new ScenarioGrowthEvent { Database = "Sales", FileName = "Sales", StartTime = Noon.AddMinutes(30), DurationMicroseconds = 2_000_000 });
+        await prober.PollAsync(registration, CancellationToken.None);
+
+        // Started at noon, zeroed for 45 minutes: its row is written at 12:45, after the 12:30 growth's.
+        instance.AppendGrowthEvent(new ScenarioGrowthEvent { Database = "Sales", FileName = "Sales", StartTime = Noon, DurationMicroseconds = 2_700_000_000 });
+        var second = await prober.PollAsync(registration, CancellationToken.None);
+
+        Assert.Contains(second.GrowthEvents, e => e.StartTime == Noon && e.DurationMicroseconds == 2_700_000_000);
     }
 
     [Fact]

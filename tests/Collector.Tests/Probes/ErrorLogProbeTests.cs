@@ -43,6 +43,65 @@ public sealed class ErrorLogProbeTests
         Assert.DoesNotContain(fleet["new"].Transcript.TextsOf("batch"), sql => sql.Contains("sp_readerrorlog", StringComparison.Ordinal));
     }
 
+    [Fact]
+    public async Task Startup_line_in_an_archived_log_after_sp_cycle_errorlog_is_found()
+    {
+        await using var fleet = Fleets.Start(new ScenarioInstance
+        {
+            Name = "cycled", Profile = "2016-RTM", IfiEnabled = true, ErrorLogCyclesSinceStartup = 3,
+        });
+
+        var snapshot = await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["cycled"]), CancellationToken.None);
+
+        Assert.Equal(IfiState.Enabled, IfiObservation.From(snapshot).State);
+        Assert.Contains("archived error log 3", snapshot.Probes.Single(p => p.Probe == ProbeNames.ErrorLog).Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Startup_line_cycled_out_of_every_kept_log_is_not_found_and_the_search_stops()
+    {
+        await using var fleet = Fleets.Start(new ScenarioInstance
+        {
+            Name = "cycled", Profile = "2014-SP2", IfiEnabled = true, ErrorLogCyclesSinceStartup = 8, ErrorLogArchives = 6,
+        });
+
+        var snapshot = await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["cycled"]), CancellationToken.None);
+
+        Assert.Equal(OutcomeClass.BuildTooOld, snapshot.Probes.Single(p => p.Probe == ProbeNames.ErrorLog).Outcome);
+        Assert.Equal(8, fleet["cycled"].Transcript.TextsOf("rpc").Count(t => t.Contains("sp_readerrorlog", StringComparison.Ordinal)));
+    }
+
+    // Published copies of sp_readerrorlog check securityadmin before 2022 (Msg 15003), whatever Microsoft's page says.
+    static ScenarioInstance RefusingErrorLog(params string[] extra) => new()
+    {
+        Name = "guarded", Profile = "2014-SP2", IfiEnabled = true, ReadErrorLogCheck = ReadErrorLogCheck.SecurityAdminRole,
+        Logins = [Fleets.LoginWith(["VIEW SERVER STATE", "VIEW ANY DEFINITION", "ALTER TRACE", .. extra])],
+    };
+
+    [Fact]
+    public async Task Error_log_refused_with_15003_is_a_missing_permission_naming_the_least_grant()
+    {
+        await using var fleet = Fleets.Start(RefusingErrorLog());
+
+        var snapshot = await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["guarded"]), CancellationToken.None);
+
+        var errorLog = snapshot.Probes.Single(p => p.Probe == ProbeNames.ErrorLog);
+        Assert.Equal(OutcomeClass.PermissionMissing, errorLog.Outcome);
+        Assert.Contains("xp_readerrorlog", errorLog.Message, StringComparison.Ordinal);
+        Assert.Equal(new IfiObservation(IfiState.Unknown, IfiObservation.ErrorLogPermissionMissing), IfiObservation.From(snapshot));
+    }
+
+    [Fact]
+    public async Task Sp_readerrorlog_refused_reads_through_xp_readerrorlog_when_execute_is_granted()
+    {
+        await using var fleet = Fleets.Start(RefusingErrorLog("EXECUTE ON xp_readerrorlog"));
+
+        var snapshot = await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["guarded"]), CancellationToken.None);
+
+        Assert.Equal(OutcomeClass.Ok, snapshot.Probes.Single(p => p.Probe == ProbeNames.ErrorLog).Outcome);
+        Assert.Equal(IfiState.Enabled, IfiObservation.From(snapshot).State);
+    }
+
     [Theory]
     [InlineData("2026-11-01 06:00:01.23 Server      Database Instant File Initialization: enabled. For security and performance considerations see the topic 'Database Instant File Initialization' in SQL Server Books Online. This is an informational message only. No user action is required.", "enabled")]
     [InlineData("Database Instant File Initialization: disabled. For security and performance considerations see the topic", "disabled")]

@@ -46,6 +46,36 @@ public sealed class VersionProfileProbeTests
         Assert.Null(snapshot.EngineService.InstantFileInitializationEnabled);
     }
 
+    // sp_Blitz check 74 and Microsoft's trace flag list: 1806 disables IFI whatever the account holds.
+    [Fact]
+    public async Task Trace_flag_1806_on_globally_means_data_files_are_zeroed()
+    {
+        await using var fleet = Fleets.Start(new ScenarioInstance { Name = "tf", Profile = "2019", IfiEnabled = true, GlobalTraceFlags = [3226, 1806] });
+
+        var snapshot = await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["tf"]), CancellationToken.None);
+
+        Assert.Equal([1806, 3226], snapshot.GlobalTraceFlags!.Order());
+        Assert.Equal("Y", snapshot.EngineService!.InstantFileInitializationEnabled);
+        Assert.Equal(IfiState.Disabled, IfiObservation.From(snapshot).State);
+        Assert.Contains("1806", snapshot.Probes.Single(p => p.Probe == ProbeNames.TraceFlags).Message, StringComparison.Ordinal);
+    }
+
+    // The platform manages IFI, services and traces there: not "trace disabled" with sp_configure advice.
+    [Fact]
+    public async Task Managed_instance_skips_the_probes_that_cannot_work_there()
+    {
+        await using var fleet = Fleets.Start(new ScenarioInstance { Name = "mi", Profile = "managed-instance" });
+
+        var snapshot = await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["mi"]), CancellationToken.None);
+
+        Assert.Equal(OutcomeClass.NotApplicable, snapshot.Probes.Single(p => p.Probe == ProbeNames.Services).Outcome);
+        Assert.Equal(OutcomeClass.NotApplicable, snapshot.Probes.Single(p => p.Probe == ProbeNames.DefaultTrace).Outcome);
+        Assert.DoesNotContain(snapshot.Probes, p => p.Probe == ProbeNames.ErrorLog || p.Outcome == OutcomeClass.TraceDisabled);
+        Assert.All(snapshot.Probes, p => Assert.True(p.Outcome is OutcomeClass.Ok or OutcomeClass.NotApplicable, p.ToString()));
+        Assert.DoesNotContain(fleet["mi"].Transcript.TextsOf("batch").Concat(fleet["mi"].Transcript.TextsOf("rpc")),
+            sql => sql.Contains("sys.traces", StringComparison.Ordinal) || sql.Contains("dm_server_services", StringComparison.Ordinal));
+    }
+
     [Fact]
     public async Task Azure_sql_database_is_not_applicable()
     {
@@ -77,7 +107,7 @@ public sealed class VersionProfileProbeTests
         await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["sql"]), CancellationToken.None);
 
         var sent = fleet["sql"].Transcript.TextsOf("batch").Concat(fleet["sql"].Transcript.TextsOf("rpc")).ToList();
-        Assert.Equal(SqlScripts.All.Count() - 2, sent.Count); // all but the legacy services shape and the error log
+        Assert.Equal(SqlScripts.All.Count() - 3, sent.Count); // all but the legacy services shape and the two error-log readers
         Assert.All(sent, sql => Assert.Contains("IfiDashboard probe", sql, StringComparison.Ordinal));
         Assert.Contains(fleet["sql"].Transcript.TextsOf("login"), l => l.Contains("app=IfiDashboard", StringComparison.Ordinal));
     }

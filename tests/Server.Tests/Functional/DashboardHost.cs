@@ -39,13 +39,18 @@ public sealed class DashboardHost : WebApplicationFactory<Program>
     readonly string _directory = Directory.CreateTempSubdirectory("ifi-functional-").FullName;
     TestDatabase? _database;
 
-    public DashboardHost(params ScenarioInstance[] instances)
+    public DashboardHost(params ScenarioInstance[] instances) : this(null, instances)
+    {
+    }
+
+    /// <param name="simulatorClock">What the simulated servers' clocks read; the system clock when null.</param>
+    public DashboardHost(TimeProvider? simulatorClock, params ScenarioInstance[] instances)
     {
         Fleet = FleetSimulator.Start(new Scenario
         {
             DefaultLogins = [new ScenarioLogin { Name = Login, Password = Password }],
             Instances = [.. instances],
-        }, _ => { });
+        }, _ => { }, simulatorClock);
     }
 
     public FleetSimulator Fleet { get; }

@@ -74,6 +74,34 @@ public sealed class StandaloneOutboxTests : IDisposable
     }
 
     [Fact]
+    public async Task A_snapshot_the_server_refuses_for_good_is_set_aside_and_the_queue_behind_it_is_delivered()
+    {
+        var port = FreePort();
+        var (outbox, delivery) = Collector(port);
+        using var releaseOutbox = outbox;
+        await using var host = new DashboardHost(new ScenarioInstance { Name = "remote", Profile = "2019" });
+        host.UseKestrel(port);
+        host.StartServer();
+        await host.RegisterFleetAsync();
+        await host.Services.GetRequiredService<IInstanceSource>()
+            .LeaseDueAsync(DashboardHost.RemoteCollector, 1, TimeSpan.FromMinutes(1), CancellationToken.None);
+        // Dated an hour ahead of the server's clock (a collector with a wrong clock): refused (400) however often sent.
+        var futureDated = Snapshot(instanceId: 1, minutesAgo: -60);
+        await outbox.WriteAsync(futureDated, CancellationToken.None);
+        var leased = Snapshot(instanceId: 1, minutesAgo: 5);
+        await outbox.WriteAsync(leased, CancellationToken.None);
+
+        var delivered = await delivery.DeliverPendingAsync(CancellationToken.None);
+
+        Assert.Equal(1, delivered);
+        Assert.Empty(outbox.Pending());
+        Assert.Single(Directory.GetFiles(_outbox, "*.refused"));
+        var store = await StoreDump.AllTextAsync(host.Services);
+        Assert.Contains(leased.SnapshotId.ToString(), store, StringComparison.Ordinal);
+        Assert.DoesNotContain(futureDated.SnapshotId.ToString(), store, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task Full_outbox_drops_the_oldest_and_counts_it()
     {
         var options = new OutboxOptions { Directory = _outbox, MaxSnapshots = 2 };

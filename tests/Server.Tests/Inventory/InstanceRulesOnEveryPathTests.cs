@@ -44,11 +44,7 @@ public sealed class InstanceRulesOnEveryPathTests
     public async Task A_bad_value_gets_the_same_message_on_the_form_the_api_and_sync_and_nothing_is_stored(BadValue bad)
     {
         await using var host = new DashboardHost();
-        var browser = host.CreateClient();
-        var (_, key) = await host.Services.GetRequiredService<ApiKeyIssuer>()
-            .CreateAsync("cmdb", [ApiScopes.Read, ApiScopes.InventoryWrite], null, CancellationToken.None);
-        var cmdb = host.CreateClient();
-        cmdb.DefaultRequestHeaders.Add("X-Api-Key", key);
+        var (browser, cmdb) = await ClientsAsync(host);
         Assert.Empty(InstanceRules.Check(ValidRegistration()));
         var expected = Assert.Single(RuleBrokenBy(bad));
 
@@ -74,11 +70,7 @@ public sealed class InstanceRulesOnEveryPathTests
             new ScenarioInstance { Name = "strict-cmdb", Profile = "2022", Encryption = EncryptionSupport.Strict, IfiEnabled = true });
         var pin = Path.Combine(Directory.CreateTempSubdirectory("ifi-pin-").FullName, "simulator.pem");
         await File.WriteAllTextAsync(pin, ServerCertificate.ExportPem());
-        var browser = host.CreateClient();
-        var (_, key) = await host.Services.GetRequiredService<ApiKeyIssuer>()
-            .CreateAsync("cmdb", [ApiScopes.Read, ApiScopes.InventoryWrite], null, CancellationToken.None);
-        var cmdb = host.CreateClient();
-        cmdb.DefaultRequestHeaders.Add("X-Api-Key", key);
+        var (browser, cmdb) = await ClientsAsync(host);
 
         var saved = await EditingPagesTests.SubmitAsync(browser, "/inventory/new", "registration", new()
         {
@@ -111,11 +103,7 @@ public sealed class InstanceRulesOnEveryPathTests
     public async Task One_server_registered_a_second_time_is_refused_on_the_form_the_api_and_sync_however_it_is_spelled()
     {
         await using var host = new DashboardHost();
-        var browser = host.CreateClient();
-        var (_, key) = await host.Services.GetRequiredService<ApiKeyIssuer>()
-            .CreateAsync("cmdb", [ApiScopes.Read, ApiScopes.InventoryWrite], null, CancellationToken.None);
-        var cmdb = host.CreateClient();
-        cmdb.DefaultRequestHeaders.Add("X-Api-Key", key);
+        var (browser, cmdb) = await ClientsAsync(host);
         var first = await EditingPagesTests.SubmitAsync(browser, "/inventory/new", "registration",
             new() { ["Form.Name"] = "SQLFIN01", ["Form.Host"] = "sqlfin01.corp.example", ["Form.CredentialName"] = "fleet" },
             ("Form.Command", "save"));
@@ -146,6 +134,16 @@ public sealed class InstanceRulesOnEveryPathTests
         Assert.StartsWith(refusal, Assert.Single(await ErrorsAsync(sync, "instances[1].host")), StringComparison.Ordinal);
         Assert.Equal(HttpStatusCode.Created, elsewhere.StatusCode); // another instance on the same machine
         Assert.Equal(2, await InstanceCountAsync(host));
+    }
+
+    /// <summary>A signed-in browser, and a CMDB integration with a key that may read and write the inventory.</summary>
+    static async Task<(HttpClient Browser, HttpClient Cmdb)> ClientsAsync(DashboardHost host)
+    {
+        var (_, key) = await host.Services.GetRequiredService<ApiKeyIssuer>()
+            .CreateAsync("cmdb", [ApiScopes.Read, ApiScopes.InventoryWrite], null, CancellationToken.None);
+        var cmdb = host.CreateClient();
+        cmdb.DefaultRequestHeaders.Add("X-Api-Key", key);
+        return (host.CreateClient(), cmdb);
     }
 
     static InstanceRegistration ValidRegistration() => new() { Name = "valid-01", Host = "127.0.0.1", CredentialName = "fleet" };

@@ -22,7 +22,7 @@ public sealed class CollectorQueryShapeTests
     {
         var result = Harness().Query(
             "SELECT database_id, DB_NAME(database_id) AS database_name, file_id, name, physical_name, type, state_desc,\n" +
-            "       size, max_size, growth, is_percent_growth\nFROM sys.master_files;");
+            "       size, max_size, growth, is_percent_growth\nFROM sys.master_files\nWHERE is_sparse = 0;");
 
         Assert.Equal(10, result.Rows.Count);
         Assert.Equal(new object?[] { "master", "master", "tempdb", "tempdb", "model", "model", "msdb", "msdb", "Sales", "Sales" },

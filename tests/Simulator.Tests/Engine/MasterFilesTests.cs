@@ -77,12 +77,27 @@ public sealed class MasterFilesTests
     }
 
     [Fact]
-    public void Master_files_show_no_rows_to_a_login_without_metadata_permission()
+    public void Master_files_hide_other_databases_from_a_login_without_metadata_permission()
     {
         var harness = new EngineHarness("2019", permissions: "VIEW SERVER STATE");
 
-        Assert.Empty(harness.Query("SELECT name FROM sys.master_files").Rows);
-        Assert.NotEmpty(new EngineHarness("2019", permissions: "VIEW ANY DEFINITION").Query("SELECT name FROM sys.master_files").Rows);
+        Assert.Equal([1, 2], harness.Query("SELECT database_id FROM sys.master_files").ColumnValues("database_id").Cast<int>().Distinct());
+        Assert.Equal(4, new EngineHarness("2019", permissions: "VIEW ANY DEFINITION").Query("SELECT database_id FROM sys.master_files")
+            .ColumnValues("database_id").Distinct().Count());
+    }
+
+    [Fact]
+    public void Databases_name_the_source_of_a_snapshot_whose_files_are_sparse()
+    {
+        var harness = new EngineHarness("2019", i => i.Databases =
+        [
+            new ScenarioDatabase { Name = "Sales", Id = 5 },
+            new ScenarioDatabase { Name = "Sales_snap", Id = 6, SnapshotOf = "Sales" },
+        ]);
+
+        Assert.Equal([null, null, null, null, null, 5],
+            harness.Query("SELECT source_database_id FROM sys.databases").ColumnValues("source_database_id"));
+        Assert.Equal([true, true], harness.Query("SELECT is_sparse FROM sys.master_files WHERE database_id = 6").ColumnValues("is_sparse"));
     }
 
     [Fact]

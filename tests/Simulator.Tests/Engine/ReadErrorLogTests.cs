@@ -123,6 +123,49 @@ public sealed class ReadErrorLogTests
     }
 
     [Fact]
+    public void After_sp_cycle_errorlog_the_startup_line_is_in_the_archive_and_newer_logs_say_reinitialized()
+    {
+        var harness = new EngineHarness("2016-RTM", i => i.ErrorLogCyclesSinceStartup = 2);
+
+        Assert.Empty(harness.Query("EXEC sp_readerrorlog 0, 1, N'Instant File Initialization'").Rows);
+        Assert.Contains("reinitialized", (string)Assert.Single(harness.Query("EXEC sp_readerrorlog 1").Rows)[2]!, StringComparison.Ordinal);
+        Assert.Single(harness.Query("EXEC sp_readerrorlog 2, 1, N'Instant File Initialization'").Rows);
+    }
+
+    [Fact]
+    public void Log_number_beyond_the_archives_kept_is_an_error()
+    {
+        var error = Assert.Single(new EngineHarness("2019", i => i.ErrorLogArchives = 6).Errors("EXEC sp_readerrorlog 7"));
+
+        Assert.Equal(22004, error.Number);
+    }
+
+    [Theory]
+    [InlineData(ReadErrorLogCheck.DocumentedPermission, "VIEW SERVER STATE", true)]
+    [InlineData(ReadErrorLogCheck.SecurityAdminRole, "VIEW SERVER STATE", false)]
+    [InlineData(ReadErrorLogCheck.SecurityAdminRole, "securityadmin", true)]
+    public void Before_2022_the_scenario_picks_the_documented_check_or_the_procedure_body(ReadErrorLogCheck check, string permission, bool allowed)
+    {
+        var items = new EngineHarness("2014-SP2", i => i.ReadErrorLogCheck = check, permission).Run("EXEC sp_readerrorlog 0").Items;
+
+        Assert.Equal(allowed ? null : 15003, (items.Single() as SqlMessage)?.Number);
+    }
+
+    [Theory]
+    [InlineData("EXECUTE ON xp_readerrorlog", true)]
+    [InlineData("VIEW SERVER STATE", false)]
+    public void Xp_readerrorlog_needs_execute_on_itself(string permission, bool allowed)
+    {
+        var items = new EngineHarness("2014-SP2", permissions: permission)
+            .Run("EXEC master.sys.xp_readerrorlog 0, 1, N'Database Instant File Initialization'").Items;
+
+        if (allowed)
+            Assert.Single(Assert.IsType<ResultSet>(Assert.Single(items)).Rows);
+        else
+            Assert.Equal(229, Assert.IsType<SqlMessage>(Assert.Single(items)).Number);
+    }
+
+    [Fact]
     public void Error_log_procedure_does_not_exist_on_azure_sql_database()
     {
         var harness = new EngineHarness("azure-sql-db");

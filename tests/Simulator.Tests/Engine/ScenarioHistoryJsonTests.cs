@@ -78,6 +78,20 @@ public sealed class ScenarioHistoryJsonTests
         Assert.Equal((5, 0), (instance.DefaultTrace.MaxFiles, instance.UtcOffsetMinutes));
     }
 
+    // No SQL Server from 2022 answers ENCRYPT_NOT_SUP: a scenario that says so is refused, not played.
+    [Theory]
+    [InlineData("2022", true)]
+    [InlineData("2025", true)]
+    [InlineData("2019", false)]
+    public void Encryption_not_supported_is_refused_for_2022_and_later(string profile, bool refused)
+    {
+        var json = $$"""{ "instances": [ { "name": "plain", "profile": "{{profile}}", "encryption": "NotSupported" } ] }""";
+
+        var error = Record.Exception(() => ScenarioFile.Parse(json));
+
+        Assert.Equal(refused, error is InvalidDataException { Message: var m } && m.Contains("NotSupported", StringComparison.Ordinal));
+    }
+
     [Theory]
     [InlineData("""{ "eventClass": 91, "database": "master", "fileName": "master" }""", "event class 91")]
     [InlineData("""{ "eventClass": 92, "database": "nope", "fileName": "nope" }""", "unknown database 'nope'")]

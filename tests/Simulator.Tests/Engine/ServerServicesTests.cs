@@ -23,7 +23,6 @@ public sealed class ServerServicesTests
     [InlineData("2019", true)]
     [InlineData("2022", true)]
     [InlineData("2025", true)]
-    [InlineData("managed-instance", true)]
     public void Services_columns_follow_the_version_profile(string profile, bool hasIfiColumn)
     {
         var result = new EngineHarness(profile).Query("SELECT * FROM sys.dm_server_services");

@@ -14,7 +14,9 @@ internal static class FreeTdsClient
     public sealed record Result(int ExitCode, string Output, string Errors);
 
     /// <param name="encryption">FreeTDS's "encryption" setting: off, request (its default) or require.</param>
-    public static async Task<Result> RunAsync(int port, string login, string password, string encryption, string script)
+    /// <param name="tdsVersion">The TDS version tsql asks for: 7.1 to 7.4.</param>
+    public static async Task<Result> RunAsync(int port, string login, string password, string encryption, string script,
+        string tdsVersion = "7.4")
     {
         var tsql = FindOnPath("tsql") ?? throw new InvalidOperationException(
             "FreeTDS's tsql is not on PATH. Install it with: apt-get install -y freetds-bin (the test script does this).");
@@ -23,7 +25,7 @@ internal static class FreeTdsClient
         {
             // tsql -H reads the [global] section, so a private freetds.conf sets the encryption for this run only.
             var config = Path.Combine(directory.FullName, "freetds.conf");
-            await File.WriteAllTextAsync(config, $"[global]\n\ttds version = 7.4\n\tencryption = {encryption}\n");
+            await File.WriteAllTextAsync(config, $"[global]\n\ttds version = {tdsVersion}\n\tencryption = {encryption}\n");
             var start = new ProcessStartInfo(tsql)
             {
                 ArgumentList = { "-H", "127.0.0.1", "-p", port.ToString(System.Globalization.CultureInfo.InvariantCulture), "-U", login, "-P", password },
@@ -31,7 +33,7 @@ internal static class FreeTdsClient
                 RedirectStandardOutput = true,
                 RedirectStandardError = true,
                 StandardOutputEncoding = Encoding.UTF8,
-                Environment = { ["TDSVER"] = "7.4", ["FREETDSCONF"] = config },
+                Environment = { ["TDSVER"] = tdsVersion, ["FREETDSCONF"] = config },
             };
             using var process = Process.Start(start) ?? throw new InvalidOperationException("tsql did not start.");
             var output = process.StandardOutput.ReadToEndAsync();

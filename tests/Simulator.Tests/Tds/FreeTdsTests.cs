@@ -33,6 +33,36 @@ public sealed class FreeTdsTests
         Assert.Empty(instance.Transcript.TextsOf(TranscriptKinds.ProtocolError));
     }
 
+    // [MS-TDS]: a server that requires encryption answers ENCRYPT_REQ, and the client without TLS ends the connection.
+    [Fact]
+    public async Task Force_encryption_answers_encrypt_req_to_a_client_without_tls()
+    {
+        await using var fleet = TestFleet.StartOne("2019", i => i.Encryption = EncryptionSupport.Required);
+        var instance = fleet["sql"];
+
+        var result = await FreeTdsClient.RunAsync(instance.Port, TestFleet.Login, TestFleet.Password, "off", Script);
+
+        Assert.DoesNotContain("(4 rows affected)", result.Output);
+        Assert.Equal(["required, client does not support it"], instance.Transcript.TextsOf(TranscriptKinds.Encryption));
+        Assert.Empty(instance.Transcript.TextsOf(TranscriptKinds.ProtocolError));
+    }
+
+    [Theory]
+    [InlineData("7.1", "0x74000004")] // not yet echoed: see TokenWriter.AgreedTdsVersion
+    [InlineData("7.2", "0x72090002")]
+    [InlineData("7.4", "0x74000004")]
+    public async Task Login_ack_answers_the_tds_version_the_client_asked_for(string asked, string answered)
+    {
+        await using var fleet = TestFleet.StartOne("2019");
+        var instance = fleet["sql"];
+
+        var result = await FreeTdsClient.RunAsync(instance.Port, TestFleet.Login, TestFleet.Password, "off",
+            "SELECT CAST(SERVERPROPERTY('ProcessID') AS int) AS pid\ngo\nexit\n", asked);
+
+        Assert.True(result.Output.Contains("4242", StringComparison.Ordinal), $"{result.Output}\n{result.Errors}");
+        Assert.Contains(instance.Transcript.TextsOf(TranscriptKinds.Login), l => l.EndsWith($"tds={answered}", StringComparison.Ordinal));
+    }
+
     [Fact]
     public async Task Tsql_with_a_wrong_password_sees_login_failed_18456()
     {

@@ -7,13 +7,14 @@ public static class ZeroingClasses
 {
     public static readonly GrowthZeroing[] Ordered =
     [
-        GrowthZeroing.DataZeroedWithoutIfi, GrowthZeroing.DataZeroedByTde, GrowthZeroing.LogZeroed,
+        GrowthZeroing.DataZeroedWithoutIfi, GrowthZeroing.DataZeroedByPolicy, GrowthZeroing.DataZeroedByTde, GrowthZeroing.LogZeroed,
         GrowthZeroing.IfiUnknown, GrowthZeroing.DataNotZeroed, GrowthZeroing.LogNotZeroed, GrowthZeroing.NotApplicable,
     ];
 
     public static string Label(GrowthZeroing zeroing) => zeroing switch
     {
         GrowthZeroing.DataZeroedWithoutIfi => "Data zeroed without IFI (time lost)",
+        GrowthZeroing.DataZeroedByPolicy => "Data zeroed, IFI forbidden (cost of policy)",
         GrowthZeroing.DataZeroedByTde => "Data zeroed by TDE (IFI cannot help)",
         GrowthZeroing.DataNotZeroed => "Data grown with IFI",
         GrowthZeroing.LogZeroed => "Log zeroed (not avoidable by IFI)",
@@ -25,6 +26,7 @@ public static class ZeroingClasses
     public static string Css(GrowthZeroing zeroing) => zeroing switch
     {
         GrowthZeroing.DataZeroedWithoutIfi => "z-lost",
+        GrowthZeroing.DataZeroedByPolicy => "z-policy",
         GrowthZeroing.DataZeroedByTde => "z-tde",
         GrowthZeroing.DataNotZeroed => "z-ok",
         GrowthZeroing.LogZeroed => "z-log",

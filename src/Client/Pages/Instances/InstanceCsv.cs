@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text;
+using IfiDashboard.Shared.Dashboard;
 
 namespace IfiDashboard.Client.Pages.Instances;
 
@@ -24,7 +25,8 @@ public static class InstanceCsv
             [
                 r.Name, r.StatusText, r.Environment, r.Owner, string.Join("; ", r.Tags), r.Version, r.IfiText,
                 Components.StatusText.Desired(r.Desired),
-                r.TimeLost30Days.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture),
+                // Unknown stays unknown in a spreadsheet too: an empty cell, not 0.
+                TimeLost.IsUnknown(r.TimeLost30Days, r.IfiUnknown30Days) ? "" : r.TimeLost30Days.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture),
                 r.RestoreMinutes.ToString("0.##", CultureInfo.InvariantCulture),
                 r.LastPollAt?.UtcDateTime.ToString("yyyy-MM-dd HH:mm:ss", CultureInfo.InvariantCulture) ?? "",
                 r.Explanation,

@@ -25,6 +25,8 @@ public sealed record InstanceGridRow
     public required string? IfiUnknownReason { get; init; }
     public required DesiredState Desired { get; init; }
     public required TimeSpan TimeLost30Days { get; init; }
+    /// <summary>Growth time in the 30 days whose IFI state is unknown: the lost figure is then unknown or a lower bound.</summary>
+    public TimeSpan IfiUnknown30Days { get; init; }
     /// <summary>The instance's worst database: extra minutes a restore onto new files spends zeroing.</summary>
     public required double RestoreMinutes { get; init; }
     public required DateTimeOffset? LastPollAt { get; init; }
@@ -61,11 +63,12 @@ public sealed record InstanceGridRow
         Owner = a.Registration.Owner ?? "",
         Tags = a.Registration.Tags,
         MajorVersion = a.Facts.MajorVersion,
-        Version = InstanceFormat.Version(a.State),
+        Version = InstanceFormat.Version(a.State, a.Facts.EngineEdition),
         Ifi = a.State.IfiState,
         IfiUnknownReason = a.State.IfiUnknownReason,
         Desired = a.Compliance.Policy.Desired,
         TimeLost30Days = a.TimeLost.Last30Days,
+        IfiUnknown30Days = a.TimeLost.IfiUnknownLast30Days,
         RestoreMinutes = a.Restore.Databases.Count == 0 ? 0 : a.Restore.Databases.Max(d => d.ExtraMinutes),
         LastPollAt = a.State.LastPollAt,
         Explanation = a.Compliance.Explanation,

@@ -2,6 +2,7 @@ using System.Text;
 using IfiDashboard.Server.Alerts.Rules;
 using IfiDashboard.Shared.Compliance.Status;
 using IfiDashboard.Shared.Snapshots;
+using IfiDashboard.Shared.Compliance.Zeroing;
 
 namespace IfiDashboard.Server.Alerts.Mail;
 
@@ -103,7 +104,11 @@ public static class AlertMailComposer
             : ("Since", $"{MailFormat.Moment(notice.Episode.OpenedAt)} (first seen by IfiDashboard)"));
         if (compliance.Waiver is { } waiver)
             facts.Add(("Waiver", $"by {waiver.Author} until {MailFormat.Moment(waiver.ExpiresAt)}: {waiver.Reason}"));
-        facts.Add(("Time lost, last 30 days", $"{MailFormat.Duration(instance.TimeLost.Last30Days)} of data-file zeroing IFI would have saved"));
+        facts.Add(("Time lost, last 30 days", $"{instance.TimeLost.Show30Days(MailFormat.Duration)} of data-file zeroing IFI would have saved"));
+        if (instance.TimeLost.Evidence.Suggestion != GrowthTimingSuggestion.None)
+            facts.Add(("Evidence", instance.TimeLost.Evidence.Describe()));
+        if (instance.TimeLost.PolicyCostLast30Days > TimeSpan.Zero)
+            facts.Add(("Cost of policy, last 30 days", $"{MailFormat.Duration(instance.TimeLost.PolicyCostLast30Days)} of data-file zeroing where policy forbids IFI"));
         foreach (var note in compliance.Notes) facts.Add(("Note", note));
         return facts;
     }

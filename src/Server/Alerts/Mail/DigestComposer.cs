@@ -26,7 +26,7 @@ public static class DigestComposer
         foreach (var row in rows)
         {
             var link = MailFormat.InstanceLink(options.DashboardUrl, row.Registration.Id);
-            var lost = MailFormat.Duration(row.TimeLost.Last30Days);
+            var lost = row.TimeLost.Show30Days(MailFormat.Duration);
             text.Append("- ").Append(row.Registration.Name).Append(" (").Append(row.Registration.Environment).Append("): ")
                 .Append(row.Compliance.Status).Append(" - ").Append(row.Compliance.Explanation).Append("; time lost ").Append(lost);
             if (link is not null) text.Append(" - ").Append(link);

@@ -42,10 +42,10 @@ internal static class CollectedFactsStore
         if (events.Count == 0) return;
         const string sql = """
             INSERT INTO growth_events (instance_id, database_id, database_name, file_name, event_class, start_time,
-                end_time, duration_us, growth_pages, first_poll_id)
+                start_time_local, end_time, duration_us, growth_pages, first_poll_id)
             VALUES (@instanceId, @databaseId, @databaseName, @fileName, @eventClass, @startTime,
-                @endTime, @durationUs, @growthPages, @pollId)
-            ON CONFLICT (instance_id, database_name, file_name, event_class, start_time) DO NOTHING;
+                @startTimeLocal, @endTime, @durationUs, @growthPages, @pollId)
+            ON CONFLICT DO NOTHING;
             """;
         var rows = events.Select(e => new
         {
@@ -55,6 +55,7 @@ internal static class CollectedFactsStore
             fileName = e.FileName,
             eventClass = e.EventClass,
             startTime = StoreTime.ToText(e.StartTime),
+            startTimeLocal = e.StartTimeLocal is { } local ? StoreTime.ServerLocalText(local) : null,
             endTime = StoreTime.ToText(e.EndTime),
             durationUs = e.DurationMicroseconds,
             growthPages = e.GrowthPages,
@@ -123,7 +124,7 @@ internal static class CollectedFactsStore
         {
             instanceId,
             databaseName = b.DatabaseName,
-            finishedAt = b.FinishedAtServerTime.ToString("yyyy-MM-ddTHH:mm:ss.fffffff", CultureInfo.InvariantCulture),
+            finishedAt = StoreTime.ServerLocalText(b.FinishedAtServerTime),
             size = (long)b.BackupSizeBytes,
             compressed = (long?)b.CompressedSizeBytes,
             pollId = poll.PollId,

@@ -37,6 +37,18 @@ public sealed record InstanceFacts
     /// </summary>
     public OutcomeClass? IfiUnknownCause { get; init; }
 
+    /// <summary>
+    /// The policy forbids IFI here (set from the policy decision before growths are judged): zeroing without IFI is
+    /// then the policy's cost, never time lost.
+    /// </summary>
+    public bool IfiForbiddenByPolicy { get; init; }
+
+    /// <summary>
+    /// The service holds the privilege (the DMV says 'Y') yet IFI is off: trace flag 1806, the only thing the
+    /// collector lets override the DMV. Granting the privilege again would change nothing.
+    /// </summary>
+    public bool IfiOffByTraceFlag { get; init; }
+
     public DateTimeOffset? LastGoodPollAt { get; init; }
     public TimeSpan PollInterval { get; init; } = TimeSpan.FromMinutes(5);
     public string? EngineServiceAccount { get; init; }

@@ -13,28 +13,60 @@ static class PrivilegeSteps
 
     const string Right = "\"Perform volume maintenance tasks\" (SE_MANAGE_VOLUME_NAME)";
 
-    public static IReadOnlyList<string> Grant(string account, string serviceName, string? productVersion) =>
-    [
-        $"On the host, open secpol.msc > Local Policies > User Rights Assignment > {Right} and add {account}.",
-        "If a domain Group Policy assigns this right, add the account in that GPO instead: a local change is " +
-        "overwritten at the next policy refresh.",
-        "To script it without extra tools: secedit /export /cfg C:\\Temp\\rights.inf, append the account's SID " +
-        "(*S-1-5-...) to the SeManageVolumePrivilege line, then secedit /configure /db C:\\Windows\\Temp\\rights.sdb " +
-        "/cfg C:\\Temp\\rights.inf /areas USER_RIGHTS.",
-        Restart(serviceName),
-        Verify(IfiState.Enabled, productVersion),
-    ];
+    /// <summary>
+    /// The per-service SID (NT SERVICE\MSSQLSERVER, NT SERVICE\MSSQL$NAME): it is in the engine's token whatever
+    /// account starts the service, Microsoft's IFI page recommends granting it, and setup
+    /// (/SQLSVCINSTANTFILEINIT) and dbatools' Set-DbaPrivilege grant the right to it.
+    /// </summary>
+    public static string ServiceSid(string serviceName) => $@"NT Service\{serviceName}";
 
-    public static IReadOnlyList<string> Revoke(string account, string serviceName, string? productVersion) =>
-    [
-        $"On the host, open secpol.msc > Local Policies > User Rights Assignment > {Right} and remove {account} " +
-        "(or remove it in the GPO that assigns the right).",
-        "Local Administrators and LocalSystem hold this right as well: if the account is LocalSystem or a member of " +
-        $"local Administrators, move the service to its virtual account NT Service\\{serviceName} " +
-        "(SQL Server Configuration Manager) or IFI stays on.",
-        Restart(serviceName),
-        Verify(IfiState.Disabled, productVersion),
-    ];
+    static bool IsServiceSid(string account, string serviceName) =>
+        string.Equals(account.Trim(), ServiceSid(serviceName), StringComparison.OrdinalIgnoreCase);
+
+    public static IReadOnlyList<string> Grant(string account, string serviceName, string? productVersion)
+    {
+        var sid = ServiceSid(serviceName);
+        var who = IsServiceSid(account, serviceName)
+            ? $"add {sid} (the service's virtual account and SID)"
+            : $"add {sid}, the service's own SID, which the engine holds whatever account starts it (Microsoft's " +
+              $"recommendation; the right then goes to this service only, not to everything that runs as {account})";
+        return
+        [
+            $"On the host, open secpol.msc > Local Policies > User Rights Assignment > {Right} and {who}.",
+            "If a domain Group Policy assigns this right, add the account in that GPO instead: a local change is " +
+            "overwritten at the next policy refresh.",
+            "To script it without extra tools: secedit /export /cfg C:\\Temp\\rights.inf, append the SID " +
+            "(*S-1-5-80-... for a service SID) to the SeManageVolumePrivilege line, then secedit /configure /db " +
+            "C:\\Windows\\Temp\\rights.sdb /cfg C:\\Temp\\rights.inf /areas USER_RIGHTS.",
+            Restart(serviceName),
+            Verify(IfiState.Enabled, productVersion),
+        ];
+    }
+
+    public static IReadOnlyList<string> Revoke(string account, string serviceName, string? productVersion)
+    {
+        var sid = ServiceSid(serviceName);
+        var whom = IsServiceSid(account, serviceName) ? sid : $"both {sid} and {account}";
+        return
+        [
+            $"On the host, open secpol.msc > Local Policies > User Rights Assignment > {Right} and remove {whom} " +
+            "(or remove them in the GPO that assigns the right). The right may be held by either: setup and dbatools' " +
+            $"Set-DbaPrivilege grant it to the service SID {sid}, an administrator may have granted the start " +
+            "account; the engine keeps IFI while any of them holds it.",
+            "Local Administrators and LocalSystem hold this right as well: if the account is LocalSystem or a member of " +
+            $"local Administrators, move the service to its virtual account {sid} " +
+            "(SQL Server Configuration Manager) or IFI stays on.",
+            Restart(serviceName),
+            Verify(IfiState.Disabled, productVersion),
+        ];
+    }
+
+    /// <summary>Moving the engine off LocalSystem to its virtual account, which holds no right by itself.</summary>
+    public static string MoveToVirtualAccount(string serviceName) =>
+        $"In SQL Server Configuration Manager > SQL Server Services > the engine ({serviceName}) > Properties > Log On, " +
+        $"choose This account: {ServiceSid(serviceName)} with an empty password (Configuration Manager, not " +
+        "services.msc, also moves the file and registry permissions). LocalSystem controls the whole host; the " +
+        "virtual account holds only what is granted to it.";
 
     public static string Restart(string serviceName) =>
         $"In a maintenance window, restart the SQL Server service ({serviceName}), e.g. " +

@@ -1,3 +1,4 @@
+using IfiDashboard.Shared.Compliance.Accounts;
 using IfiDashboard.Shared.Compliance.Facts;
 using IfiDashboard.Shared.Compliance.Policy;
 using IfiDashboard.Shared.Compliance.Status;
@@ -40,10 +41,32 @@ public static class RemediationAdvisor
         if (instance.Platform == HostPlatform.Linux)
             return LinuxCheck(grant, instance.ProductVersion);
 
+        if (grant && instance.IfiOffByTraceFlag)
+            return new(RemediationKind.RemoveTraceFlag, $"Remove trace flag {IfiObservation.DisablingTraceFlag}: it disables IFI though {account} holds the right",
+            [
+                $"DBCC TRACESTATUS(-1) lists trace flag {IfiObservation.DisablingTraceFlag} on globally: it disables instant file " +
+                "initialization for data files whatever the service account holds, so granting the right again changes nothing.",
+                $"Remove -T{IfiObservation.DisablingTraceFlag} from the engine's start-up parameters (SQL Server Configuration Manager > " +
+                $"SQL Server Services > {service} > Properties > Startup Parameters), after asking who set it and why.",
+                PrivilegeSteps.Restart(service) + $" (whether DBCC TRACEOFF({IfiObservation.DisablingTraceFlag}, -1) suffices without a restart is unconfirmed)",
+                $"Verify: DBCC TRACESTATUS(-1) no longer lists {IfiObservation.DisablingTraceFlag}.",
+            ]);
+
+        var sid = PrivilegeSteps.ServiceSid(service);
+        // LocalSystem holds the right by itself and controls the host: the fix is the move to the virtual account.
+        if (ServiceAccountClassifier.KindOf(account, instance.MachineName) == ServiceAccountKind.LocalSystem)
+            return grant
+                ? new(RemediationKind.GrantPrivilege, $"Move the engine from LocalSystem to {sid}, then grant it \"Perform volume maintenance tasks\"",
+                    [PrivilegeSteps.MoveToVirtualAccount(service), .. PrivilegeSteps.Grant(sid, service, instance.ProductVersion)])
+                : new(RemediationKind.RevokePrivilege, $"Move the engine from LocalSystem (which holds the right itself) to {sid}, without the right",
+                    [PrivilegeSteps.MoveToVirtualAccount(service), .. PrivilegeSteps.Revoke(sid, service, instance.ProductVersion)]);
+
+        var named = string.Equals(account, sid, StringComparison.OrdinalIgnoreCase) ? sid : $"{sid} (or {account})";
         return grant
-            ? new(RemediationKind.GrantPrivilege, $"Grant \"Perform volume maintenance tasks\" to {account}",
+            ? new(RemediationKind.GrantPrivilege, $"Grant \"Perform volume maintenance tasks\" to {named}",
                 PrivilegeSteps.Grant(account, service, instance.ProductVersion))
-            : new(RemediationKind.RevokePrivilege, $"Revoke \"Perform volume maintenance tasks\" from {account}",
+            : new(RemediationKind.RevokePrivilege,
+                $"Revoke \"Perform volume maintenance tasks\" from {(named == sid ? sid : $"{sid} and {account}")}",
                 PrivilegeSteps.Revoke(account, service, instance.ProductVersion));
     }
 
@@ -80,7 +103,7 @@ public static class RemediationAdvisor
         return (instance.IfiUnknownCause ?? UnknownCauses.FromReason(instance.Ifi.UnknownReason)) switch
         {
             OutcomeClass.BuildTooOld => BuildTooOld(instance.MajorVersion, instance.ProductVersion),
-            OutcomeClass.PermissionMissing => MissingPermission(instance.MajorVersion, collectorLogin),
+            OutcomeClass.PermissionMissing => MissingPermission(instance, collectorLogin),
             var cause => Connectivity(cause, instance.Ifi.UnknownReason),
         };
     }
@@ -107,17 +130,17 @@ public static class RemediationAdvisor
                         "Assignment > \"Perform volume maintenance tasks\" shows who holds the right."]);
     }
 
-    static RemediationPlan MissingPermission(int major, string login)
+    /// <summary>The grant for the probe that was refused, from the one table of probe permissions.</summary>
+    static RemediationPlan MissingPermission(InstanceFacts instance, string login)
     {
-        string[] grant = major switch
-        {
-            >= 16 => [$"USE master; GRANT VIEW SERVER SECURITY STATE TO [{login}]; (SQL Server 2022 and later)"],
-            > 0 => [$"USE master; GRANT VIEW SERVER STATE TO [{login}]; (SQL Server 2019 and earlier)"],
-            _ => [$"USE master; GRANT VIEW SERVER STATE TO [{login}]; on SQL Server 2019 and earlier",
-                  $"USE master; GRANT VIEW SERVER SECURITY STATE TO [{login}]; on SQL Server 2022 and later"],
-        };
-        return new(RemediationKind.GrantCollectorPermission, "The collector's login may not read sys.dm_server_services",
-            [.. grant, "The next poll reads the IFI state; no restart is needed."]);
+        var fromErrorLog = instance.Ifi.UnknownReason == IfiObservation.ErrorLogPermissionMissing;
+        var probe = fromErrorLog ? ProbeNames.ErrorLog : ProbeNames.Services;
+        var title = fromErrorLog
+            ? "The collector's login may not read the error log, where this build reports IFI"
+            : "The collector's login may not read sys.dm_server_services";
+        return new(RemediationKind.GrantCollectorPermission, title,
+            [.. ProbePermissions.GrantStatements(probe, instance.MajorVersion, login),
+             "The next poll reads the IFI state; no restart is needed."]);
     }
 
     static RemediationPlan Connectivity(OutcomeClass? cause, string? reason)

@@ -4,6 +4,7 @@ public enum RemediationKind
 {
     NothingToDo,
     GrantPrivilege,
+    RemoveTraceFlag,
     RevokePrivilege,
     LinuxCheck,
     PatchBuild,

@@ -11,7 +11,7 @@ public static class UnknownCauses
     public static OutcomeClass? FromReason(string? reason) => reason?.Trim().ToLowerInvariant() switch
     {
         "build too old" => OutcomeClass.BuildTooOld,
-        "permission missing" => OutcomeClass.PermissionMissing,
+        "permission missing" or IfiObservation.ErrorLogPermissionMissing => OutcomeClass.PermissionMissing,
         "unreachable" => OutcomeClass.Unreachable,
         "tls / certificate" => OutcomeClass.TlsError,
         "login failed" => OutcomeClass.LoginFailed,

@@ -6,6 +6,8 @@ namespace IfiDashboard.Shared.Compliance.Restore;
 
 public static class RestoreRiskCalculator
 {
+    const int TempDbId = 2;
+
     /// <summary>Uses the instance's measured (or assumed) rates: see <see cref="ZeroingRateEstimator"/>.</summary>
     public static InstanceRestoreRisk ForInstance(InstanceFactSet facts, ZeroingRateOptions options) =>
         ForInstance(facts, ZeroingRateEstimator.Estimate(facts, options), new Volumes(options.MountRoots));
@@ -18,7 +20,9 @@ public static class RestoreRiskCalculator
                 rates.ForVolume(volumes.VolumeOf(f.PhysicalPath))))
             .ToList();
 
+        // tempdb is recreated at each start, never restored; its growth stalls still count below.
         var databases = files
+            .Where(f => f.File.DatabaseId != TempDbId)
             .GroupBy(f => f.File.DatabaseId)
             .Select(g => ForDatabase(facts.Instance, g.ToList(), tde.Contains(g.Key)))
             .ToList();

@@ -25,7 +25,7 @@ public static class FleetSummaries
         GroupBy(instances, i => i.Facts.Tags.Count == 0 ? [NoTag] : i.Facts.Tags);
 
     public static IReadOnlyList<StatusGroup> ByMajorVersion(IEnumerable<AssessedInstance> instances) =>
-        GroupBy(instances, i => [ProductVersions.ReleaseName(i.Facts.MajorVersion)]);
+        GroupBy(instances, i => [ProductVersions.PlatformProduct(i.Facts.EngineEdition) ?? ProductVersions.ReleaseName(i.Facts.MajorVersion)]);
 
     public static IReadOnlyList<StatusGroup> ByOwner(IEnumerable<AssessedInstance> instances) =>
         GroupBy(instances, i => [string.IsNullOrWhiteSpace(i.Facts.Owner) ? NoOwner : i.Facts.Owner]);

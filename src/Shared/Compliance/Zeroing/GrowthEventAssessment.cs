@@ -16,7 +16,7 @@ public sealed record GrowthEventAssessment
 
     /// <summary>The event's whole duration when it was zeroed (any kind), else 0.</summary>
     public long ZeroingMicroseconds => Zeroing is GrowthZeroing.DataZeroedWithoutIfi or GrowthZeroing.DataZeroedByTde
-        or GrowthZeroing.LogZeroed
+        or GrowthZeroing.DataZeroedByPolicy or GrowthZeroing.LogZeroed
         ? Event.SafeDurationMicroseconds
         : 0;
 
@@ -24,5 +24,6 @@ public sealed record GrowthEventAssessment
     public long TimeLostMicroseconds => Zeroing == GrowthZeroing.DataZeroedWithoutIfi ? Event.SafeDurationMicroseconds : 0;
 
     /// <summary>The file's data was written out as zeroes: a sample of the volume's zeroing speed.</summary>
-    public bool IsDataZeroingSample => Zeroing is GrowthZeroing.DataZeroedWithoutIfi or GrowthZeroing.DataZeroedByTde;
+    public bool IsDataZeroingSample => Zeroing is GrowthZeroing.DataZeroedWithoutIfi or GrowthZeroing.DataZeroedByTde
+        or GrowthZeroing.DataZeroedByPolicy;
 }

@@ -39,19 +39,20 @@ public sealed class GrowthEventAssessor
         {
             InstanceId = instance.InstanceId,
             Event = growth,
-            Zeroing = Classify(decision, growth.IsDataGrowth),
+            Zeroing = Classify(decision, growth.IsDataGrowth, instance.IfiForbiddenByPolicy),
             FileIfi = decision,
             InstanceIfi = ifiThen,
         };
     }
 
-    static GrowthZeroing Classify(FileIfiDecision decision, bool isData) => (decision.Ifi, isData) switch
+    static GrowthZeroing Classify(FileIfiDecision decision, bool isData, bool forbidden) => (decision.Ifi, isData) switch
     {
         (FileIfi.NotApplicable, _) => GrowthZeroing.NotApplicable,
         (FileIfi.Unknown, _) => GrowthZeroing.IfiUnknown,
         (FileIfi.On, true) => GrowthZeroing.DataNotZeroed,
         (FileIfi.On, false) => GrowthZeroing.LogNotZeroed,
         (FileIfi.Off, true) when decision.Reason == FileIfiReason.TdeEncrypted => GrowthZeroing.DataZeroedByTde,
+        (FileIfi.Off, true) when forbidden => GrowthZeroing.DataZeroedByPolicy,
         (FileIfi.Off, true) => GrowthZeroing.DataZeroedWithoutIfi,
         _ => GrowthZeroing.LogZeroed,
     };

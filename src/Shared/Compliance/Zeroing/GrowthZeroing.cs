@@ -6,6 +6,12 @@ public enum GrowthZeroing
     /// <summary>Data file zeroed because the instance lacked IFI: time lost, which IFI would have saved.</summary>
     DataZeroedWithoutIfi,
 
+    /// <summary>
+    /// Data file zeroed on an instance whose policy forbids IFI: the cost of that policy, not time lost (granting IFI
+    /// there is not an option).
+    /// </summary>
+    DataZeroedByPolicy,
+
     /// <summary>Data file zeroed because the database uses TDE: granting IFI would not have helped.</summary>
     DataZeroedByTde,
 

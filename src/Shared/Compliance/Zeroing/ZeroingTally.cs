@@ -14,6 +14,7 @@ public sealed class ZeroingTally
     long _timeLostAssumedMicroseconds;
     long _bytesZeroedWithoutIfi;
     long _tdeZeroingMicroseconds;
+    long _policyCostMicroseconds;
     long _logZeroingMicroseconds;
     int _logGrowthsNotZeroed;
     long _ifiUnknownMicroseconds;
@@ -30,6 +31,9 @@ public sealed class ZeroingTally
                 _timeLostMicroseconds += duration;
                 if (a.InstanceIfi.IsAssumed) _timeLostAssumedMicroseconds += duration;
                 _bytesZeroedWithoutIfi += a.Event.GrowthBytes;
+                break;
+            case GrowthZeroing.DataZeroedByPolicy:
+                _policyCostMicroseconds += duration;
                 break;
             case GrowthZeroing.DataZeroedByTde:
                 _tdeZeroingMicroseconds += duration;
@@ -55,6 +59,7 @@ public sealed class ZeroingTally
         TimeLostAssumedMicroseconds = _timeLostAssumedMicroseconds,
         BytesZeroedWithoutIfi = _bytesZeroedWithoutIfi,
         TdeZeroingMicroseconds = _tdeZeroingMicroseconds,
+        PolicyCostMicroseconds = _policyCostMicroseconds,
         LogZeroingMicroseconds = _logZeroingMicroseconds,
         LogGrowthsNotZeroed = _logGrowthsNotZeroed,
         IfiUnknownMicroseconds = _ifiUnknownMicroseconds,

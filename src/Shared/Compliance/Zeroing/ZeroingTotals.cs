@@ -17,6 +17,9 @@ public sealed record ZeroingTotals
 
     public long BytesZeroedWithoutIfi { get; init; }
     public long TdeZeroingMicroseconds { get; init; }
+
+    /// <summary>Data-file zeroing where policy forbids IFI: what the policy costs, reported apart from time lost.</summary>
+    public long PolicyCostMicroseconds { get; init; }
     public long LogZeroingMicroseconds { get; init; }
     public int LogGrowthsNotZeroed { get; init; }
 
@@ -25,6 +28,8 @@ public sealed record ZeroingTotals
 
     public TimeSpan TimeLost => TimeSpan.FromMicroseconds(TimeLostMicroseconds);
     public TimeSpan LogZeroing => TimeSpan.FromMicroseconds(LogZeroingMicroseconds);
+    public TimeSpan PolicyCost => TimeSpan.FromMicroseconds(PolicyCostMicroseconds);
+    public TimeSpan IfiUnknown => TimeSpan.FromMicroseconds(IfiUnknownMicroseconds);
 
     public static ZeroingTotals Of(IEnumerable<GrowthEventAssessment> assessments)
     {
@@ -44,6 +49,7 @@ public sealed record ZeroingTotals
         TimeLostAssumedMicroseconds = TimeLostAssumedMicroseconds + other.TimeLostAssumedMicroseconds,
         BytesZeroedWithoutIfi = BytesZeroedWithoutIfi + other.BytesZeroedWithoutIfi,
         TdeZeroingMicroseconds = TdeZeroingMicroseconds + other.TdeZeroingMicroseconds,
+        PolicyCostMicroseconds = PolicyCostMicroseconds + other.PolicyCostMicroseconds,
         LogZeroingMicroseconds = LogZeroingMicroseconds + other.LogZeroingMicroseconds,
         LogGrowthsNotZeroed = LogGrowthsNotZeroed + other.LogGrowthsNotZeroed,
         IfiUnknownMicroseconds = IfiUnknownMicroseconds + other.IfiUnknownMicroseconds,

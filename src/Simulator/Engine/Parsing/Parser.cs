@@ -56,6 +56,10 @@ internal sealed partial class Parser
             {
                 statements.Add(Exec());
             }
+            else if (Current.IsKeyword("DBCC"))
+            {
+                statements.Add(Dbcc());
+            }
             else
             {
                 throw SyntaxError();
@@ -192,7 +196,32 @@ internal sealed partial class Parser
 
     private static bool StartsStatement(Token token) =>
         token.Kind == TokenKind.End || token.IsSymbol(";")
-        || token.IsKeyword("SELECT") || token.IsKeyword("SET") || token.IsKeyword("EXEC") || token.IsKeyword("EXECUTE");
+        || token.IsKeyword("SELECT") || token.IsKeyword("SET") || token.IsKeyword("EXEC") || token.IsKeyword("EXECUTE")
+        || token.IsKeyword("DBCC");
+
+    private DbccStatement Dbcc()
+    {
+        var line = Expect("DBCC").Line;
+        var command = Name().ToUpperInvariant();
+        var arguments = new List<Expr>();
+        if (AcceptSymbol("("))
+        {
+            arguments = ArgumentList(")");
+            ExpectSymbol(")");
+        }
+
+        var options = new List<string>();
+        if (Accept("WITH"))
+        {
+            do
+            {
+                options.Add(Name().ToUpperInvariant());
+            }
+            while (AcceptSymbol(","));
+        }
+
+        return new DbccStatement(command, arguments, options, line);
+    }
 
     /// <summary>Comma-separated expressions or DEFAULT, up to (not including) the closing symbol.</summary>
     private List<Expr> ArgumentList(string closing)

@@ -31,3 +31,7 @@ internal sealed record ExecStatement(IReadOnlyList<string> NameParts, string Wri
     : Statement(Line);
 
 internal sealed record OrderItem(Expr Expr, bool Descending);
+
+/// <summary><c>DBCC command [(arg, ...)] [WITH option, ...]</c>.</summary>
+internal sealed record DbccStatement(string Command, IReadOnlyList<Expr> Arguments, IReadOnlyList<string> Options, int Line)
+    : Statement(Line);

@@ -6,27 +6,39 @@ namespace IfiDashboard.Simulator.Engine.Procedures;
 internal sealed record ErrorLogLine(DateTime LogDate, string ProcessInfo, string Text);
 
 /// <summary>
-/// What the simulated error logs hold: the current log (0) starts at the last service start with the start-up lines,
-/// including the Instant File Initialization line on builds that write it (reference section 2), then the zeroing
-/// lines of trace flags 3004 and 3605 (section 5); log 1 holds the zeroing from before that start.
+/// What the simulated error logs hold. The log that begins at the last service start (0, or the archive number of
+/// sp_cycle_errorlog runs since) holds the start-up lines, including the Instant File Initialization line on builds
+/// that write it (reference section 2); logs cycled after it begin with "reinitialized". Zeroing lines of trace flags
+/// 3004 and 3605 (section 5) from since the start are in log 0, older ones in the archive before the start's log.
 /// </summary>
 internal static class ErrorLogLines
 {
     private const int BytesPerPage = 8192;
 
+    /// <summary>Whether the log exists: the current one and ErrorLogArchives archives.</summary>
+    public static bool Exists(ScenarioInstance instance, int logNumber) =>
+        logNumber >= 0 && logNumber <= instance.ErrorLogArchives;
+
     public static IReadOnlyList<ErrorLogLine> For(SessionContext session, int logNumber)
     {
         var instance = session.Instance;
         var started = instance.LastStartupTime;
+        var startupLog = instance.ErrorLogCyclesSinceStartup;
         var lines = new List<ErrorLogLine>();
-        if (logNumber == 0)
+        if (logNumber == startupLog)
         {
             lines.AddRange(StartupLines(session));
         }
-
-        if (logNumber is 0 or 1)
+        else if (logNumber < startupLog)
         {
-            foreach (var zeroing in instance.ErrorLogZeroing.Where(z => (z.Time >= started) == (logNumber == 0)))
+            var at = ServerClock.Local(instance, started).AddMinutes(startupLog - logNumber);
+            lines.Add(new ErrorLogLine(at, "spid51", "The error log has been reinitialized. See the previous log for older entries."));
+        }
+
+        var sinceStart = logNumber == 0;
+        if (sinceStart || logNumber == startupLog + 1)
+        {
+            foreach (var zeroing in instance.ErrorLogZeroing.Where(z => (z.Time >= started) == sinceStart))
             {
                 lines.AddRange(ZeroingLines(instance, zeroing));
             }

@@ -13,7 +13,7 @@ internal static class ProcedureCatalog
     /// <summary>Binds the call and returns what runs it; arguments are bound now, evaluated when it runs.</summary>
     public static Func<BatchItem> Bind(ExecStatement exec, BindScope scope)
     {
-        if (!ReadErrorLogProcedure.Names(exec.NameParts))
+        if (ReadErrorLogProcedure.NameOf(exec.NameParts) is not { } procedure)
         {
             throw SqlErrors.UnknownProcedure(exec.WrittenName, exec.Line, unknownToSimulator: true);
         }
@@ -26,12 +26,12 @@ internal static class ProcedureCatalog
 
         if (exec.Arguments.Count > ReadErrorLogProcedure.ParameterCount)
         {
-            throw SqlErrors.TooManyArguments(ReadErrorLogProcedure.ProcedureName, exec.Line);
+            throw SqlErrors.TooManyArguments(procedure, exec.Line);
         }
 
         var arguments = exec.Arguments
             .Select(a => a is DefaultArgument ? null : ExpressionBinder.Bind(a, scope))
             .ToList();
-        return () => ReadErrorLogProcedure.Run(scope.Session, arguments.Select(a => a?.Evaluate([])).ToList(), exec.Line);
+        return () => ReadErrorLogProcedure.Run(scope.Session, procedure, arguments.Select(a => a?.Evaluate([])).ToList(), exec.Line);
     }
 }

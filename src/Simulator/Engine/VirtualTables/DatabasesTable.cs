@@ -10,6 +10,8 @@ internal sealed class DatabasesTable : VirtualTable
     [
         ResultColumn.NVarChar("name", 128, nullable: false),
         new("database_id", SqlType.Int, Nullable: false),
+        // The source of a database snapshot; NULL for every other database.
+        new("source_database_id", SqlType.Int),
         ResultColumn.NVarChar("state_desc", 60),
         ResultColumn.NVarChar("recovery_model_desc", 60),
         // Can lag behind the encryption DMV while encryption is in progress (reference section 6).
@@ -22,9 +24,15 @@ internal sealed class DatabasesTable : VirtualTable
 
     public override IReadOnlyList<ResultColumn> Columns(VersionProfile profile) => Shape;
 
-    public override IEnumerable<object?[]> Rows(SessionContext session) =>
-        DatabaseLayout.For(session.Instance)
-            .Select(d => new object?[] { d.Name, d.Id, "ONLINE", d.RecoveryModel, d.IsEncrypted });
+    public override IEnumerable<object?[]> Rows(SessionContext session)
+    {
+        var databases = DatabaseLayout.For(session.Instance);
+        return databases.Select(d => new object?[]
+        {
+            d.Name, d.Id, d.SnapshotOf is { } source ? databases.FirstOrDefault(s => s.Name == source)?.Id : null,
+            "ONLINE", d.RecoveryModel, d.IsEncrypted,
+        });
+    }
 
     public static string? NameOf(SessionContext session, long databaseId) =>
         DatabaseLayout.For(session.Instance).FirstOrDefault(d => d.Id == databaseId)?.Name;

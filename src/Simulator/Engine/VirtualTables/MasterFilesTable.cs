@@ -23,6 +23,7 @@ internal sealed class MasterFilesTable : VirtualTable
         new("max_size", SqlType.Int, Nullable: false),
         new("growth", SqlType.Int, Nullable: false),
         new("is_percent_growth", SqlType.Bit, Nullable: false),
+        new("is_sparse", SqlType.Bit, Nullable: false),
     ];
 
     public override string Name => "master_files";
@@ -35,17 +36,14 @@ internal sealed class MasterFilesTable : VirtualTable
 
     public override IEnumerable<object?[]> Rows(SessionContext session)
     {
-        // Catalog metadata visibility: without one of these the login sees no rows rather than an error.
-        // [U] which rows, if any, a login without them still sees; the collector must treat no files as unknown.
-        if (!Permissions.HasAny(session, "CREATE DATABASE", "ALTER ANY DATABASE", "VIEW ANY DEFINITION"))
-        {
-            return [];
-        }
-
-        return DatabaseLayout.For(session.Instance).SelectMany(d => d.Files.Select(f => new object?[]
+        // Catalog metadata visibility: without one of these the login sees fewer rows rather than an error.
+        // [U] which rows a login without them still sees: here master's and tempdb's. The collector compares the
+        // databases it sees files of with sys.databases.
+        var seesAll = Permissions.HasAny(session, "CREATE DATABASE", "ALTER ANY DATABASE", "VIEW ANY DEFINITION");
+        return DatabaseLayout.For(session.Instance).Where(d => seesAll || d.Id <= 2).SelectMany(d => d.Files.Select(f => new object?[]
         {
             d.Id, f.FileId, (byte)f.Type, f.Type == DatabaseFileType.Rows ? "ROWS" : "LOG", f.Name, f.PhysicalName,
-            (byte)0, "ONLINE", f.SizePages, f.MaxSizePages, f.Growth, f.IsPercentGrowth,
+            (byte)0, "ONLINE", f.SizePages, f.MaxSizePages, f.Growth, f.IsPercentGrowth, d.IsSnapshot,
         }));
     }
 }

@@ -3,7 +3,7 @@ using IfiDashboard.Simulator.Scenarios;
 
 namespace IfiDashboard.Simulator.Engine.VirtualTables;
 
-/// <summary>sys.dm_server_services, shaped per shared/sqlserver-reference.md section 1.</summary>
+/// <summary>sys.dm_server_services, shaped per docs/sqlserver-reference.md section 1.</summary>
 internal sealed class ServerServicesTable : VirtualTable
 {
     public const string IfiColumn = "instant_file_initialization_enabled";

@@ -50,7 +50,7 @@ internal sealed class TracesTable : VirtualTable
 
     public override IEnumerable<object?[]> Rows(SessionContext session)
     {
-        if (DefaultTraceFiles.For(session.Instance) is not { } trace)
+        if (session.Profile.EngineEdition == 8 || DefaultTraceFiles.For(session.Instance) is not { } trace)
         {
             yield break;
         }

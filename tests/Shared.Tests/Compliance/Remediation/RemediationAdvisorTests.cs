@@ -48,9 +48,44 @@ public class RemediationAdvisorTests
         var plan = PlanFor(instance);
 
         Assert.Equal(RemediationKind.RevokePrivilege, plan.Kind);
-        Assert.Contains(plan.Steps, s => s.Contains(@"remove CORP\svc-sql"));
         Assert.Contains(plan.Steps, s => s.Contains("local Administrators"));
         Assert.EndsWith("it must return 'N'.", plan.Steps[^1]);
+    }
+
+    // Setup and dbatools' Set-DbaPrivilege grant the right to the per-service SID: removing only the start account
+    // leaves IFI on.
+    [Fact]
+    public void Revoke_names_both_the_start_account_and_the_service_sid()
+    {
+        var plan = PlanFor(Instance(IfiState.Enabled, tags: ["pci"]) with { EngineServiceAccount = @"CORP\svc-sql", SqlInstanceName = "SALES" });
+
+        Assert.Contains(@"NT Service\MSSQL$SALES", plan.Title);
+        Assert.Contains(@"CORP\svc-sql", plan.Title);
+        Assert.Contains(plan.Steps, s => s.Contains(@"remove both NT Service\MSSQL$SALES and CORP\svc-sql"));
+    }
+
+    [Fact]
+    public void Grant_to_a_domain_account_names_the_service_sid_first()
+    {
+        var plan = PlanFor(Instance(IfiState.Disabled) with { EngineServiceAccount = @"CORP\svc-sql" });
+
+        Assert.StartsWith(@"Grant ""Perform volume maintenance tasks"" to NT Service\MSSQLSERVER (or CORP\svc-sql)", plan.Title);
+        Assert.Contains(plan.Steps, s => s.Contains(@"add NT Service\MSSQLSERVER, the service's own SID"));
+    }
+
+    // LocalSystem holds the right already and controls the host: granting it to LocalSystem is no advice.
+    [Theory]
+    [InlineData(IfiState.Disabled, null, RemediationKind.GrantPrivilege)]
+    [InlineData(IfiState.Enabled, "pci", RemediationKind.RevokePrivilege)]
+    public void LocalSystem_is_moved_to_the_virtual_account(IfiState ifi, string? tag, RemediationKind kind)
+    {
+        var plan = PlanFor(Instance(ifi, tags: tag is null ? null : [tag]) with { EngineServiceAccount = "LocalSystem" });
+
+        Assert.Equal(kind, plan.Kind);
+        Assert.StartsWith(@"Move the engine from LocalSystem", plan.Title);
+        Assert.Contains(@"NT Service\MSSQLSERVER", plan.Title);
+        Assert.Contains("Configuration Manager", plan.Steps[0]);
+        Assert.DoesNotContain(plan.Steps, s => s.Contains("add LocalSystem") || s.Contains("to LocalSystem."));
     }
 
     [Fact]
@@ -133,6 +168,34 @@ public class RemediationAdvisorTests
         Assert.Equal(RemediationKind.GrantCollectorPermission, plan.Kind);
         Assert.Contains(plan.Steps, s => s.Contains(grant));
         Assert.DoesNotContain(plan.Steps, s => s.Contains(absent));
+    }
+
+    [Theory]
+    [InlineData("12.0.5000.0", "GRANT EXECUTE ON sys.xp_readerrorlog TO [ifi_collector]")]
+    [InlineData("16.0.1000.6", "GRANT VIEW ANY ERROR LOG TO [ifi_collector]")]
+    public void Refused_error_log_gets_the_error_log_grant_not_the_services_one(string version, string grant)
+    {
+        var instance = Instance(IfiState.Unknown, major: ProductVersions.Major(version), productVersion: version,
+            unknownReason: IfiObservation.ErrorLogPermissionMissing);
+
+        var plan = PlanFor(instance);
+
+        Assert.Equal(RemediationKind.GrantCollectorPermission, plan.Kind);
+        Assert.Contains(plan.Steps, s => s.Contains(grant));
+        Assert.DoesNotContain(plan.Steps.Append(plan.Title), s => s.Contains("SERVER STATE") || s.Contains("dm_server_services"));
+    }
+
+    [Theory]
+    [InlineData(ProbeNames.DefaultTrace, 15, "ALTER TRACE")]
+    [InlineData(ProbeNames.GrowthEvents, 16, "ALTER TRACE")]
+    [InlineData(ProbeNames.Files, 16, "VIEW ANY DEFINITION")]
+    [InlineData(ProbeNames.Services, 15, "VIEW SERVER STATE")]
+    [InlineData(ProbeNames.Services, 16, "VIEW SERVER SECURITY STATE")]
+    [InlineData(ProbeNames.ErrorLog, 16, "VIEW ANY ERROR LOG")]
+    public void Each_probe_has_one_permission_per_version_and_its_grant_names_it(string probe, int major, string permission)
+    {
+        Assert.Equal(permission, ProbePermissions.For(probe, major));
+        Assert.Contains(ProbePermissions.GrantStatements(probe, major, "ifi_collector"), s => s.Contains($"GRANT {permission} TO [ifi_collector]"));
     }
 
     [Fact]

@@ -61,7 +61,8 @@ public class FleetSummariesTests
 
         Assert.Equal(new Dictionary<string, int>
         {
-            ["SQL Server 2014"] = 2, ["SQL Server 2019"] = 2, ["SQL Server 2022"] = 1,
+            // The Managed Instance's engine version 12 names no SQL Server release.
+            ["SQL Server 2014"] = 1, ["Azure SQL Managed Instance"] = 1, ["SQL Server 2019"] = 2, ["SQL Server 2022"] = 1,
         }, groups);
     }
 
