@@ -53,7 +53,7 @@ public sealed class SignInInBrowserTests(SignInFixture fixture)
         Assert.Equal("Instances", Browser.Text("h1"));
         Assert.NotEmpty(Browser.All("[data-sign-out]"));
         Assert.Empty(Browser.All("[data-demo-banner]"));
-        var signIn = Assert.Single(after.Where(e => before.All(b => b.Id != e.Id)));
+        var signIn = Assert.Single(after, e => before.All(b => b.Id != e.Id));
         Assert.Equal("127.0.0.1", signIn.RemoteAddress);
         Assert.Contains("\"Operator\"", signIn.After, StringComparison.Ordinal);
         Browser.Screenshot("signin-operator-instances");
