@@ -24,7 +24,7 @@ public static class ApiScopes
     {
         Read => DashboardRoles.Viewer,
         InventoryWrite => DashboardRoles.Operator,
-        Admin => DashboardRoles.Administrator,
+        AuditRead or Admin => DashboardRoles.Administrator,
         _ => null,
     };
 
