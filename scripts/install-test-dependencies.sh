@@ -4,6 +4,7 @@
 #   docker-compose           validates docker-compose.yml (no Docker engine runs here)
 #   chromium, chromium-driver  headless browser and its WebDriver for the dashboard's end-to-end tests (tests/E2E.Tests)
 #   postgresql               the server the store tests' PostgreSQL pass runs against (scripts/start-test-postgres.sh)
+#   nodejs, npm, oidc-provider  the OpenID Connect provider the sign-in tests run on loopback (tests/OidcProvider)
 set -euo pipefail
 
 missing=()
@@ -13,11 +14,19 @@ command -v docker-compose >/dev/null 2>&1 || missing+=(docker-compose)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
-[ ${#missing[@]} -eq 0 ] && exit 0
+command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
 
-echo "Installing test dependencies: ${missing[*]}"
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "Installing test dependencies: ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+provider="$(dirname "$0")/../tests/OidcProvider"
+if [ ! -d "$provider/node_modules/oidc-provider" ]; then
+  echo "Installing oidc-provider for the sign-in tests"
+  (cd "$provider" && npm ci --no-audit --no-fund --loglevel=error)
+fi

@@ -36,12 +36,14 @@ try
     builder.Services.AddIfiDashboardPolicies();
     builder.Services.AddIfiDataProtection(builder.Configuration);
     builder.Services.AddIfiHealth();
+    builder.AddIfiSignIn(demo);
     builder.AddIfiTelemetry();
 
     var app = builder.Build();
     await app.Services.MigrateIfiStoreAsync();
 
     app.MapIfiHealth();
+    app.MapIfiSignIn();
     app.MapIfiIngestionApi();
     app.MapIfiApi();
     app.MapIfiDashboardUi();

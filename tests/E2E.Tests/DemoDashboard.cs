@@ -37,7 +37,7 @@ public sealed class DemoDashboard : WebApplicationFactory<Program>
         return scenario;
     }
 
-    static int FreePort()
+    internal static int FreePort()
     {
         using var listener = new TcpListener(IPAddress.Loopback, 0);
         listener.Start();
@@ -58,6 +58,7 @@ public sealed class DemoDashboard : WebApplicationFactory<Program>
         {
             services.AddSingleton(_scenario);
             services.AddHostedService<DemoFleetHost>();
+            DemoAuthenticationHandler.SignEveryoneIn(services.AddAuthentication());
         });
     }
 

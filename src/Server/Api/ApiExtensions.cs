@@ -6,6 +6,7 @@ using IfiDashboard.Server.Api.Http;
 using IfiDashboard.Server.Api.Inventory;
 using IfiDashboard.Server.Api.Keys;
 using IfiDashboard.Server.Api.OpenApi;
+using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Store.ApiKeys;
 using IfiDashboard.Server.Store.Inventory;
 using Microsoft.AspNetCore.Authentication;
@@ -37,11 +38,13 @@ public static class ApiExtensions
         services.AddAuthentication()
             .AddScheme<AuthenticationSchemeOptions, ApiKeyAuthenticationHandler>(ApiKeyAuthenticationHandler.SchemeName, null);
         var authorization = services.AddAuthorizationBuilder();
+        // A key with the scope, or a signed-in user (the dashboard's cookie, SameSite=Lax) with the scope's role:
+        // docs/security.md. The default scheme picks the key when one is presented.
         foreach (var scope in ApiScopes.All)
             authorization.AddPolicy(ApiScopes.PolicyName(scope), policy => policy
-                .AddAuthenticationSchemes(ApiKeyAuthenticationHandler.SchemeName)
                 .RequireAuthenticatedUser()
-                .RequireClaim(ApiScopes.ClaimType, scope));
+                .RequireAssertion(context => context.User.HasClaim(ApiScopes.ClaimType, scope)
+                    || (ApiScopes.RoleFor(scope) is { } role && context.User.HasAtLeast(role))));
 
         services.AddIfiComplianceApi();
         services.AddIfiApiRateLimiting();

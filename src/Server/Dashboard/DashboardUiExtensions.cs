@@ -1,6 +1,7 @@
 using IfiDashboard.Client;
 using IfiDashboard.Client.Pages.Audit;
 using IfiDashboard.Server.Audit;
+using IfiDashboard.Server.Security;
 using IfiDashboard.Shared.Dashboard;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 
@@ -23,10 +24,11 @@ public static class DashboardUiExtensions
     public static WebApplication MapIfiDashboardUi(this WebApplication app)
     {
         app.UseAntiforgery();
-        app.MapStaticAssets();
+        // The stylesheet and scripts hold nothing secret, and the sign-in pages need them.
+        app.MapStaticAssets().AllowAnonymous();
         app.MapFleetEvents();
         app.MapAuditExport();
-        app.MapRazorComponents<App>();
+        app.MapRazorComponents<App>().RequireAuthorization(DashboardPages.Policy);
         return app;
     }
 }

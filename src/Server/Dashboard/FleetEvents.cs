@@ -2,6 +2,7 @@ using System.Net.ServerSentEvents;
 using System.Runtime.CompilerServices;
 using System.Threading.Channels;
 using IfiDashboard.Server.Compliance;
+using IfiDashboard.Server.Security;
 
 namespace IfiDashboard.Server.Dashboard;
 
@@ -19,6 +20,7 @@ public static class FleetEvents
     {
         app.MapGet("/events/fleet", (FleetAssessments assessments, TimeProvider time, CancellationToken ct) =>
                 TypedResults.ServerSentEvents(StreamAsync(assessments, time, ct)))
+            .RequireAuthorization(DashboardRoles.Viewer)
             .ExcludeFromDescription();
         return app;
     }

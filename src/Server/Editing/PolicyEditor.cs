@@ -1,9 +1,12 @@
+using System.Security.Claims;
+using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Inventory;
 using IfiDashboard.Server.Store.Policy;
 using IfiDashboard.Shared.Compliance.Policy;
 using IfiDashboard.Shared.Dashboard;
 using IfiDashboard.Shared.Editing;
+using Microsoft.Extensions.Options;
 
 namespace IfiDashboard.Server.Editing;
 
@@ -11,7 +14,8 @@ namespace IfiDashboard.Server.Editing;
 /// Policy and waiver changes from the dashboard; each one re-assesses the fleet. A busy store refuses a change with
 /// <see cref="StoreBusyException"/>, whose message the page shows.
 /// </summary>
-public sealed class PolicyEditor(PolicyStore policies, InstanceRepository instances, FleetChanges changes, TimeProvider time) : IPolicyEditor
+public sealed class PolicyEditor(PolicyStore policies, InstanceRepository instances, FleetChanges changes, TimeProvider time,
+    IOptionsMonitor<SignInOptions> signIn) : IPolicyEditor
 {
     public async Task<PolicyView> GetAsync(CancellationToken cancellationToken)
     {
@@ -24,18 +28,24 @@ public sealed class PolicyEditor(PolicyStore policies, InstanceRepository instan
         return new PolicyView(document, waivers);
     }
 
-    public async Task<int> SaveRulesAsync(IReadOnlyList<PolicyRule> rules, string author, CancellationToken cancellationToken)
+    public async Task<int> SaveRulesAsync(IReadOnlyList<PolicyRule> rules, ClaimsPrincipal by, CancellationToken cancellationToken)
     {
+        var author = ChangeAuthor.Of(by);
         var version = await StoreBusy.ForPersonAsync(() => policies.SaveRulesAsync(rules, author, cancellationToken));
         changes.Publish();
         return version;
     }
 
-    public async Task<long> GrantWaiverAsync(long instanceId, string reason, string author, DateTimeOffset expiresAt,
+    public async Task<long> GrantWaiverAsync(long instanceId, string reason, DateTimeOffset expiresAt, ClaimsPrincipal by,
         CancellationToken cancellationToken)
     {
+        var author = ChangeAuthor.Of(by);
         var now = time.GetUtcNow();
         if (expiresAt <= now) throw new ArgumentException("The expiry must be in the future.", nameof(expiresAt));
+        // A long waiver hides a finding for long: beyond Auth:MaxWaiverDays it takes an Administrator.
+        var maxDays = signIn.CurrentValue.MaxWaiverDays;
+        if (expiresAt > now.AddDays(maxDays) && !by.HasAtLeast(DashboardRoles.Administrator))
+            throw new UnauthorizedAccessException($"An Operator may grant a waiver for at most {maxDays} days; a longer one needs an Administrator.");
         if (string.IsNullOrWhiteSpace(reason)) throw new ArgumentException("A waiver needs a reason.", nameof(reason));
         if (await instances.GetAsync(instanceId, cancellationToken) is not { RetiredAt: null })
             throw new ArgumentException($"No active instance has id {instanceId}.", nameof(instanceId));
@@ -47,8 +57,9 @@ public sealed class PolicyEditor(PolicyStore policies, InstanceRepository instan
         return id;
     }
 
-    public async Task<bool> RevokeWaiverAsync(long waiverId, string revokedBy, CancellationToken cancellationToken)
+    public async Task<bool> RevokeWaiverAsync(long waiverId, ClaimsPrincipal by, CancellationToken cancellationToken)
     {
+        var revokedBy = ChangeAuthor.Of(by);
         var revoked = await StoreBusy.ForPersonAsync(() => policies.RevokeWaiverAsync(waiverId, revokedBy, cancellationToken));
         if (revoked) changes.Publish();
         return revoked;

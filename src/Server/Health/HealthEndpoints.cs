@@ -26,12 +26,12 @@ public static class HealthEndpoints
         {
             Predicate = _ => false,
             ResponseWriter = (context, _) => TypedResults.Text("alive").ExecuteAsync(context),
-        });
+        }).AllowAnonymous(); // probes carry no identity; neither answer names anything but the store's state
         app.MapHealthChecks("/readyz", new HealthCheckOptions
         {
             Predicate = check => check.Tags.Contains(ReadyTag),
             ResponseWriter = WriteReadinessAsync,
-        });
+        }).AllowAnonymous();
         return app;
     }
 

@@ -1,3 +1,4 @@
+using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Api.Http;
 using IfiDashboard.Server.Collection;
 using IfiDashboard.Server.Store.Audit;
@@ -38,9 +39,11 @@ public static class IngestionApi
 
     public static IEndpointRouteBuilder MapIfiIngestionApi(this IEndpointRouteBuilder app)
     {
-        app.MapOpenApi();
+        app.MapOpenApi().RequireAuthorization(ApiScopes.PolicyName(ApiScopes.Read));
+        // Collectors present their key to ApiKeyFilter, not to the dashboard's sign-in (docs/security.md).
         var group = app.MapGroup("/api/v1/collector")
             .WithTags("Collector")
+            .AllowAnonymous()
             .AddEndpointFilter<CollectorKeyFilter>();
 
         group.MapPost("/snapshots", PostSnapshotAsync)

@@ -12,3 +12,17 @@ public static class DashboardRoles
     public const string Operator = "Operator";
     public const string Administrator = "Administrator";
 }
+
+public static class DashboardRoleChecks
+{
+    /// <summary>The roles from least to most allowed.</summary>
+    public static readonly IReadOnlyList<string> Ordered = [DashboardRoles.Viewer, DashboardRoles.Operator, DashboardRoles.Administrator];
+
+    /// <summary>Whether the user holds <paramref name="role"/> or one above it.</summary>
+    public static bool HasAtLeast(this System.Security.Claims.ClaimsPrincipal user, string role)
+    {
+        var least = Ordered.ToList().IndexOf(role);
+        if (least < 0) throw new ArgumentException($"'{role}' is not a dashboard role.", nameof(role));
+        return Ordered.Skip(least).Any(user.IsInRole);
+    }
+}

@@ -1,3 +1,4 @@
+using System.Security.Claims;
 using IfiDashboard.Shared.Compliance.Policy;
 using IfiDashboard.Shared.Editing;
 
@@ -14,12 +15,12 @@ public sealed class FakePolicyEditor(Func<Task<PolicyView>> get) : IPolicyEditor
 
     public Task<PolicyView> GetAsync(CancellationToken cancellationToken) => get();
 
-    public Task<int> SaveRulesAsync(IReadOnlyList<PolicyRule> rules, string author, CancellationToken cancellationToken) =>
+    public Task<int> SaveRulesAsync(IReadOnlyList<PolicyRule> rules, ClaimsPrincipal by, CancellationToken cancellationToken) =>
         throw new NotSupportedException();
 
-    public Task<long> GrantWaiverAsync(long instanceId, string reason, string author, DateTimeOffset expiresAt, CancellationToken cancellationToken) =>
+    public Task<long> GrantWaiverAsync(long instanceId, string reason, DateTimeOffset expiresAt, ClaimsPrincipal by, CancellationToken cancellationToken) =>
         throw new NotSupportedException();
 
-    public Task<bool> RevokeWaiverAsync(long waiverId, string revokedBy, CancellationToken cancellationToken) =>
+    public Task<bool> RevokeWaiverAsync(long waiverId, ClaimsPrincipal by, CancellationToken cancellationToken) =>
         throw new NotSupportedException();
 }

@@ -35,11 +35,4 @@ public sealed class WaiverGrantTests
 
         Assert.Equal("2025-05-15T07:00", blank.ExpiresAt);
     }
-
-    [Theory]
-    [InlineData(null, "dashboard")]
-    [InlineData("   ", "dashboard")]
-    [InlineData(" alice ", "alice")]
-    public void A_change_without_a_name_is_recorded_as_the_dashboard(string? typed, string expected) =>
-        Assert.Equal(expected, Authors.Or(typed));
 }

@@ -95,10 +95,10 @@ public sealed class EditingInBrowserTests(EditingFixture demo)
         Browser.WaitFor("form[data-form=grant]");
         Field("Grant.InstanceId").SendKeys(NewName);
         Type("Grant.Reason", "Vendor support window CHG-2024 (browser test)");
-        Type("Grant.Author", "e2e");
         Browser.Driver.FindElement(By.CssSelector("[data-action=grant]")).Click();
         Browser.WaitUntil(d => d.Url.Contains("done=granted", StringComparison.Ordinal));
         Assert.Contains(NewName, Browser.Text("[data-form-message=ok]"), StringComparison.Ordinal);
+        Assert.Equal("Demo: signed in as demo administrator", Browser.Text("[data-demo-banner]"));
         await demo.Server.AssessAsync();
         Assert.Equal("Waived", GridStatus(NewName));
 

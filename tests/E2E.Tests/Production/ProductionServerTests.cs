@@ -35,6 +35,9 @@ public sealed class ProductionServerTests(ProductionServerFixture production)
             Browser.Driver.Manage().Cookies.DeleteAllCookies();
             Browser.Open(baseUrl + path);
             var toggle = Browser.WaitFor("[data-theme-toggle]:not([hidden])"); // theme.js ran
+            // --demo signs every request in as the demo administrator, and every page says so.
+            Assert.Equal("Demo: signed in as demo administrator", Browser.Text("[data-demo-banner]"));
+            Assert.Equal("demo administrator", Browser.Text("[data-user]"));
 
             var assets = Browser.Attributes("link[rel=stylesheet]", "href")
                 .Concat(Browser.Attributes("script[src]", "src"))

@@ -17,6 +17,8 @@ public sealed class StartupFailureTests(TestPostgresServer postgres) : IClassFix
     [InlineData("Api:BootstrapAdminKey", "--Api:BootstrapAdminKey=shorter-than-32-characters")]
     [InlineData("Store:Provider", "--Store:Provider=MySql")]
     [InlineData("Collector:SecretsFile", "--Collector:SecretsFile=no-such-secrets.json")]
+    [InlineData("Auth:Proxy:KnownProxies", "--Auth:Proxy:UserHeader=X-Remote-User")]
+    [InlineData("Auth:Roles:Auditor", "--Auth:Roles:Auditor:0=ifi-auditors")]
     public async Task A_wrong_setting_stops_the_server_with_one_line_naming_it(string setting, string argument)
     {
         await AssertStopsWithOneLineAsync(setting, argument);

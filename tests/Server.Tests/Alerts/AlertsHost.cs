@@ -4,7 +4,9 @@ using IfiDashboard.Server.Alerts.Delivery;
 using IfiDashboard.Server.Compliance;
 using IfiDashboard.Server.Store.Alerts;
 using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Tests.Functional;
+using IfiDashboard.Server.Tests.Security;
 using IfiDashboard.Shared.Inventory;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
@@ -57,8 +59,16 @@ internal sealed class AlertsHost(AlertsTestBed bed, IReadOnlyDictionary<string, 
         builder.UseSetting("Credentials:fleet:AllowTrustServerCertificate", "true");
         builder.UseSetting("Logging:LogLevel:Default", "Trace");
         foreach (var (key, value) in settings) builder.UseSetting(key, value);
+        builder.ConfigureTestServices(TestSignIn.Register);
         builder.ConfigureLogging(logging => logging.AddProvider(Logs));
         builder.ConfigureTestServices(services => services.AddSingleton<TimeProvider>(bed.Clock));
+    }
+
+    /// <summary>Clients sign in as an Administrator, who may change alert settings.</summary>
+    protected override void ConfigureClient(HttpClient client)
+    {
+        base.ConfigureClient(client);
+        TestSignIn.AsRole(client, DashboardRoles.Administrator);
     }
 
     public Task RegisterFleetAsync() => SimulatedFleetRegistration.RegisterAsync(Services, bed.Fleet, 60);

@@ -3,6 +3,8 @@ using System.Net.Http.Json;
 using IfiDashboard.Server.Api.Keys;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
+using Microsoft.AspNetCore.TestHost;
+using IfiDashboard.Server.Tests.Security;
 using IfiDashboard.Server.Tests.Store;
 
 namespace IfiDashboard.Server.Tests.Api;
@@ -39,6 +41,7 @@ public sealed class ApiHost(Action<IWebHostBuilder>? configure = null) : WebAppl
         builder.UseSetting("Collector:Enabled", "false");
         builder.UseSetting("Collector:Name", "api-tests");
         builder.UseSetting("Api:BootstrapAdminKey", BootstrapKey);
+        builder.ConfigureTestServices(TestSignIn.Register);
         configure?.Invoke(builder);
     }
 

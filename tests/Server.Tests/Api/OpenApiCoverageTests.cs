@@ -1,3 +1,5 @@
+using IfiDashboard.Server.Security;
+using IfiDashboard.Server.Tests.Security;
 using System.Net;
 using AngleSharp.Html.Parser;
 using System.Text.Json;
@@ -13,7 +15,7 @@ public sealed class OpenApiCoverageTests
     public async Task Every_mapped_api_v1_route_and_method_is_in_the_openapi_document()
     {
         await using var host = new ApiHost();
-        var document = JsonDocument.Parse(await host.CreateClient().GetStringAsync("/openapi/v1.json"));
+        var document = JsonDocument.Parse(await TestSignIn.AsRole(host.CreateClient(), DashboardRoles.Viewer).GetStringAsync("/openapi/v1.json"));
         var paths = document.RootElement.GetProperty("paths");
 
         var routes = host.Services.GetRequiredService<EndpointDataSource>().Endpoints
@@ -31,7 +33,7 @@ public sealed class OpenApiCoverageTests
     public async Task Api_operations_name_their_scope_errors_and_the_key_scheme()
     {
         await using var host = new ApiHost();
-        var document = JsonDocument.Parse(await host.CreateClient().GetStringAsync("/openapi/v1.json")).RootElement;
+        var document = JsonDocument.Parse(await TestSignIn.AsRole(host.CreateClient(), DashboardRoles.Viewer).GetStringAsync("/openapi/v1.json")).RootElement;
 
         var put = document.GetProperty("paths").GetProperty("/api/v1/instances/{externalKey}").GetProperty("put");
         Assert.Equal("PutInstance", put.GetProperty("operationId").GetString());
@@ -47,7 +49,7 @@ public sealed class OpenApiCoverageTests
     {
         await using var host = new ApiHost();
 
-        var response = await host.CreateClient().GetAsync("/api/index.html");
+        var response = await TestSignIn.AsRole(host.CreateClient(), DashboardRoles.Viewer).GetAsync("/api/index.html");
         var html = await response.Content.ReadAsStringAsync();
 
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
@@ -59,7 +61,7 @@ public sealed class OpenApiCoverageTests
     public async Task Api_reference_page_works_offline_and_under_a_csp_without_inline_script()
     {
         await using var host = new ApiHost();
-        var client = host.CreateClient();
+        var client = TestSignIn.AsRole(host.CreateClient(), DashboardRoles.Viewer);
         var page = new HtmlParser().ParseDocument(await client.GetStringAsync("/api/index.html"));
 
         var assets = page.QuerySelectorAll("script").Select(s => s.GetAttribute("src"))

@@ -3,6 +3,7 @@ using System.Net.Http.Json;
 using AngleSharp.Html.Parser;
 using IfiDashboard.Server.Api.Keys;
 using IfiDashboard.Server.Audit;
+using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Store.Audit;
 using IfiDashboard.Server.Tests.Api;
 using IfiDashboard.Server.Tests.Security;
@@ -51,7 +52,7 @@ public sealed class AuditTrailTests : IAsyncLifetime
             return client;
         }
 
-        await EditingPagesTests.SubmitAsync(Client(), "/inventory/new", "registration", new()
+        await EditingPagesTests.SubmitAsync(TestSignIn.As(Client(), "otto@bank.test", DashboardRoles.Operator), "/inventory/new", "registration", new()
         {
             ["Form.Name"] = "from-the-form", ["Form.Host"] = "127.0.0.1", ["Form.Port"] = "1433", ["Form.CredentialName"] = "fleet",
         }, ("Form.Command", "save"));
@@ -61,7 +62,7 @@ public sealed class AuditTrailTests : IAsyncLifetime
         var withoutScope = await Client(cmdbKey).GetAsync("/api/v1/audit");
 
         var entries = answer!.Entries;
-        Assert.Equal([$"cmdb (API key {cmdb.Prefix})", AuditActors.Anonymous], entries.Select(e => e.Actor));
+        Assert.Equal([$"cmdb (API key {cmdb.Prefix})", "otto@bank.test"], entries.Select(e => e.Actor));
         Assert.Contains("FROM-THE-API", entries[0].Target, StringComparison.Ordinal);
         Assert.Contains("from-the-form", entries[1].Target, StringComparison.Ordinal);
         Assert.All(entries, e => Assert.Equal("127.0.0.1", e.RemoteAddress));
@@ -98,7 +99,7 @@ public sealed class AuditTrailTests : IAsyncLifetime
         var admin = _host.AdministratorClient();
         var viewer = TestSignIn.As(_host.CreateClient(), "viewer@bank.test", "Viewer");
 
-        var anonymousPage = await _host.CreateClient().GetAsync("/audit");
+        var anonymousPage = await TestSignIn.Anonymous(_host.CreateClient()).GetAsync("/audit");
         var viewerPage = await viewer.GetAsync("/audit");
         var viewerCsv = await viewer.GetAsync("/audit.csv");
         var page = new HtmlParser().ParseDocument(await admin.GetStringAsync("/audit?actor=alice%40bank.test"));

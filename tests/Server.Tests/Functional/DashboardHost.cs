@@ -1,5 +1,7 @@
 using IfiDashboard.Collector.Scheduling;
+using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Server.Tests.Alerts;
 using IfiDashboard.Server.Tests.Security;
 using IfiDashboard.Server.Tests.Store;
 using IfiDashboard.Shared.Inventory;
@@ -9,6 +11,7 @@ using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.AspNetCore.TestHost;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
 
 namespace IfiDashboard.Server.Tests.Functional;
 
@@ -56,6 +59,9 @@ public sealed class DashboardHost : WebApplicationFactory<Program>
     public TestDatabase Store => _database ?? throw new InvalidOperationException("The server has not started yet.");
     /// <summary>More settings for the server, given before it starts.</summary>
     public Dictionary<string, string?> Settings { get; } = [];
+    /// <summary>False: people sign in as the settings say (proxy, none), not through the test scheme.</summary>
+    public bool UseTestSignIn { get; init; } = true;
+    internal CapturedLogs Logs { get; } = new();
 
     protected override void ConfigureWebHost(IWebHostBuilder builder)
     {
@@ -75,11 +81,19 @@ public sealed class DashboardHost : WebApplicationFactory<Program>
         foreach (var collector in OtherCollectors)
             builder.UseSetting($"Ingestion:ApiKeys:{collector}", KeyOf(collector));
         foreach (var (key, value) in Settings) builder.UseSetting(key, value);
-        builder.ConfigureTestServices(TestSignIn.Register);
+        if (UseTestSignIn) builder.ConfigureTestServices(TestSignIn.Register);
+        builder.ConfigureLogging(logging => logging.AddProvider(Logs));
+    }
+
+    /// <summary>Clients sign in as an Administrator unless a test names another role (<see cref="TestSignIn.AsRole"/>).</summary>
+    protected override void ConfigureClient(HttpClient client)
+    {
+        base.ConfigureClient(client);
+        TestSignIn.AsRole(client, DashboardRoles.Administrator);
     }
 
     /// <summary>A client signed in as an administrator (<see cref="TestSignIn"/>).</summary>
-    public HttpClient AdministratorClient() => TestSignIn.As(CreateClient(), "admin@bank.test", "Administrator");
+    public HttpClient AdministratorClient() => TestSignIn.As(CreateClient(), "admin@bank.test", DashboardRoles.Administrator);
 
     /// <summary>Registers every simulated instance as an operator would: by host, port and credential name.</summary>
     public Task RegisterFleetAsync() => SimulatedFleetRegistration.RegisterAsync(Services, Fleet);

@@ -1,5 +1,7 @@
+using System.Security.Claims;
 using Dapper;
 using IfiDashboard.Server.Compliance;
+using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Store;
 using IfiDashboard.Shared.Compliance.Policy;
 using IfiDashboard.Shared.Compliance.Status;
@@ -14,6 +16,11 @@ namespace IfiDashboard.Server.Tests.Functional;
 /// <summary>The services behind the policy and inventory pages, against the real store and a simulated fleet.</summary>
 public sealed class EditingTests
 {
+    static readonly ClaimsPrincipal Dba = SignedIn("dba", DashboardRoles.Administrator);
+
+    static ClaimsPrincipal SignedIn(string name, string role) =>
+        new(new ClaimsIdentity([new Claim(ClaimTypes.Name, name), new Claim(ClaimTypes.Role, role)], "test"));
+
     static async Task<ComplianceStatus> StatusAsync(DashboardHost host, string name) =>
         (await host.Services.GetRequiredService<FleetAssessments>().RecomputeAsync(CancellationToken.None))
             .Instances.Single(i => i.Registration.Name == name).Compliance.Status;
@@ -27,10 +34,10 @@ public sealed class EditingTests
         var editor = host.Services.GetRequiredService<IPolicyEditor>();
 
         var before = await StatusAsync(host, "off");
-        var waiverId = await editor.GrantWaiverAsync(host.IdOf("off"), "vendor window CHG-1", "dba", DateTimeOffset.UtcNow.AddDays(3), CancellationToken.None);
+        var waiverId = await editor.GrantWaiverAsync(host.IdOf("off"), "vendor window CHG-1", DateTimeOffset.UtcNow.AddDays(3), Dba, CancellationToken.None);
         var waived = await StatusAsync(host, "off");
         var view = await editor.GetAsync(CancellationToken.None);
-        await editor.RevokeWaiverAsync(waiverId, "dba", CancellationToken.None);
+        await editor.RevokeWaiverAsync(waiverId, Dba, CancellationToken.None);
         var after = await StatusAsync(host, "off");
 
         Assert.Equal((ComplianceStatus.NonCompliant, ComplianceStatus.Waived, ComplianceStatus.NonCompliant), (before, waived, after));
@@ -46,7 +53,7 @@ public sealed class EditingTests
         var editor = host.Services.GetRequiredService<IPolicyEditor>();
 
         var before = await StatusAsync(host, "vault");
-        var version = await editor.SaveRulesAsync([new PolicyRule { Name = "pci", Desired = DesiredState.Forbidden, Tags = ["pci"] }], "dba", CancellationToken.None);
+        var version = await editor.SaveRulesAsync([new PolicyRule { Name = "pci", Desired = DesiredState.Forbidden, Tags = ["pci"] }], Dba, CancellationToken.None);
         var after = await StatusAsync(host, "vault");
 
         Assert.Equal((ComplianceStatus.Compliant, ComplianceStatus.NonCompliant), (before, after));
@@ -59,8 +66,30 @@ public sealed class EditingTests
         await using var host = new DashboardHost();
         var editor = host.Services.GetRequiredService<IPolicyEditor>();
 
-        await Assert.ThrowsAsync<ArgumentException>(() => editor.GrantWaiverAsync(999, "x", "dba", DateTimeOffset.UtcNow.AddDays(1), CancellationToken.None));
-        await Assert.ThrowsAsync<ArgumentException>(() => editor.GrantWaiverAsync(1, "x", "dba", DateTimeOffset.UtcNow.AddDays(-1), CancellationToken.None));
+        await Assert.ThrowsAsync<ArgumentException>(() => editor.GrantWaiverAsync(999, "x", DateTimeOffset.UtcNow.AddDays(1), Dba, CancellationToken.None));
+        await Assert.ThrowsAsync<ArgumentException>(() => editor.GrantWaiverAsync(1, "x", DateTimeOffset.UtcNow.AddDays(-1), Dba, CancellationToken.None));
+    }
+
+    [Fact]
+    public async Task An_operator_grants_waivers_up_to_the_configured_length_and_only_an_administrator_longer()
+    {
+        await using var host = new DashboardHost(new ScenarioInstance { Name = "off", Profile = "2019", IfiEnabled = false });
+        host.Settings["Auth:MaxWaiverDays"] = "30";
+        await host.RegisterFleetAsync();
+        var editor = host.Services.GetRequiredService<IPolicyEditor>();
+        var otto = SignedIn("otto", DashboardRoles.Operator);
+        var id = host.IdOf("off");
+
+        var refused = await Assert.ThrowsAsync<UnauthorizedAccessException>(() =>
+            editor.GrantWaiverAsync(id, "long vendor window", DateTimeOffset.UtcNow.AddDays(31), otto, CancellationToken.None));
+        var afterRefusal = (await editor.GetAsync(CancellationToken.None)).Waivers;
+        await editor.GrantWaiverAsync(id, "short vendor window", DateTimeOffset.UtcNow.AddDays(29), otto, CancellationToken.None);
+        await editor.GrantWaiverAsync(id, "long vendor window", DateTimeOffset.UtcNow.AddDays(200), Dba, CancellationToken.None);
+        var authors = (await editor.GetAsync(CancellationToken.None)).Waivers.Select(w => (w.Waiver.Author, w.Waiver.Reason)).Order().ToList();
+
+        Assert.Contains("at most 30 days", refused.Message, StringComparison.Ordinal);
+        Assert.Empty(afterRefusal);
+        Assert.Equal([("dba", "long vendor window"), ("otto", "short vendor window")], authors);
     }
 
     [Fact]

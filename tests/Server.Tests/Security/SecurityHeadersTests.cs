@@ -28,18 +28,7 @@ public sealed class SecurityHeadersTests : IAsyncLifetime
 
     public async Task DisposeAsync() => await _host.DisposeAsync();
 
-    /// <summary>Every page the application maps (from its own endpoint data source), with route values filled in.</summary>
-    List<string> Pages() => _host.Services.GetRequiredService<EndpointDataSource>().Endpoints
-        .OfType<RouteEndpoint>()
-        .Where(e => e.Metadata.GetMetadata<ComponentTypeMetadata>() is not null)
-        .Select(e => "/" + string.Join('/', e.RoutePattern.PathSegments.Select(segment => string.Concat(segment.Parts.Select(part => part switch
-        {
-            Microsoft.AspNetCore.Routing.Patterns.RoutePatternLiteralPart literal => literal.Content,
-            Microsoft.AspNetCore.Routing.Patterns.RoutePatternParameterPart => _instanceId.ToString(System.Globalization.CultureInfo.InvariantCulture),
-            _ => "",
-        })))))
-        .Distinct()
-        .ToList();
+    List<string> Pages() => AppEndpoints.PagePaths(_host.Services, _instanceId);
 
     [Fact]
     public async Task Pages_assets_health_and_api_refusals_all_carry_the_security_headers()

@@ -1,7 +1,9 @@
+using System.Security.Claims;
 using IfiDashboard.Client.Components.Forms;
 using IfiDashboard.Shared.Dashboard;
 using IfiDashboard.Shared.Editing;
 using Microsoft.AspNetCore.Components;
+using Microsoft.AspNetCore.Http;
 
 namespace IfiDashboard.Client.Pages.Policy;
 
@@ -16,6 +18,10 @@ public partial class PolicyPage
     [Inject] IFleetAssessments Assessments { get; set; } = null!;
     [Inject] NavigationManager Navigation { get; set; } = null!;
     [Inject] TimeProvider Time { get; set; } = null!;
+    [CascadingParameter] HttpContext? HttpContext { get; set; }
+
+    /// <summary>Who makes the change: the signed-in user, recorded as its author.</summary>
+    ClaimsPrincipal User => HttpContext?.User ?? new ClaimsPrincipal();
 
     [SupplyParameterFromForm(FormName = "rules")] public RulesDraft? Draft { get; set; }
     [SupplyParameterFromForm(FormName = "grant")] public WaiverGrant? Grant { get; set; }
@@ -88,7 +94,7 @@ public partial class PolicyPage
         int version;
         try
         {
-            version = await Policy.SaveRulesAsync(rules, Authors.Or(Draft.Author), CancellationToken.None);
+            version = await Policy.SaveRulesAsync(rules, User, CancellationToken.None);
         }
         catch (Exception e)
         {
@@ -108,7 +114,14 @@ public partial class PolicyPage
         }
         try
         {
-            await Policy.GrantWaiverAsync(request.InstanceId, request.Reason, Authors.Or(Grant.Author), request.ExpiresAt, CancellationToken.None);
+            await Policy.GrantWaiverAsync(request.InstanceId, request.Reason, request.ExpiresAt, User, CancellationToken.None);
+        }
+        catch (UnauthorizedAccessException refused)
+        {
+            _grantErrors.Add(WaiverGrant.Field(nameof(WaiverGrant.ExpiresAt)), refused.Message);
+            if (HttpContext is { Response.HasStarted: false } http) http.Response.StatusCode = StatusCodes.Status403Forbidden;
+            Fail("The waiver was not granted: your role does not allow it.");
+            return;
         }
         catch (ArgumentException refused)
         {
@@ -137,7 +150,7 @@ public partial class PolicyPage
         }
         try
         {
-            if (!await Policy.RevokeWaiverAsync(waiver.Id, Authors.Or(Revoke.Author), CancellationToken.None))
+            if (!await Policy.RevokeWaiverAsync(waiver.Id, User, CancellationToken.None))
             {
                 Fail($"The waiver for {waiver.InstanceName} is no longer in force: it was already revoked.");
                 return;

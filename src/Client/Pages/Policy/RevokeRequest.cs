@@ -4,5 +4,4 @@ namespace IfiDashboard.Client.Pages.Policy;
 public sealed class RevokeRequest
 {
     public string? WaiverId { get; set; }
-    public string? Author { get; set; }
 }

@@ -26,8 +26,6 @@ public sealed class RulesDraft
     /// <summary>The submit button pressed: "save", "add", or "up:i", "down:i", "remove:i" for row i.</summary>
     public string? Command { get; set; }
 
-    public string? Author { get; set; }
-
     public static RulesDraft From(PolicyDocument document) => new() { Rules = document.Rules.Select(RuleRow.From).ToList() };
 
     public static string Field(int index, string property) => $"Draft.Rules[{index}].{property}";

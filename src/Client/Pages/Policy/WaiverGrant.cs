@@ -14,7 +14,6 @@ public sealed class WaiverGrant
     public string? InstanceId { get; set; }
     public string? Reason { get; set; }
     public string? ExpiresAt { get; set; }
-    public string? Author { get; set; }
 
     public static string Field(string property) => "Grant." + property;
 

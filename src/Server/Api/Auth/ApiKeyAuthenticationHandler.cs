@@ -60,6 +60,11 @@ public sealed class ApiKeyAuthenticationHandler(
             $"The API key '{keyId}' does not have the scope '{scope}' this endpoint needs.");
     }
 
+    /// <summary>Whether the request presents a key at all (so it is the key's, not a signed-in user's).</summary>
+    public static bool IsPresented(HttpRequest request) =>
+        request.Headers.ContainsKey(HeaderName)
+        || request.Headers.Authorization.ToString().StartsWith("Bearer ", StringComparison.OrdinalIgnoreCase);
+
     string? PresentedKey()
     {
         var header = Request.Headers[HeaderName];

@@ -1,3 +1,5 @@
+using IfiDashboard.Server.Security;
+
 namespace IfiDashboard.Server.Api.Auth;
 
 /// <summary>What an API key may do. Scopes are independent: <c>admin</c> manages keys and implies nothing else.</summary>
@@ -16,6 +18,15 @@ public static class ApiScopes
     public const string ClaimType = "scope";
 
     public static string PolicyName(string scope) => "api-scope:" + scope;
+
+    /// <summary>The dashboard role that may do what the scope allows; none for the collectors' <c>snapshot:ingest</c>.</summary>
+    public static string? RoleFor(string scope) => scope switch
+    {
+        Read => DashboardRoles.Viewer,
+        InventoryWrite => DashboardRoles.Operator,
+        AuditRead or Admin => DashboardRoles.Administrator,
+        _ => null,
+    };
 
     public static bool IsKnown(string scope) => All.Contains(scope, StringComparer.Ordinal);
 }

@@ -1,3 +1,5 @@
+using IfiDashboard.Server.Security;
+using IfiDashboard.Server.Tests.Security;
 using System.Text.Json;
 
 namespace IfiDashboard.Server.Tests.Api.Compliance;
@@ -16,7 +18,7 @@ public sealed class ComplianceOpenApiTests
     public async Task Each_read_names_its_scope_its_problems_and_its_304(string path, string operationId)
     {
         await using var host = new ApiHost();
-        var document = JsonDocument.Parse(await host.CreateClient().GetStringAsync("/openapi/v1.json")).RootElement;
+        var document = JsonDocument.Parse(await TestSignIn.AsRole(host.CreateClient(), DashboardRoles.Viewer).GetStringAsync("/openapi/v1.json")).RootElement;
 
         var get = document.GetProperty("paths").GetProperty(path).GetProperty("get");
 
@@ -30,7 +32,7 @@ public sealed class ComplianceOpenApiTests
     public async Task Export_documents_json_csv_and_406()
     {
         await using var host = new ApiHost();
-        var document = JsonDocument.Parse(await host.CreateClient().GetStringAsync("/openapi/v1.json")).RootElement;
+        var document = JsonDocument.Parse(await TestSignIn.AsRole(host.CreateClient(), DashboardRoles.Viewer).GetStringAsync("/openapi/v1.json")).RootElement;
 
         var responses = document.GetProperty("paths").GetProperty("/api/v1/compliance/export").GetProperty("get").GetProperty("responses");
 

@@ -1,0 +1,132 @@
+using IfiDashboard.Server.Store.Audit;
+using Microsoft.Extensions.DependencyInjection;
+using OpenQA.Selenium;
+
+namespace IfiDashboard.E2E.Tests.SignIn;
+
+/// <summary>
+/// Signing in through a real OpenID Connect provider (oidc-provider on loopback, code flow with PKCE) in headless
+/// Chromium, as each of its accounts, and what each role then sees and may do on the pages.
+/// </summary>
+[Collection(SignInCollection.Name)]
+public sealed class SignInInBrowserTests(SignInFixture fixture)
+{
+    Browser Browser => fixture.Browser;
+    string Url(string path) => fixture.Server.BaseUrl + path;
+
+    /// <summary>Opens <paramref name="path"/> with no session, signs in at the provider as <paramref name="login"/>
+    /// and waits until the browser is back on the dashboard, at <paramref name="landsOn"/> when given.</summary>
+    void SignInAs(string login, string path, string? landsOn = null)
+    {
+        // The provider and the dashboard share the host 127.0.0.1, so this ends both sessions.
+        Browser.Open(Url(""));
+        Browser.Driver.Manage().Cookies.DeleteAllCookies();
+        Browser.Open(Url(path));
+        Browser.WaitUntil(d => d.Url.StartsWith(fixture.Provider.Issuer, StringComparison.Ordinal));
+        Browser.WaitFor("input[name=login]").SendKeys(login);
+        Browser.Driver.FindElement(By.Name("password")).SendKeys("any password");
+        Browser.Driver.FindElement(By.CssSelector("button[type=submit]")).Click();
+        Browser.WaitUntil(d => landsOn is null ? d.Url.StartsWith(Url(path), StringComparison.Ordinal) : d.Url == Url(landsOn), 30);
+    }
+
+    void GrantWaiver(int days)
+    {
+        Browser.WaitFor("form[data-form=grant]");
+        Browser.Driver.FindElement(By.Name("Grant.InstanceId")).SendKeys(SignInFixture.InstanceName);
+        Browser.Driver.FindElement(By.Name("Grant.Reason")).SendKeys("Vendor window (sign-in test)");
+        var expiry = DateTime.UtcNow.AddDays(days).ToString("yyyy-MM-dd'T'HH:mm", System.Globalization.CultureInfo.InvariantCulture);
+        // A datetime-local input takes typed keys field by field; its value is set as the form would post it.
+        Browser.Driver.ExecuteScript("document.querySelector(\"[name='Grant.ExpiresAt']\").value = arguments[0];", expiry);
+        Browser.Driver.FindElement(By.CssSelector("[data-action=grant]")).Click();
+    }
+
+    [Fact]
+    public async Task An_anonymous_browser_is_sent_to_the_provider_and_an_operator_comes_back_signed_in_with_their_name()
+    {
+        var audit = fixture.Server.Services.GetRequiredService<AuditLog>();
+        var before = await audit.QueryAsync(new AuditFilter(Actor: "Otto Operator", Action: AuditActions.SignIn), null, 100, CancellationToken.None);
+
+        SignInAs("operator", "instances");
+        var after = await audit.QueryAsync(new AuditFilter(Actor: "Otto Operator", Action: AuditActions.SignIn), null, 100, CancellationToken.None);
+
+        Assert.Equal("Otto Operator", Browser.Text("[data-user]"));
+        Assert.Equal("Instances", Browser.Text("h1"));
+        Assert.NotEmpty(Browser.All("[data-sign-out]"));
+        Assert.Empty(Browser.All("[data-demo-banner]"));
+        var signIn = Assert.Single(after, e => before.All(b => b.Id != e.Id));
+        Assert.Equal("127.0.0.1", signIn.RemoteAddress);
+        Assert.Contains("\"Operator\"", signIn.After, StringComparison.Ordinal);
+        Browser.Screenshot("signin-operator-instances");
+    }
+
+    [Fact]
+    public void An_operator_grants_a_waiver_as_themselves_but_longer_than_the_limit_and_policy_rules_are_refused()
+    {
+        SignInAs("operator", "policy");
+
+        GrantWaiver(days: 60);
+        var tooLong = Browser.Text("[data-error-for='Grant.ExpiresAt']");
+        GrantWaiver(days: 7);
+        Browser.WaitUntil(d => d.Url.Contains("done=granted", StringComparison.Ordinal));
+        var author = Browser.Text($"tr[data-waiver][data-instance='{SignInFixture.InstanceName}']");
+        Browser.Click("[data-action=save-rules]");
+        var refusal = Browser.Text("[data-signin-page] h1");
+
+        Assert.Contains("at most 30 days", tooLong, StringComparison.Ordinal);
+        Assert.Contains("Otto Operator", author, StringComparison.Ordinal);
+        Assert.Equal("Not allowed for your role", refusal);
+    }
+
+    [Fact]
+    public void A_viewer_reads_the_policy_but_a_waiver_they_post_is_refused()
+    {
+        SignInAs("viewer", "policy");
+
+        Assert.Equal("Vera Viewer", Browser.Text("[data-user]"));
+        GrantWaiver(days: 7);
+        Assert.Equal("Not allowed for your role", Browser.Text("[data-signin-page] h1"));
+        Assert.Contains("Viewer", Browser.Text("[data-signin-message]"), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void An_administrator_saves_the_rules_and_signs_out()
+    {
+        SignInAs("admin", "policy");
+
+        Browser.Click("[data-action=save-rules]");
+        Browser.WaitUntil(d => d.Url.Contains("done=saved", StringComparison.Ordinal));
+        var saved = Browser.Text("[data-form-message=ok]");
+        Browser.Click("[data-sign-out]");
+        var signedOut = Browser.Text("[data-signin-page] h1");
+        // Then out of the provider too: it asks first, and sends the browser back to the dashboard, which sends it
+        // to sign in again.
+        Browser.Click("[data-signin-link]");
+        Browser.WaitUntil(d => d.Url.StartsWith(fixture.Provider.Issuer, StringComparison.Ordinal));
+        Browser.Click("button[name=logout]");
+        Browser.WaitFor("input[name=login]", 30);
+
+        Assert.Contains("policy version", saved, StringComparison.Ordinal);
+        Assert.Equal("Signed out", signedOut);
+    }
+
+    [Theory]
+    [InlineData("%2F%2Fevil.example%2Fphish")]
+    [InlineData("https%3A%2F%2Fevil.example%2F")]
+    [InlineData("%2F%5Cevil.example")]
+    public void The_sign_in_link_returns_only_to_a_page_of_the_dashboard(string returnUrl)
+    {
+        SignInAs("viewer", $"signin?returnUrl={returnUrl}", landsOn: "");
+
+        Assert.Equal(Url(""), Browser.Driver.Url);
+        Assert.Equal("Vera Viewer", Browser.Text("[data-user]"));
+    }
+
+    [Fact]
+    public void An_account_the_role_mapping_does_not_name_is_refused_every_page()
+    {
+        SignInAs("nobody", "");
+
+        Assert.Equal("Not allowed for your role", Browser.Text("[data-signin-page] h1"));
+        Assert.Contains("no dashboard role", Browser.Text("[data-signin-message]"), StringComparison.Ordinal);
+    }
+}

@@ -1,0 +1,58 @@
+// A real OpenID Connect provider (the certified oidc-provider package) on loopback for the sign-in tests.
+// Usage: node provider.mjs <dashboard base URL>
+// Listens on a free port and prints "issuer <url>" once it answers. Accounts are the login names below (any
+// password); each holds the `roles` claim values the tests map to the dashboard's roles. Stops with its parent's
+// standard input (the test closes it), so a crashed test leaves no provider behind.
+import Provider from 'oidc-provider';
+
+const dashboard = process.argv[2];
+if (!dashboard) {
+  console.error('usage: node provider.mjs <dashboard base URL>');
+  process.exit(2);
+}
+
+const accounts = {
+  viewer: { name: 'Vera Viewer', roles: ['ifi-viewers'] },
+  operator: { name: 'Otto Operator', roles: ['ifi-operators'] },
+  admin: { name: 'Ada Admin', roles: ['ifi-admins'] },
+  nobody: { name: 'Nina Norole', roles: [] },
+};
+
+const configuration = {
+  clients: [{
+    client_id: 'ifi-dashboard',
+    client_secret: 'oidc-test-client-secret-0123456789',
+    redirect_uris: [new URL('/signin-oidc', dashboard).href],
+    post_logout_redirect_uris: [new URL('/signout-callback-oidc', dashboard).href],
+    grant_types: ['authorization_code'],
+    response_types: ['code'],
+    token_endpoint_auth_method: 'client_secret_post',
+  }],
+  claims: { openid: ['sub'], profile: ['name', 'roles'] },
+  // The claims go into the ID token itself, as Entra ID does with `roles`.
+  conformIdTokenClaims: false,
+  pkce: { required: () => true },
+  cookies: { keys: ['oidc-test-cookie-key-not-a-secret'] },
+  async findAccount(ctx, id) {
+    const account = accounts[id];
+    if (!account) return undefined;
+    return { accountId: id, claims: async () => ({ sub: id, name: account.name, roles: account.roles }) };
+  },
+  // First-party client: consent is implied, so the browser goes from the login form straight back.
+  async loadExistingGrant(ctx) {
+    const grant = new ctx.oidc.provider.Grant({ clientId: ctx.oidc.client.clientId, accountId: ctx.oidc.session.accountId });
+    grant.addOIDCScope('openid profile');
+    await grant.save();
+    return grant;
+  },
+};
+
+const server = (await import('node:http')).createServer();
+server.listen(0, '127.0.0.1', () => {
+  const issuer = `http://127.0.0.1:${server.address().port}`;
+  const provider = new Provider(issuer, configuration);
+  server.on('request', provider.callback());
+  console.log(`issuer ${issuer}`);
+});
+process.stdin.on('end', () => process.exit(0));
+process.stdin.resume();
