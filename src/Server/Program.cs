@@ -33,7 +33,6 @@ try
     builder.Services.AddIfiApi(builder.Configuration);
     builder.Services.AddIfiDashboardUi();
     builder.Services.AddIfiSecurityHeaders(warnWhenAnyHostIsAllowed: !demo);
-    builder.Services.AddIfiDashboardPolicies();
     builder.Services.AddIfiDataProtection(builder.Configuration);
     builder.Services.AddIfiHealth();
     builder.AddIfiSignIn(demo);

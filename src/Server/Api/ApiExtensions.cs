@@ -1,3 +1,4 @@
+using IfiDashboard.Shared.Security;
 using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Audit;
 using IfiDashboard.Server.Api.Changes;

@@ -1,3 +1,4 @@
+using IfiDashboard.Shared.Security;
 using System.ComponentModel;
 using System.Globalization;
 using System.Text;

@@ -1,3 +1,4 @@
+using IfiDashboard.Shared.Security;
 using System.Net.ServerSentEvents;
 using System.Runtime.CompilerServices;
 using System.Threading.Channels;

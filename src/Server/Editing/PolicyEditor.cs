@@ -1,3 +1,4 @@
+using IfiDashboard.Shared.Security;
 using System.Security.Claims;
 using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Store;

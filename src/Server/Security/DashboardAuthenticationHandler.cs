@@ -1,3 +1,4 @@
+using IfiDashboard.Shared.Security;
 using System.Net;
 using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Api.Http;

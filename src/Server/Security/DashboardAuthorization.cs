@@ -1,3 +1,4 @@
+using IfiDashboard.Shared.Security;
 using Microsoft.AspNetCore.Authorization;
 using Microsoft.Extensions.Options;
 

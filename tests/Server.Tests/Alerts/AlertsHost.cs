@@ -1,3 +1,4 @@
+using IfiDashboard.Shared.Security;
 using IfiDashboard.Collector.Scheduling;
 using IfiDashboard.Server.Alerts;
 using IfiDashboard.Server.Alerts.Delivery;

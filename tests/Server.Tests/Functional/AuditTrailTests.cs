@@ -1,3 +1,4 @@
+using IfiDashboard.Shared.Security;
 using System.Net;
 using System.Net.Http.Json;
 using AngleSharp.Html.Parser;

@@ -1,3 +1,4 @@
+using IfiDashboard.Shared.Security;
 using IfiDashboard.Collector.Scheduling;
 using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Store.Inventory;

@@ -1,3 +1,4 @@
+using IfiDashboard.Shared.Security;
 using System.Security.Claims;
 using Dapper;
 using IfiDashboard.Server.Compliance;

@@ -1,3 +1,4 @@
+using IfiDashboard.Shared.Security;
 using System.Net;
 using System.Reflection;
 using System.Text;

@@ -1,3 +1,4 @@
+using IfiDashboard.Shared.Security;
 using IfiDashboard.Server.Security;
 
 namespace IfiDashboard.Server.Api.Auth;

@@ -1,3 +1,4 @@
+using IfiDashboard.Shared.Security;
 using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Tests.Security;
 using System.Text.Json;

@@ -1,4 +1,4 @@
-namespace IfiDashboard.Server.Security;
+namespace IfiDashboard.Shared.Security;
 
 /// <summary>
 /// The dashboard's roles, each allowed what the one before it is: a Viewer reads; an Operator also keeps the inventory,
