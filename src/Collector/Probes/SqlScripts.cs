@@ -20,6 +20,7 @@ public static class SqlScripts
     public const string Encryption = "encryption";
     public const string DefaultTrace = "default-trace";
     public const string GrowthEvents = "growth-events";
+    public const string TraceWindow = "trace-window";
     public const string Backups = "backups";
     public const string ErrorLogIfi = "errorlog-ifi";
     public const string ErrorLogIfiExtended = "errorlog-ifi-extended";

@@ -85,6 +85,26 @@ public sealed class CollectedFactsProbeTests
         Assert.Single(snapshot.GrowthEvents, e => e.EventClass == 93);
     }
 
+    // Item 19: time lost and rates rest on what the trace still holds; a first poll must know how far back that is.
+    [Fact]
+    public async Task The_trace_window_is_the_oldest_event_its_surviving_files_hold()
+    {
+        var instance = SalesServer(utcOffsetMinutes: 60);
+        instance.DefaultTrace = new ScenarioDefaultTrace { MaxFiles = 2, EventsPerFile = 1 };
+        instance.GrowthEvents =
+        [
+            new ScenarioGrowthEvent { Database = "Sales", FileName = "Sales", StartTime = Noon.AddDays(-40), DurationMicroseconds = 1_000_000 },
+            .. instance.GrowthEvents,
+        ];
+        await using var fleet = Fleets.Start(instance);
+
+        var snapshot = await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["sales"]), CancellationToken.None);
+
+        // Three events, one per file, two files kept: the event of 40 days ago has rolled over.
+        Assert.Equal(Noon.AddHours(-2), snapshot.DefaultTrace!.OldestEventAt);
+        Assert.DoesNotContain(snapshot.GrowthEvents, e => e.StartTime == Noon.AddDays(-40));
+    }
+
     [Fact]
     public async Task Second_poll_reads_only_events_that_ended_within_the_overlap_of_the_watermark()
     {
