@@ -137,11 +137,19 @@ internal static class CollectedFactsStore
         const string sql = """
             UPDATE instance_state
             SET default_trace = COALESCE(@defaultTrace, default_trace),
-                server_utc_offset_minutes = COALESCE(@offset, server_utc_offset_minutes)
+                server_utc_offset_minutes = COALESCE(@offset, server_utc_offset_minutes),
+                evidence_since = CASE WHEN evidence_since IS NULL OR @evidenceSince < evidence_since
+                                      THEN COALESCE(@evidenceSince, evidence_since) ELSE evidence_since END
             WHERE instance_id = @instanceId;
             """;
         var defaultTrace = snapshot.DefaultTrace is { } trace ? (trace.Enabled ? "Enabled" : "Disabled") : null;
+        // A trace read with no event at all is evidence from this poll on.
+        var evidenceSince = snapshot.DefaultTrace is { Enabled: true, CurrentPath: not null } read
+            && snapshot.Probes.Any(p => p.Probe == ProbeNames.GrowthEvents && p.Outcome == OutcomeClass.Ok)
+            ? StoreTime.ToText(read.OldestEventAt ?? snapshot.StartedAt)
+            : null;
         await connection.ExecuteAsync(new CommandDefinition(sql,
-            new { defaultTrace, offset = snapshot.ServerUtcOffsetMinutes, instanceId = snapshot.InstanceId }, tx, cancellationToken: ct));
+            new { defaultTrace, offset = snapshot.ServerUtcOffsetMinutes, evidenceSince, instanceId = snapshot.InstanceId },
+            tx, cancellationToken: ct));
     }
 }

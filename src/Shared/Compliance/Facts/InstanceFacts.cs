@@ -54,6 +54,12 @@ public sealed record InstanceFacts
     public string? EngineServiceAccount { get; init; }
     public DateTimeOffset? ServiceStartedAt { get; init; }
 
+    /// <summary>
+    /// How far back the growth evidence reaches: the oldest default-trace event any poll saw (the trace keeps a few
+    /// rollover files; older growths were never read). Null when the trace was never read.
+    /// </summary>
+    public DateTimeOffset? EvidenceSince { get; init; }
+
     /// <summary>Azure SQL Database (5) and Managed Instance (8): IFI cannot be configured there.</summary>
     public bool IsAzurePaas => EngineEdition is 5 or 8;
 }
