@@ -15,6 +15,7 @@ public static class SqlScripts
     public const string ServicesLegacy = "services-legacy";
     public const string Clock = "clock";
     public const string TraceFlags = "trace-flags";
+    public const string ClusterNodes = "cluster-nodes";
     public const string Files = "files";
     public const string DatabaseIds = "database-ids";
     public const string Encryption = "encryption";

@@ -39,6 +39,8 @@ internal static class InstanceAssessor
             EngineServiceAccount = state.EngineServiceAccount,
             ServiceStartedAt = extra?.EngineLastStartupTime is { } started ? Store.StoreTime.Parse(started) : null,
             EvidenceSince = Store.StoreTime.ParseNullable(extra?.EvidenceSince),
+            IsClustered = extra?.IsClustered == 1,
+            ClusterNodes = extra?.ClusterNodes?.Split(',', StringSplitOptions.RemoveEmptyEntries),
             IfiOffByTraceFlag = state.IfiState == IfiState.Disabled && extra?.EngineDmvIfiEnabled == "Y",
         };
     }

@@ -48,7 +48,7 @@ public static class RemediationAdvisor
                 "initialization for data files whatever the service account holds, so granting the right again changes nothing.",
                 $"Remove -T{IfiObservation.DisablingTraceFlag} from the engine's start-up parameters (SQL Server Configuration Manager > " +
                 $"SQL Server Services > {service} > Properties > Startup Parameters), after asking who set it and why.",
-                PrivilegeSteps.Restart(service) + $" (whether DBCC TRACEOFF({IfiObservation.DisablingTraceFlag}, -1) suffices without a restart is unconfirmed)",
+                PrivilegeSteps.Restart(service, instance) + $" (whether DBCC TRACEOFF({IfiObservation.DisablingTraceFlag}, -1) suffices without a restart is unconfirmed)",
                 $"Verify: DBCC TRACESTATUS(-1) no longer lists {IfiObservation.DisablingTraceFlag}.",
             ]);
 
@@ -57,17 +57,17 @@ public static class RemediationAdvisor
         if (ServiceAccountClassifier.KindOf(account, instance.MachineName) == ServiceAccountKind.LocalSystem)
             return grant
                 ? new(RemediationKind.GrantPrivilege, $"Move the engine from LocalSystem to {sid}, then grant it \"Perform volume maintenance tasks\"",
-                    [PrivilegeSteps.MoveToVirtualAccount(service), .. PrivilegeSteps.Grant(sid, service, instance.ProductVersion)])
+                    [PrivilegeSteps.MoveToVirtualAccount(service), .. PrivilegeSteps.Grant(sid, service, instance)])
                 : new(RemediationKind.RevokePrivilege, $"Move the engine from LocalSystem (which holds the right itself) to {sid}, without the right",
-                    [PrivilegeSteps.MoveToVirtualAccount(service), .. PrivilegeSteps.Revoke(sid, service, instance.ProductVersion)]);
+                    [PrivilegeSteps.MoveToVirtualAccount(service), .. PrivilegeSteps.Revoke(sid, service, instance)]);
 
         var named = string.Equals(account, sid, StringComparison.OrdinalIgnoreCase) ? sid : $"{sid} (or {account})";
         return grant
             ? new(RemediationKind.GrantPrivilege, $"Grant \"Perform volume maintenance tasks\" to {named}",
-                PrivilegeSteps.Grant(account, service, instance.ProductVersion))
+                PrivilegeSteps.Grant(account, service, instance))
             : new(RemediationKind.RevokePrivilege,
                 $"Revoke \"Perform volume maintenance tasks\" from {(named == sid ? sid : $"{sid} and {account}")}",
-                PrivilegeSteps.Revoke(account, service, instance.ProductVersion));
+                PrivilegeSteps.Revoke(account, service, instance));
     }
 
     static RemediationPlan Waived(InstanceFacts instance, InstanceCompliance compliance)

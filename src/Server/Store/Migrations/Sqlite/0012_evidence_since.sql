@@ -1,6 +1,0 @@
--- IfiDashboard store: how far back an instance's growth evidence reaches.
---
--- The default trace keeps five rollover files; on an instance first polled today, time lost and zeroing rates rest
--- on the oldest event those files still held, not on 90 days. evidence_since is the earliest such oldest event any
--- poll saw (ISO-8601 UTC text, like every stored time): the store keeps the events read since, so it only moves back.
-ALTER TABLE instance_state ADD COLUMN evidence_since TEXT NULL;
