@@ -81,17 +81,26 @@ public static class RemediationAdvisor
         };
     }
 
-    static RemediationPlan LinuxCheck(bool wantOn, string? productVersion) => new(RemediationKind.LinuxCheck,
-        wantOn ? "Linux: find what switched data-file IFI off" : "Linux: IFI cannot be revoked by a Windows right",
+    /// <summary>
+    /// SQL Server on Linux: no Windows right; trace flags 1805/1806, set with mssql-conf, make it zero data files
+    /// (docs/sqlserver-reference.md section 1b).
+    /// </summary>
+    static RemediationPlan LinuxCheck(bool wantOn, string? productVersion) => wantOn
+        ? new(RemediationKind.LinuxCheck, "Linux: remove the trace flag that makes the engine zero data files",
         [
-            "SQL Server on Linux has no \"Perform volume maintenance tasks\" right: it allocates data files with " +
-            "fallocate, so data-file IFI is effectively on (community source, unconfirmed).",
-            wantOn
-                ? "Check the startup trace flags (DBCC TRACESTATUS(-1) and mssql-conf traceflag settings): trace " +
-                  "flags 1805/1806 are reported to turn it off (unconfirmed)."
-                : "If policy forbids IFI on this host, agree with the security team whether a trace flag (1806 is " +
-                  "reported to disable IFI; unconfirmed) or a different host is the answer, or grant a waiver.",
-            PrivilegeSteps.Verify(wantOn ? IfiState.Enabled : IfiState.Disabled, productVersion),
+            "SQL Server on Linux has no \"Perform volume maintenance tasks\" right: it grows files with fallocate and " +
+            "zeroes data files only when trace flag 1805 or 1806 is set.",
+            "Find the flag: DBCC TRACESTATUS(-1), and /var/opt/mssql/mssql.conf ([traceflag] section). Remove it with " +
+            "sudo /opt/mssql/bin/mssql-conf traceflag 1806 off (or 1805), after asking who set it and why.",
+            "In a maintenance window, restart: sudo systemctl restart mssql-server.",
+            PrivilegeSteps.Verify(IfiState.Enabled, productVersion),
+        ])
+        : new(RemediationKind.LinuxCheck, "Linux: IFI exposes no deleted data here; review the rule, or set trace flag 1806",
+        [
+            ComplianceEvaluator.LinuxForbiddenNote,
+            "If the rule stays: sudo /opt/mssql/bin/mssql-conf traceflag 1806 on, then in a maintenance window " +
+            "sudo systemctl restart mssql-server; otherwise exempt Linux hosts from the rule or grant a waiver.",
+            "Verify: DBCC TRACESTATUS(-1) lists 1806 as Global.",
         ]);
 
     static RemediationPlan ForUnknown(InstanceFacts instance, string collectorLogin)

@@ -262,6 +262,20 @@ public class RemediationAdvisorTests
 
         Assert.Equal(RemediationKind.LinuxCheck, plan.Kind);
         Assert.DoesNotContain(plan.Steps, s => s.Contains("secpol.msc"));
+        Assert.Contains(plan.Steps, s => s.Contains("mssql-conf traceflag 1806 off"));
+        Assert.Contains(plan.Steps, s => s.Contains("systemctl restart mssql-server"));
+        Assert.DoesNotContain(plan.Steps, s => s.Contains("unconfirmed"));
+    }
+
+    [Fact]
+    public void Linux_under_a_forbidding_rule_is_told_the_rule_protects_nothing_there_and_how_to_zero_anyway()
+    {
+        var plan = PlanFor(Instance(IfiState.Enabled, platform: HostPlatform.Linux, tags: ["pci"]));
+
+        Assert.Equal(RemediationKind.LinuxCheck, plan.Kind);
+        Assert.Contains("review the rule", plan.Title);
+        Assert.Contains(plan.Steps, s => s.Contains("mssql-conf traceflag 1806 on"));
+        Assert.DoesNotContain(plan.Steps, s => s.Contains("unconfirmed"));
     }
 
     [Theory]
