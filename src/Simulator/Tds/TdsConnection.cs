@@ -29,7 +29,7 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
     {
         try
         {
-            if (!await NegotiateAsync(cancellationToken)) return;
+            if (!await NegotiateWithinLoginTimeoutAsync(cancellationToken)) return;
             await ServeRequestsAsync(cancellationToken);
         }
         catch (TdsProtocolException e)
@@ -45,6 +45,27 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
         finally
         {
             socket.Dispose();
+        }
+    }
+
+    /// <summary>
+    /// PRELOGIN to LOGINACK within the instance's login timeout: a client that connects and then sends nothing (or
+    /// stalls mid-handshake) is disconnected and logged, instead of holding the connection until the simulator stops.
+    /// </summary>
+    async Task<bool> NegotiateWithinLoginTimeoutAsync(CancellationToken stopping)
+    {
+        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(stopping);
+        deadline.CancelAfter(TimeSpan.FromSeconds(Math.Max(1, Scenario.LoginTimeoutSeconds)));
+        try
+        {
+            return await NegotiateAsync(deadline.Token);
+        }
+        catch (OperationCanceledException) when (!stopping.IsCancellationRequested)
+        {
+            var message = $"no login within {Scenario.LoginTimeoutSeconds} s of connecting: connection closed";
+            Transcript.Add(TranscriptKinds.LoginTimeout, message);
+            engine.Log($"simulator: {instance.Name}: {message}");
+            return false;
         }
     }
 
