@@ -5,6 +5,7 @@
 #   chromium, chromium-driver  headless browser and its WebDriver for the dashboard's end-to-end tests (tests/E2E.Tests)
 #   postgresql               the server the store tests' PostgreSQL pass runs against (scripts/start-test-postgres.sh)
 #   nodejs, npm, oidc-provider  the OpenID Connect provider the sign-in tests run on loopback (tests/OidcProvider)
+#   tedious                  Node.js's TDS driver, a second independent client for the simulator's tests (tests/TdsClients)
 set -euo pipefail
 
 missing=()
@@ -29,4 +30,10 @@ provider="$(dirname "$0")/../tests/OidcProvider"
 if [ ! -d "$provider/node_modules/oidc-provider" ]; then
   echo "Installing oidc-provider for the sign-in tests"
   (cd "$provider" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+clients="$(dirname "$0")/../tests/TdsClients"
+if [ ! -d "$clients/node_modules/tedious" ]; then
+  echo "Installing tedious for the simulator's client tests"
+  (cd "$clients" && npm ci --no-audit --no-fund --loglevel=error)
 fi
