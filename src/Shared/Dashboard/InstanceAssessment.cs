@@ -82,4 +82,8 @@ public sealed record TimeLost(TimeSpan Last7Days, TimeSpan Last30Days, TimeSpan 
     public static bool IsUnknown(TimeSpan lost, TimeSpan ifiUnknown) => lost <= TimeSpan.Zero && ifiUnknown > TimeSpan.Zero;
 
     public string Show30Days(Func<TimeSpan, string> duration) => Show(Last30Days, IfiUnknownLast30Days, duration);
+
+    /// <summary>The 30-day figure with how far back its evidence reaches when that is less: what mail shows.</summary>
+    public string Show30DaysWithEvidence(Func<TimeSpan, string> duration) =>
+        Show30Days(duration) + (EvidenceNote(30) is { } evidence ? $" ({evidence})" : "");
 }

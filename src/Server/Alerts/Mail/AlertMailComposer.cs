@@ -120,8 +120,7 @@ public static class AlertMailComposer
             : ("Since", Since(notice)));
         if (compliance.Waiver is { } waiver)
             facts.Add(("Waiver", $"by {waiver.Author} until {MailFormat.Moment(waiver.ExpiresAt)}: {waiver.Reason}"));
-        facts.Add(("Time lost, last 30 days", $"{instance.TimeLost.Show30Days(MailFormat.Duration)} of data-file zeroing IFI would have saved" +
-            (instance.TimeLost.EvidenceNote(30) is { } evidence ? $" ({evidence})" : "")));
+        facts.Add(("Time lost, last 30 days", $"{instance.TimeLost.Show30DaysWithEvidence(MailFormat.Duration)} of data-file zeroing IFI would have saved"));
         if (instance.TimeLost.Evidence.Suggestion != GrowthTimingSuggestion.None)
             facts.Add(("Evidence", instance.TimeLost.Evidence.Describe()));
         if (instance.TimeLost.PolicyCostLast30Days > TimeSpan.Zero)
