@@ -81,7 +81,7 @@ public sealed record AccountResource(string Account, string Kind, bool IsOverPri
 public sealed record RemediationResource(string Kind, string Title, IReadOnlyList<string> Steps);
 
 /// <summary>
-/// How fast the instance writes zeroes: the median of its zeroed data-file growths, or the configured default
+/// How fast the instance writes zeroes: the median, weighted by size, of its zeroed data-file growths of 256 MB or more, or the configured default
 /// (method AssumedDefault) without samples. Per volume when its files sit on several.
 /// </summary>
 public sealed record ZeroingRateResource(double BytesPerSecond, string Method, int Samples, bool Assumed, string Description,
