@@ -63,6 +63,7 @@ public sealed class TimeLostEvidenceTests
         using var csvRequest = new HttpRequestMessage(HttpMethod.Get, "/api/v1/compliance/export");
         csvRequest.Headers.Accept.ParseAdd("text/csv");
         var csv = await (await client.SendAsync(csvRequest)).Content.ReadAsStringAsync();
+        using var timeLost = System.Text.Json.JsonDocument.Parse(await client.GetStringAsync("/api/v1/compliance/time-lost?groupBy=instance"));
 
         Assert.Equal(TimeSpan.FromMinutes(4), fresh.TimeLost.Last90Days);
         // The trace holds datetime (1/300 s): the oldest event's time comes back within a few milliseconds.
@@ -75,6 +76,8 @@ public sealed class TimeLostEvidenceTests
         var apiSince = api.RootElement.GetProperty("timeLost").GetProperty("evidenceSince").GetDateTimeOffset();
         Assert.Equal(fresh.TimeLost.EvidenceSince.Value, apiSince);
         Assert.Contains("evidenceSince", csv.Split('\n')[0], StringComparison.Ordinal);
+        var group = timeLost.RootElement.GetProperty("groups").EnumerateArray().Single(g => g.GetProperty("key").GetString() == "new-off");
+        Assert.Equal(apiSince, group.GetProperty("evidenceSince").GetDateTimeOffset());
     }
 
     [Fact]
