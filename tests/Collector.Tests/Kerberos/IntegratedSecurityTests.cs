@@ -29,6 +29,21 @@ public sealed class IntegratedSecurityTests(KerberosFleet fleet) : IClassFixture
     }
 
     [Fact]
+    public async Task Instance_naming_an_integrated_credential_is_polled_over_kerberos_on_its_allowed_hosts()
+    {
+        var result = await fleet.CheckAsync(fleet.KerberosPort, new Dictionary<string, string>
+        {
+            ["KRB5_CLIENT_KTNAME"] = fleet.CollectorKeytab,
+            ["KRB5CCNAME"] = $"FILE:{Path.Combine(fleet.Realm.Directory, "credential-cache")}",
+            ["Credentials__domain__IntegratedSecurity"] = "true",
+            ["Credentials__domain__AllowedHosts__0"] = "127.0.0.1",
+        }, credential: "domain");
+
+        Assert.True(result.ExitCode == 0, result.ToString());
+        Assert.Equal("Enabled", result.Ifi);
+    }
+
+    [Fact]
     public async Task Collector_polls_with_a_ticket_cache_kept_by_kinit()
     {
         var cache = await fleet.Realm.TicketCacheAsync(KerberosFleet.CollectorPrincipal, fleet.CollectorKeytab);

@@ -65,14 +65,14 @@ public sealed class KerberosFleet : IAsyncLifetime
     public static InstanceRegistration At(int port) => new() { Name = "kerberos", Host = "127.0.0.1", Port = port };
 
     /// <summary>
-    /// Runs `IfiDashboard.Collector check` against the port with exactly this Kerberos environment (KRB5_CONFIG is
-    /// the realm's); returns each probe's line (probe, outcome, message) and the advice lines.
+    /// Runs `IfiDashboard.Collector check` against the port with exactly this environment (Kerberos variables, and
+    /// credentials as the collector's settings; KRB5_CONFIG is the realm's); returns its output.
     /// </summary>
-    public async Task<CheckResult> CheckAsync(int port, IReadOnlyDictionary<string, string> kerberos)
+    public async Task<CheckResult> CheckAsync(int port, IReadOnlyDictionary<string, string> kerberos, string? credential = null)
     {
-        var start = new ProcessStartInfo("dotnet",
-            [Path.Combine(AppContext.BaseDirectory, "IfiDashboard.Collector.dll"), "check", "--host", "127.0.0.1", "--port", port.ToString(),
-             "--trust-server-certificate", "true", "--Collector:Name", "kerberos-test"])
+        string[] arguments = [Path.Combine(AppContext.BaseDirectory, "IfiDashboard.Collector.dll"), "check", "--host", "127.0.0.1",
+            "--port", port.ToString(), "--trust-server-certificate", "true", "--Collector:Name", "kerberos-test"];
+        var start = new ProcessStartInfo("dotnet", credential is null ? arguments : [.. arguments, "--credential", credential])
         {
             RedirectStandardOutput = true,
             RedirectStandardError = true,
