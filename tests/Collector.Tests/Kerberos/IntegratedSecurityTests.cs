@@ -84,6 +84,18 @@ public sealed class IntegratedSecurityTests(KerberosFleet fleet) : IClassFixture
     }
 
     [Fact]
+    public async Task Spn_registered_to_another_account_is_refused_by_the_instance_with_advice_to_move_it()
+    {
+        var cache = await fleet.Realm.TicketCacheAsync(KerberosFleet.CollectorPrincipal, fleet.CollectorKeytab);
+
+        var result = await fleet.CheckAsync(fleet.OtherAccountPort, new Dictionary<string, string> { ["KRB5CCNAME"] = cache });
+
+        Assert.Equal("LoginFailed", result.Connect.Outcome);
+        Assert.Contains("untrusted domain", result.Connect.Message, StringComparison.Ordinal);
+        Assert.Contains("setspn -Q", result.Advice, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task Expired_ticket_is_a_login_failure_saying_to_renew_it()
     {
         var cache = await fleet.Realm.TicketCacheAsync(KerberosFleet.CollectorPrincipal, fleet.CollectorKeytab, lifetime: "3s");

@@ -8,8 +8,8 @@ namespace IfiDashboard.Collector.Tests.Kerberos;
 
 /// <summary>
 /// The test KDC, and the simulator running as a child process with the service keytab (KRB5_KTNAME), as a SQL Server
-/// service runs with its own: "kerberos" has its SPN registered, "no-spn" has none. Both grant the Windows login
-/// IFI\collector. The collector runs as a child process too, with the Kerberos environment each test gives it.
+/// service runs with its own: "kerberos" has its SPN registered, "no-spn" has none, and the SPN of "other-account" is
+/// registered to another account than the one the simulator has the key of. All grant the Windows login IFI\collector. The collector runs as a child process too, with the Kerberos environment each test gives it.
 /// </summary>
 public sealed class KerberosFleet : IAsyncLifetime
 {
@@ -22,6 +22,7 @@ public sealed class KerberosFleet : IAsyncLifetime
     public KerberosRealm Realm { get; private set; } = null!;
     public int KerberosPort { get; private set; }
     public int NoSpnPort { get; private set; }
+    public int OtherAccountPort { get; private set; }
     public string CollectorKeytab => Realm.Keytab(CollectorPrincipal);
 
     public async Task InitializeAsync()
@@ -37,6 +38,7 @@ public sealed class KerberosFleet : IAsyncLifetime
             {
                 new { name = "kerberos", profile = "2019", ifiEnabled = true },
                 new { name = "no-spn", profile = "2019", ifiEnabled = true },
+                new { name = "other-account", profile = "2019", ifiEnabled = true },
             },
         }));
         var start = new ProcessStartInfo("dotnet", [Path.Combine(AppContext.BaseDirectory, "IfiDashboard.Simulator.dll"), "--scenario", scenario])
@@ -49,7 +51,7 @@ public sealed class KerberosFleet : IAsyncLifetime
         _simulator = Process.Start(start) ?? throw new InvalidOperationException("The simulator did not start.");
         using var timeout = new CancellationTokenSource(ChildTimeout);
         var ports = new Dictionary<string, int>();
-        while (ports.Count < 2 && await _simulator.StandardOutput.ReadLineAsync(timeout.Token) is { } line)
+        while (ports.Count < 3 && await _simulator.StandardOutput.ReadLineAsync(timeout.Token) is { } line)
         {
             var (name, connectionString) = (line.Split('\t')[0], line.Split('\t')[1]);
             ports[name] = new Microsoft.Data.SqlClient.SqlConnectionStringBuilder(connectionString).DataSource.Split(',') is [_, var port]
@@ -58,8 +60,10 @@ public sealed class KerberosFleet : IAsyncLifetime
         }
         KerberosPort = ports["kerberos"];
         NoSpnPort = ports["no-spn"];
+        OtherAccountPort = ports["other-account"];
         // GSSAPI reads the keytab at each login, so the key may arrive after the simulator started.
         await Realm.AddPrincipalAsync(KerberosDiagnosis.ServicePrincipalName(At(KerberosPort)), Realm.Keytab("sqlserver"));
+        await Realm.AddPrincipalAsync(KerberosDiagnosis.ServicePrincipalName(At(OtherAccountPort)), Realm.Keytab("another-service"));
     }
 
     public static InstanceRegistration At(int port) => new() { Name = "kerberos", Host = "127.0.0.1", Port = port };

@@ -24,6 +24,8 @@ public static class ProbeAdvice
             "The TLS handshake failed: check the server certificate's name (HostNameInCertificate) and expiry, that its issuer is trusted on the collector's machine, or pin it on the registration (ServerCertificatePath).",
         OutcomeClass.LoginFailed when Says(probe, "SSPI context") =>
             "Integrated security failed on the collector's machine before any login was sent: the message says whether its Kerberos ticket is missing or expired or the instance's SPN is unknown, and what to set (docs/deployment.md, Kerberos from Linux).",
+        OutcomeClass.LoginFailed when probe.SqlErrorNumber == 18452 =>
+            "The instance could not accept the collector's Kerberos ticket: the instance's SPN is registered to another account than the one SQL Server runs as (a duplicate or stale SPN), or its keytab is out of date. Find the SPN's account with setspn -Q MSSQLSvc/host:port and register it to the SQL Server service account only (setspn -D, then setspn -S); on Linux, export the service keytab again (mssql-conf set network.kerberoskeytabfile).",
         OutcomeClass.LoginFailed when WindowsLogin(probe) is { } account =>
             $"The instance does not know the collector's Windows account: CREATE LOGIN [{account}] FROM WINDOWS, then grant it the collector's permissions (deploy/sql/grant-collector-permissions.sql with @windows_login = 1).",
         OutcomeClass.LoginFailed =>
