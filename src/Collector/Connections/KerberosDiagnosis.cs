@@ -17,6 +17,8 @@ public static class KerberosDiagnosis
     const string Gssapi = "libgssapi_krb5.so.2";
     const uint GssNoCred = 0x00070000, GssCredentialsExpired = 0x000B0000, GssRoutineErrorMask = 0x00FF0000;
     const int GssCodeStatus = 1, MechanismCodeStatus = 2;
+    /// <summary>Loaded once, for the process's lifetime, as .NET's own GSSAPI shim does; zero when it is not installed.</summary>
+    static readonly Lazy<IntPtr> Library = new(() => NativeLibrary.TryLoad(Gssapi, out var handle) ? handle : IntPtr.Zero);
     // Kerberos error table codes (MIT krb5's krb5_err.et) as GSSAPI gives them in the minor status.
     const uint ServerNotInDatabase = 0x96C73A07, TicketExpired = 0x96C73A20, ClientNotInDatabase = 0x96C73A06;
 
@@ -60,16 +62,19 @@ public static class KerberosDiagnosis
                    "(KRB5_CLIENT_KTNAME=<keytab>) or a ticket cache (KRB5CCNAME, kinit -k -t <keytab> <principal>), and a " +
                    "krb5.conf naming the realm (KRB5_CONFIG).";
         return major == 0
-            ? $"Collector '{collectorName}' got a Kerberos ticket for {spn} on its own, so the failure was passing: it is retried at the next poll."
+            ? $"Collector '{collectorName}' got a Kerberos ticket for {spn} when asked again: the KDC may have been out of reach for a " +
+              "moment (the next poll tries again), or the instance's name resolves differently for SqlClient; check the SPN with kvno."
             : $"Kerberos failed for {spn} ({reason}): check the collector's krb5.conf (KRB5_CONFIG), its ticket and the SPN.";
     }
 
     /// <returns>GSSAPI's major and minor status for a context to the SPN, and GSSAPI's own words for the failure.</returns>
     static (uint Major, uint Minor, string Reason) TryGetTicket(string spn)
     {
+        var library = Library.Value;
+        if (library == IntPtr.Zero)
+            return (GssNoCred, 0, $"GSSAPI is not installed: {Gssapi} could not be loaded (apt-get install libgssapi-krb5-2)");
         try
         {
-            var library = NativeLibrary.Load(Gssapi);
             var nameType = Marshal.ReadIntPtr(NativeLibrary.GetExport(library, "GSS_KRB5_NT_PRINCIPAL_NAME"));
             var mechanism = Marshal.ReadIntPtr(NativeLibrary.GetExport(library, "gss_mech_krb5"));
             var nameBytes = Encoding.UTF8.GetBytes(spn);
@@ -100,7 +105,7 @@ public static class KerberosDiagnosis
         }
         catch (Exception e) when (e is DllNotFoundException or EntryPointNotFoundException or BadImageFormatException)
         {
-            return (GssNoCred, 0, $"GSSAPI is not installed: {Gssapi} could not be loaded (apt-get install libgssapi-krb5-2)");
+            return (GssNoCred, 0, $"GSSAPI could not be used: {e.Message}");
         }
     }
 
