@@ -69,29 +69,14 @@ public sealed class KerberosFleet : IAsyncLifetime
     public static InstanceRegistration At(int port) => new() { Name = "kerberos", Host = "127.0.0.1", Port = port };
 
     /// <summary>
-    /// Runs `IfiDashboard.Collector check` against the port with exactly this environment (Kerberos variables, and
-    /// credentials as the collector's settings; KRB5_CONFIG is the realm's); returns its output.
+    /// Runs the collector's `check` against the port with exactly this environment (Kerberos variables, and
+    /// credentials as the collector's settings; KRB5_CONFIG is the realm's).
     /// </summary>
-    public async Task<CheckResult> CheckAsync(int port, IReadOnlyDictionary<string, string> kerberos, string? credential = null)
+    public Task<CheckResult> CheckAsync(int port, IReadOnlyDictionary<string, string> environment, string? credential = null)
     {
-        string[] arguments = [Path.Combine(AppContext.BaseDirectory, "IfiDashboard.Collector.dll"), "check", "--host", "127.0.0.1",
-            "--port", port.ToString(), "--trust-server-certificate", "true", "--Collector:Name", "kerberos-test"];
-        var start = new ProcessStartInfo("dotnet", credential is null ? arguments : [.. arguments, "--credential", credential])
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-        };
-        start.Environment["KRB5_CONFIG"] = Realm.ConfigFile;
-        // Whatever the test machine's account has must not help or hinder: only what the test gives counts.
-        start.Environment.Remove("KRB5CCNAME");
-        start.Environment.Remove("KRB5_CLIENT_KTNAME");
-        foreach (var (name, value) in kerberos) start.Environment[name] = value;
-        using var process = Process.Start(start) ?? throw new InvalidOperationException("The collector did not start.");
-        using var timeout = new CancellationTokenSource(ChildTimeout);
-        var output = process.StandardOutput.ReadToEndAsync(timeout.Token);
-        var error = process.StandardError.ReadToEndAsync(timeout.Token);
-        await process.WaitForExitAsync(timeout.Token);
-        return new CheckResult(process.ExitCode, await output, await error);
+        string[] arguments = ["--host", "127.0.0.1", "--port", port.ToString(), "--trust-server-certificate", "true", "--Collector:Name", "kerberos-test"];
+        return CollectorCheck.RunAsync(credential is null ? arguments : [.. arguments, "--credential", credential],
+            new Dictionary<string, string>(environment) { ["KRB5_CONFIG"] = Realm.ConfigFile });
     }
 
     public async Task DisposeAsync()
@@ -104,19 +89,4 @@ public sealed class KerberosFleet : IAsyncLifetime
         _simulator?.Dispose();
         await Realm.DisposeAsync();
     }
-}
-
-public sealed record CheckResult(int ExitCode, string Output, string Error)
-{
-    IEnumerable<string[]> Lines => Output.Split('\n', StringSplitOptions.RemoveEmptyEntries).Select(l => l.TrimEnd('\r').Split('\t'));
-
-    /// <summary>The connect probe's outcome and message.</summary>
-    public (string Outcome, string Message) Connect =>
-        Lines.FirstOrDefault(l => l[0] == "connect") is [_, var outcome, var message] ? (outcome, message) : throw new InvalidOperationException($"No connect line in: {Output}{Error}");
-
-    public string? Ifi => Lines.FirstOrDefault(l => l[0] == "IFI")?[1];
-
-    public string Advice => string.Join(" ", Output.Split('\n').Where(l => l.StartsWith("  advice: ", StringComparison.Ordinal)));
-
-    public override string ToString() => $"exit {ExitCode}: {Output}{Error}";
 }
