@@ -6,15 +6,20 @@ namespace IfiDashboard.Collector.Tests.Standalone;
 /// <summary>`IfiDashboard.Collector check`: one poll with the collector's own settings, printed for an operator.</summary>
 public sealed class ConnectionCheckTests
 {
+    /// <summary>The test credential as the collector's environment variables.</summary>
+    static Dictionary<string, string> CredentialEnvironment() =>
+        ProberFactory.CredentialSettings().ToDictionary(s => s.Key.Replace(":", "__"), s => s.Value!);
+
+    static Task<CheckResult> CheckWithCredentialAsync(int port, Dictionary<string, string> environment) => CollectorCheck.RunAsync(
+        ["--host", "127.0.0.1", "--port", port.ToString(), "--trust-server-certificate", "true", "--credential", ProberFactory.CredentialName],
+        environment);
+
     [Fact]
     public async Task Check_polls_with_the_collectors_sql_credential_and_prints_each_probe()
     {
         await using var fleet = Fleets.Start(new ScenarioInstance { Name = "sql", Profile = "2019", IfiEnabled = false });
-        var settings = ProberFactory.CredentialSettings().ToDictionary(s => s.Key.Replace(":", "__"), s => s.Value!);
 
-        var result = await CollectorCheck.RunAsync(
-            ["--host", "127.0.0.1", "--port", fleet["sql"].Port.ToString(), "--trust-server-certificate", "true", "--credential", ProberFactory.CredentialName],
-            settings);
+        var result = await CheckWithCredentialAsync(fleet["sql"].Port, CredentialEnvironment());
 
         Assert.True(result.ExitCode == 0, result.ToString());
         Assert.Equal(("Ok", ""), result.Connect);
@@ -26,12 +31,10 @@ public sealed class ConnectionCheckTests
     public async Task Check_refused_by_the_credentials_allow_list_says_so_and_fails()
     {
         await using var fleet = Fleets.Start(new ScenarioInstance { Name = "sql", Profile = "2019" });
-        var settings = ProberFactory.CredentialSettings().ToDictionary(s => s.Key.Replace(":", "__"), s => s.Value!);
-        settings[$"Credentials__{ProberFactory.CredentialName}__AllowedHosts__0"] = "*.prod.bank.local";
+        var environment = CredentialEnvironment();
+        environment[$"Credentials__{ProberFactory.CredentialName}__AllowedHosts__0"] = "*.prod.bank.local";
 
-        var result = await CollectorCheck.RunAsync(
-            ["--host", "127.0.0.1", "--port", fleet["sql"].Port.ToString(), "--trust-server-certificate", "true", "--credential", ProberFactory.CredentialName],
-            settings);
+        var result = await CheckWithCredentialAsync(fleet["sql"].Port, environment);
 
         Assert.Equal(1, result.ExitCode);
         Assert.Equal("HostNotAllowed", result.Connect.Outcome);
