@@ -53,6 +53,14 @@ public sealed class ConnectionStringFactory(ICredentialResolver credentials, Col
         if (!string.IsNullOrEmpty(instance.ServerCertificatePath))
             builder.ServerCertificate = instance.ServerCertificatePath;
 
+        // No credential named: the collector's own identity, which Negotiate may hand to any host as Kerberos or,
+        // failing that, NTLM (relayable). Like every credential it is used only where an administrator bound it: here,
+        // to Collector:AllowedNetworks (checked above), so without that list an instance must name a credential.
+        if (instance.CredentialName is null && _allowedNetworks.IsEmpty)
+            throw Refuse(instance, OutcomeClass.HostNotAllowed,
+                $"Instance names no credential, so collector '{options.Name}' would log in as itself (integrated security), " +
+                "which it does only within Collector:AllowedNetworks, and that list is empty. Set Collector:AllowedNetworks " +
+                "(names, wildcards or CIDR ranges), or name a credential with IntegratedSecurity=true and AllowedHosts.");
         var credential = instance.CredentialName is null ? null : Resolve(instance);
         if (credential is null || credential.IsIntegratedSecurity)
         {

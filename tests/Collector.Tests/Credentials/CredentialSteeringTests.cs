@@ -135,6 +135,17 @@ public sealed class CredentialSteeringTests
     }
 
     [Fact]
+    public async Task Without_a_network_allow_list_an_instance_naming_no_credential_gets_no_integrated_login()
+    {
+        var prober = ProberFactory.Create(CredentialAllowing(["127.0.0.1"]));
+
+        var connect = await RefusedBeforeConnectingAsync(prober, port => At("127.0.0.1", port, credential: null));
+
+        Assert.Equal(OutcomeClass.HostNotAllowed, connect.Outcome);
+        Assert.Contains("Set Collector:AllowedNetworks", connect.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task Collector_network_allow_list_lets_listed_hosts_through()
     {
         await using var fleet = Fleets.Start(new ScenarioInstance { Name = "sql", Profile = "2019", IfiEnabled = true });

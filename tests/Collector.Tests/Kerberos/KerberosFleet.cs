@@ -74,7 +74,9 @@ public sealed class KerberosFleet : IAsyncLifetime
     /// </summary>
     public Task<CheckResult> CheckAsync(int port, IReadOnlyDictionary<string, string> environment, string? credential = null)
     {
-        string[] arguments = ["--host", "127.0.0.1", "--port", port.ToString(), "--trust-server-certificate", "true", "--Collector:Name", "kerberos-test"];
+        string[] arguments = ["--host", "127.0.0.1", "--port", port.ToString(), "--trust-server-certificate", "true", "--Collector:Name", "kerberos-test",
+            // No credential named means the collector's own identity, which it uses only within Collector:AllowedNetworks.
+            "--Collector:AllowedNetworks:0", "127.0.0.1"];
         return CollectorCheck.RunAsync(credential is null ? arguments : [.. arguments, "--credential", credential],
             new Dictionary<string, string>(environment) { ["KRB5_CONFIG"] = Realm.ConfigFile });
     }
