@@ -33,8 +33,8 @@ public sealed record EvidenceInstance(long Id, string Name, string? ExternalKey,
 /// <param name="IfiEvidence">Where the IFI state came from: the services DMV, the start-up line of the error log, or none.</param>
 public sealed record EvidencePoll(DateTimeOffset FinishedAt, string Collector, string Outcome, string IfiState, string IfiEvidence);
 
-public sealed record EvidenceChange(long Id, DateTimeOffset OccurredAt, string Actor, string Action, string? Target,
-    string? Before, string? After);
+public sealed record EvidenceChange(long Id, DateTimeOffset OccurredAt, string Actor, string? RemoteAddress, string Action,
+    string? Target, string? Before, string? After);
 
 /// <summary>SHA-256 (lower-case hex) of each section's JSON, and of the whole report's sections together.</summary>
 public sealed record EvidenceManifest(IReadOnlyDictionary<string, string> Sections, string Report);

@@ -92,13 +92,13 @@ public sealed class EvidenceReports(IDbConnectionFactory connections, TimeProvid
         }).ToList();
 
         var changes = (await connection.QueryAsync<ChangeRow>(new CommandDefinition("""
-            SELECT id AS Id, occurred_at AS OccurredAt, actor AS Actor, action AS Action, target AS Target,
+            SELECT id AS Id, occurred_at AS OccurredAt, actor AS Actor, remote_address AS RemoteAddress, action AS Action, target AS Target,
                 before_json AS Before, after_json AS After
             FROM audit_log
             WHERE occurred_at >= @from AND occurred_at < @to
             ORDER BY id;
             """, bounds, tx, cancellationToken: ct)))
-            .Select(c => new EvidenceChange(c.Id, StoreTime.Parse(c.OccurredAt), c.Actor, c.Action, c.Target, c.Before, c.After))
+            .Select(c => new EvidenceChange(c.Id, StoreTime.Parse(c.OccurredAt), c.Actor, c.RemoteAddress, c.Action, c.Target, c.Before, c.After))
             .ToList();
 
         var period = new EvidencePeriod(from, to, environment, tag, IsClosed: to <= time.GetUtcNow());
@@ -132,5 +132,5 @@ public sealed class EvidenceReports(IDbConnectionFactory connections, TimeProvid
     sealed record WaiverRow(long Id, long InstanceId, string Reason, string Author, string? ApprovedBy, string GrantedAt, string ExpiresAt,
         string? RevokedAt, string? RevokedBy);
     sealed record PollRow(long InstanceId, string FinishedAt, string Collector, string Outcome, string IfiState, long FromErrorLog, long FromServices);
-    sealed record ChangeRow(long Id, string OccurredAt, string Actor, string Action, string? Target, string? Before, string? After);
+    sealed record ChangeRow(long Id, string OccurredAt, string Actor, string? RemoteAddress, string Action, string? Target, string? Before, string? After);
 }
