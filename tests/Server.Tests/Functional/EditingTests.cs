@@ -93,14 +93,21 @@ public sealed class EditingTests
         Assert.Equal([("dba", "long vendor window"), ("otto", "short vendor window")], authors);
     }
 
-    [Fact]
-    public async Task With_four_eyes_a_waiver_counts_only_once_someone_other_than_its_author_approves_it()
+    /// <summary>One non-compliant instance, polled, with four-eyes approval on and Operators limited to 30-day waivers.</summary>
+    static async Task<DashboardHost> FourEyesHostAsync()
     {
-        await using var host = new DashboardHost(new ScenarioInstance { Name = "off", Profile = "2019", IfiEnabled = false });
+        var host = new DashboardHost(new ScenarioInstance { Name = "off", Profile = "2019", IfiEnabled = false });
         host.Settings["Auth:WaiversNeedApproval"] = "true";
         host.Settings["Auth:MaxWaiverDays"] = "30";
         await host.RegisterFleetAsync();
         await host.PollAllAsync();
+        return host;
+    }
+
+    [Fact]
+    public async Task With_four_eyes_a_waiver_counts_only_once_someone_other_than_its_author_approves_it()
+    {
+        await using var host = await FourEyesHostAsync();
         var editor = host.Services.GetRequiredService<IPolicyEditor>();
         var otto = SignedIn("otto", DashboardRoles.Operator);
         var olga = SignedIn("olga", DashboardRoles.Operator);
@@ -131,11 +138,7 @@ public sealed class EditingTests
     [Fact]
     public async Task A_pending_waiver_can_be_rejected_and_an_operator_cannot_approve_one_longer_than_an_operator_may_grant()
     {
-        await using var host = new DashboardHost(new ScenarioInstance { Name = "off", Profile = "2019", IfiEnabled = false });
-        host.Settings["Auth:WaiversNeedApproval"] = "true";
-        host.Settings["Auth:MaxWaiverDays"] = "30";
-        await host.RegisterFleetAsync();
-        await host.PollAllAsync();
+        await using var host = await FourEyesHostAsync();
         var editor = host.Services.GetRequiredService<IPolicyEditor>();
         var olga = SignedIn("olga", DashboardRoles.Operator);
         var id = host.IdOf("off");
