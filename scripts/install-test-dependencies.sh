@@ -6,6 +6,9 @@
 #   postgresql               the server the store tests' PostgreSQL pass runs against (scripts/start-test-postgres.sh)
 #   nodejs, npm, oidc-provider  the OpenID Connect provider the sign-in tests run on loopback (tests/OidcProvider)
 #   tedious                  Node.js's TDS driver, a second independent client for the simulator's tests (tests/TdsClients)
+#   krb5-kdc, krb5-admin-server, krb5-user  the MIT Kerberos KDC (krb5kdc, kdb5_util, kadmin.local) and kinit/klist
+#                            for the integrated security tests (tests/Collector.Tests/Kerberos); each test run starts
+#                            its own KDC on loopback, the system's krb5.conf is not used
 set -euo pipefail
 
 missing=()
@@ -16,6 +19,9 @@ command -v docker-compose >/dev/null 2>&1 || missing+=(docker-compose)
 [ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
+[ -x /usr/sbin/krb5kdc ] || missing+=(krb5-kdc)
+[ -x /usr/sbin/kadmin.local ] || missing+=(krb5-admin-server)
+[ -x /usr/bin/kinit ] || missing+=(krb5-user)
 
 if [ ${#missing[@]} -gt 0 ]; then
   echo "Installing test dependencies: ${missing[*]}"

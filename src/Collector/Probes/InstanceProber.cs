@@ -52,6 +52,8 @@ public sealed class InstanceProber(
         {
             await CloseAsync(connection);
             var failure = FailureClassifier.Classify(ProbeNames.Connect, e);
+            if (KerberosDiagnosis.IsSspiFailure(e))
+                failure = failure with { Message = $"{failure.Message} {KerberosDiagnosis.Explain(instance, options.Name)}" };
             CollectorTelemetry.SetOutcome(connectSpan, failure.Outcome);
             return snapshot with { FinishedAt = time.GetUtcNow(), Probes = [failure] };
         }

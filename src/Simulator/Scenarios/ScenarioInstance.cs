@@ -118,8 +118,10 @@ public enum EncryptionSupport
 
 public sealed class ScenarioLogin
 {
+    /// <summary>A SQL login's name, or a Windows login's (<c>IFI\collector</c>: the Kerberos principal collector@IFI.TEST).</summary>
     public required string Name { get; set; }
-    public required string Password { get; set; }
+    /// <summary>A SQL login's password; null for a Windows login, which signs in with integrated security only.</summary>
+    public string? Password { get; set; }
     /// <summary>Server permissions such as "VIEW SERVER STATE", "VIEW SERVER SECURITY STATE", "ALTER TRACE"; or "sysadmin".</summary>
     public List<string> Permissions { get; set; } = ["sysadmin"];
 }

@@ -16,6 +16,8 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
 {
     const byte TlsHandshakeRecord = 0x16;
     static readonly SslApplicationProtocol Tds80 = new("tds/8.0");
+    /// <summary>Kerberos needs one leg and NTLM two; more is a client going round in circles.</summary>
+    const int MaxSspiLegs = 4;
 
     readonly NetworkStream _network = new(socket, ownsSocket: false);
     TdsTransport _transport = null!;
@@ -170,20 +172,36 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
     {
         var response = new PayloadWriter();
         var tokens = new TokenWriter(response, instance.ServerName, tdsVersion: ClientTdsVersions.Agreed(login.TdsVersion));
-        var account = login.IntegratedSecurity ? null : instance.FindLogin(login.UserName, login.Password);
+        var loginName = login.UserName;
+        ScenarioLogin? account;
+        if (login.IntegratedSecurity)
+        {
+            var accepted = await AcceptSspiAsync(login.Sspi, ct);
+            if (accepted is not var (principal, lastToken))
+            {
+                // SQL Server's answer when the SSPI handshake itself fails (no usable ticket, a ticket for another key).
+                tokens.Message(new SqlMessage(18452, 1, 14, "Login failed. The login is from an untrusted domain and cannot be used with Integrated authentication."));
+                tokens.Done(TokenWriter.DoneError, 0, 0);
+                await _transport.WriteMessageAsync(TdsPacketType.TabularResult, response.Written, ct);
+                return false;
+            }
+            loginName = WindowsLoginName(principal);
+            account = instance.FindWindowsLogin(loginName);
+            if (account is not null && lastToken is { Length: > 0 }) tokens.Sspi(lastToken);
+        }
+        else account = instance.FindLogin(login.UserName, login.Password);
+
         if (account is null || Scenario.Faults.ErrorNumber == 18456)
         {
-            Transcript.Add(TranscriptKinds.LoginFailed, login.UserName);
-            tokens.Message(login.IntegratedSecurity
-                ? new SqlMessage(18452, 1, 14, "Login failed. The login is from an untrusted domain and cannot be used with Integrated authentication.")
-                : new SqlMessage(18456, 1, 14, $"Login failed for user '{login.UserName}'."));
+            Transcript.Add(TranscriptKinds.LoginFailed, loginName);
+            tokens.Message(new SqlMessage(18456, 1, 14, $"Login failed for user '{loginName}'."));
             tokens.Done(TokenWriter.DoneError, 0, 0);
             await _transport.WriteMessageAsync(TdsPacketType.TabularResult, response.Written, ct);
             return false;
         }
 
         _tdsVersion = ClientTdsVersions.Agreed(login.TdsVersion);
-        Transcript.Add(TranscriptKinds.Login, $"{login.UserName} app={login.AppName} tds=0x{_tdsVersion:X8}");
+        Transcript.Add(TranscriptKinds.Login, $"{account.Name} app={login.AppName} tds=0x{_tdsVersion:X8}");
         var database = string.IsNullOrEmpty(login.Database) ? "master" : login.Database;
         _session = new SessionContext(Scenario, instance.Profile, account, database);
         tokens.EnvChange(1, database, "master");
@@ -199,6 +217,53 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
         await _transport.WriteMessageAsync(TdsPacketType.TabularResult, response.Written, ct);
         _transport.PacketSize = packetSize;
         return true;
+    }
+
+    /// <summary>
+    /// The server's side of integrated security ([MS-TDS] 3.3.5.1): the client's first token comes in LOGIN7. While the
+    /// context wants another leg (NTLM), the server sends its token as an SSPI token and reads the client's SSPI
+    /// message (0x11). A last token of a completed context (Kerberos' mutual authentication) goes out with the login
+    /// response instead, as SQL Server sends it: the client answers it with nothing. The keytab is GSSAPI's default
+    /// acceptor keytab (KRB5_KTNAME) of the simulator's process.
+    /// </summary>
+    /// <returns>The authenticated principal (user@REALM) and the last token, or null when the handshake failed.</returns>
+    async Task<(string Principal, byte[]? LastToken)?> AcceptSspiAsync(byte[] clientToken, CancellationToken ct)
+    {
+        using var negotiate = new NegotiateAuthentication(new NegotiateAuthenticationServerOptions());
+        var incoming = clientToken;
+        for (var leg = 0; leg < MaxSspiLegs; leg++)
+        {
+            var outgoing = negotiate.GetOutgoingBlob(incoming, out var status);
+            if (status == NegotiateAuthenticationStatusCode.Completed) return (negotiate.RemoteIdentity.Name!, outgoing);
+            if (status != NegotiateAuthenticationStatusCode.ContinueNeeded || outgoing is not { Length: > 0 })
+            {
+                Transcript.Add(TranscriptKinds.LoginFailed, $"SSPI handshake failed: {status}");
+                return null;
+            }
+            var answer = new PayloadWriter();
+            new TokenWriter(answer, instance.ServerName).Sspi(outgoing);
+            await _transport.WriteMessageAsync(TdsPacketType.TabularResult, answer.Written, ct);
+            var reply = await _transport.ReadMessageAsync(ct);
+            if (reply is null) return null;
+            if (reply.Type != TdsPacketType.Sspi)
+                throw new TdsProtocolException($"Expected an SSPI message, got packet type 0x{reply.Type:X2}.");
+            incoming = reply.Payload;
+        }
+        Transcript.Add(TranscriptKinds.LoginFailed, $"SSPI handshake needed more than {MaxSspiLegs} legs");
+        return null;
+    }
+
+    /// <summary>
+    /// collector@IFI.TEST is IFI\collector, as Active Directory names the account of a principal (the realm's first
+    /// label standing for the NetBIOS domain name); a name without a realm is kept as it is.
+    /// </summary>
+    internal static string WindowsLoginName(string principal)
+    {
+        var at = principal.LastIndexOf('@');
+        if (at <= 0) return principal;
+        var realm = principal[(at + 1)..];
+        var domain = realm.Split('.')[0];
+        return $"{domain}\\{principal[..at]}";
     }
 
     async Task ServeRequestsAsync(CancellationToken ct)

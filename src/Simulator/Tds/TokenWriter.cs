@@ -9,7 +9,8 @@ internal sealed class TokenWriter(PayloadWriter writer, string serverName, int p
     uint tdsVersion = ClientTdsVersions.Tds74)
 {
     const byte TokenLoginAck = 0xAD, TokenEnvChange = 0xE3, TokenInfo = 0xAB, TokenError = 0xAA,
-        TokenDone = 0xFD, TokenDoneInProc = 0xFF, TokenDoneProc = 0xFE, TokenReturnStatus = 0x79, TokenColMetadata = 0x81, TokenRow = 0xD1, TokenFeatureExtAck = 0xAE;
+        TokenDone = 0xFD, TokenDoneInProc = 0xFF, TokenDoneProc = 0xFE, TokenReturnStatus = 0x79, TokenColMetadata = 0x81,
+        TokenRow = 0xD1, TokenFeatureExtAck = 0xAE, TokenSspi = 0xED;
 
     /// <summary>SQL_Latin1_General_CP1_CI_AS: LCID 0x0409, flags 0xD0, sort id 52.</summary>
     public static readonly byte[] DefaultCollation = [0x09, 0x04, 0xD0, 0x00, 0x34];
@@ -61,6 +62,14 @@ internal sealed class TokenWriter(PayloadWriter writer, string serverName, int p
     {
         writer.Byte(TokenFeatureExtAck);
         writer.Byte(0xFF);
+    }
+
+    /// <summary>A leg of the login's SSPI exchange: the server's security token, answered by an SSPI message (0x11).</summary>
+    public void Sspi(ReadOnlySpan<byte> token)
+    {
+        writer.Byte(TokenSspi);
+        writer.UInt16((ushort)token.Length);
+        writer.Bytes(token);
     }
 
     public void Message(SqlMessage message)

@@ -70,7 +70,9 @@ public sealed record InstanceComplianceResource(
 /// <summary>The desired state, where it came from (Default, Rule, Platform) and the rule's name when a rule decided.</summary>
 public sealed record DesiredStateResource(string State, string Source, string? RuleName, int PolicyVersion);
 
-public sealed record WaiverResource(string Author, string Reason, DateTimeOffset GrantedAt, DateTimeOffset ExpiresAt);
+/// <summary>The waiver in force; <c>approvedBy</c> names the second person when four-eyes approval was required.</summary>
+public sealed record WaiverResource(string Author, string Reason, DateTimeOffset GrantedAt, DateTimeOffset ExpiresAt,
+    string? ApprovedBy, DateTimeOffset? ApprovedAt);
 
 /// <summary>What the latest polls saw; <c>unknownReason</c> says why when the IFI state is Unknown.</summary>
 public sealed record ObservedIfiResource(string Ifi, string? UnknownReason, string? ServiceAccount,
