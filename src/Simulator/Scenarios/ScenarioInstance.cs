@@ -15,6 +15,19 @@ public sealed partial class ScenarioInstance
     public bool IfiEnabled { get; set; }
     public DateTimeOffset LastStartupTime { get; set; } = new(2026, 11, 1, 6, 0, 0, TimeSpan.Zero);
     public int ProcessId { get; set; } = 4242;
+
+    /// <summary>
+    /// Seconds from accepting a connection to a completed login (PRELOGIN, TLS, LOGIN7) after which the server closes
+    /// it, so a client that connects and sends nothing does not hold a connection for ever. [U] SQL Server's own limit
+    /// is not documented; 60 s is what this simulator assumes.
+    /// </summary>
+    public int LoginTimeoutSeconds { get; set; } = 60;
+
+    /// <summary>
+    /// A failover cluster instance's possible owner nodes (sys.dm_os_cluster_nodes), the current owner first; empty
+    /// for a standalone instance. Set, SERVERPROPERTY('IsClustered') is 1 and the services DMV says is_clustered 'Y'.
+    /// </summary>
+    public IReadOnlyList<string> ClusterNodes { get; set; } = [];
     public EncryptionSupport Encryption { get; set; } = EncryptionSupport.Optional;
     public List<ScenarioLogin> Logins { get; set; } = [];
     public ScenarioFaults Faults { get; set; } = new();

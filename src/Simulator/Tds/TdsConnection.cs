@@ -22,6 +22,7 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
     readonly NetworkStream _network = new(socket, ownsSocket: false);
     TdsTransport _transport = null!;
     SessionContext? _session;
+    uint _tdsVersion = ClientTdsVersions.Tds74;
 
 
     ScenarioInstance Scenario => instance.Scenario;
@@ -31,7 +32,7 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
     {
         try
         {
-            if (!await NegotiateAsync(cancellationToken)) return;
+            if (!await NegotiateWithinLoginTimeoutAsync(cancellationToken)) return;
             await ServeRequestsAsync(cancellationToken);
         }
         catch (TdsProtocolException e)
@@ -47,6 +48,27 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
         finally
         {
             socket.Dispose();
+        }
+    }
+
+    /// <summary>
+    /// PRELOGIN to LOGINACK within the instance's login timeout: a client that connects and then sends nothing (or
+    /// stalls mid-handshake) is disconnected and logged, instead of holding the connection until the simulator stops.
+    /// </summary>
+    async Task<bool> NegotiateWithinLoginTimeoutAsync(CancellationToken stopping)
+    {
+        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(stopping);
+        deadline.CancelAfter(TimeSpan.FromSeconds(Math.Max(1, Scenario.LoginTimeoutSeconds)));
+        try
+        {
+            return await NegotiateAsync(deadline.Token);
+        }
+        catch (OperationCanceledException) when (!stopping.IsCancellationRequested)
+        {
+            var message = $"no login within {Scenario.LoginTimeoutSeconds} s of connecting: connection closed";
+            Transcript.Add(TranscriptKinds.LoginTimeout, message);
+            engine.Log($"simulator: {instance.Name}: {message}");
+            return false;
         }
     }
 
@@ -149,7 +171,7 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
     async Task<bool> LoginAsync(Login7 login, CancellationToken ct)
     {
         var response = new PayloadWriter();
-        var tokens = new TokenWriter(response, instance.ServerName);
+        var tokens = new TokenWriter(response, instance.ServerName, tdsVersion: ClientTdsVersions.Agreed(login.TdsVersion));
         var loginName = login.UserName;
         ScenarioLogin? account;
         if (login.IntegratedSecurity)
@@ -178,7 +200,8 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
             return false;
         }
 
-        Transcript.Add(TranscriptKinds.Login, $"{account.Name} app={login.AppName} tds=0x{TokenWriter.AgreedTdsVersion(login.TdsVersion):X8}");
+        _tdsVersion = ClientTdsVersions.Agreed(login.TdsVersion);
+        Transcript.Add(TranscriptKinds.Login, $"{account.Name} app={login.AppName} tds=0x{_tdsVersion:X8}");
         var database = string.IsNullOrEmpty(login.Database) ? "master" : login.Database;
         _session = new SessionContext(Scenario, instance.Profile, account, database);
         tokens.EnvChange(1, database, "master");
@@ -186,7 +209,7 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
         tokens.CollationEnvChange();
         tokens.EnvChange(2, "us_english", "");
         tokens.Message(new SqlMessage(5703, 1, 0, "Changed language setting to us_english."));
-        tokens.LoginAck(instance.ProductVersion, TokenWriter.AgreedTdsVersion(login.TdsVersion));
+        tokens.LoginAck(instance.ProductVersion);
         if (login.FeatureIds.Count > 0) tokens.FeatureExtAckNone();
         var packetSize = Math.Clamp(login.PacketSize is 0 ? 4096 : login.PacketSize, 512, 32767);
         tokens.EnvChange(4, packetSize.ToString(), "4096");
@@ -331,18 +354,20 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
         e is not (IOException or SocketException or AuthenticationException or OperationCanceledException
             or ObjectDisposedException or TdsProtocolException);
 
-    static (bool IsRpc, string Sql, IReadOnlyDictionary<string, object?> Parameters) Decode(TdsMessage message)
+    (bool IsRpc, string Sql, IReadOnlyDictionary<string, object?> Parameters) Decode(TdsMessage message)
     {
+        // ALL_HEADERS came with TDS 7.2: a 7.1 client's batch is the SQL text alone.
+        var allHeaders = _tdsVersion >= ClientTdsVersions.Tds72;
         if (message.Type == TdsPacketType.SqlBatch)
-            return (false, RpcRequest.ParseSqlBatch(message.Payload), new Dictionary<string, object?>());
-        var rpc = RpcRequest.Parse(message.Payload);
+            return (false, RpcRequest.ParseSqlBatch(message.Payload, allHeaders), new Dictionary<string, object?>());
+        var rpc = RpcRequest.Parse(message.Payload, allHeaders);
         return (true, rpc.Statement ?? "", rpc.Parameters);
     }
 
     async Task WriteResultAsync(BatchResult result, bool isRpc, CancellationToken ct)
     {
         var payload = new PayloadWriter(1024);
-        var tokens = new TokenWriter(payload, instance.ServerName, _transport.PacketSize);
+        var tokens = new TokenWriter(payload, instance.ServerName, _transport.PacketSize, _tdsVersion);
         var items = result.Items;
         for (var i = 0; i < items.Count; i++)
         {
@@ -374,19 +399,8 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
             }
         }
         if (items.Count == 0 && !isRpc) tokens.Done(TokenWriter.DoneFinal, 0, 0);
-        if (isRpc) WriteProcedureEnd(payload, items.Any(item => item is SqlMessage { IsError: true }));
+        if (isRpc) tokens.ProcedureEnd(items.Any(item => item is SqlMessage { IsError: true }));
         await _transport.WriteMessageAsync(TdsPacketType.TabularResult, payload.Written, ct);
-    }
-
-    /// <summary>RETURNSTATUS 0 and DONEPROC: how sp_executesql ends.</summary>
-    static void WriteProcedureEnd(PayloadWriter payload, bool failed)
-    {
-        payload.Byte(0x79);
-        payload.Int32(failed ? -6 : 0);
-        payload.Byte(0xFE);
-        payload.UInt16(failed ? TokenWriter.DoneError : TokenWriter.DoneFinal);
-        payload.UInt16(0xE0);
-        payload.Int64(0);
     }
 
     /// <summary>The "socket reset mid-result" fault: half a result on the wire, then a TCP reset.</summary>
@@ -407,14 +421,14 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
     async Task WriteAttentionAckAsync(CancellationToken ct)
     {
         var payload = new PayloadWriter(16);
-        new TokenWriter(payload, instance.ServerName).Done(TokenWriter.DoneAttention, 0, 0);
+        new TokenWriter(payload, instance.ServerName, tdsVersion: _tdsVersion).Done(TokenWriter.DoneAttention, 0, 0);
         await _transport.WriteMessageAsync(TdsPacketType.TabularResult, payload.Written, ct);
     }
 
     async Task WriteDoneAsync(CancellationToken ct)
     {
         var payload = new PayloadWriter(16);
-        new TokenWriter(payload, instance.ServerName).Done(TokenWriter.DoneFinal, 0, 0);
+        new TokenWriter(payload, instance.ServerName, tdsVersion: _tdsVersion).Done(TokenWriter.DoneFinal, 0, 0);
         await _transport.WriteMessageAsync(TdsPacketType.TabularResult, payload.Written, ct);
     }
 }

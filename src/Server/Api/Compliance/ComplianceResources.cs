@@ -20,7 +20,7 @@ internal static class ComplianceResources
             c.Observed.ToString(), a.Facts.Ifi.UnknownReason, c.Waiver?.ExpiresAt, a.Account.Kind.ToString(),
             a.Account.IsOverPrivileged, a.Rates.Instance.BytesPerSecond, a.Rates.Instance.Method.ToString(),
             a.TimeLost.Last7Days.TotalSeconds, a.TimeLost.Last30Days.TotalSeconds, a.TimeLost.Last90Days.TotalSeconds,
-            a.TimeLost.LogZeroingLast30Days.TotalSeconds, a.Restore.Databases.Sum(d => d.ExtraSeconds),
+            a.TimeLost.LogZeroingLast30Days.TotalSeconds, a.TimeLost.EvidenceSince, a.Restore.Databases.Sum(d => d.ExtraSeconds),
             a.State.LastGoodPollAt, c.PolicyVersion, assessedAt);
     }
 
@@ -42,7 +42,7 @@ internal static class ComplianceResources
             new ZeroingRateResource(rate.BytesPerSecond, rate.Method.ToString(), rate.SampleCount, rate.IsAssumed, rate.Describe(),
                 a.Rates.Volumes.ToDictionary(v => v.Key, v => v.Value.BytesPerSecond)),
             new TimeLostResource(a.TimeLost.Last7Days.TotalSeconds, a.TimeLost.Last30Days.TotalSeconds,
-                a.TimeLost.Last90Days.TotalSeconds, a.TimeLost.LogZeroingLast30Days.TotalSeconds),
+                a.TimeLost.Last90Days.TotalSeconds, a.TimeLost.LogZeroingLast30Days.TotalSeconds, a.TimeLost.EvidenceSince),
             a.Restore.Databases.Select(d => Restore(d, keys)).ToList(),
             a.Restore.GrowthStalls.Select(s => Stall(s, keys)).ToList(),
             assessedAt);

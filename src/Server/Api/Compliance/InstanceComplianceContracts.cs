@@ -32,6 +32,7 @@ public sealed record ComplianceRow(
     double TimeLost30DaysSeconds,
     double TimeLost90DaysSeconds,
     double LogZeroing30DaysSeconds,
+    DateTimeOffset? EvidenceSince,
     double RestoreExtraSeconds,
     DateTimeOffset? LastGoodPollAt,
     int PolicyVersion,
@@ -82,12 +83,16 @@ public sealed record AccountResource(string Account, string Kind, bool IsOverPri
 public sealed record RemediationResource(string Kind, string Title, IReadOnlyList<string> Steps);
 
 /// <summary>
-/// How fast the instance writes zeroes: the median of its zeroed data-file growths, or the configured default
+/// How fast the instance writes zeroes: the median, weighted by size, of its zeroed data-file growths of 256 MB or more, or the configured default
 /// (method AssumedDefault) without samples. Per volume when its files sit on several.
 /// </summary>
 public sealed record ZeroingRateResource(double BytesPerSecond, string Method, int Samples, bool Assumed, string Description,
     IReadOnlyDictionary<string, double> VolumeBytesPerSecond);
 
-/// <summary>Seconds IFI would have saved in the last 7, 30 and 90 days; log zeroing (not avoidable) apart.</summary>
+/// <summary>
+/// Seconds IFI would have saved in the last 7, 30 and 90 days; log zeroing (not avoidable) apart. <c>evidenceSince</c>
+/// is how far back the growth evidence reaches (the oldest default-trace event any poll saw): a window that starts
+/// before it covers only that much; null when no trace was read.
+/// </summary>
 public sealed record TimeLostResource(double Last7DaysSeconds, double Last30DaysSeconds, double Last90DaysSeconds,
-    double LogZeroingLast30DaysSeconds);
+    double LogZeroingLast30DaysSeconds, DateTimeOffset? EvidenceSince);
