@@ -38,6 +38,10 @@ public sealed class TimeLostEvidenceTests
         new() { Name = "unknown-fast", Profile = "2019", IfiEnabled = true, Databases = [Sales],
             Logins = [new ScenarioLogin { Name = DashboardHost.Login, Password = DashboardHost.Password, Permissions = ["ALTER TRACE", "VIEW ANY DEFINITION"] }],
             GrowthEvents = [Growth(0, 2_000, 524_288), Growth(1, 2_000, 524_288)] },
+        // The same, but its growths are 128 MB (in 1 ms): too small to say anything about the disk.
+        new() { Name = "unknown-small", Profile = "2019", IfiEnabled = true, Databases = [Sales],
+            Logins = [new ScenarioLogin { Name = DashboardHost.Login, Password = DashboardHost.Password, Permissions = ["ALTER TRACE", "VIEW ANY DEFINITION"] }],
+            GrowthEvents = [Growth(0, 1_000, 16_384), Growth(1, 1_000, 16_384)] },
         // Policy forbids IFI and it is off: 256 MB zeroed in 1 s, twice.
         new() { Name = "pci-off", Profile = "2019", IfiEnabled = false, Databases = [Sales], Inventory = new ScenarioInventory { Tags = ["pci"] },
             GrowthEvents = [Growth(0, 1_000_000, 32_768), Growth(1, 1_000_000, 32_768)] },
@@ -96,6 +100,7 @@ public sealed class TimeLostEvidenceTests
         Assert.Equal(TimeSpan.FromMilliseconds(4), unknown.TimeLost.IfiUnknownLast30Days);
         Assert.Equal("unknown", unknown.TimeLost.Show30Days(d => d.ToString()));
         Assert.Equal(GrowthTimingSuggestion.SuggestsOn, unknown.TimeLost.Evidence.Suggestion);
+        Assert.Equal(GrowthTimingSuggestion.None, fleet.Instances.Single(i => i.Registration.Name == "unknown-small").TimeLost.Evidence.Suggestion);
         Assert.Equal("unknown", document.QuerySelector("tr[data-instance='unknown-fast']")!.Children[8].TextContent.Trim());
         Assert.Equal("unknown", detail.QuerySelector("[data-time-lost='30']")!.TextContent.Trim());
         Assert.Contains("growths suggest IFI is on", detail.QuerySelector("[data-growth-evidence]")!.TextContent, StringComparison.Ordinal);

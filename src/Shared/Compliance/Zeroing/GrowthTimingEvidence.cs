@@ -20,8 +20,11 @@ public sealed record GrowthTimingEvidence(GrowthTimingSuggestion Suggestion, int
 {
     public static readonly GrowthTimingEvidence None = new(GrowthTimingSuggestion.None, 0, 0);
 
-    /// <summary>Smaller growths finish in a few milliseconds either way: too short to measure a rate.</summary>
-    public const long MinimumGrowthBytes = 64L * 1024 * 1024;
+    /// <summary>
+    /// The growths that say something about the disk are the ones a zeroing rate is measured from
+    /// (<see cref="ZeroingRateOptions.MinimumSampleBytes"/>): smaller ones finish in milliseconds either way.
+    /// </summary>
+    public const long MinimumGrowthBytes = ZeroingRateOptions.MinimumSampleBytes;
 
     /// <summary>Published zeroing rates reach about 3 GB/s (NVMe): a faster growth was not zeroed.</summary>
     public const long FasterThanZeroingBytesPerSecond = 4L * 1024 * 1024 * 1024;
@@ -31,8 +34,8 @@ public sealed record GrowthTimingEvidence(GrowthTimingSuggestion Suggestion, int
 
     public string Describe() => Suggestion switch
     {
-        GrowthTimingSuggestion.SuggestsOn => $"growths suggest IFI is on ({Growths} data-file growths of 64 MB or more, each faster than disks zero)",
-        GrowthTimingSuggestion.SuggestsOff => $"growths suggest IFI is off ({Growths} data-file growths of 64 MB or more at zeroing speed)",
+        GrowthTimingSuggestion.SuggestsOn => $"growths suggest IFI is on ({Growths} data-file growths of 256 MB or more, each faster than disks zero)",
+        GrowthTimingSuggestion.SuggestsOff => $"growths suggest IFI is off ({Growths} data-file growths of 256 MB or more at zeroing speed)",
         _ => "",
     };
 
