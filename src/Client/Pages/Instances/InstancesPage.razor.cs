@@ -1,16 +1,13 @@
-using IfiDashboard.Shared.Dashboard;
 using Microsoft.AspNetCore.Components;
 
 namespace IfiDashboard.Client.Pages.Instances;
 
 /// <summary>
 /// The fleet as a grid. Filters, sort and page come from the query string (a GET form and links), so every view
-/// works without script; live-refresh.js re-renders the grid region as polls land.
+/// works without script; interactive, the grid re-renders in place as assessments land, keeping the view.
 /// </summary>
 public partial class InstancesPage
 {
-    [Inject] IFleetAssessments Assessments { get; set; } = null!;
-
     [SupplyParameterFromQuery(Name = "status")] public string? Status { get; set; }
     [SupplyParameterFromQuery(Name = "env")] public string? Environment { get; set; }
     [SupplyParameterFromQuery(Name = "tag")] public string? Tag { get; set; }
@@ -28,7 +25,7 @@ public partial class InstancesPage
     GridPage? _page;
     string? _loadError;
 
-    protected override async Task OnParametersSetAsync()
+    protected override async Task LoadAsync()
     {
         _query = InstanceQuery.Parse(Status, Environment, Tag, Version, Owner, Text, Sort, Direction, PageNumber, PageSize);
         try
@@ -38,6 +35,7 @@ public partial class InstancesPage
             _rows = source.Rows;
             _options = source.Options;
             _page = source.Page(_query);
+            _loadError = null;
         }
         catch (Exception e)
         {
