@@ -38,8 +38,8 @@ public sealed class Browser : IDisposable
 
     public void Open(string url) => Driver.Navigate().GoToUrl(url);
 
-    // Pages swap their live regions (live-refresh.js) whenever a poll lands, so an element found in one WebDriver
-    // call can be detached by the next. Waits therefore retry a stale element, and reads of live content run as one
+    // Live pages re-render in place over their circuit whenever an assessment lands, so an element found in one
+    // WebDriver call can be detached by the next. Waits therefore retry a stale element, and reads of live content run as one
     // script, during which the page cannot change.
 
     public IWebElement WaitFor(string css, int seconds = 15) =>
