@@ -80,7 +80,7 @@ public sealed class InstancesPageTests : ComponentTest
         var page = RenderAt("?env=Production&status=Waived");
 
         Assert.Contains("No instance matches these filters.", page.Markup, StringComparison.Ordinal);
-        Assert.Equal("instances", page.Find("[data-live] .empty a").GetAttribute("href"));
+        Assert.Equal("instances", page.Find(".empty a").GetAttribute("href"));
     }
 
     [Fact]
@@ -180,11 +180,16 @@ public sealed class InstancesPageTests : ComponentTest
     }
 
     [Fact]
-    public void The_grid_lives_in_a_region_live_refresh_can_swap_and_the_form_does_not()
+    public async Task Interactive_the_grid_follows_a_new_assessment_and_keeps_its_filter()
     {
-        var page = RenderAt("");
+        var assessments = FakeAssessments.Of(Fleets.Of(Fleets.Mixed()));
+        RenderInteractively();
+        var page = RenderAt("?status=NonCompliant", assessments);
+        Assert.Equal(["SQLFIN01", "SQLPCI01"], Names(page));
 
-        Assert.NotNull(page.Find("[data-live=instances]").QuerySelector("table[data-grid]"));
-        Assert.Null(page.Find("form.filters").Closest("[data-live]"));
+        await assessments.LandAsync(Fleets.Of(Fleets.MixedAfterSqlFin01Fixed()));
+
+        page.WaitForAssertion(() => Assert.Equal(["SQLPCI01"], Names(page)));
+        Assert.Equal("NonCompliant", page.Find("select[name=status] option[selected]").GetAttribute("value"));
     }
 }

@@ -30,7 +30,16 @@ public sealed class Browser : IDisposable
             "--window-size=1440,900", $"--user-data-dir={_profile}");
         Driver = new ChromeDriver(service, options, TimeSpan.FromSeconds(60));
         Driver.Manage().Timeouts().PageLoad = TimeSpan.FromSeconds(30);
+        // Every page records what the Content-Security-Policy blocked, from its first script on (CspViolations).
+        Driver.ExecuteCdpCommand("Page.addScriptToEvaluateOnNewDocument", new Dictionary<string, object>
+        {
+            ["source"] = "window.cspViolations = []; document.addEventListener('securitypolicyviolation', " +
+                         "e => window.cspViolations.push(`${e.effectiveDirective} blocked ${e.blockedURI || 'inline'}`));",
+        });
     }
+
+    /// <summary>What the page's Content-Security-Policy blocked since it loaded.</summary>
+    public IReadOnlyList<string?> CspViolations() => Strings("return window.cspViolations ?? [];");
 
     public ChromeDriver Driver { get; }
 
