@@ -35,7 +35,9 @@ public static class DashboardUiExtensions
         // A page's rule depends on the form posted to it; the circuit's hub (/_blazor: negotiate, the websocket,
         // disconnect) shows only what pages show, so it needs a Viewer: no one else gets a circuit.
         app.MapRazorComponents<App>()
-            .AddInteractiveServerRenderMode()
+            // The framework would add a second CSP (frame-ancestors 'self', for websocket compression); ours already
+            // says frame-ancestors 'none' on every answer (SecurityHeaders).
+            .AddInteractiveServerRenderMode(options => options.ContentSecurityFrameAncestorsPolicy = null)
             .Add(endpoint => endpoint.Metadata.Add(new AuthorizeAttribute(
                 endpoint.Metadata.OfType<ComponentTypeMetadata>().Any() ? DashboardPages.Policy : DashboardRoles.Viewer)));
         return app;
