@@ -31,7 +31,7 @@ public sealed class Browser : IDisposable
         Driver = new ChromeDriver(service, options, TimeSpan.FromSeconds(60));
         Driver.Manage().Timeouts().PageLoad = TimeSpan.FromSeconds(30);
         // Every page records what the Content-Security-Policy blocked, from its first script on (CspViolations).
-        Driver.ExecuteCdpCommand("Page.addScriptToEvaluateOnNewDocument", new Dictionary<string, object>
+        Driver.ExecuteCdpCommand("Page.addScriptToEvaluateOnNewDocument", new Dictionary<string, object?>
         {
             ["source"] = "window.cspViolations = []; document.addEventListener('securitypolicyviolation', " +
                          "e => window.cspViolations.push(`${e.effectiveDirective} blocked ${e.blockedURI || 'inline'}`));",
