@@ -54,6 +54,14 @@ public sealed class DashboardInBrowserTests(DemoFixture demo)
         Assert.All(statuses, s => Assert.Equal("NonCompliant", s));
         Assert.StartsWith("data:text/csv", Browser.Driver.FindElement(By.CssSelector("a[data-export=csv]")).GetAttribute("href"), StringComparison.Ordinal);
         Browser.Screenshot("instances-filtered");
+
+        // Sorting is a link (enhanced navigation); the live grid takes the new view and keeps the filter.
+        Browser.Click("th a[data-sort=Name]");
+        Browser.WaitUntil(_ => Browser.Attributes("th[aria-sort]", "aria-sort") is ["descending"]); // by name, the other way
+        var names = Browser.Attributes("tbody tr[data-instance]", "data-instance");
+        Assert.Equal(names.OrderDescending(StringComparer.OrdinalIgnoreCase), names);
+        Assert.All(Browser.Attributes("tbody tr[data-instance]", "data-status"), s => Assert.Equal("NonCompliant", s));
+        Assert.Contains("status=NonCompliant", Browser.Driver.Url, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -99,9 +107,10 @@ public sealed class DashboardInBrowserTests(DemoFixture demo)
         Assert.NotEqual(before, Background());
         Assert.Equal("true", toggle.GetAttribute("aria-pressed"));
 
-        Browser.Open(Url("instances"));
+        Browser.Click(".main-nav a[href=instances]"); // enhanced navigation: the next page is merged into this one
         Browser.WaitFor("table[data-grid]");
         Assert.Equal("dark", Theme());
+        Browser.WaitUntil(_ => Browser.Attributes("[data-theme-toggle]:not([hidden])", "aria-pressed") is ["true"]);
         Browser.Screenshot("instances-dark");
         Browser.Open(Url(""));
         Browser.WaitFor("[data-count=Compliant]");
