@@ -11,7 +11,7 @@ using OpenQA.Selenium;
 namespace IfiDashboard.E2E.Tests.Editing;
 
 /// <summary>
-/// The policy and inventory pages in headless Chromium, by keyboard and plain form posts (no Blazor script is served):
+/// The policy and inventory pages in headless Chromium, by keyboard and plain form posts (static SSR forms):
 /// an instance registered in the form is polled and shows a status, a waiver granted in the form makes it Waived, and
 /// revoking it turns it back.
 /// </summary>
