@@ -32,6 +32,7 @@ public static class DashboardUiExtensions
         // The stylesheet and scripts (blazor.web.js included) hold nothing secret, and the sign-in pages need them.
         app.MapStaticAssets().AllowAnonymous();
         app.MapAuditExport();
+        app.MapInstancesExport();
         // A page's rule depends on the form posted to it; the circuit's hub (/_blazor: negotiate, the websocket,
         // disconnect) shows only what pages show, so it needs a Viewer: no one else gets a circuit.
         app.MapRazorComponents<App>()

@@ -8,16 +8,16 @@ namespace IfiDashboard.Client.Pages.Instances;
 /// </summary>
 public partial class InstancesPage
 {
-    [SupplyParameterFromQuery(Name = "status")] public string? Status { get; set; }
-    [SupplyParameterFromQuery(Name = "env")] public string? Environment { get; set; }
-    [SupplyParameterFromQuery(Name = "tag")] public string? Tag { get; set; }
-    [SupplyParameterFromQuery(Name = "version")] public int? Version { get; set; }
-    [SupplyParameterFromQuery(Name = "owner")] public string? Owner { get; set; }
-    [SupplyParameterFromQuery(Name = "q")] public string? Text { get; set; }
-    [SupplyParameterFromQuery(Name = "sort")] public string? Sort { get; set; }
-    [SupplyParameterFromQuery(Name = "dir")] public string? Direction { get; set; }
-    [SupplyParameterFromQuery(Name = "page")] public int? PageNumber { get; set; }
-    [SupplyParameterFromQuery(Name = "size")] public int? PageSize { get; set; }
+    [SupplyParameterFromQuery(Name = InstanceQuery.StatusKey)] public string? Status { get; set; }
+    [SupplyParameterFromQuery(Name = InstanceQuery.EnvironmentKey)] public string? Environment { get; set; }
+    [SupplyParameterFromQuery(Name = InstanceQuery.TagKey)] public string? Tag { get; set; }
+    [SupplyParameterFromQuery(Name = InstanceQuery.VersionKey)] public int? Version { get; set; }
+    [SupplyParameterFromQuery(Name = InstanceQuery.OwnerKey)] public string? Owner { get; set; }
+    [SupplyParameterFromQuery(Name = InstanceQuery.TextKey)] public string? Text { get; set; }
+    [SupplyParameterFromQuery(Name = InstanceQuery.SortKey)] public string? Sort { get; set; }
+    [SupplyParameterFromQuery(Name = InstanceQuery.DirectionKey)] public string? Direction { get; set; }
+    [SupplyParameterFromQuery(Name = InstanceQuery.PageKey)] public int? PageNumber { get; set; }
+    [SupplyParameterFromQuery(Name = InstanceQuery.PageSizeKey)] public int? PageSize { get; set; }
 
     InstanceQuery _query = new();
     IReadOnlyList<InstanceGridRow>? _rows;
@@ -45,4 +45,7 @@ public partial class InstancesPage
     }
 
     string PageHref(int page) => (_query with { Page = page }).ToUrl();
+
+    /// <summary>The view without its page: the export holds every matching row.</summary>
+    string ExportHref => (_query with { Page = 1, PageSize = InstanceQuery.DefaultPageSize }).ToUrl(InstanceCsv.ExportPath);
 }
