@@ -6,29 +6,50 @@ cd "$(dirname "$0")"
 
 scripts/install-test-dependencies.sh
 
-log=$(mktemp)
-trap 'rm -f "$log"; scripts/start-test-postgres.sh stop' EXIT
-status=0
-dotnet test IfiDashboard.sln --nologo 2>&1 | tee "$log" || status=$?
-
-# The PostgreSQL pass: the server's tests (store, ingestion, API, alerts, pages) again, each with a database of its own
-# on a throwaway PostgreSQL server, so the shared store is held to every test the embedded one passes. Tests of what
-# only SQLite has (its file, WAL, pragmas) are traited Store=SqliteOnly and left out of this pass.
-echo "PostgreSQL pass: tests/Server.Tests against a PostgreSQL store"
-postgres=$(scripts/start-test-postgres.sh)
-IFI_TEST_STORE=postgres IFI_TEST_POSTGRES="$postgres" \
-  dotnet test tests/Server.Tests --no-build --nologo --filter "Store!=SqliteOnly" 2>&1 | tee -a "$log" || status=$?
-
-# Both deployables publish for Windows (framework-dependent; with the .exe a Windows service starts), so nothing
-# Linux-only creeps in unnoticed: the tests run the portable build on Linux, and the Production browser tests publish
-# and run the server there. Into a temporary artifacts folder, so the working tree's bin/ and obj/ (and its restore)
-# stay as the tests left them; the collector, which the server references, compiles once there.
-echo "Publish: server and collector for win-x64"
+logs=$(mktemp -d)
 artifacts=$(mktemp -d)
-for project in Server Collector; do
-  dotnet publish "src/$project" -r win-x64 --self-contained false --artifacts-path "$artifacts" --nologo -v q || status=$?
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$logs" "$artifacts"; scripts/start-test-postgres.sh stop' EXIT
+status=0
+
+# The throwaway PostgreSQL server of the PostgreSQL pass (and of the browser tests that start the server on it).
+IFI_TEST_POSTGRES=$(scripts/start-test-postgres.sh)
+export IFI_TEST_POSTGRES
+
+dotnet build IfiDashboard.sln --nologo -v q || exit 1
+
+# Three jobs side by side, on the one build: the tests mostly wait on sockets, child processes and the disk, so run one
+# after another they left a core idle (114 % CPU of 200 %). Each writes its own log, shown when it ends.
+#  - every test project, with the embedded (SQLite) store;
+#  - the PostgreSQL pass: the server's tests (store, ingestion, API, alerts, pages) again, each with a database of its
+#    own on the throwaway server, so the shared store is held to every test the embedded one passes. Tests of what
+#    only SQLite has (its file, WAL, pragmas) are traited Store=SqliteOnly and left out of this pass;
+#  - both deployables published for Windows (framework-dependent; with the .exe a Windows service starts), so nothing
+#    Linux-only creeps in unnoticed: the tests run the portable build on Linux, and the Production browser tests
+#    publish and run the server there. Into a temporary artifacts folder, so the working tree's bin/ and obj/ stay as
+#    the tests use them; the collector, which the server references, compiles once there.
+echo "Running: all test projects (SQLite store), tests/Server.Tests against PostgreSQL, win-x64 publish of server and collector"
+dotnet test IfiDashboard.sln --no-build --nologo >"$logs/sqlite" 2>&1 &
+sqlite_job=$!
+IFI_TEST_STORE=postgres dotnet test tests/Server.Tests --no-build --nologo --filter "Store!=SqliteOnly" >"$logs/postgres" 2>&1 &
+postgres_job=$!
+(
+  for project in Server Collector; do
+    echo "Publish: $project for win-x64"
+    dotnet publish "src/$project" -r win-x64 --self-contained false --artifacts-path "$artifacts" --nologo -v q || exit 1
+  done
+) >"$logs/publish" 2>&1 &
+publish_job=$!
+
+for job in sqlite postgres publish; do
+  pid_var="${job}_job"
+  wait "${!pid_var}" || status=$?
+  case $job in
+    sqlite) echo "== All test projects, SQLite store" ;;
+    postgres) echo "== PostgreSQL pass: tests/Server.Tests against a PostgreSQL store" ;;
+    publish) echo "== Publish: server and collector for win-x64" ;;
+  esac
+  cat "$logs/$job"
 done
-rm -rf "$artifacts"
 
 # One closing line for the whole solution, summed over the test assemblies and both store passes.
 awk '/^(Passed|Failed)!/ {
@@ -37,5 +58,5 @@ awk '/^(Passed|Failed)!/ {
        }
        n++
      }
-     END { printf "%d passed, %d failed, %d skipped\n", p, f, s; if (n == 0) exit 1 }' "$log" || status=1
+     END { printf "%d passed, %d failed, %d skipped\n", p, f, s; if (n == 0) exit 1 }' "$logs/sqlite" "$logs/postgres" || status=1
 exit "$status"

@@ -5,6 +5,10 @@
 #   chromium, chromium-driver  headless browser and its WebDriver for the dashboard's end-to-end tests (tests/E2E.Tests)
 #   postgresql               the server the store tests' PostgreSQL pass runs against (scripts/start-test-postgres.sh)
 #   nodejs, npm, oidc-provider  the OpenID Connect provider the sign-in tests run on loopback (tests/OidcProvider)
+#   tedious                  Node.js's TDS driver, a second independent client for the simulator's tests (tests/TdsClients)
+#   krb5-kdc, krb5-admin-server, krb5-user  the MIT Kerberos KDC (krb5kdc, kdb5_util, kadmin.local) and kinit/klist
+#                            for the integrated security tests (tests/Collector.Tests/Kerberos); each test run starts
+#                            its own KDC on loopback, the system's krb5.conf is not used
 set -euo pipefail
 
 missing=()
@@ -15,6 +19,9 @@ command -v docker-compose >/dev/null 2>&1 || missing+=(docker-compose)
 [ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
+[ -x /usr/sbin/krb5kdc ] || missing+=(krb5-kdc)
+[ -x /usr/sbin/kadmin.local ] || missing+=(krb5-admin-server)
+[ -x /usr/bin/kinit ] || missing+=(krb5-user)
 
 if [ ${#missing[@]} -gt 0 ]; then
   echo "Installing test dependencies: ${missing[*]}"
@@ -29,4 +36,10 @@ provider="$(dirname "$0")/../tests/OidcProvider"
 if [ ! -d "$provider/node_modules/oidc-provider" ]; then
   echo "Installing oidc-provider for the sign-in tests"
   (cd "$provider" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+clients="$(dirname "$0")/../tests/TdsClients"
+if [ ! -d "$clients/node_modules/tedious" ]; then
+  echo "Installing tedious for the simulator's client tests"
+  (cd "$clients" && npm ci --no-audit --no-fund --loglevel=error)
 fi

@@ -14,8 +14,11 @@
 --   ALTER TRACE           sys.traces and sys.fn_trace_gettable: the default trace's autogrowth events. ALTER TRACE also
 --                         allows starting traces; the collector only reads the default trace.
 --   SELECT on msdb.dbo.backupset   the latest full backups (the size a restore would have to zero); no other msdb table.
+--   VIEW SERVER PERFORMANCE STATE (2022 and later, failover cluster instances only)
+--       sys.dm_os_cluster_nodes: the nodes the "Perform volume maintenance tasks" right must be granted on. Before 2022
+--       VIEW SERVER STATE covers it.
 -- Needs nothing: SERVERPROPERTY, SYSDATETIMEOFFSET, sys.dm_os_host_info, sys.all_columns (public).
--- Not granted: sysadmin, securityadmin, VIEW SERVER PERFORMANCE STATE, VIEW ANY ERROR LOG (only builds without the IFI
+-- Not granted: sysadmin, securityadmin, VIEW SERVER PERFORMANCE STATE on a standalone instance, VIEW ANY ERROR LOG (only builds without the IFI
 -- column read the error log, and every such build is 2016 SP1 or older, where VIEW SERVER STATE covers it), db_datareader.
 
 USE master;  -- server permissions can be granted only from master
@@ -71,6 +74,11 @@ SET @statement = N'GRANT VIEW ANY DEFINITION TO ' + QUOTENAME(@login) + N';';
 EXEC sys.sp_executesql @statement;
 SET @statement = N'GRANT ALTER TRACE TO ' + QUOTENAME(@login) + N';';
 EXEC sys.sp_executesql @statement;
+IF @major >= 16 AND CONVERT(int, SERVERPROPERTY('IsClustered')) = 1
+BEGIN
+    SET @statement = N'GRANT VIEW SERVER PERFORMANCE STATE TO ' + QUOTENAME(@login) + N';';
+    EXEC sys.sp_executesql @statement;
+END
 
 -- 3. msdb: a user for the login, allowed to read backupset only.
 SET @statement = N'

@@ -17,6 +17,8 @@ public static class CollectorProgram
     {
         try
         {
+            if (args is [ConnectionCheck.Verb, ..])
+                return await ConnectionCheck.RunAsync(args[1..], DeployableContentRoot.For(args));
             var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings
             {
                 Args = args,

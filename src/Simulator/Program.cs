@@ -25,12 +25,12 @@ if (ArgValue(args, "--cert-out") is { } certPath)
     await File.WriteAllTextAsync(certPath, ServerCertificate.ExportPem());
 
 await using var fleet = FleetSimulator.Start(scenario);
-var login = scenario.DefaultLogins.FirstOrDefault();
+var login = scenario.DefaultLogins.FirstOrDefault(l => l.Password is not null);
 foreach (var instance in fleet.Instances)
 {
-    var account = instance.Scenario.Logins.FirstOrDefault() ?? login;
-    var connection = account is null
-        ? $"Server=127.0.0.1,{instance.Port};Encrypt=Mandatory;TrustServerCertificate=true"
+    var account = instance.Scenario.Logins.FirstOrDefault(l => l.Password is not null) ?? login;
+    var connection = account?.Password is null
+        ? $"Server=127.0.0.1,{instance.Port};Encrypt=Mandatory;TrustServerCertificate=true;Integrated Security=true"
         : instance.ConnectionString(account.Name, account.Password);
     Console.WriteLine($"{instance.Name}\t{connection}");
 }

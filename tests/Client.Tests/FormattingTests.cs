@@ -76,4 +76,31 @@ public sealed class FormattingTests
         Assert.Equal("2019 RTM CU28", row.ShortVersion);
         Assert.Equal("SQL Server 2019 RTM CU28 (15.0.4385.2)", row.Version);
     }
+
+    public static TheoryData<double?, int, string?> EvidenceNotes => new()
+    {
+        // hours of evidence before the windows' end (null: no trace read), window in days, note
+        { null, 90, "no growth evidence read yet" },
+        { 24 * 91, 90, null },
+        { 24 * 90, 90, null },
+        { 24 * 2 + 5, 90, "evidence covers 2 d, since 2026-11-22 07:00 +00:00" },
+        { 24 * 2 + 5, 7, "evidence covers 2 d, since 2026-11-22 07:00 +00:00" },
+        { 3, 7, "evidence covers 3 h, since 2026-11-24 09:00 +00:00" },
+        { 0.1, 7, "evidence covers 6 min, since 2026-11-24 11:54 +00:00" },
+    };
+
+    // Item 19: a window that starts before the evidence says how much of it the evidence covers.
+    [Theory]
+    [MemberData(nameof(EvidenceNotes))]
+    public void A_time_lost_window_says_how_far_back_its_evidence_reaches(double? hours, int days, string? note)
+    {
+        var end = new DateTimeOffset(2026, 11, 24, 12, 0, 0, TimeSpan.Zero);
+        var lost = new TimeLost(TimeSpan.Zero, TimeSpan.Zero, TimeSpan.FromMinutes(4), TimeSpan.Zero)
+        {
+            EvidenceSince = hours is { } h ? end.AddHours(-h) : null,
+            WindowsEndAt = end,
+        };
+
+        Assert.Equal(note, lost.EvidenceNote(days));
+    }
 }

@@ -110,6 +110,22 @@ public sealed class InstanceDetailPageTests : ComponentTest
     }
 
     [Fact]
+    public void A_TDE_database_gets_the_advice_IFI_cannot_give()
+    {
+        var detail = Details.SqlFin01();
+        var finance = detail.Assessment.Restore.Databases.Single() with { DatabaseName = "Finance", TdeEncrypted = true };
+        var page = RenderDetail(detail with
+        {
+            Assessment = detail.Assessment with { Restore = detail.Assessment.Restore with { Databases = [finance] } },
+        });
+
+        var advice = page.Find("[data-remediation] [data-tde-advice=Finance]");
+        Assert.Contains("Finance uses TDE: IFI cannot help its data files", advice.TextContent, StringComparison.Ordinal);
+        Assert.Contains("fixed growth increment", advice.TextContent, StringComparison.Ordinal);
+        Assert.Single(page.FindAll("[data-tde-advice]"));
+    }
+
+    [Fact]
     public void Growth_events_are_a_chart_and_a_table()
     {
         var page = RenderDetail(Details.SqlFin01(growthEvents: 8));

@@ -53,7 +53,16 @@ public sealed class ConnectionStringFactory(ICredentialResolver credentials, Col
         if (!string.IsNullOrEmpty(instance.ServerCertificatePath))
             builder.ServerCertificate = instance.ServerCertificatePath;
 
-        if (instance.CredentialName is null)
+        // No credential named: the collector's own identity, which Negotiate may hand to any host as Kerberos or,
+        // failing that, NTLM (relayable). Like every credential it is used only where an administrator bound it: here,
+        // to Collector:AllowedNetworks (checked above), so without that list an instance must name a credential.
+        if (instance.CredentialName is null && _allowedNetworks.IsEmpty)
+            throw Refuse(instance, OutcomeClass.HostNotAllowed,
+                $"Instance names no credential, so collector '{options.Name}' would log in as itself (integrated security), " +
+                "which it does only within Collector:AllowedNetworks, and that list is empty. Set Collector:AllowedNetworks " +
+                "(names, wildcards or CIDR ranges), or name a credential with IntegratedSecurity=true and AllowedHosts.");
+        var credential = instance.CredentialName is null ? null : Resolve(instance);
+        if (credential is null || credential.IsIntegratedSecurity)
         {
             // Integrated security: the collector's own identity, proven by Kerberos/NTLM, so no reusable secret
             // travels and the instance's Encrypt setting is kept as registered.
@@ -61,7 +70,6 @@ public sealed class ConnectionStringFactory(ICredentialResolver credentials, Col
         }
         else
         {
-            var credential = Resolve(instance);
             builder.UserID = credential.UserId;
             builder.Password = credential.Password;
             // Optional would let a server that answers "encryption not supported" receive LOGIN7, password and all,
@@ -78,10 +86,10 @@ public sealed class ConnectionStringFactory(ICredentialResolver credentials, Col
         return builder.ConnectionString;
     }
 
-    Credentials.SqlCredential Resolve(InstanceRegistration instance)
+    CollectorCredential Resolve(InstanceRegistration instance)
     {
         var name = instance.CredentialName!;
-        Credentials.SqlCredential? credential;
+        CollectorCredential? credential;
         try
         {
             credential = credentials.Resolve(name);
@@ -119,8 +127,9 @@ public sealed class ConnectionStringFactory(ICredentialResolver credentials, Col
 
 public sealed class MissingCredentialException(string credentialName, string collectorName)
     : Exception($"Collector '{collectorName}' has no credential named '{credentialName}'. " +
-                $"Set Credentials__{credentialName}__UserId and Credentials__{credentialName}__Password " +
-                "in its environment, or add it to its secrets file.")
+                $"Set Credentials__{credentialName}__UserId and Credentials__{credentialName}__Password (a SQL login) or " +
+                $"Credentials__{credentialName}__IntegratedSecurity=true (the collector's own identity) in its environment, " +
+                "or add it to its secrets file.")
 {
     public string CredentialName { get; } = credentialName;
 }

@@ -52,6 +52,10 @@ public static class FailureClassifier
         var first = numbers.FirstOrDefault(e.Number);
         if (IsTls(e))
             return new(probe, OutcomeClass.TlsError, FirstLine(e.Message), first);
+        // Integrated security failed on the collector's side (no ticket, an expired one, an unknown SPN): a login
+        // failure, although SqlClient reports it with error number 0, which would otherwise read as a network error.
+        if (KerberosDiagnosis.IsSspiFailure(e))
+            return new(probe, OutcomeClass.LoginFailed, FirstLine(e.Message), first);
         if (numbers.Any(LoginFailures.Contains))
             return new(probe, OutcomeClass.LoginFailed, FirstLine(e.Message), numbers.First(LoginFailures.Contains));
         if (numbers.Any(PermissionFailures.Contains))

@@ -56,6 +56,18 @@ internal static class IdentityProbe
         });
     }
 
+    /// <summary>A failover cluster instance's possible owner nodes, the current owner first; null when not clustered or refused.</summary>
+    public static async Task<IReadOnlyList<string>?> ReadClusterNodesAsync(ProbeContext context)
+    {
+        if (context.Identity is not { IsClustered: true }) return null;
+        return await context.RunAsync<IReadOnlyList<string>?>(ProbeNames.ClusterNodes, null, async () =>
+        {
+            var nodes = (await context.Connection.QueryAsync<string>(context.Command(SqlScripts.ClusterNodes))).ToList();
+            context.Ok(ProbeNames.ClusterNodes, $"Failover cluster instance; possible owner nodes: {string.Join(", ", nodes)}.");
+            return nodes;
+        });
+    }
+
     /// <summary>The server's current UTC offset in minutes, or null when it could not be read.</summary>
     public static Task<int?> ReadUtcOffsetAsync(ProbeContext context) =>
         context.RunAsync<int?>(ProbeNames.Clock, null, async () =>

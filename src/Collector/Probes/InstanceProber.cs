@@ -52,6 +52,8 @@ public sealed class InstanceProber(
         {
             await CloseAsync(connection);
             var failure = FailureClassifier.Classify(ProbeNames.Connect, e);
+            if (KerberosDiagnosis.IsSspiFailure(e))
+                failure = failure with { Message = $"{failure.Message} {KerberosDiagnosis.Explain(instance, options.Name)}" };
             CollectorTelemetry.SetOutcome(connectSpan, failure.Outcome);
             return snapshot with { FinishedAt = time.GetUtcNow(), Probes = [failure] };
         }
@@ -79,6 +81,7 @@ public sealed class InstanceProber(
         var startupLine = context.Outcomes.Any(o => o.Probe == ProbeNames.Services && o.Outcome == OutcomeClass.BuildTooOld)
             ? await CollectorTelemetry.TraceProbeAsync(context, ProbeNames.ErrorLog, () => ErrorLogProbe.ReadStartupIfiAsync(context))
             : null;
+        var clusterNodes = await CollectorTelemetry.TraceProbeAsync(context, ProbeNames.ClusterNodes, () => IdentityProbe.ReadClusterNodesAsync(context));
         var traceFlags = await CollectorTelemetry.TraceProbeAsync(context, ProbeNames.TraceFlags, () => IdentityProbe.ReadGlobalTraceFlagsAsync(context));
         var offset = await CollectorTelemetry.TraceProbeAsync(context, ProbeNames.Clock, () => IdentityProbe.ReadUtcOffsetAsync(context));
         var files = await CollectorTelemetry.TraceProbeAsync(context, ProbeNames.Files, () => FilesProbe.ReadFilesAsync(context));
@@ -98,6 +101,7 @@ public sealed class InstanceProber(
             Backups = backups,
             StartupIfiLine = startupLine,
             GlobalTraceFlags = traceFlags,
+            ClusterNodes = clusterNodes,
             Probes = context.Outcomes,
         };
     }

@@ -15,11 +15,13 @@ public static class SqlScripts
     public const string ServicesLegacy = "services-legacy";
     public const string Clock = "clock";
     public const string TraceFlags = "trace-flags";
+    public const string ClusterNodes = "cluster-nodes";
     public const string Files = "files";
     public const string DatabaseIds = "database-ids";
     public const string Encryption = "encryption";
     public const string DefaultTrace = "default-trace";
     public const string GrowthEvents = "growth-events";
+    public const string TraceWindow = "trace-window";
     public const string Backups = "backups";
     public const string ErrorLogIfi = "errorlog-ifi";
     public const string ErrorLogIfiExtended = "errorlog-ifi-extended";

@@ -26,15 +26,19 @@ internal static class TraceProbe
         if (path is null) return (new DefaultTraceState(false, null, 0), []);
 
         var since = watermarks.Since(context.InstanceId);
+        DateTimeOffset? oldest = null;
         var events = await context.RunAsync<IReadOnlyList<GrowthEventInfo>>(ProbeNames.GrowthEvents, [], async () =>
         {
+            var oldestLocal = await context.Connection.QueryFirstOrDefaultAsync<DateTime?>(
+                context.Command(SqlScripts.TraceWindow, ProbeContext.Parameters(("path", BaseTraceFile(path)))));
+            oldest = oldestLocal is { } local ? ServerLocalToUtc(local, utcOffsetMinutes ?? 0) : null;
             var rows = (await context.Connection.QueryAsync<TraceEventRow>(
                 context.Command(SqlScripts.GrowthEvents, ProbeContext.Parameters(("path", BaseTraceFile(path)), ("since", since))))).AsList();
             context.Ok(ProbeNames.GrowthEvents, utcOffsetMinutes is null ? "Server clock unknown: times assumed to be UTC." : null);
             if (rows.Count > 0) watermarks.Advance(context.InstanceId, rows.Max(r => r.EndTime ?? r.StartTime));
             return rows.Select(r => ToEvent(r, utcOffsetMinutes ?? 0)).ToList();
         });
-        return (new DefaultTraceState(true, path, events.Count), events);
+        return (new DefaultTraceState(true, path, events.Count) { OldestEventAt = oldest }, events);
     }
 
     /// <summary>
@@ -47,9 +51,11 @@ internal static class TraceProbe
         return separator < 0 ? "log.trc" : currentPath[..(separator + 1)] + "log.trc";
     }
 
+    static DateTimeOffset ServerLocalToUtc(DateTime local, int utcOffsetMinutes) =>
+        new DateTimeOffset(DateTime.SpecifyKind(local, DateTimeKind.Unspecified), TimeSpan.FromMinutes(utcOffsetMinutes)).ToUniversalTime();
+
     static GrowthEventInfo ToEvent(TraceEventRow row, int utcOffsetMinutes)
     {
-        var offset = TimeSpan.FromMinutes(utcOffsetMinutes);
         return new GrowthEventInfo
         {
             EventClass = row.EventClass,
@@ -58,9 +64,9 @@ internal static class TraceProbe
             FileName = row.FileName ?? "",
             // [U] converted with the offset when polled: an event from before a daylight-saving change is an hour off
             // in UTC. Its identity is the local time the trace holds, which never changes.
-            StartTime = new DateTimeOffset(DateTime.SpecifyKind(row.StartTime, DateTimeKind.Unspecified), offset).ToUniversalTime(),
+            StartTime = ServerLocalToUtc(row.StartTime, utcOffsetMinutes),
             StartTimeLocal = DateTime.SpecifyKind(row.StartTime, DateTimeKind.Unspecified),
-            EndTime = row.EndTime is { } end ? new DateTimeOffset(DateTime.SpecifyKind(end, DateTimeKind.Unspecified), offset).ToUniversalTime() : null,
+            EndTime = row.EndTime is { } end ? ServerLocalToUtc(end, utcOffsetMinutes) : null,
             DurationMicroseconds = row.Duration ?? 0,
             GrowthPages = row.IntegerData ?? 0,
         };

@@ -15,6 +15,7 @@ public static class StandaloneCollectorExtensions
             builder.AddJsonFile(secrets, optional: false, reloadOnChange: true);
         services.AddOptions<ServerConnectionOptions>().Bind(configuration.GetSection(Connections.CollectorOptions.Section))
             .Validate(o => o.ServerUrl is { IsAbsoluteUri: true }, "Collector:ServerUrl must be the server's absolute URL.")
+            .Validate(o => o.OutageRideThroughMinutes is >= 0 and <= 24 * 60, "Collector:OutageRideThroughMinutes must be between 0 and 1440.")
             .Validate(o => !string.IsNullOrWhiteSpace(o.ApiKey), $"Collector:ApiKey is required: one of the server's Ingestion:ApiKeys, or an API key with the scope '{CollectorKeyRejectedException.RequiredScope}'.")
             .ValidateOnStart();
         services.AddHttpClient<CollectorApiClient>((sp, http) =>
@@ -24,7 +25,10 @@ public static class StandaloneCollectorExtensions
             http.DefaultRequestHeaders.Add("X-Api-Key", server.ApiKey);
             http.Timeout = TimeSpan.FromSeconds(30);
         });
-        services.AddSingleton<IInstanceSource>(sp => sp.GetRequiredService<CollectorApiClient>());
+        services.AddSingleton(sp => new OutageRideThrough(sp.GetRequiredService<CollectorApiClient>(),
+            sp.GetRequiredService<IOptions<ServerConnectionOptions>>().Value, sp.GetRequiredService<TimeProvider>(),
+            sp.GetRequiredService<Microsoft.Extensions.Logging.ILogger<OutageRideThrough>>()));
+        services.AddSingleton<IInstanceSource>(sp => sp.GetRequiredService<OutageRideThrough>());
         var outbox = new OutboxOptions();
         configuration.GetSection(OutboxOptions.Section).Bind(outbox);
         if (string.IsNullOrWhiteSpace(outbox.Directory))

@@ -1,4 +1,5 @@
 using IfiDashboard.Server.Alerts.Smtp;
+using IfiDashboard.Server.Alerts.Webhooks;
 
 namespace IfiDashboard.Server.Alerts;
 
@@ -27,6 +28,19 @@ public sealed class AlertOptions
     public DigestOptions Digest { get; set; } = new();
     public DeliveryOptions Delivery { get; set; } = new();
     public SmtpOptions Smtp { get; set; } = new();
+
+    /// <summary>Chat channels and receivers by name; a route or DefaultTo names one as <c>webhook:&lt;name&gt;</c>.</summary>
+    public Dictionary<string, WebhookTarget> Webhooks { get; set; } = new(StringComparer.OrdinalIgnoreCase);
+
+    /// <summary>Every configuration problem of the webhooks and of the webhook names used as recipients.</summary>
+    public IEnumerable<string> WebhookProblems()
+    {
+        foreach (var (name, target) in Webhooks)
+            if (target.Problem(name) is { } problem) yield return problem;
+        foreach (var recipient in DefaultTo.Concat(Routes.SelectMany(r => r.To)).Where(WebhookRecipient.Is).Distinct(StringComparer.OrdinalIgnoreCase))
+            if (!Webhooks.ContainsKey(WebhookRecipient.NameOf(recipient)))
+                yield return $"Alerts routes name {recipient}, but Alerts:Webhooks:{WebhookRecipient.NameOf(recipient)} is not configured.";
+    }
 }
 
 /// <summary>Per-rule switches and thresholds.</summary>

@@ -1,7 +1,9 @@
 using IfiDashboard.Client.Pages;
 using IfiDashboard.Server.Alerts.Delivery;
 using IfiDashboard.Server.Alerts.Smtp;
+using IfiDashboard.Server.Alerts.Webhooks;
 using IfiDashboard.Server.Store.Alerts;
+using Microsoft.Extensions.Options;
 
 namespace IfiDashboard.Server.Alerts;
 
@@ -28,8 +30,16 @@ public static class AlertsExtensions
             .Validate(o => o.Storm.Threshold >= 1 && o.Storm.Window > TimeSpan.Zero,
                 "Alerts:Storm:Threshold must be at least 1 and Alerts:Storm:Window positive.")
             .ValidateOnStart();
+        // Each problem named on its own, not one fixed message: which webhook, which setting.
+        services.AddSingleton<IValidateOptions<AlertOptions>, WebhookValidation>();
 
         services.AddSingleton<SmtpMailClient>();
+        // No redirects: a webhook that answers with one is misconfigured, and following it could carry the alert elsewhere.
+        // Nor the factory's request logging: its lines carry the URL, and a chat webhook's URL is its credential.
+        services.AddHttpClient(WebhookSender.HttpClientName)
+            .ConfigurePrimaryHttpMessageHandler(() => new SocketsHttpHandler { AllowAutoRedirect = false })
+            .RemoveAllLoggers();
+        services.AddSingleton<WebhookSender>();
         services.AddSingleton<AlertStateStore>();
         services.AddSingleton<OutboxStore>();
         services.AddSingleton<OutboxDelivery>();
@@ -39,4 +49,11 @@ public static class AlertsExtensions
         services.AddSingleton<IAlertsView, AlertsView>();
         return services;
     }
+}
+
+/// <summary>Refuses start-up naming each webhook problem (<see cref="AlertOptions.WebhookProblems"/>).</summary>
+sealed class WebhookValidation : IValidateOptions<AlertOptions>
+{
+    public ValidateOptionsResult Validate(string? name, AlertOptions options) =>
+        options.WebhookProblems().ToList() is { Count: > 0 } problems ? ValidateOptionsResult.Fail(problems) : ValidateOptionsResult.Success;
 }

@@ -1,6 +1,7 @@
 using IfiDashboard.Shared.Security;
 using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Audit;
+using IfiDashboard.Server.Reports;
 using IfiDashboard.Server.Api.Changes;
 using IfiDashboard.Server.Api.Compliance;
 using IfiDashboard.Server.Api.Http;
@@ -78,6 +79,7 @@ public static class ApiExtensions
         api.MapComplianceApi();
         api.MapChangesApi();
         api.MapAuditApi();
+        api.MapEvidenceReportApi();
         return app;
     }
 }

@@ -11,6 +11,11 @@ internal sealed class InstanceFactRow
     public string? HostPlatform { get; init; }
     public string? ServerName { get; init; }
     public string? EngineLastStartupTime { get; init; }
+    /// <summary>The oldest default-trace event any poll saw: growth evidence reaches back no further.</summary>
+    public string? EvidenceSince { get; init; }
+    public long? IsClustered { get; init; }
+    /// <summary>Node names, the current owner first, comma-separated; null when not read.</summary>
+    public string? ClusterNodes { get; init; }
     /// <summary>
     /// The DMV's instant_file_initialization_enabled of the engine row in the last good poll, as read (before trace
     /// flag 1806 overrides it; instance_state holds the effective flag).

@@ -18,6 +18,7 @@ public sealed class FactsReader(IDbConnectionFactory connections)
         const string sql = """
             SELECT i.id AS Id, i.tags AS Tags, s.product_version AS ProductVersion, s.engine_edition AS EngineEdition,
                 s.host_platform AS HostPlatform, s.server_name AS ServerName, s.engine_last_startup_time AS EngineLastStartupTime,
+                s.evidence_since AS EvidenceSince, s.is_clustered AS IsClustered, s.cluster_nodes AS ClusterNodes,
                 (SELECT ss.ifi_enabled FROM service_snapshots ss
                  WHERE ss.poll_id = s.last_good_poll_id AND ss.is_engine = 1) AS EngineDmvIfiEnabled
             FROM instances i

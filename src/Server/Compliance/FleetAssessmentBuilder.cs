@@ -67,7 +67,12 @@ public sealed class FleetAssessmentBuilder(
             if (registration.CredentialName is not { } name) return RemediationAdvisor.CollectorLoginPlaceholder;
             try
             {
-                return credentials?.Resolve(name)?.UserId ?? $"<login of credential {name}>";
+                return credentials?.Resolve(name) switch
+                {
+                    null => $"<login of credential {name}>",
+                    { IsIntegratedSecurity: true } => RemediationAdvisor.CollectorLoginPlaceholder,
+                    var login => login.UserId!,
+                };
             }
             catch (FormatException)
             {

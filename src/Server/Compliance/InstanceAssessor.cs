@@ -38,6 +38,9 @@ internal static class InstanceAssessor
             PollInterval = TimeSpan.FromSeconds(Math.Max(1, registration.PollIntervalSeconds)),
             EngineServiceAccount = state.EngineServiceAccount,
             ServiceStartedAt = extra?.EngineLastStartupTime is { } started ? Store.StoreTime.Parse(started) : null,
+            EvidenceSince = Store.StoreTime.ParseNullable(extra?.EvidenceSince),
+            IsClustered = extra?.IsClustered == 1,
+            ClusterNodes = extra?.ClusterNodes?.Split(',', StringSplitOptions.RemoveEmptyEntries),
             IfiOffByTraceFlag = state.IfiState == IfiState.Disabled && extra?.EngineDmvIfiEnabled == "Y",
         };
     }
@@ -77,6 +80,8 @@ internal static class InstanceAssessor
                 IfiUnknownLast30Days = last30.Totals.IfiUnknown,
                 IfiUnknownLast90Days = last90.Totals.IfiUnknown,
                 Evidence = GrowthTimingEvidence.From(assessments.Where(a => a.Event.StartTime >= now.AddDays(-90))),
+                EvidenceSince = facts.EvidenceSince,
+                WindowsEndAt = now,
             },
         };
     }

@@ -1,4 +1,3 @@
-using IfiDashboard.Shared.Security;
 using System.Security.Claims;
 using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Store;
@@ -7,6 +6,7 @@ using IfiDashboard.Server.Store.Policy;
 using IfiDashboard.Shared.Compliance.Policy;
 using IfiDashboard.Shared.Dashboard;
 using IfiDashboard.Shared.Editing;
+using IfiDashboard.Shared.Security;
 using Microsoft.Extensions.Options;
 
 namespace IfiDashboard.Server.Editing;
@@ -24,9 +24,9 @@ public sealed class PolicyEditor(PolicyStore policies, InstanceRepository instan
         var names = (await instances.ListActiveAsync(cancellationToken)).ToDictionary(i => i.Id, i => i.Name);
         var now = time.GetUtcNow();
         var waivers = (await policies.ListWaiversAsync(cancellationToken))
-            .Select(w => new WaiverView(w.Id, names.GetValueOrDefault(w.Waiver.InstanceId, $"#{w.Waiver.InstanceId} (retired)"), w.Waiver, w.Waiver.IsActiveAt(now)))
+            .Select(w => new WaiverView(w.Id, names.GetValueOrDefault(w.Waiver.InstanceId, $"#{w.Waiver.InstanceId} (retired)"), w.Waiver, w.Waiver.IsActiveAt(now), w.Waiver.ExpiresAt <= now))
             .ToList();
-        return new PolicyView(document, waivers);
+        return new PolicyView(document, waivers, signIn.CurrentValue.WaiversNeedApproval);
     }
 
     public async Task<int> SaveRulesAsync(IReadOnlyList<PolicyRule> rules, ClaimsPrincipal by, CancellationToken cancellationToken)
@@ -43,19 +43,44 @@ public sealed class PolicyEditor(PolicyStore policies, InstanceRepository instan
         var author = ChangeAuthor.Of(by);
         var now = time.GetUtcNow();
         if (expiresAt <= now) throw new ArgumentException("The expiry must be in the future.", nameof(expiresAt));
-        // A long waiver hides a finding for long: beyond Auth:MaxWaiverDays it takes an Administrator.
-        var maxDays = signIn.CurrentValue.MaxWaiverDays;
-        if (expiresAt > now.AddDays(maxDays) && !by.HasAtLeast(DashboardRoles.Administrator))
-            throw new UnauthorizedAccessException($"An Operator may grant a waiver for at most {maxDays} days; a longer one needs an Administrator.");
+        if (LengthRefusal(now, expiresAt, by, "grant") is { } refusal) throw new UnauthorizedAccessException(refusal);
         if (string.IsNullOrWhiteSpace(reason)) throw new ArgumentException("A waiver needs a reason.", nameof(reason));
         if (await instances.GetAsync(instanceId, cancellationToken) is not { RetiredAt: null })
             throw new ArgumentException($"No active instance has id {instanceId}.", nameof(instanceId));
         var id = await StoreBusy.ForPersonAsync(() => policies.GrantWaiverAsync(new Waiver
         {
             InstanceId = instanceId, Reason = reason.Trim(), Author = author, GrantedAt = now, ExpiresAt = expiresAt,
+            NeedsApproval = signIn.CurrentValue.WaiversNeedApproval,
         }, cancellationToken));
         changes.Publish();
         return id;
+    }
+
+    public async Task<bool> ApproveWaiverAsync(long waiverId, ClaimsPrincipal by, CancellationToken cancellationToken)
+    {
+        var approver = ChangeAuthor.Of(by);
+        var now = time.GetUtcNow();
+        var result = await StoreBusy.ForPersonAsync(() => policies.ApproveWaiverAsync(waiverId, approver, waiver =>
+            ChangeAuthor.IsSamePerson(waiver.Author, approver)
+                ? $"{waiver.Author} granted this waiver: it needs the approval of someone else."
+                : waiver.ExpiresAt <= now
+                    ? "This waiver has expired; grant a new one."
+                    : LengthRefusal(waiver.GrantedAt, waiver.ExpiresAt, by, "approve"), cancellationToken));
+        if (result.Refusal is { } refusal) throw new UnauthorizedAccessException(refusal);
+        if (result.Approved) changes.Publish();
+        return result.Approved;
+    }
+
+    /// <summary>
+    /// A long waiver hides a finding for long: beyond Auth:MaxWaiverDays it takes an Administrator, to grant it and
+    /// to approve it.
+    /// </summary>
+    string? LengthRefusal(DateTimeOffset from, DateTimeOffset expiresAt, ClaimsPrincipal by, string verb)
+    {
+        var maxDays = signIn.CurrentValue.MaxWaiverDays;
+        return expiresAt > from.AddDays(maxDays) && !by.HasAtLeast(DashboardRoles.Administrator)
+            ? $"An Operator may {verb} a waiver for at most {maxDays} days; a longer one needs an Administrator."
+            : null;
     }
 
     public async Task<bool> RevokeWaiverAsync(long waiverId, ClaimsPrincipal by, CancellationToken cancellationToken)

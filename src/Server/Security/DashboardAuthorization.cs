@@ -37,6 +37,7 @@ public static class DashboardPages
         ["test-email"] = DashboardRoles.Administrator,
         ["grant"] = DashboardRoles.Operator,
         ["revoke"] = DashboardRoles.Operator,
+        ["approve"] = DashboardRoles.Operator,
         ["registration"] = DashboardRoles.Operator,
         ["retire"] = DashboardRoles.Operator,
     };

@@ -14,6 +14,9 @@ public sealed class SignInOptions
     /// <summary>The longest waiver an Operator may grant; an Administrator may grant longer.</summary>
     public int MaxWaiverDays { get; set; } = 90;
 
+    /// <summary>Four-eyes: a waiver counts only once someone other than its author approves it. Off by default.</summary>
+    public bool WaiversNeedApproval { get; set; }
+
     public OidcSettings Oidc { get; set; } = new();
     public ProxySettings Proxy { get; set; } = new();
 

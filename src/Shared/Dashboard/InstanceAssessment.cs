@@ -1,3 +1,4 @@
+using IfiDashboard.Shared.Compliance;
 using IfiDashboard.Shared.Compliance.Accounts;
 using IfiDashboard.Shared.Compliance.Facts;
 using IfiDashboard.Shared.Compliance.Remediation;
@@ -44,6 +45,33 @@ public sealed record TimeLost(TimeSpan Last7Days, TimeSpan Last30Days, TimeSpan 
     public GrowthTimingEvidence Evidence { get; init; } = GrowthTimingEvidence.None;
 
     /// <summary>
+    /// The oldest default-trace event any poll saw: a window that starts before it covers less than its days (a new
+    /// registration's "90 days" may rest on a few days of trace). Null when the trace was never read.
+    /// </summary>
+    public DateTimeOffset? EvidenceSince { get; init; }
+
+    /// <summary>When the windows end (the assessment's "now").</summary>
+    public DateTimeOffset WindowsEndAt { get; init; }
+
+    /// <summary>
+    /// What a figure over the last <paramref name="days"/> days rests on, to be said beside it: null when the
+    /// evidence covers the whole window, else "no growth evidence read yet" or "evidence covers 4 min, since
+    /// 2026-11-24 15:56 +00:00".
+    /// </summary>
+    public string? EvidenceNote(int days)
+    {
+        if (EvidenceSince is not { } since)
+            return "no growth evidence read yet";
+        if (since <= WindowsEndAt.AddDays(-days))
+            return null;
+        var covered = WindowsEndAt - since;
+        var span = covered.TotalDays >= 1 ? $"{(int)covered.TotalDays} d"
+            : covered.TotalHours >= 1 ? $"{(int)covered.TotalHours} h"
+            : $"{Math.Max(0, (int)covered.TotalMinutes)} min";
+        return $"evidence covers {span}, since {ComplianceFormat.Moment(since)}";
+    }
+
+    /// <summary>
     /// A window's figure as every page and mail shows it: "unknown" when the only growth had an unknown IFI state,
     /// "at least X" when some did, else X.
     /// </summary>
@@ -54,4 +82,8 @@ public sealed record TimeLost(TimeSpan Last7Days, TimeSpan Last30Days, TimeSpan 
     public static bool IsUnknown(TimeSpan lost, TimeSpan ifiUnknown) => lost <= TimeSpan.Zero && ifiUnknown > TimeSpan.Zero;
 
     public string Show30Days(Func<TimeSpan, string> duration) => Show(Last30Days, IfiUnknownLast30Days, duration);
+
+    /// <summary>The 30-day figure with how far back its evidence reaches when that is less: what mail shows.</summary>
+    public string Show30DaysWithEvidence(Func<TimeSpan, string> duration) =>
+        Show30Days(duration) + (EvidenceNote(30) is { } evidence ? $" ({evidence})" : "");
 }

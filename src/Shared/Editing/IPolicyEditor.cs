@@ -17,11 +17,21 @@ public interface IPolicyEditor
     /// <exception cref="UnauthorizedAccessException">The expiry is further away than the granting user's role allows.</exception>
     Task<long> GrantWaiverAsync(long instanceId, string reason, DateTimeOffset expiresAt, ClaimsPrincipal by, CancellationToken cancellationToken);
 
-    /// <returns>False when there is no waiver with that id in force.</returns>
+    /// <summary>The second person's approval of a waiver that needs one (four-eyes); it counts from then on.</summary>
+    /// <returns>False when no waiver with that id is waiting for approval.</returns>
+    /// <exception cref="UnauthorizedAccessException">The approver granted it, or their role may not approve its length.</exception>
+    Task<bool> ApproveWaiverAsync(long waiverId, ClaimsPrincipal by, CancellationToken cancellationToken);
+
+    /// <summary>Ends a waiver in force, or rejects one waiting for approval.</summary>
+    /// <returns>False when there is no waiver with that id in force or waiting.</returns>
     Task<bool> RevokeWaiverAsync(long waiverId, ClaimsPrincipal by, CancellationToken cancellationToken);
 }
 
-public sealed record PolicyView(PolicyDocument Document, IReadOnlyList<WaiverView> Waivers);
+/// <param name="WaiversNeedApproval">Whether a waiver granted now waits for a second person's approval (four-eyes).</param>
+public sealed record PolicyView(PolicyDocument Document, IReadOnlyList<WaiverView> Waivers, bool WaiversNeedApproval);
 
-/// <summary>A waiver not revoked, with its store id and the instance's name; <see cref="IsActive"/> is false once expired.</summary>
-public sealed record WaiverView(long Id, string InstanceName, Waiver Waiver, bool IsActive);
+/// <summary>
+/// A waiver not revoked, with its store id and the instance's name; <see cref="IsActive"/> is false once expired and
+/// while it waits for approval.
+/// </summary>
+public sealed record WaiverView(long Id, string InstanceName, Waiver Waiver, bool IsActive, bool IsExpired);

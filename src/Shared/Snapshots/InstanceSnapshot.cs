@@ -25,6 +25,9 @@ public sealed record InstanceSnapshot
     public IReadOnlyList<BackupInfo> Backups { get; init; } = [];
     /// <summary>Trace flags on globally (DBCC TRACESTATUS(-1)); null when not read.</summary>
     public IReadOnlyList<int>? GlobalTraceFlags { get; init; }
+
+    /// <summary>A failover cluster instance's possible owner nodes, the current owner first; null when not read.</summary>
+    public IReadOnlyList<string>? ClusterNodes { get; init; }
     /// <summary>"enabled" or "disabled" from the start-up error-log line, read only for builds without the IFI column.</summary>
     public string? StartupIfiLine { get; init; }
 

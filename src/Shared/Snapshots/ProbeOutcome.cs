@@ -17,4 +17,5 @@ public static class ProbeNames
     public const string Backups = "backups";
     public const string ErrorLog = "errorlog";
     public const string TraceFlags = "trace-flags";
+    public const string ClusterNodes = "cluster-nodes";
 }

@@ -15,4 +15,7 @@ public interface IQueryEngine
     /// <param name="sql">The batch text, or the @stmt of sp_executesql.</param>
     /// <param name="parameters">sp_executesql parameters by name including the '@'; empty for a plain batch.</param>
     BatchResult Execute(string sql, IReadOnlyDictionary<string, object?> parameters, SessionContext session);
+
+    /// <summary>A loud line about something a client did that a test should see (standard error by default).</summary>
+    void Log(string message);
 }

@@ -14,6 +14,8 @@ namespace IfiDashboard.Simulator.Engine;
 /// <param name="clock">What SYSDATETIMEOFFSET() and friends read; the system clock unless a test fixes it.</param>
 public sealed class QueryEngine(Action<string>? log = null, TimeProvider? clock = null) : IQueryEngine
 {
+    public void Log(string message) => log?.Invoke(message);
+
     public BatchResult Execute(string sql, IReadOnlyDictionary<string, object?> parameters, SessionContext session)
     {
         ArgumentNullException.ThrowIfNull(sql);

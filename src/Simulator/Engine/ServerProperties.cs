@@ -27,7 +27,7 @@ internal static class ServerProperties
             "MACHINENAME" => Text(ServerIdentity.MachineName(instance)),
             "SERVERNAME" => Text(ServerIdentity.ServerName(instance)),
             "INSTANCENAME" => Text(instance.InstanceName),
-            "ISCLUSTERED" => Number(0),
+            "ISCLUSTERED" => Number(instance.ClusterNodes.Count > 0 ? 1 : 0),
             "ISHADRENABLED" => Number(0),
             "PROCESSID" => Number(instance.ProcessId),
             // PathSeparator exists from 2017 (major 14); older builds answer NULL.

@@ -43,12 +43,15 @@ public sealed class SimulatedInstance : IAsyncDisposable
     /// The login the client authenticates as. An instance's own login of a name replaces the scenario default of that
     /// name, so a scenario can give one instance another password or fewer permissions.
     /// </summary>
-    internal ScenarioLogin? FindLogin(string name, string password)
-    {
-        var login = Scenario.Logins.FirstOrDefault(l => string.Equals(l.Name, name, StringComparison.OrdinalIgnoreCase))
-                    ?? _defaultLogins.FirstOrDefault(l => string.Equals(l.Name, name, StringComparison.OrdinalIgnoreCase));
-        return login is not null && login.Password == password ? login : null;
-    }
+    internal ScenarioLogin? FindLogin(string name, string password) =>
+        Find(name) is { Password: { } expected } login && expected == password ? login : null;
+
+    /// <summary>The Windows login (no password) of a principal that integrated security authenticated.</summary>
+    internal ScenarioLogin? FindWindowsLogin(string name) => Find(name) is { Password: null } login ? login : null;
+
+    ScenarioLogin? Find(string name) =>
+        Scenario.Logins.FirstOrDefault(l => string.Equals(l.Name, name, StringComparison.OrdinalIgnoreCase))
+        ?? _defaultLogins.FirstOrDefault(l => string.Equals(l.Name, name, StringComparison.OrdinalIgnoreCase));
 
     internal void Start()
     {

@@ -15,6 +15,19 @@ public sealed partial class ScenarioInstance
     public bool IfiEnabled { get; set; }
     public DateTimeOffset LastStartupTime { get; set; } = new(2026, 11, 1, 6, 0, 0, TimeSpan.Zero);
     public int ProcessId { get; set; } = 4242;
+
+    /// <summary>
+    /// Seconds from accepting a connection to a completed login (PRELOGIN, TLS, LOGIN7) after which the server closes
+    /// it, so a client that connects and sends nothing does not hold a connection for ever. [U] SQL Server's own limit
+    /// is not documented; 60 s is what this simulator assumes.
+    /// </summary>
+    public int LoginTimeoutSeconds { get; set; } = 60;
+
+    /// <summary>
+    /// A failover cluster instance's possible owner nodes (sys.dm_os_cluster_nodes), the current owner first; empty
+    /// for a standalone instance. Set, SERVERPROPERTY('IsClustered') is 1 and the services DMV says is_clustered 'Y'.
+    /// </summary>
+    public IReadOnlyList<string> ClusterNodes { get; set; } = [];
     public EncryptionSupport Encryption { get; set; } = EncryptionSupport.Optional;
     public List<ScenarioLogin> Logins { get; set; } = [];
     public ScenarioFaults Faults { get; set; } = new();
@@ -105,8 +118,10 @@ public enum EncryptionSupport
 
 public sealed class ScenarioLogin
 {
+    /// <summary>A SQL login's name, or a Windows login's (<c>IFI\collector</c>: the Kerberos principal collector@IFI.TEST).</summary>
     public required string Name { get; set; }
-    public required string Password { get; set; }
+    /// <summary>A SQL login's password; null for a Windows login, which signs in with integrated security only.</summary>
+    public string? Password { get; set; }
     /// <summary>Server permissions such as "VIEW SERVER STATE", "VIEW SERVER SECURITY STATE", "ALTER TRACE"; or "sysadmin".</summary>
     public List<string> Permissions { get; set; } = ["sysadmin"];
 }

@@ -13,6 +13,7 @@ internal sealed record Login7(
     string ServerName,
     string Database,
     bool IntegratedSecurity,
+    byte[] Sspi,
     IReadOnlyList<byte> FeatureIds)
 {
     const byte OptionFlags2IntegratedSecurity = 0x80;
@@ -46,6 +47,12 @@ internal sealed record Login7(
         Field(); // CltIntName
         Field(); // Language
         var database = Field();
+        reader.Skip(6); // ClientID
+        var sspiOffset = reader.UInt16();
+        var sspiLength = (int)reader.UInt16();
+        reader.Skip(4 + 4); // AtchDBFile, ChangePassword
+        // A token longer than 65,534 bytes says 0xFFFF here and its length in cbSSPILong (TDS 7.2 and later).
+        if (sspiLength == ushort.MaxValue) sspiLength = (int)reader.UInt32();
 
         var features = (optionFlags3 & OptionFlags3Extension) != 0 && extensionLength >= 4
             ? ReadFeatureIds(payload, BitConverter.ToInt32(payload, extensionOffset))
@@ -53,7 +60,14 @@ internal sealed record Login7(
 
         return new Login7(tdsVersion, packetSize, hostName, userName,
             DecodePassword(payload, passwordOffset, passwordLength), appName, serverName, database,
-            (optionFlags2 & OptionFlags2IntegratedSecurity) != 0, features);
+            (optionFlags2 & OptionFlags2IntegratedSecurity) != 0, ReadBytes(payload, sspiOffset, sspiLength), features);
+    }
+
+    static byte[] ReadBytes(byte[] payload, int offset, int length)
+    {
+        if (offset + length > payload.Length)
+            throw new TdsProtocolException("The LOGIN7 SSPI data points past the end of the message.");
+        return payload.AsSpan(offset, length).ToArray();
     }
 
     static string ReadString(byte[] payload, int offset, int characters)

@@ -19,10 +19,11 @@ internal sealed record RpcRequest(string ProcedureName, string? Statement, IRead
         "sp_execute", "sp_prepexec", "sp_prepexecrpc", "sp_unprepare",
     ];
 
-    public static RpcRequest Parse(byte[] payload)
+    /// <param name="allHeaders">The request starts with ALL_HEADERS, as it does from TDS 7.2 on.</param>
+    public static RpcRequest Parse(byte[] payload, bool allHeaders = true)
     {
         var reader = new PayloadReader(payload);
-        SkipAllHeaders(reader);
+        if (allHeaders) SkipAllHeaders(reader);
         var nameLength = reader.UInt16();
         string procedure;
         if (nameLength == ProcIdSwitch)
@@ -73,10 +74,11 @@ internal sealed record RpcRequest(string ProcedureName, string? Statement, IRead
         reader.Skip((int)total - 4);
     }
 
-    public static string ParseSqlBatch(byte[] payload)
+    /// <param name="allHeaders">The batch starts with ALL_HEADERS, as it does from TDS 7.2 on.</param>
+    public static string ParseSqlBatch(byte[] payload, bool allHeaders = true)
     {
         var reader = new PayloadReader(payload);
-        SkipAllHeaders(reader);
+        if (allHeaders) SkipAllHeaders(reader);
         return Encoding.Unicode.GetString(payload, reader.Position, reader.Remaining);
     }
 }

@@ -16,10 +16,13 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
 {
     const byte TlsHandshakeRecord = 0x16;
     static readonly SslApplicationProtocol Tds80 = new("tds/8.0");
+    /// <summary>Kerberos needs one leg and NTLM two; more is a client going round in circles.</summary>
+    const int MaxSspiLegs = 4;
 
     readonly NetworkStream _network = new(socket, ownsSocket: false);
     TdsTransport _transport = null!;
     SessionContext? _session;
+    uint _tdsVersion = ClientTdsVersions.Tds74;
 
 
     ScenarioInstance Scenario => instance.Scenario;
@@ -29,7 +32,7 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
     {
         try
         {
-            if (!await NegotiateAsync(cancellationToken)) return;
+            if (!await NegotiateWithinLoginTimeoutAsync(cancellationToken)) return;
             await ServeRequestsAsync(cancellationToken);
         }
         catch (TdsProtocolException e)
@@ -45,6 +48,27 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
         finally
         {
             socket.Dispose();
+        }
+    }
+
+    /// <summary>
+    /// PRELOGIN to LOGINACK within the instance's login timeout: a client that connects and then sends nothing (or
+    /// stalls mid-handshake) is disconnected and logged, instead of holding the connection until the simulator stops.
+    /// </summary>
+    async Task<bool> NegotiateWithinLoginTimeoutAsync(CancellationToken stopping)
+    {
+        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(stopping);
+        deadline.CancelAfter(TimeSpan.FromSeconds(Math.Max(1, Scenario.LoginTimeoutSeconds)));
+        try
+        {
+            return await NegotiateAsync(deadline.Token);
+        }
+        catch (OperationCanceledException) when (!stopping.IsCancellationRequested)
+        {
+            var message = $"no login within {Scenario.LoginTimeoutSeconds} s of connecting: connection closed";
+            Transcript.Add(TranscriptKinds.LoginTimeout, message);
+            engine.Log($"simulator: {instance.Name}: {message}");
+            return false;
         }
     }
 
@@ -147,20 +171,37 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
     async Task<bool> LoginAsync(Login7 login, CancellationToken ct)
     {
         var response = new PayloadWriter();
-        var tokens = new TokenWriter(response, instance.ServerName);
-        var account = login.IntegratedSecurity ? null : instance.FindLogin(login.UserName, login.Password);
+        var tokens = new TokenWriter(response, instance.ServerName, tdsVersion: ClientTdsVersions.Agreed(login.TdsVersion));
+        var loginName = login.UserName;
+        ScenarioLogin? account;
+        if (login.IntegratedSecurity)
+        {
+            var accepted = await AcceptSspiAsync(login.Sspi, ct);
+            if (accepted is not var (principal, lastToken))
+            {
+                // SQL Server's answer when the SSPI handshake itself fails (no usable ticket, a ticket for another key).
+                tokens.Message(new SqlMessage(18452, 1, 14, "Login failed. The login is from an untrusted domain and cannot be used with Integrated authentication."));
+                tokens.Done(TokenWriter.DoneError, 0, 0);
+                await _transport.WriteMessageAsync(TdsPacketType.TabularResult, response.Written, ct);
+                return false;
+            }
+            loginName = WindowsLoginName(principal);
+            account = instance.FindWindowsLogin(loginName);
+            if (account is not null && lastToken is { Length: > 0 }) tokens.Sspi(lastToken);
+        }
+        else account = instance.FindLogin(login.UserName, login.Password);
+
         if (account is null || Scenario.Faults.ErrorNumber == 18456)
         {
-            Transcript.Add(TranscriptKinds.LoginFailed, login.UserName);
-            tokens.Message(login.IntegratedSecurity
-                ? new SqlMessage(18452, 1, 14, "Login failed. The login is from an untrusted domain and cannot be used with Integrated authentication.")
-                : new SqlMessage(18456, 1, 14, $"Login failed for user '{login.UserName}'."));
+            Transcript.Add(TranscriptKinds.LoginFailed, loginName);
+            tokens.Message(new SqlMessage(18456, 1, 14, $"Login failed for user '{loginName}'."));
             tokens.Done(TokenWriter.DoneError, 0, 0);
             await _transport.WriteMessageAsync(TdsPacketType.TabularResult, response.Written, ct);
             return false;
         }
 
-        Transcript.Add(TranscriptKinds.Login, $"{login.UserName} app={login.AppName} tds=0x{TokenWriter.AgreedTdsVersion(login.TdsVersion):X8}");
+        _tdsVersion = ClientTdsVersions.Agreed(login.TdsVersion);
+        Transcript.Add(TranscriptKinds.Login, $"{account.Name} app={login.AppName} tds=0x{_tdsVersion:X8}");
         var database = string.IsNullOrEmpty(login.Database) ? "master" : login.Database;
         _session = new SessionContext(Scenario, instance.Profile, account, database);
         tokens.EnvChange(1, database, "master");
@@ -168,7 +209,7 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
         tokens.CollationEnvChange();
         tokens.EnvChange(2, "us_english", "");
         tokens.Message(new SqlMessage(5703, 1, 0, "Changed language setting to us_english."));
-        tokens.LoginAck(instance.ProductVersion, TokenWriter.AgreedTdsVersion(login.TdsVersion));
+        tokens.LoginAck(instance.ProductVersion);
         if (login.FeatureIds.Count > 0) tokens.FeatureExtAckNone();
         var packetSize = Math.Clamp(login.PacketSize is 0 ? 4096 : login.PacketSize, 512, 32767);
         tokens.EnvChange(4, packetSize.ToString(), "4096");
@@ -176,6 +217,53 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
         await _transport.WriteMessageAsync(TdsPacketType.TabularResult, response.Written, ct);
         _transport.PacketSize = packetSize;
         return true;
+    }
+
+    /// <summary>
+    /// The server's side of integrated security ([MS-TDS] 3.3.5.1): the client's first token comes in LOGIN7. While the
+    /// context wants another leg (NTLM), the server sends its token as an SSPI token and reads the client's SSPI
+    /// message (0x11). A last token of a completed context (Kerberos' mutual authentication) goes out with the login
+    /// response instead, as SQL Server sends it: the client answers it with nothing. The keytab is GSSAPI's default
+    /// acceptor keytab (KRB5_KTNAME) of the simulator's process.
+    /// </summary>
+    /// <returns>The authenticated principal (user@REALM) and the last token, or null when the handshake failed.</returns>
+    async Task<(string Principal, byte[]? LastToken)?> AcceptSspiAsync(byte[] clientToken, CancellationToken ct)
+    {
+        using var negotiate = new NegotiateAuthentication(new NegotiateAuthenticationServerOptions());
+        var incoming = clientToken;
+        for (var leg = 0; leg < MaxSspiLegs; leg++)
+        {
+            var outgoing = negotiate.GetOutgoingBlob(incoming, out var status);
+            if (status == NegotiateAuthenticationStatusCode.Completed) return (negotiate.RemoteIdentity.Name!, outgoing);
+            if (status != NegotiateAuthenticationStatusCode.ContinueNeeded || outgoing is not { Length: > 0 })
+            {
+                Transcript.Add(TranscriptKinds.LoginFailed, $"SSPI handshake failed: {status}");
+                return null;
+            }
+            var answer = new PayloadWriter();
+            new TokenWriter(answer, instance.ServerName).Sspi(outgoing);
+            await _transport.WriteMessageAsync(TdsPacketType.TabularResult, answer.Written, ct);
+            var reply = await _transport.ReadMessageAsync(ct);
+            if (reply is null) return null;
+            if (reply.Type != TdsPacketType.Sspi)
+                throw new TdsProtocolException($"Expected an SSPI message, got packet type 0x{reply.Type:X2}.");
+            incoming = reply.Payload;
+        }
+        Transcript.Add(TranscriptKinds.LoginFailed, $"SSPI handshake needed more than {MaxSspiLegs} legs");
+        return null;
+    }
+
+    /// <summary>
+    /// collector@IFI.TEST is IFI\collector, as Active Directory names the account of a principal (the realm's first
+    /// label standing for the NetBIOS domain name); a name without a realm is kept as it is.
+    /// </summary>
+    internal static string WindowsLoginName(string principal)
+    {
+        var at = principal.LastIndexOf('@');
+        if (at <= 0) return principal;
+        var realm = principal[(at + 1)..];
+        var domain = realm.Split('.')[0];
+        return $"{domain}\\{principal[..at]}";
     }
 
     async Task ServeRequestsAsync(CancellationToken ct)
@@ -266,18 +354,20 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
         e is not (IOException or SocketException or AuthenticationException or OperationCanceledException
             or ObjectDisposedException or TdsProtocolException);
 
-    static (bool IsRpc, string Sql, IReadOnlyDictionary<string, object?> Parameters) Decode(TdsMessage message)
+    (bool IsRpc, string Sql, IReadOnlyDictionary<string, object?> Parameters) Decode(TdsMessage message)
     {
+        // ALL_HEADERS came with TDS 7.2: a 7.1 client's batch is the SQL text alone.
+        var allHeaders = _tdsVersion >= ClientTdsVersions.Tds72;
         if (message.Type == TdsPacketType.SqlBatch)
-            return (false, RpcRequest.ParseSqlBatch(message.Payload), new Dictionary<string, object?>());
-        var rpc = RpcRequest.Parse(message.Payload);
+            return (false, RpcRequest.ParseSqlBatch(message.Payload, allHeaders), new Dictionary<string, object?>());
+        var rpc = RpcRequest.Parse(message.Payload, allHeaders);
         return (true, rpc.Statement ?? "", rpc.Parameters);
     }
 
     async Task WriteResultAsync(BatchResult result, bool isRpc, CancellationToken ct)
     {
         var payload = new PayloadWriter(1024);
-        var tokens = new TokenWriter(payload, instance.ServerName, _transport.PacketSize);
+        var tokens = new TokenWriter(payload, instance.ServerName, _transport.PacketSize, _tdsVersion);
         var items = result.Items;
         for (var i = 0; i < items.Count; i++)
         {
@@ -309,19 +399,8 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
             }
         }
         if (items.Count == 0 && !isRpc) tokens.Done(TokenWriter.DoneFinal, 0, 0);
-        if (isRpc) WriteProcedureEnd(payload, items.Any(item => item is SqlMessage { IsError: true }));
+        if (isRpc) tokens.ProcedureEnd(items.Any(item => item is SqlMessage { IsError: true }));
         await _transport.WriteMessageAsync(TdsPacketType.TabularResult, payload.Written, ct);
-    }
-
-    /// <summary>RETURNSTATUS 0 and DONEPROC: how sp_executesql ends.</summary>
-    static void WriteProcedureEnd(PayloadWriter payload, bool failed)
-    {
-        payload.Byte(0x79);
-        payload.Int32(failed ? -6 : 0);
-        payload.Byte(0xFE);
-        payload.UInt16(failed ? TokenWriter.DoneError : TokenWriter.DoneFinal);
-        payload.UInt16(0xE0);
-        payload.Int64(0);
     }
 
     /// <summary>The "socket reset mid-result" fault: half a result on the wire, then a TCP reset.</summary>
@@ -342,14 +421,14 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
     async Task WriteAttentionAckAsync(CancellationToken ct)
     {
         var payload = new PayloadWriter(16);
-        new TokenWriter(payload, instance.ServerName).Done(TokenWriter.DoneAttention, 0, 0);
+        new TokenWriter(payload, instance.ServerName, tdsVersion: _tdsVersion).Done(TokenWriter.DoneAttention, 0, 0);
         await _transport.WriteMessageAsync(TdsPacketType.TabularResult, payload.Written, ct);
     }
 
     async Task WriteDoneAsync(CancellationToken ct)
     {
         var payload = new PayloadWriter(16);
-        new TokenWriter(payload, instance.ServerName).Done(TokenWriter.DoneFinal, 0, 0);
+        new TokenWriter(payload, instance.ServerName, tdsVersion: _tdsVersion).Done(TokenWriter.DoneFinal, 0, 0);
         await _transport.WriteMessageAsync(TdsPacketType.TabularResult, payload.Written, ct);
     }
 }

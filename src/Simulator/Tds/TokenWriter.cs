@@ -4,10 +4,13 @@ namespace IfiDashboard.Simulator.Tds;
 
 /// <summary>Writes the server's token stream ([MS-TDS] 2.2.7) into a response payload.</summary>
 /// <param name="packetSize">The negotiated packet size the payload will be split at; nvarchar(max) chunks align to it.</param>
-internal sealed class TokenWriter(PayloadWriter writer, string serverName, int packetSize = TdsTransport.DefaultPacketSize)
+/// <param name="tdsVersion">The version LOGINACK agreed on (<see cref="ClientTdsVersions"/>): older clients get older forms.</param>
+internal sealed class TokenWriter(PayloadWriter writer, string serverName, int packetSize = TdsTransport.DefaultPacketSize,
+    uint tdsVersion = ClientTdsVersions.Tds74)
 {
     const byte TokenLoginAck = 0xAD, TokenEnvChange = 0xE3, TokenInfo = 0xAB, TokenError = 0xAA,
-        TokenDone = 0xFD, TokenDoneInProc = 0xFF, TokenColMetadata = 0x81, TokenRow = 0xD1, TokenFeatureExtAck = 0xAE;
+        TokenDone = 0xFD, TokenDoneInProc = 0xFF, TokenDoneProc = 0xFE, TokenReturnStatus = 0x79, TokenColMetadata = 0x81,
+        TokenRow = 0xD1, TokenFeatureExtAck = 0xAE, TokenSspi = 0xED;
 
     /// <summary>SQL_Latin1_General_CP1_CI_AS: LCID 0x0409, flags 0xD0, sort id 52.</summary>
     public static readonly byte[] DefaultCollation = [0x09, 0x04, 0xD0, 0x00, 0x34];
@@ -17,26 +20,14 @@ internal sealed class TokenWriter(PayloadWriter writer, string serverName, int p
 
     public PayloadWriter Payload => writer;
 
-    /// <summary>
-    /// The TDS version LOGINACK answers a LOGIN7 with: the client's own for 7.2 and 7.3 ([MS-TDS]: the highest version
-    /// both speak), 7.4 for 7.4 and later (TDS 8.0 clients send 0x08000000 and get 7.4). Not yet 7.1, whose token
-    /// stream differs (4-byte DONE row counts, no PLP, ...): a 7.1 client still gets 7.4. [U] the simulator also sends
-    /// 7.3+ data types (datetime2, ...) to a 7.2 client, where SQL Server would send them as nvarchar.
-    /// </summary>
-    public static uint AgreedTdsVersion(uint client) => client switch
-    {
-        0x72090002 or 0x730A0003 or 0x730B0003 => client,
-        _ => 0x74000004,
-    };
-
     /// <summary>LOGINACK; the TDS version goes big-endian, as SQL Server sends it.</summary>
-    public void LoginAck(Version productVersion, uint tdsVersion = 0x74000004)
+    public void LoginAck(Version productVersion)
     {
         writer.Byte(TokenLoginAck);
         var start = writer.Length;
         writer.UInt16(0);
         writer.Byte(1); // SQL_TSQL
-        writer.UInt32BigEndian(tdsVersion);
+        writer.UInt32BigEndian(tdsVersion); // the agreed version (ClientTdsVersions.Agreed)
         writer.BVarChar("Microsoft SQL Server");
         writer.Byte((byte)productVersion.Major);
         writer.Byte((byte)productVersion.Minor);
@@ -73,6 +64,14 @@ internal sealed class TokenWriter(PayloadWriter writer, string serverName, int p
         writer.Byte(0xFF);
     }
 
+    /// <summary>A leg of the login's SSPI exchange: the server's security token, answered by an SSPI message (0x11).</summary>
+    public void Sspi(ReadOnlySpan<byte> token)
+    {
+        writer.Byte(TokenSspi);
+        writer.UInt16((ushort)token.Length);
+        writer.Bytes(token);
+    }
+
     public void Message(SqlMessage message)
     {
         writer.Byte(message.IsError ? TokenError : TokenInfo);
@@ -84,27 +83,50 @@ internal sealed class TokenWriter(PayloadWriter writer, string serverName, int p
         writer.UsVarChar(message.Text);
         writer.BVarChar(serverName);
         writer.BVarChar("");
-        writer.Int32(message.LineNumber);
+        // LineNumber is a USHORT before TDS 7.2, a LONG since.
+        if (tdsVersion < ClientTdsVersions.Tds72) writer.UInt16((ushort)Math.Clamp(message.LineNumber, 0, ushort.MaxValue));
+        else writer.Int32(message.LineNumber);
         writer.PatchUInt16(start, (ushort)(writer.Length - start - 2));
     }
 
-    public void Done(ushort status, ushort currentCommand, long rowCount, bool inProc = false)
+    /// <summary>RETURNSTATUS (0, or -6 after an error) and DONEPROC: how sp_executesql ends.</summary>
+    public void ProcedureEnd(bool failed)
     {
-        writer.Byte(inProc ? TokenDoneInProc : TokenDone);
+        writer.Byte(TokenReturnStatus);
+        writer.Int32(failed ? -6 : 0);
+        WriteDone(TokenDoneProc, failed ? DoneError : DoneFinal, 0xE0, 0);
+    }
+
+    public void Done(ushort status, ushort currentCommand, long rowCount, bool inProc = false) =>
+        WriteDone(inProc ? TokenDoneInProc : TokenDone, status, currentCommand, rowCount);
+
+    void WriteDone(byte token, ushort status, ushort currentCommand, long rowCount)
+    {
+        writer.Byte(token);
         writer.UInt16(status);
         writer.UInt16(currentCommand);
-        writer.Int64(rowCount);
+        // DoneRowCount is a LONG before TDS 7.2, a ULONGLONG since.
+        if (tdsVersion < ClientTdsVersions.Tds72) writer.Int32((int)Math.Min(rowCount, int.MaxValue));
+        else writer.Int64(rowCount);
     }
 
     public void ColumnMetadata(IReadOnlyList<ResultColumn> columns)
     {
         writer.Byte(TokenColMetadata);
         writer.UInt16((ushort)columns.Count);
-        foreach (var column in columns)
+        foreach (var declared in columns)
         {
-            writer.UInt32(0); // UserType
+            var column = ClientTdsVersions.OnWire(declared, tdsVersion);
+            // UserType is a USHORT before TDS 7.2, a ULONG since.
+            if (tdsVersion < ClientTdsVersions.Tds72) writer.UInt16(0); else writer.UInt32(0);
             writer.UInt16((ushort)(column.Nullable ? 0x01 : 0x00));
-            ValueEncoder.WriteTypeInfo(writer, column);
+            if (IsNText(column))
+            {
+                ValueEncoder.WriteNTextTypeInfo(writer);
+                writer.UsVarChar(""); // TableName: one US_VARCHAR before 7.2; an expression has none.
+            }
+            else
+                ValueEncoder.WriteTypeInfo(writer, column);
             writer.BVarChar(column.Name);
         }
     }
@@ -113,6 +135,15 @@ internal sealed class TokenWriter(PayloadWriter writer, string serverName, int p
     {
         writer.Byte(TokenRow);
         for (var i = 0; i < columns.Count; i++)
-            ValueEncoder.WriteValue(writer, columns[i], values[i], packetSize - TdsTransport.HeaderLength);
+        {
+            var column = ClientTdsVersions.OnWire(columns[i], tdsVersion);
+            var value = ClientTdsVersions.ValueOnWire(columns[i], values[i], tdsVersion);
+            if (IsNText(column)) ValueEncoder.WriteNTextValue(writer, value as string ?? value?.ToString());
+            else ValueEncoder.WriteValue(writer, column, value, packetSize - TdsTransport.HeaderLength);
+        }
     }
+
+    /// <summary>nvarchar(max) for a client without PLP (before TDS 7.2): SQL Server sends it as ntext.</summary>
+    bool IsNText(ResultColumn column) =>
+        column.Type == SqlType.NVarChar && column.MaxLength < 0 && !ClientTdsVersions.HasPlp(tdsVersion);
 }

@@ -12,6 +12,8 @@ public static class TranscriptKinds
     public const string Reset = "reset";
     public const string ProtocolError = "protocol-error";
     public const string Disconnected = "disconnected";
+    /// <summary>No completed login within <c>LoginTimeoutSeconds</c> of connecting: the server closed the connection.</summary>
+    public const string LoginTimeout = "login-timeout";
     public const string Fault = "fault";
     /// <summary>The engine or the encoder failed on a request: a bug in the simulator, answered as Msg 50000.</summary>
     public const string SimulatorError = "simulator-error";

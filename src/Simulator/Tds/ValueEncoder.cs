@@ -11,7 +11,7 @@ internal static class ValueEncoder
 {
     const byte Int1 = 0x30, Bit = 0x32, Int2 = 0x34, Int4 = 0x38, DateTime = 0x3D, Int8 = 0x7F;
     const byte IntN = 0x26, BitN = 0x68, DateTimeN = 0x6F, DateTime2N = 0x2A, DateTimeOffsetN = 0x2B,
-        DecimalN = 0x6A, NVarChar = 0xE7, Variant = 0x62;
+        DecimalN = 0x6A, NVarChar = 0xE7, Variant = 0x62, NText = 0x63;
     const int VariantMaxLength = 8009;
     static readonly DateTime SqlDateTimeEpoch = new(1900, 1, 1);
 
@@ -49,6 +49,25 @@ internal static class ValueEncoder
             default:
                 throw new NotSupportedException($"Column type {c.Type} cannot be encoded.");
         }
+    }
+
+    /// <summary>NTEXT's TYPE_INFO: the type, its LONGLEN maximum (2^30 - 1 characters) and the collation.</summary>
+    public static void WriteNTextTypeInfo(PayloadWriter w)
+    {
+        w.Byte(NText);
+        w.Int32(0x7FFFFFFE);
+        w.Bytes(TokenWriter.DefaultCollation);
+    }
+
+    /// <summary>An NTEXT value: a 16-byte text pointer and 8-byte timestamp, then the LONGLEN-prefixed text; NULL has no pointer.</summary>
+    public static void WriteNTextValue(PayloadWriter w, string? text)
+    {
+        if (text is null) { w.Byte(0); return; }
+        w.Byte(16);
+        w.Bytes(new byte[16]);
+        w.Bytes(new byte[8]);
+        w.Int32(checked(text.Length * 2));
+        w.Ucs2(text);
     }
 
     /// <param name="packetBody">Payload bytes per packet: the response payload is split every this many bytes.</param>

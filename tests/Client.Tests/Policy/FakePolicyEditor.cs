@@ -11,7 +11,7 @@ public sealed class FakePolicyEditor(Func<Task<PolicyView>> get) : IPolicyEditor
     public static FakePolicyEditor Failing(string message) => new(() => Task.FromException<PolicyView>(new InvalidOperationException(message)));
 
     public static PolicyView View(int version, IReadOnlyList<PolicyRule>? rules = null, IReadOnlyList<WaiverView>? waivers = null) =>
-        new(new PolicyDocument { Version = version, Rules = rules ?? [] }, waivers ?? []);
+        new(new PolicyDocument { Version = version, Rules = rules ?? [] }, waivers ?? [], WaiversNeedApproval: false);
 
     public Task<PolicyView> GetAsync(CancellationToken cancellationToken) => get();
 
@@ -19,6 +19,9 @@ public sealed class FakePolicyEditor(Func<Task<PolicyView>> get) : IPolicyEditor
         throw new NotSupportedException();
 
     public Task<long> GrantWaiverAsync(long instanceId, string reason, DateTimeOffset expiresAt, ClaimsPrincipal by, CancellationToken cancellationToken) =>
+        throw new NotSupportedException();
+
+    public Task<bool> ApproveWaiverAsync(long waiverId, ClaimsPrincipal by, CancellationToken cancellationToken) =>
         throw new NotSupportedException();
 
     public Task<bool> RevokeWaiverAsync(long waiverId, ClaimsPrincipal by, CancellationToken cancellationToken) =>

@@ -24,7 +24,28 @@ public sealed class PolicyPageTests : ComponentTest
     static WaiverView WaiverFor(long waiverId, long instanceId, string name, DateTimeOffset expires) => new(waiverId, name, new Waiver
     {
         InstanceId = instanceId, Reason = $"change window for {name}", Author = "alice", GrantedAt = Now.AddDays(-10), ExpiresAt = expires,
-    }, expires > Now);
+    }, expires > Now, expires <= Now);
+
+    [Fact]
+    public void A_waiver_awaiting_approval_offers_approval_to_anyone_but_its_author()
+    {
+        var pending = new WaiverView(21, "SQLHR01", new Waiver
+        {
+            InstanceId = 3, Reason = "vendor freeze", Author = "alice", GrantedAt = Now.AddHours(-1), ExpiresAt = Now.AddDays(5), NeedsApproval = true,
+        }, IsActive: false, IsExpired: false);
+        RenderedPage TableFor(string viewer) => Render<WaiversTable>(p => p
+            .Add(c => c.Waivers, [pending]).Add(c => c.Errors, new FormErrors()).Add(c => c.Viewer, viewer));
+
+        var asBob = TableFor("bob").Find("tr[data-waiver='21']");
+        var asAlice = TableFor("ALICE").Find("tr[data-waiver='21']");
+
+        Assert.Equal("pending", asBob.QuerySelector("[data-waiver-state]")!.GetAttribute("data-waiver-state"));
+        Assert.Contains("awaiting approval", asBob.TextContent, StringComparison.Ordinal);
+        Assert.Equal(("21", "approve-waiver"), (asBob.QuerySelector("button[data-approve]")!.GetAttribute("value"), asBob.QuerySelector("button[data-approve]")!.GetAttribute("form")));
+        Assert.Equal("Reject", asBob.QuerySelector("button[data-revoke]")!.TextContent.Trim());
+        Assert.Null(asAlice.QuerySelector("button[data-approve]"));
+        Assert.Equal("Withdraw", asAlice.QuerySelector("button[data-revoke]")!.TextContent.Trim());
+    }
 
     RenderedPage RenderPolicy(IPolicyEditor policy, IFleetAssessments? assessments = null, params Shared.Inventory.InstanceRegistration[] instances)
     {

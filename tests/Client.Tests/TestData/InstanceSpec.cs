@@ -79,7 +79,7 @@ public sealed record InstanceSpec
                 {
                     InstanceId = Id, InstanceName = Name, DatabaseId = 5, DatabaseName = "Sales",
                     DataBytes = (long)(RestoreExtraSeconds * 100 * 1024 * 1024), ZeroedDataBytes = (long)(RestoreExtraSeconds * 100 * 1024 * 1024),
-                    ExtraSeconds = RestoreExtraSeconds, LogBytes = 0, LogZeroingSeconds = 0, RateAssumed = true,
+                    ExtraSeconds = RestoreExtraSeconds, ZeroedVolumes = 1, LogBytes = 0, LogZeroingSeconds = 0, RateAssumed = true,
                     IfiUnknown = false, TdeEncrypted = false,
                 },
             ], []),

@@ -135,6 +135,17 @@ public sealed class CredentialSteeringTests
     }
 
     [Fact]
+    public async Task Without_a_network_allow_list_an_instance_naming_no_credential_gets_no_integrated_login()
+    {
+        var prober = ProberFactory.Create(CredentialAllowing(["127.0.0.1"]));
+
+        var connect = await RefusedBeforeConnectingAsync(prober, port => At("127.0.0.1", port, credential: null));
+
+        Assert.Equal(OutcomeClass.HostNotAllowed, connect.Outcome);
+        Assert.Contains("Set Collector:AllowedNetworks", connect.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task Collector_network_allow_list_lets_listed_hosts_through()
     {
         await using var fleet = Fleets.Start(new ScenarioInstance { Name = "sql", Profile = "2019", IfiEnabled = true });
@@ -198,5 +209,49 @@ public sealed class CredentialSteeringTests
         }
         // Encrypt=Optional was registered; the login travelled inside full TLS all the same.
         Assert.Equal(["full"], instance.Transcript.TextsOf("encryption"));
+    }
+
+    static Dictionary<string, string?> IntegratedCredentialAllowing(params string[] hosts)
+    {
+        var settings = new Dictionary<string, string?> { [$"Credentials:{Credential}:IntegratedSecurity"] = "true" };
+        for (var i = 0; i < hosts.Length; i++) settings[$"Credentials:{Credential}:AllowedHosts:{i}"] = hosts[i];
+        return settings;
+    }
+
+    [Fact]
+    public async Task Integrated_credential_is_never_used_for_a_host_outside_its_allow_list()
+    {
+        // Integrated security sends no password, but an NTLM answer can be relayed: it is bound to hosts all the same.
+        var prober = ProberFactory.Create(IntegratedCredentialAllowing("*.prod.bank.local", "10.20.0.0/16"));
+
+        var connect = await RefusedBeforeConnectingAsync(prober, port => At("127.0.0.1", port));
+
+        Assert.Equal(OutcomeClass.HostNotAllowed, connect.Outcome);
+        Assert.Contains($"Credentials:{Credential}:AllowedHosts", connect.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Integrated_credential_without_an_allow_list_is_used_nowhere()
+    {
+        var prober = ProberFactory.Create(IntegratedCredentialAllowing());
+
+        var connect = await RefusedBeforeConnectingAsync(prober, port => At("127.0.0.1", port));
+
+        Assert.Equal(OutcomeClass.HostNotAllowed, connect.Outcome);
+        Assert.Contains($"Credentials__{Credential}__AllowedHosts__0", connect.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Integrated_credential_with_a_password_is_unusable_and_says_which_to_remove()
+    {
+        var settings = IntegratedCredentialAllowing("127.0.0.1");
+        settings[$"Credentials:{Credential}:UserId"] = ProberFactory.Login;
+        settings[$"Credentials:{Credential}:Password"] = ProberFactory.Password;
+
+        var connect = await RefusedBeforeConnectingAsync(ProberFactory.Create(settings), port => At("127.0.0.1", port));
+
+        Assert.Equal(OutcomeClass.HostNotAllowed, connect.Outcome);
+        Assert.Contains($"Credentials:{Credential} sets IntegratedSecurity=true and a UserId or Password", connect.Message, StringComparison.Ordinal);
+        Assert.DoesNotContain(ProberFactory.Password, connect.Message, StringComparison.Ordinal);
     }
 }

@@ -85,6 +85,62 @@ public sealed class CollectedFactsProbeTests
         Assert.Single(snapshot.GrowthEvents, e => e.EventClass == 93);
     }
 
+    // Item 10: a failover cluster instance names its possible owner nodes, the current owner first.
+    [Theory]
+    [InlineData("2019", "VIEW SERVER STATE", OutcomeClass.Ok)]
+    [InlineData("2022", "VIEW SERVER PERFORMANCE STATE", OutcomeClass.Ok)]
+    [InlineData("2022", "VIEW SERVER STATE", OutcomeClass.PermissionMissing)]
+    public async Task A_failover_cluster_instance_lists_its_nodes_where_permitted(string profile, string permission, OutcomeClass expected)
+    {
+        var instance = SalesServer(profile);
+        instance.ClusterNodes = ["SQLNODE2", "SQLNODE1"];
+        instance.Logins = [Fleets.LoginWith("VIEW SERVER SECURITY STATE", permission, "ALTER TRACE", "VIEW ANY DEFINITION")];
+        await using var fleet = Fleets.Start(instance);
+
+        var snapshot = await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["sales"]), CancellationToken.None);
+
+        Assert.True(snapshot.Identity!.IsClustered);
+        Assert.Equal("Y", snapshot.EngineService?.IsClustered);
+        var probe = snapshot.Probes.Single(p => p.Probe == ProbeNames.ClusterNodes);
+        Assert.Equal(expected, probe.Outcome);
+        if (expected == OutcomeClass.Ok)
+            Assert.Equal(["SQLNODE2", "SQLNODE1"], snapshot.ClusterNodes);
+        else
+            Assert.Null(snapshot.ClusterNodes);
+    }
+
+    [Fact]
+    public async Task A_standalone_instance_reads_no_cluster_nodes()
+    {
+        await using var fleet = Fleets.Start(SalesServer());
+
+        var snapshot = await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["sales"]), CancellationToken.None);
+
+        Assert.False(snapshot.Identity!.IsClustered);
+        Assert.DoesNotContain(snapshot.Probes, p => p.Probe == ProbeNames.ClusterNodes);
+        Assert.Null(snapshot.ClusterNodes);
+    }
+
+    // Item 19: time lost and rates rest on what the trace still holds; a first poll must know how far back that is.
+    [Fact]
+    public async Task The_trace_window_is_the_oldest_event_its_surviving_files_hold()
+    {
+        var instance = SalesServer(utcOffsetMinutes: 60);
+        instance.DefaultTrace = new ScenarioDefaultTrace { MaxFiles = 2, EventsPerFile = 1 };
+        instance.GrowthEvents =
+        [
+            new ScenarioGrowthEvent { Database = "Sales", FileName = "Sales", StartTime = Noon.AddDays(-40), DurationMicroseconds = 1_000_000 },
+            .. instance.GrowthEvents,
+        ];
+        await using var fleet = Fleets.Start(instance);
+
+        var snapshot = await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["sales"]), CancellationToken.None);
+
+        // Three events, one per file, two files kept: the event of 40 days ago has rolled over.
+        Assert.Equal(Noon.AddHours(-2), snapshot.DefaultTrace!.OldestEventAt);
+        Assert.DoesNotContain(snapshot.GrowthEvents, e => e.StartTime == Noon.AddDays(-40));
+    }
+
     [Fact]
     public async Task Second_poll_reads_only_events_that_ended_within_the_overlap_of_the_watermark()
     {

@@ -107,7 +107,8 @@ public sealed class VersionProfileProbeTests
         await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["sql"]), CancellationToken.None);
 
         var sent = fleet["sql"].Transcript.TextsOf("batch").Concat(fleet["sql"].Transcript.TextsOf("rpc")).ToList();
-        Assert.Equal(SqlScripts.All.Count() - 3, sent.Count); // all but the legacy services shape and the two error-log readers
+        // All but the legacy services shape, the two error-log readers and the cluster nodes (a standalone instance).
+        Assert.Equal(SqlScripts.All.Count() - 4, sent.Count);
         Assert.All(sent, sql => Assert.Contains("IfiDashboard probe", sql, StringComparison.Ordinal));
         Assert.Contains(fleet["sql"].Transcript.TextsOf("login"), l => l.Contains("app=IfiDashboard", StringComparison.Ordinal));
     }

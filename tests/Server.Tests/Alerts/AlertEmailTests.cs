@@ -33,7 +33,9 @@ public sealed class AlertEmailTests
         await host.SettleAsync();
         Assert.Empty(smtp.Messages());
 
-        bed.Fleet.Update(Name, i => i.IfiEnabled = false);
+        // IFI is lost at a restart (the privilege is read at start): the mail dates the state from it.
+        var restart = bed.Clock.GetUtcNow().AddMinutes(-3);
+        bed.Fleet.Update(Name, i => { i.IfiEnabled = false; i.LastStartupTime = restart; });
         await host.PollAndAssessAsync();
 
         var mail = Assert.Single(await smtp.WaitForAsync(1));
@@ -48,6 +50,7 @@ public sealed class AlertEmailTests
             Assert.Contains("IFI is off but the default policy requires it", body, StringComparison.Ordinal);
             Assert.Contains("NonCompliant", body, StringComparison.Ordinal);
             Assert.Contains("first seen by IfiDashboard", body, StringComparison.Ordinal);
+            Assert.Contains($"{IfiDashboard.Shared.Compliance.ComplianceFormat.Moment(restart.ToUniversalTime())}, the service start", body, StringComparison.Ordinal);
             Assert.Contains("Time lost, last 30 days", body, StringComparison.Ordinal);
             Assert.Contains("Perform volume maintenance tasks", body, StringComparison.Ordinal);
             Assert.Contains(link, body, StringComparison.Ordinal);

@@ -22,11 +22,11 @@ public sealed class ComplianceAssessmentTests
                 new ScenarioDatabaseFile { Name = "Sales", PhysicalName = @"D:\Data\Sales.mdf", SizePages = 1_310_720, Growth = 8192 },
                 new ScenarioDatabaseFile { Name = "Sales_log", PhysicalName = @"L:\Log\Sales.ldf", Type = DatabaseFileType.Log, SizePages = 65_536, Growth = 8192 },
             ] }],
-            // 64 MB data growths zeroed at 64 MB/s (1 s each) and one log growth (always zeroed, not IFI's to save).
+            // 256 MB data growths zeroed at 64 MB/s (4 s each) and one log growth (always zeroed, not IFI's to save).
             GrowthEvents =
             [
-                new ScenarioGrowthEvent { EventClass = 92, Database = "Sales", FileName = "Sales", StartTime = Yesterday, DurationMicroseconds = 1_000_000, GrowthPages = 8192 },
-                new ScenarioGrowthEvent { EventClass = 92, Database = "Sales", FileName = "Sales", StartTime = Yesterday.AddHours(1), DurationMicroseconds = 1_000_000, GrowthPages = 8192 },
+                new ScenarioGrowthEvent { EventClass = 92, Database = "Sales", FileName = "Sales", StartTime = Yesterday, DurationMicroseconds = 4_000_000, GrowthPages = 32_768 },
+                new ScenarioGrowthEvent { EventClass = 92, Database = "Sales", FileName = "Sales", StartTime = Yesterday.AddHours(1), DurationMicroseconds = 4_000_000, GrowthPages = 32_768 },
                 new ScenarioGrowthEvent { EventClass = 93, Database = "Sales", FileName = "Sales_log", StartTime = Yesterday.AddHours(2), DurationMicroseconds = 500_000, GrowthPages = 8192 },
             ] },
         new() { Name = "pci-ifi-on", Profile = "2022", IfiEnabled = true, Inventory = new ScenarioInventory { Tags = ["pci"] } },
@@ -61,10 +61,10 @@ public sealed class ComplianceAssessmentTests
         Assert.Equal(ComplianceStatus.Waived, StatusOf("waived"));
         Assert.Equal(ComplianceStatus.Unknown, StatusOf("legacy"));
         var off = fleet.Instances.Single(i => i.Registration.Name == "off-required");
-        Assert.Equal(TimeSpan.FromSeconds(2), off.TimeLost.Last7Days);
+        Assert.Equal(TimeSpan.FromSeconds(8), off.TimeLost.Last7Days);
         Assert.Equal(TimeSpan.FromSeconds(0.5), off.TimeLost.LogZeroingLast30Days);
-        Assert.Equal(TimeSpan.FromSeconds(2), fleet.Last30Days.Fleet.TimeLost);
-        // Its own rate: 64 MB in 1 s, from 2 samples; a 10 GB data file then needs 160 s of zeroing to restore.
+        Assert.Equal(TimeSpan.FromSeconds(8), fleet.Last30Days.Fleet.TimeLost);
+        // Its own rate: 256 MB in 4 s, from 2 samples.
         Assert.Equal(2, off.Rates.Instance.SampleCount);
         Assert.Equal(64.0 * 1024 * 1024, off.Rates.Instance.BytesPerSecond, 3);
         Assert.Equal(5, fleet.Polled);

@@ -87,6 +87,50 @@ public sealed class EditingPagesTests
     }
 
     [Fact]
+    public async Task With_four_eyes_the_author_may_not_approve_their_waiver_through_the_form_and_a_second_operator_does()
+    {
+        await using var host = new DashboardHost(VendorApp());
+        host.Settings["Auth:WaiversNeedApproval"] = "true";
+        await host.RegisterFleetAsync();
+        await host.PollAllAsync();
+        var author = TestSignIn.As(host.CreateClient(), "otto@bank.test", DashboardRoles.Operator);
+        var second = TestSignIn.As(host.CreateClient(), "olga@bank.test", DashboardRoles.Operator);
+
+        var granted = await SubmitAsync(author, "/policy", "grant", new()
+        {
+            ["Grant.InstanceId"] = host.IdOf("vendor-app").ToString(System.Globalization.CultureInfo.InvariantCulture),
+            ["Grant.Reason"] = "vendor freeze CHG-99",
+        });
+        await AssessAsync(host);
+        var pendingStatus = await GridStatusAsync(author, "vendor-app");
+        var row = granted.Page.QuerySelector("tr[data-waiver]")!;
+        var waiverId = row.GetAttribute("data-waiver")!;
+        var beforeSelfApproval = await StoreDump.AllTextAsync(host.Services);
+        using var selfApproval = await author.PostAsync("/policy", new FormUrlEncodedContent(new Dictionary<string, string>
+        {
+            [DashboardPages.FormNameField] = "approve", ["__RequestVerificationToken"] = await TestSignIn.FormTokenAsync(author),
+            ["Approve.WaiverId"] = waiverId,
+        }));
+        var selfApprovalPage = new HtmlParser().ParseDocument(await selfApproval.Content.ReadAsStringAsync());
+        var unchanged = beforeSelfApproval == await StoreDump.AllTextAsync(host.Services);
+        var secondSees = (await PageAsync(second, "/policy")).QuerySelector($"tr[data-waiver='{waiverId}']")!;
+        var approved = await SubmitAsync(second, "/policy", "approve", [], ("Approve.WaiverId", waiverId));
+        await AssessAsync(host);
+
+        Assert.Contains("counts once someone else approves it", granted.Message, StringComparison.Ordinal);
+        Assert.Equal("pending", row.QuerySelector("[data-waiver-state]")!.GetAttribute("data-waiver-state"));
+        Assert.Null(row.QuerySelector("button[data-approve]"));
+        Assert.Equal("NonCompliant", pendingStatus);
+        Assert.Equal(HttpStatusCode.Forbidden, selfApproval.StatusCode);
+        Assert.Contains("needs the approval of someone else", selfApprovalPage.QuerySelector("[data-form-message]")!.TextContent, StringComparison.Ordinal);
+        Assert.True(unchanged);
+        Assert.NotNull(secondSees.QuerySelector("button[data-approve]"));
+        Assert.Contains("Waiver for vendor-app approved", approved.Message, StringComparison.Ordinal);
+        Assert.Contains("approved by olga@bank.test", approved.Page.QuerySelector($"tr[data-waiver='{waiverId}']")!.TextContent, StringComparison.Ordinal);
+        Assert.Equal("Waived", await GridStatusAsync(second, "vendor-app"));
+    }
+
+    [Fact]
     public async Task Registration_errors_are_shown_next_to_their_fields_and_nothing_is_saved()
     {
         await using var host = new DashboardHost(VendorApp());

@@ -93,6 +93,68 @@ public sealed class EditingTests
         Assert.Equal([("dba", "long vendor window"), ("otto", "short vendor window")], authors);
     }
 
+    /// <summary>One non-compliant instance, polled, with four-eyes approval on and Operators limited to 30-day waivers.</summary>
+    static async Task<DashboardHost> FourEyesHostAsync()
+    {
+        var host = new DashboardHost(new ScenarioInstance { Name = "off", Profile = "2019", IfiEnabled = false });
+        host.Settings["Auth:WaiversNeedApproval"] = "true";
+        host.Settings["Auth:MaxWaiverDays"] = "30";
+        await host.RegisterFleetAsync();
+        await host.PollAllAsync();
+        return host;
+    }
+
+    [Fact]
+    public async Task With_four_eyes_a_waiver_counts_only_once_someone_other_than_its_author_approves_it()
+    {
+        await using var host = await FourEyesHostAsync();
+        var editor = host.Services.GetRequiredService<IPolicyEditor>();
+        var otto = SignedIn("otto", DashboardRoles.Operator);
+        var olga = SignedIn("olga", DashboardRoles.Operator);
+
+        var waiverId = await editor.GrantWaiverAsync(host.IdOf("off"), "vendor window CHG-7", DateTimeOffset.UtcNow.AddDays(3), otto, CancellationToken.None);
+        var pending = await StatusAsync(host, "off");
+        // The author in another case is the same person: identity providers differ in the case they return.
+        var selfApproval = await Assert.ThrowsAsync<UnauthorizedAccessException>(() =>
+            editor.ApproveWaiverAsync(waiverId, SignedIn("OTTO", DashboardRoles.Administrator), CancellationToken.None));
+        var afterSelfApproval = Assert.Single((await editor.GetAsync(CancellationToken.None)).Waivers);
+        var approved = await editor.ApproveWaiverAsync(waiverId, olga, CancellationToken.None);
+        var approvedTwice = await editor.ApproveWaiverAsync(waiverId, Dba, CancellationToken.None);
+        var waived = await StatusAsync(host, "off");
+        var view = Assert.Single((await editor.GetAsync(CancellationToken.None)).Waivers);
+        var audit = await host.Services.GetRequiredService<IfiDashboard.Server.Store.Audit.AuditLog>().QueryAsync(
+            new IfiDashboard.Server.Store.Audit.AuditFilter(Action: IfiDashboard.Server.Store.Audit.AuditActions.WaiverApproved), null, 10, CancellationToken.None);
+
+        Assert.Equal(ComplianceStatus.NonCompliant, pending);
+        Assert.Contains("otto granted this waiver", selfApproval.Message, StringComparison.Ordinal);
+        Assert.True(afterSelfApproval.Waiver.IsPendingApproval);
+        Assert.True(approved);
+        Assert.False(approvedTwice);
+        Assert.Equal(ComplianceStatus.Waived, waived);
+        Assert.Equal(("olga", true), (view.Waiver.ApprovedBy, view.IsActive));
+        Assert.Contains("\"approvedBy\":\"olga\"", Assert.Single(audit).After, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task A_pending_waiver_can_be_rejected_and_an_operator_cannot_approve_one_longer_than_an_operator_may_grant()
+    {
+        await using var host = await FourEyesHostAsync();
+        var editor = host.Services.GetRequiredService<IPolicyEditor>();
+        var olga = SignedIn("olga", DashboardRoles.Operator);
+        var id = host.IdOf("off");
+
+        var longOne = await editor.GrantWaiverAsync(id, "year-long vendor freeze", DateTimeOffset.UtcNow.AddDays(200), Dba, CancellationToken.None);
+        var tooLong = await Assert.ThrowsAsync<UnauthorizedAccessException>(() => editor.ApproveWaiverAsync(longOne, olga, CancellationToken.None));
+        var rejected = await editor.RevokeWaiverAsync(longOne, olga, CancellationToken.None);
+        var approveRejected = await editor.ApproveWaiverAsync(longOne, SignedIn("ada", DashboardRoles.Administrator), CancellationToken.None);
+
+        Assert.Contains("at most 30 days", tooLong.Message, StringComparison.Ordinal);
+        Assert.True(rejected);
+        Assert.False(approveRejected);
+        Assert.Empty((await editor.GetAsync(CancellationToken.None)).Waivers);
+        Assert.Equal(ComplianceStatus.NonCompliant, await StatusAsync(host, "off"));
+    }
+
     [Fact]
     public async Task Registered_instance_is_polled_and_a_bad_port_is_refused_naming_the_field()
     {

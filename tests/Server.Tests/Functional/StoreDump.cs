@@ -23,9 +23,12 @@ internal static class StoreDump
         var text = new StringBuilder();
         foreach (var table in tables.Where(t => !except.Contains(t)))
         {
-            // Table names come from the catalogue, not from input.
-            foreach (IDictionary<string, object?> row in await connection.QueryAsync($"SELECT * FROM \"{table}\";"))
-                text.AppendJoin('\t', row.Values).AppendLine();
+            // Table names come from the catalogue, not from input. Rows sorted: PostgreSQL returns them in heap order,
+            // which an update that rewrites a row with the same values (a background assessment) changes.
+            var rows = (await connection.QueryAsync($"SELECT * FROM \"{table}\";"))
+                .Select(row => string.Join('\t', ((IDictionary<string, object?>)row).Values))
+                .Order(StringComparer.Ordinal);
+            foreach (var row in rows) text.AppendLine(row);
         }
         return text.ToString();
     }

@@ -38,10 +38,47 @@ public sealed class TimeLostEvidenceTests
         new() { Name = "unknown-fast", Profile = "2019", IfiEnabled = true, Databases = [Sales],
             Logins = [new ScenarioLogin { Name = DashboardHost.Login, Password = DashboardHost.Password, Permissions = ["ALTER TRACE", "VIEW ANY DEFINITION"] }],
             GrowthEvents = [Growth(0, 2_000, 524_288), Growth(1, 2_000, 524_288)] },
-        // Policy forbids IFI and it is off: 64 MB zeroed in 1 s, twice.
+        // Policy forbids IFI and it is off: 256 MB zeroed in 1 s, twice.
         new() { Name = "pci-off", Profile = "2019", IfiEnabled = false, Databases = [Sales], Inventory = new ScenarioInventory { Tags = ["pci"] },
-            GrowthEvents = [Growth(0, 1_000_000, 8192), Growth(1, 1_000_000, 8192)] },
+            GrowthEvents = [Growth(0, 1_000_000, 32_768), Growth(1, 1_000_000, 32_768)] },
+        // Registered today, IFI off; its default trace has rolled over everything older than yesterday.
+        new() { Name = "new-off", Profile = "2019", IfiEnabled = false, Databases = [Sales],
+            GrowthEvents = [Growth(0, 120_000_000, 32_768), Growth(1, 120_000_000, 32_768)] },
     ];
+
+    // Item 19: a brand-new registration must not claim "4 min lost, 90 days" from a trace that reaches back a day.
+    [Fact]
+    public async Task Time_lost_says_how_far_back_the_evidence_reaches_on_the_page_the_overview_and_the_api()
+    {
+        await using var host = new DashboardHost(Fleet());
+        await host.RegisterFleetAsync();
+        await host.PollAllAsync();
+
+        var fleet = await host.Services.GetRequiredService<FleetAssessments>().RecomputeAsync(CancellationToken.None);
+        var fresh = fleet.Instances.Single(i => i.Registration.Name == "new-off");
+        var client = host.AdministratorClient();
+        var detail = new HtmlParser().ParseDocument(await client.GetStringAsync($"/instances/{fresh.Registration.Id}"));
+        var overview = new HtmlParser().ParseDocument(await client.GetStringAsync("/"));
+        using var api = System.Text.Json.JsonDocument.Parse(await client.GetStringAsync($"/api/v1/compliance/instances/{fresh.Registration.Id}"));
+        using var csvRequest = new HttpRequestMessage(HttpMethod.Get, "/api/v1/compliance/export");
+        csvRequest.Headers.Accept.ParseAdd("text/csv");
+        var csv = await (await client.SendAsync(csvRequest)).Content.ReadAsStringAsync();
+        using var timeLost = System.Text.Json.JsonDocument.Parse(await client.GetStringAsync("/api/v1/compliance/time-lost?groupBy=instance"));
+
+        Assert.Equal(TimeSpan.FromMinutes(4), fresh.TimeLost.Last90Days);
+        // The trace holds datetime (1/300 s): the oldest event's time comes back within a few milliseconds.
+        Assert.Equal(Yesterday, fresh.TimeLost.EvidenceSince!.Value, TimeSpan.FromMilliseconds(5));
+        Assert.Contains("evidence covers", detail.QuerySelector("[data-evidence-note='90']")!.TextContent, StringComparison.Ordinal);
+        Assert.Contains("evidence covers", detail.QuerySelector("[data-evidence-note='7']")!.TextContent, StringComparison.Ordinal);
+        Assert.NotNull(detail.QuerySelector("[data-evidence-since]"));
+        Assert.Contains("evidence covers", overview.QuerySelector("tr[data-instance='new-off'] [data-evidence-note='90']")!.TextContent, StringComparison.Ordinal);
+        Assert.Contains("less than 90 days of growth evidence", overview.QuerySelector("[data-time-lost='90 days'] [data-evidence-note]")!.TextContent, StringComparison.Ordinal);
+        var apiSince = api.RootElement.GetProperty("timeLost").GetProperty("evidenceSince").GetDateTimeOffset();
+        Assert.Equal(fresh.TimeLost.EvidenceSince.Value, apiSince);
+        Assert.Contains("evidenceSince", csv.Split('\n')[0], StringComparison.Ordinal);
+        var group = timeLost.RootElement.GetProperty("groups").EnumerateArray().Single(g => g.GetProperty("key").GetString() == "new-off");
+        Assert.Equal(apiSince, group.GetProperty("evidenceSince").GetDateTimeOffset());
+    }
 
     [Fact]
     public async Task Unknown_ifi_is_not_zero_lost_and_fast_growths_are_shown_as_evidence_only()
@@ -78,7 +115,7 @@ public sealed class TimeLostEvidenceTests
 
         Assert.Equal(TimeSpan.Zero, pci.TimeLost.Last30Days);
         Assert.Equal(TimeSpan.FromSeconds(2), pci.TimeLost.PolicyCostLast30Days);
-        Assert.Equal(TimeSpan.Zero, fleet.Last30Days.Fleet.TimeLost);
+        Assert.Equal(TimeSpan.FromMinutes(4), fleet.Last30Days.Fleet.TimeLost); // new-off's alone
         Assert.Equal(TimeSpan.FromSeconds(2), fleet.Last30Days.Fleet.PolicyCost);
         // Still a zeroing-rate sample: the volume's speed does not depend on why it zeroed.
         Assert.Equal(2, pci.Rates.Instance.SampleCount);

@@ -72,6 +72,11 @@ public sealed class StoreUpgradeTests
                     await connection.QueryAsync<string>("SELECT name FROM instances ORDER BY id;"));
                 Assert.Equal(PollsOfPreviousRelease,
                     await connection.QueryAsync<string>("SELECT snapshot_id FROM polls ORDER BY id;"));
+                // That release journaled inventory changes only when the feed was read; the upgrade journals what no
+                // read had (0014), since writes journal their own changes from now on.
+                Assert.Equal([("SQL-BEFORE-DBUP-1", "created"), ("SQL-BEFORE-DBUP-2", "created")],
+                    await connection.QueryAsync<(string, string)>(
+                        "SELECT i.name, j.change FROM change_journal j JOIN instances i ON i.id = j.instance_id WHERE j.kind = 'inventory' ORDER BY j.id;"));
             }
             Assert.Equal(HealthStatus.Healthy, (await server.GetRequiredService<StoreHealth>().CheckHealthAsync(new HealthCheckContext(), None)).Status);
 

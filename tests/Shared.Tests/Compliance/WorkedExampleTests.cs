@@ -40,13 +40,13 @@ public class WorkedExampleTests
     }
 
     [Fact]
-    public void Rate_is_100_MB_per_second()
+    public void Rate_is_125_MB_per_second()
     {
         var rate = ZeroingRateEstimator.Estimate(Sqlfin01(15), new ZeroingRateOptions()).Instance;
 
-        Assert.Equal(104_857_600, rate.BytesPerSecond);
-        Assert.Equal(3, rate.SampleCount);
-        Assert.Equal("100.0 MB/s, median of 3 growth events on this instance", rate.Describe());
+        Assert.Equal(131_072_000, rate.BytesPerSecond);
+        Assert.Equal(2, rate.SampleCount);
+        Assert.Equal("125.0 MB/s, size-weighted median of 2 growth events on this instance", rate.Describe());
     }
 
     [Fact]
@@ -71,15 +71,15 @@ public class WorkedExampleTests
     }
 
     [Fact]
-    public void Restore_of_200_GB_spends_2048_seconds_zeroing_and_next_growth_stalls_204_8_seconds()
+    public void Restore_of_200_GB_spends_1556_seconds_more_than_the_log_and_next_growth_stalls_163_84_seconds()
     {
         var risk = RestoreRiskCalculator.ForInstance(Sqlfin01(15), new ZeroingRateOptions());
 
         var finance = risk.Databases.Single();
         Assert.Equal(214_748_364_800, finance.DataBytes);
-        Assert.Equal(2048, finance.ExtraSeconds, precision: 9);
-        Assert.Equal(34.13, finance.ExtraMinutes, precision: 2);
-        Assert.Equal(102.4, finance.LogZeroingSeconds, precision: 9);
-        Assert.Equal(204.8, risk.GrowthStalls.Single().StallSeconds!.Value, precision: 9);
+        Assert.Equal(81.92, finance.LogZeroingSeconds, precision: 9);
+        Assert.Equal(1638.4 - 81.92, finance.ExtraSeconds, precision: 9);
+        Assert.Equal(25.94, finance.ExtraMinutes, precision: 2);
+        Assert.Equal(163.84, risk.GrowthStalls.Single().StallSeconds!.Value, precision: 9);
     }
 }

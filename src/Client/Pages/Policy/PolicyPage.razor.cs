@@ -25,7 +25,8 @@ public partial class PolicyPage
 
     [SupplyParameterFromForm(FormName = "rules")] public RulesDraft? Draft { get; set; }
     [SupplyParameterFromForm(FormName = "grant")] public WaiverGrant? Grant { get; set; }
-    [SupplyParameterFromForm(FormName = "revoke")] public RevokeRequest? Revoke { get; set; }
+    [SupplyParameterFromForm(FormName = "revoke")] public WaiverDecision? Revoke { get; set; }
+    [SupplyParameterFromForm(FormName = "approve")] public WaiverDecision? Approve { get; set; }
 
     [SupplyParameterFromQuery(Name = "done")] public string? Done { get; set; }
     [SupplyParameterFromQuery(Name = "version")] public int? SavedVersion { get; set; }
@@ -46,7 +47,8 @@ public partial class PolicyPage
     {
         _message = PolicyMessages.For(Done, SavedVersion, ChangedInstance);
         Grant ??= WaiverGrant.Blank(Time.GetUtcNow());
-        Revoke ??= new RevokeRequest();
+        Revoke ??= new WaiverDecision();
+        Approve ??= new WaiverDecision();
         try
         {
             _view = await Policy.GetAsync(CancellationToken.None);
@@ -135,7 +137,7 @@ public partial class PolicyPage
             return;
         }
         var name = _choices.FirstOrDefault(c => c.Id == request.InstanceId)?.Name ?? $"#{request.InstanceId}";
-        Navigation.NavigateTo(PolicyMessages.Granted(name));
+        Navigation.NavigateTo(_view.WaiversNeedApproval ? PolicyMessages.AwaitingApproval(name) : PolicyMessages.Granted(name));
     }
 
     async Task RevokeAsync()
@@ -162,6 +164,38 @@ public partial class PolicyPage
             return;
         }
         Navigation.NavigateTo(PolicyMessages.Revoked(waiver.InstanceName));
+    }
+
+    async Task ApproveAsync()
+    {
+        if (Approve is null || _view is null) return;
+        var waiver = long.TryParse(Approve.WaiverId, out var id) ? _view.Waivers.FirstOrDefault(w => w.Id == id) : null;
+        if (waiver is null)
+        {
+            _revokeErrors.Add("Approve.WaiverId", "Press the Approve button of the waiver to approve.");
+            Fail("No waiver was approved.");
+            return;
+        }
+        try
+        {
+            if (!await Policy.ApproveWaiverAsync(waiver.Id, User, CancellationToken.None))
+            {
+                Fail($"The waiver for {waiver.InstanceName} is not waiting for approval: it was approved, rejected or revoked meanwhile.");
+                return;
+            }
+        }
+        catch (UnauthorizedAccessException refused)
+        {
+            if (HttpContext is { Response.HasStarted: false } http) http.Response.StatusCode = StatusCodes.Status403Forbidden;
+            Fail($"The waiver for {waiver.InstanceName} was not approved: {refused.Message}");
+            return;
+        }
+        catch (Exception e)
+        {
+            Fail($"The waiver could not be approved: {e.Message}");
+            return;
+        }
+        Navigation.NavigateTo(PolicyMessages.Approved(waiver.InstanceName));
     }
 
     void Fail(string message)

@@ -1,4 +1,6 @@
+using IfiDashboard.Server.Alerts.Mail;
 using IfiDashboard.Server.Alerts.Smtp;
+using IfiDashboard.Server.Alerts.Webhooks;
 using IfiDashboard.Server.Store.Alerts;
 using Microsoft.Extensions.Options;
 
@@ -14,11 +16,13 @@ namespace IfiDashboard.Server.Alerts.Delivery;
 public sealed class OutboxDelivery(
     OutboxStore outbox,
     SmtpMailClient smtp,
+    WebhookSender webhooks,
     IOptions<AlertOptions> options,
     TimeProvider time,
     ILogger<OutboxDelivery> logger) : BackgroundService
 {
     const int Batch = 20;
+    static readonly TimeSpan WebhookTimeout = TimeSpan.FromSeconds(30);
     static readonly TimeSpan Idle = TimeSpan.FromMinutes(1);
 
     readonly SemaphoreSlim _sending = new(1, 1);
@@ -61,26 +65,53 @@ public sealed class OutboxDelivery(
 
     async Task<bool> DeliverAsync(SmtpBatch relay, OutboxEntry entry, CancellationToken ct)
     {
-        var settings = options.Value;
+        // A webhook row names exactly one webhook (OutboxWriter gives each channel its own row).
+        var webhook = entry.Recipients is [var only] && WebhookRecipient.Is(only) ? WebhookRecipient.NameOf(only) : null;
         try
         {
-            await relay.SendAsync(new OutgoingMail(entry.Recipients, entry.Subject, entry.TextBody, entry.HtmlBody, entry.MessageId), ct);
+            if (webhook is null)
+                await relay.SendAsync(new OutgoingMail(entry.Recipients, entry.Subject, entry.TextBody, entry.HtmlBody, entry.MessageId), ct);
+            else
+                await SendToWebhookAsync(webhook, entry, ct);
         }
+        // A configuration error (a malformed address, a webhook that is gone) stays wrong however often it is tried.
         catch (SmtpDeliveryException e)
         {
-            var attempts = entry.Attempts + 1;
-            // A configuration error (a malformed address) stays wrong however often it is tried.
-            var giveUp = attempts >= settings.Delivery.MaxAttempts || e.Stage == SmtpStage.Configuration;
-            DateTimeOffset? retryAt = giveUp ? null : time.GetUtcNow() + RetrySchedule.Delay(attempts, settings.Delivery);
-            await outbox.MarkAttemptFailedAsync(entry.Id, e.Message, retryAt, CancellationToken.None);
-            logger.LogWarning("Alert mail {OutboxId} failed (attempt {Attempt}, {Next}): {Error}", entry.Id, attempts,
-                retryAt is null ? "given up" : "retry at " + retryAt.Value.ToString("O"), e.Message);
+            await MarkFailedAsync(entry, e.Message, permanent: e.Stage == SmtpStage.Configuration);
             return false;
         }
-        // The relay has it: record that first, without letting a shutdown interrupt the write.
+        catch (WebhookDeliveryException e)
+        {
+            await MarkFailedAsync(entry, e.Message, e.Permanent);
+            return false;
+        }
+        // The relay or receiver has it: record that first, without letting a shutdown interrupt the write.
         await outbox.MarkSentAsync(entry.Id, CancellationToken.None);
-        logger.LogInformation("Alert mail {OutboxId} accepted by the relay for {RecipientCount} recipient(s)", entry.Id, entry.Recipients.Count);
+        if (webhook is null)
+            logger.LogInformation("Alert mail {OutboxId} accepted by the relay for {RecipientCount} recipient(s)", entry.Id, entry.Recipients.Count);
+        else
+            logger.LogInformation("Alert {OutboxId} accepted by webhook {Webhook}", entry.Id, webhook);
         return true;
+    }
+
+    Task SendToWebhookAsync(string name, OutboxEntry entry, CancellationToken ct)
+    {
+        var settings = options.Value;
+        if (!settings.Webhooks.TryGetValue(name, out var target))
+            throw new WebhookDeliveryException($"Webhook '{name}' is not configured (Alerts:Webhooks:{name}).", permanent: true);
+        var link = entry.InstanceId is { } id ? MailFormat.InstanceLink(settings.DashboardUrl, id) : null;
+        return webhooks.SendAsync(name, target, entry, link, WebhookTimeout, ct);
+    }
+
+    async Task MarkFailedAsync(OutboxEntry entry, string error, bool permanent)
+    {
+        var settings = options.Value;
+        var attempts = entry.Attempts + 1;
+        var giveUp = permanent || attempts >= settings.Delivery.MaxAttempts;
+        DateTimeOffset? retryAt = giveUp ? null : time.GetUtcNow() + RetrySchedule.Delay(attempts, settings.Delivery);
+        await outbox.MarkAttemptFailedAsync(entry.Id, error, retryAt, CancellationToken.None);
+        logger.LogWarning("Alert {OutboxId} failed (attempt {Attempt}, {Next}): {Error}", entry.Id, attempts,
+            retryAt is null ? "given up" : "retry at " + retryAt.Value.ToString("O"), error);
     }
 
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)

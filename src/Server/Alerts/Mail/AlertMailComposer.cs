@@ -85,6 +85,22 @@ public static class AlertMailComposer
     /// <summary>A NonCompliant instance either lacks IFI that policy requires, or has IFI that policy forbids.</summary>
     static string IfiProblem(IfiState observed) => observed == IfiState.Enabled ? "IFI on against policy" : "IFI off";
 
+    /// <summary>
+    /// The privilege is read at service start, so a known IFI state has held since the engine's start: that dates a
+    /// deviation better than the moment IfiDashboard first saw it (which may be its first poll of the instance).
+    /// </summary>
+    static string Since(AlertNotice notice)
+    {
+        var firstSeen = $"{MailFormat.Moment(notice.Episode.OpenedAt)} (first seen by IfiDashboard)";
+        var facts = notice.Instance.Facts;
+        if (notice.Rule != AlertRule.NonCompliant || facts.Ifi.State == IfiState.Unknown || facts.IfiOffByTraceFlag
+            || facts.ServiceStartedAt is not { } started || started > notice.Episode.OpenedAt)
+            return firstSeen;
+        var state = facts.Ifi.State == IfiState.Enabled ? "on" : "off";
+        return $"{MailFormat.Moment(started)}, the service start: IFI is set when the engine starts, so it has been {state} " +
+               $"since; {firstSeen}";
+    }
+
     static List<(string Label, string Value)> Facts(AlertNotice notice)
     {
         var instance = notice.Instance;
@@ -101,10 +117,10 @@ public static class AlertMailComposer
         };
         facts.Add(notice.Kind == AlertNoticeKind.Resolved
             ? ("Problem", $"{notice.Rule} from {MailFormat.Moment(notice.Episode.OpenedAt)} (first seen) until this check")
-            : ("Since", $"{MailFormat.Moment(notice.Episode.OpenedAt)} (first seen by IfiDashboard)"));
+            : ("Since", Since(notice)));
         if (compliance.Waiver is { } waiver)
             facts.Add(("Waiver", $"by {waiver.Author} until {MailFormat.Moment(waiver.ExpiresAt)}: {waiver.Reason}"));
-        facts.Add(("Time lost, last 30 days", $"{instance.TimeLost.Show30Days(MailFormat.Duration)} of data-file zeroing IFI would have saved"));
+        facts.Add(("Time lost, last 30 days", $"{instance.TimeLost.Show30DaysWithEvidence(MailFormat.Duration)} of data-file zeroing IFI would have saved"));
         if (instance.TimeLost.Evidence.Suggestion != GrowthTimingSuggestion.None)
             facts.Add(("Evidence", instance.TimeLost.Evidence.Describe()));
         if (instance.TimeLost.PolicyCostLast30Days > TimeSpan.Zero)

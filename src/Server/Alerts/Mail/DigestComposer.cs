@@ -26,7 +26,7 @@ public static class DigestComposer
         foreach (var row in rows)
         {
             var link = MailFormat.InstanceLink(options.DashboardUrl, row.Registration.Id);
-            var lost = row.TimeLost.Show30Days(MailFormat.Duration);
+            var lost = row.TimeLost.Show30DaysWithEvidence(MailFormat.Duration);
             text.Append("- ").Append(row.Registration.Name).Append(" (").Append(row.Registration.Environment).Append("): ")
                 .Append(row.Compliance.Status).Append(" - ").Append(row.Compliance.Explanation).Append("; time lost ").Append(lost);
             if (link is not null) text.Append(" - ").Append(link);
@@ -37,7 +37,7 @@ public static class DigestComposer
                 .Append("</td><td style=\"padding:2px 8px\">").Append(MailFormat.Html(row.Registration.Environment))
                 .Append("</td><td style=\"padding:2px 8px\">").Append(row.Compliance.Status)
                 .Append("</td><td style=\"padding:2px 8px\">").Append(MailFormat.Html(row.Compliance.Explanation))
-                .Append("</td><td style=\"padding:2px 8px\">").Append(lost).Append("</td></tr>");
+                .Append("</td><td style=\"padding:2px 8px\">").Append(MailFormat.Html(lost)).Append("</td></tr>");
         }
         html.Append("</table></body></html>");
         return new AlertMailContent("[IFI] " + headline, text.ToString(), html.ToString());

@@ -4,7 +4,8 @@ using IfiDashboard.Shared.Dashboard;
 namespace IfiDashboard.Server.Api.Changes;
 
 /// <summary>
-/// Brings the journal up to date with the latest assessment (status transitions) and the inventory (versions). Runs
+/// Brings the journal up to date with the latest assessment (status transitions; inventory changes are journaled by
+/// the writes themselves). Runs
 /// after every assessment (<see cref="ChangeJournalService"/>) and before every read of the feed, so a client never
 /// sees a feed that lags what the other endpoints already show.
 /// </summary>
@@ -18,8 +19,6 @@ public sealed class ChangeRecorder(IFleetAssessments assessments, ChangeJournal 
         await _recording.WaitAsync(ct);
         try
         {
-            // Inventory first, so an instance's "created" comes before its first status.
-            await journal.CatchUpInventoryAsync(ct);
             var fleet = await assessments.GetAsync(ct);
             // Assessments only move forward, but an older one must never be compared after a newer one.
             if (_lastAssessment is { } last && fleet.ComputedAt <= last)

@@ -11,6 +11,7 @@ public static class ComplianceApiExtensions
         services.AddSingleton<ExternalKeys>();
         services.AddSingleton<WindowedZeroing>();
         services.AddSingleton<ChangeJournal>();
+        services.AddSingleton<IfiDashboard.Server.Store.Reports.EvidenceReports>();
         services.AddSingleton<ChangeRecorder>();
         services.AddHostedService<ChangeJournalService>();
         return services;

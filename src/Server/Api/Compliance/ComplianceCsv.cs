@@ -45,6 +45,7 @@ internal static class ComplianceCsv
         Number("timeLost30DaysSeconds", r => r.TimeLost30DaysSeconds),
         Number("timeLost90DaysSeconds", r => r.TimeLost90DaysSeconds),
         Number("logZeroing30DaysSeconds", r => r.LogZeroing30DaysSeconds),
+        Time("evidenceSince", r => r.EvidenceSince),
         Number("restoreExtraSeconds", r => r.RestoreExtraSeconds),
         Time("lastGoodPollAt", r => r.LastGoodPollAt),
         Number("policyVersion", r => r.PolicyVersion),

@@ -20,7 +20,7 @@ internal static class ComplianceResources
             c.Observed.ToString(), a.Facts.Ifi.UnknownReason, c.Waiver?.ExpiresAt, a.Account.Kind.ToString(),
             a.Account.IsOverPrivileged, a.Rates.Instance.BytesPerSecond, a.Rates.Instance.Method.ToString(),
             a.TimeLost.Last7Days.TotalSeconds, a.TimeLost.Last30Days.TotalSeconds, a.TimeLost.Last90Days.TotalSeconds,
-            a.TimeLost.LogZeroingLast30Days.TotalSeconds, a.Restore.Databases.Sum(d => d.ExtraSeconds),
+            a.TimeLost.LogZeroingLast30Days.TotalSeconds, a.TimeLost.EvidenceSince, a.Restore.Databases.Sum(d => d.ExtraSeconds),
             a.State.LastGoodPollAt, c.PolicyVersion, assessedAt);
     }
 
@@ -34,7 +34,7 @@ internal static class ComplianceResources
             a.Registration.Tags, a.Facts.MajorVersion, ProductVersions.ReleaseName(a.Facts.MajorVersion),
             a.Facts.Platform.ToString(), c.Status.ToString(), c.IsStale, c.Explanation, Reasons(a), c.Notes,
             new DesiredStateResource(c.Policy.Desired.ToString(), c.Policy.Source.ToString(), c.Policy.RuleName, c.PolicyVersion),
-            c.Waiver is { } w ? new WaiverResource(w.Author, w.Reason, w.GrantedAt, w.ExpiresAt) : null,
+            c.Waiver is { } w ? new WaiverResource(w.Author, w.Reason, w.GrantedAt, w.ExpiresAt, w.ApprovedBy, w.ApprovedAt) : null,
             new ObservedIfiResource(c.Observed.ToString(), a.Facts.Ifi.UnknownReason, a.State.EngineServiceAccount,
                 a.State.LastPollAt, a.State.LastGoodPollAt, a.State.LastOutcome?.ToString()),
             new AccountResource(a.Account.Account, a.Account.Kind.ToString(), a.Account.IsOverPrivileged, a.Account.Explanation),
@@ -42,7 +42,7 @@ internal static class ComplianceResources
             new ZeroingRateResource(rate.BytesPerSecond, rate.Method.ToString(), rate.SampleCount, rate.IsAssumed, rate.Describe(),
                 a.Rates.Volumes.ToDictionary(v => v.Key, v => v.Value.BytesPerSecond)),
             new TimeLostResource(a.TimeLost.Last7Days.TotalSeconds, a.TimeLost.Last30Days.TotalSeconds,
-                a.TimeLost.Last90Days.TotalSeconds, a.TimeLost.LogZeroingLast30Days.TotalSeconds),
+                a.TimeLost.Last90Days.TotalSeconds, a.TimeLost.LogZeroingLast30Days.TotalSeconds, a.TimeLost.EvidenceSince),
             a.Restore.Databases.Select(d => Restore(d, keys)).ToList(),
             a.Restore.GrowthStalls.Select(s => Stall(s, keys)).ToList(),
             assessedAt);
@@ -68,7 +68,7 @@ internal static class ComplianceResources
             },
         };
         if (c.Waiver is { } w)
-            reasons.Add($"Waiver by {w.Author} from {ComplianceFormat.Moment(w.GrantedAt)} until {ComplianceFormat.Moment(w.ExpiresAt)}: {w.Reason}");
+            reasons.Add($"Waiver by {w.Author}{(w.ApprovedBy is { } approver ? $", approved by {approver}," : "")} from {ComplianceFormat.Moment(w.GrantedAt)} until {ComplianceFormat.Moment(w.ExpiresAt)}: {w.Reason}");
         if (c.IsStale && a.State.LastGoodPollAt is { } lastGood)
             reasons.Add($"The last good poll, at {ComplianceFormat.Moment(lastGood)}, is more than {Staleness.IntervalsBeforeStale} poll intervals old.");
         return reasons;

@@ -32,6 +32,7 @@ public sealed record ComplianceRow(
     double TimeLost30DaysSeconds,
     double TimeLost90DaysSeconds,
     double LogZeroing30DaysSeconds,
+    DateTimeOffset? EvidenceSince,
     double RestoreExtraSeconds,
     DateTimeOffset? LastGoodPollAt,
     int PolicyVersion,
@@ -69,7 +70,9 @@ public sealed record InstanceComplianceResource(
 /// <summary>The desired state, where it came from (Default, Rule, Platform) and the rule's name when a rule decided.</summary>
 public sealed record DesiredStateResource(string State, string Source, string? RuleName, int PolicyVersion);
 
-public sealed record WaiverResource(string Author, string Reason, DateTimeOffset GrantedAt, DateTimeOffset ExpiresAt);
+/// <summary>The waiver in force; <c>approvedBy</c> names the second person when four-eyes approval was required.</summary>
+public sealed record WaiverResource(string Author, string Reason, DateTimeOffset GrantedAt, DateTimeOffset ExpiresAt,
+    string? ApprovedBy, DateTimeOffset? ApprovedAt);
 
 /// <summary>What the latest polls saw; <c>unknownReason</c> says why when the IFI state is Unknown.</summary>
 public sealed record ObservedIfiResource(string Ifi, string? UnknownReason, string? ServiceAccount,
@@ -80,12 +83,16 @@ public sealed record AccountResource(string Account, string Kind, bool IsOverPri
 public sealed record RemediationResource(string Kind, string Title, IReadOnlyList<string> Steps);
 
 /// <summary>
-/// How fast the instance writes zeroes: the median of its zeroed data-file growths, or the configured default
+/// How fast the instance writes zeroes: the median, weighted by size, of its zeroed data-file growths of 256 MB or more, or the configured default
 /// (method AssumedDefault) without samples. Per volume when its files sit on several.
 /// </summary>
 public sealed record ZeroingRateResource(double BytesPerSecond, string Method, int Samples, bool Assumed, string Description,
     IReadOnlyDictionary<string, double> VolumeBytesPerSecond);
 
-/// <summary>Seconds IFI would have saved in the last 7, 30 and 90 days; log zeroing (not avoidable) apart.</summary>
+/// <summary>
+/// Seconds IFI would have saved in the last 7, 30 and 90 days; log zeroing (not avoidable) apart. <c>evidenceSince</c>
+/// is how far back the growth evidence reaches (the oldest default-trace event any poll saw): a window that starts
+/// before it covers only that much; null when no trace was read.
+/// </summary>
 public sealed record TimeLostResource(double Last7DaysSeconds, double Last30DaysSeconds, double Last90DaysSeconds,
-    double LogZeroingLast30DaysSeconds);
+    double LogZeroingLast30DaysSeconds, DateTimeOffset? EvidenceSince);

@@ -46,7 +46,11 @@ public sealed record TimeLostReport(
     ZeroingTotalsResource Fleet,
     IReadOnlyList<TimeLostGroup> Groups);
 
-/// <summary>A group's totals; the instance fields are set when grouping by instance or database.</summary>
+/// <summary>
+/// A group's totals; the instance fields are set when grouping by instance or database. <c>evidenceSince</c>: how far
+/// back the growth evidence reaches (the instance's; for an environment, the latest of its instances', null when one
+/// has none): a window starting before it covers less than it says.
+/// </summary>
 public sealed record TimeLostGroup(
     string Key,
     long? InstanceId,
@@ -54,7 +58,8 @@ public sealed record TimeLostGroup(
     string? ExternalKey,
     int? DatabaseId,
     string? DatabaseName,
-    ZeroingTotalsResource Totals);
+    ZeroingTotalsResource Totals,
+    DateTimeOffset? EvidenceSince);
 
 /// <summary>The fleet's worst databases by extra restore time and worst data files by next-autogrowth stall.</summary>
 public sealed record RestoreRiskReport(

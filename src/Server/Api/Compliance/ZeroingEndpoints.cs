@@ -65,17 +65,19 @@ internal static class ZeroingEndpoints
             return ApiProblems.Validation(errors.ToDictionary());
         var report = await zeroing.ReportAsync(fleet, from, to, ct);
         var keys = await externalKeys.ActiveAsync(ct);
+        DateTimeOffset? EvidenceSince(long instanceId) => fleet.Find(instanceId)?.TimeLost.EvidenceSince;
         var groups = groupBy switch
         {
             "database" => report.Instances.SelectMany(i => i.Databases.Select(d => new TimeLostGroup(
                 $"{i.InstanceName}/{d.DatabaseName}", i.InstanceId, i.InstanceName, keys.GetValueOrDefault(i.InstanceId),
-                d.DatabaseId, d.DatabaseName, ZeroingTotalsResource.From(d.Totals)))),
+                d.DatabaseId, d.DatabaseName, ZeroingTotalsResource.From(d.Totals), EvidenceSince(i.InstanceId)))),
             "environment" => report.Instances
                 .GroupBy(i => fleet.Find(i.InstanceId)?.Registration.Environment ?? "", StringComparer.OrdinalIgnoreCase)
                 .Select(g => new TimeLostGroup(g.Key, null, null, null, null, null,
-                    ZeroingTotalsResource.From(g.Aggregate(new ZeroingTotals(), (sum, i) => sum.Plus(i.Totals))))),
+                    ZeroingTotalsResource.From(g.Aggregate(new ZeroingTotals(), (sum, i) => sum.Plus(i.Totals))),
+                    g.Select(i => EvidenceSince(i.InstanceId)).Any(s => s is null) ? null : g.Max(i => EvidenceSince(i.InstanceId)))),
             _ => report.Instances.Select(i => new TimeLostGroup(i.InstanceName, i.InstanceId, i.InstanceName,
-                keys.GetValueOrDefault(i.InstanceId), null, null, ZeroingTotalsResource.From(i.Totals))),
+                keys.GetValueOrDefault(i.InstanceId), null, null, ZeroingTotalsResource.From(i.Totals), EvidenceSince(i.InstanceId))),
         };
         var ordered = groups
             .OrderByDescending(g => g.Totals.TimeLostSeconds)

@@ -1,6 +1,7 @@
 using System.Data.Common;
 using System.Text.Json;
 using Dapper;
+using IfiDashboard.Server.Alerts.Webhooks;
 
 namespace IfiDashboard.Server.Store.Alerts;
 
@@ -25,7 +26,7 @@ internal static class OutboxWriter
             """;
         var inserted = 0;
         var at = StoreTime.ToText(now);
-        foreach (var message in messages)
+        foreach (var message in messages.SelectMany(PerChannel))
         {
             // A message without recipients can never be sent: it is stored failed, so the history shows the gap.
             var status = finalStatus ?? (message.Recipients.Count == 0 ? OutboxStatus.Failed : OutboxStatus.Pending);
@@ -52,5 +53,27 @@ internal static class OutboxWriter
             }, tx, cancellationToken: ct));
         }
         return inserted;
+    }
+
+    /// <summary>
+    /// One row for the mail recipients and one per webhook, each with a dedupe key of its own: every channel is sent,
+    /// retried and marked on its own, so a chat outage neither holds up the mail nor makes it go out twice.
+    /// </summary>
+    static IEnumerable<OutboxMessage> PerChannel(OutboxMessage message)
+    {
+        var webhooks = message.Recipients.Where(WebhookRecipient.Is).ToList();
+        if (webhooks.Count == 0)
+        {
+            yield return message;
+            yield break;
+        }
+        var mail = message.Recipients.Where(r => !WebhookRecipient.Is(r)).ToList();
+        if (mail.Count > 0) yield return message with { Recipients = mail };
+        foreach (var webhook in webhooks)
+            yield return message with
+            {
+                DedupeKey = $"{message.DedupeKey}|{WebhookRecipient.Prefix}{WebhookRecipient.NameOf(webhook)}",
+                Recipients = [webhook],
+            };
     }
 }

@@ -6,6 +6,7 @@ public static class AuditActions
     public const string PolicySaved = "policy.saved";
     public const string WaiverGranted = "waiver.granted";
     public const string WaiverRevoked = "waiver.revoked";
+    public const string WaiverApproved = "waiver.approved";
     public const string InstanceRegistered = "instance.registered";
     public const string InstanceUpdated = "instance.updated";
     public const string InstanceRetired = "instance.retired";

@@ -3,9 +3,9 @@ using Dapper;
 namespace IfiDashboard.Server.Store.Changes;
 
 /// <summary>
-/// The append-only journal behind the changes feed: compliance status transitions and inventory changes, recorded
-/// by comparing what is observed now with what the journal last recorded for each instance. Each recording runs in
-/// one write transaction (the store's write lock), so two recorders, in one process or two, never record a change twice.
+/// The append-only journal behind the changes feed: compliance status transitions, recorded by comparing each
+/// assessment with what the journal last recorded for each instance (in one write transaction, so two recorders, in
+/// one process or two, never record a change twice), and inventory changes, journaled by the writes that make them.
 /// </summary>
 public sealed class ChangeJournal(IDbConnectionFactory connections, TimeProvider time)
 {
@@ -49,39 +49,20 @@ public sealed class ChangeJournal(IDbConnectionFactory connections, TimeProvider
     }
 
     /// <summary>
-    /// Records the inventory changes the journal has not seen: an instance it never recorded is "created" (and
-    /// "retired" too when it already is), a higher <c>instances.version</c> is "updated", or "retired" once the
-    /// instance is. Versions between two catch-ups collapse into one entry: the feed says what changed, not how often.
+    /// Journals an inventory change inside the transaction that made it (every inventory write calls this through
+    /// <see cref="Inventory.InventoryChangeRecord"/>), at the instance's version after the change: the feed reads what
+    /// the writers journaled and compares nothing when it is read.
     /// </summary>
-    public async Task<int> CatchUpInventoryAsync(CancellationToken ct)
+    internal static Task AppendInventoryAsync(System.Data.Common.DbConnection connection, System.Data.Common.DbTransaction tx,
+        long instanceId, string change, DateTimeOffset occurredAt, CancellationToken ct)
     {
-        const string pendingSql = """
-            SELECT i.id AS Id, i.version AS Version, i.created_at AS CreatedAt,
-                COALESCE(i.updated_at, i.created_at) AS UpdatedAt, i.retired_at AS RetiredAt,
-                r.recorded_version AS RecordedVersion, r.recorded_retired AS RecordedRetired
-            FROM instances i
-            LEFT JOIN (
-                SELECT instance_id, MAX(version) AS recorded_version, MAX(CASE WHEN change = 'retired' THEN 1 ELSE 0 END) AS recorded_retired
-                FROM change_journal WHERE kind = 'inventory' GROUP BY instance_id) r ON r.instance_id = i.id
-            WHERE r.recorded_version IS NULL OR r.recorded_version < i.version
-            ORDER BY i.id;
-            """;
-        const string insertSql = """
+        const string sql = """
             INSERT INTO change_journal (kind, instance_id, change, occurred_at, recorded_at, version)
-            VALUES ('inventory', @instanceId, @change, @occurredAt, @recordedAt, @version)
+            SELECT 'inventory', id, @change, @occurredAt, @occurredAt, version FROM instances WHERE id = @instanceId
             ON CONFLICT DO NOTHING;
             """;
-        await using var connection = await connections.OpenAsync(ct);
-        await using var tx = await connection.BeginWriteAsync(ct);
-        var pending = await connection.QueryAsync<PendingInventoryRow>(new CommandDefinition(pendingSql, transaction: tx, cancellationToken: ct));
-        var recordedAt = StoreTime.ToText(time.GetUtcNow());
-        var entries = pending.SelectMany(p => p.Changes())
-            .Select(c => new { c.instanceId, c.change, c.occurredAt, recordedAt, c.version })
-            .ToList();
-        var written = entries.Count == 0 ? 0
-            : await connection.ExecuteAsync(new CommandDefinition(insertSql, entries, tx, cancellationToken: ct));
-        await tx.CommitAsync(ct);
-        return written;
+        return connection.ExecuteAsync(new CommandDefinition(sql,
+            new { instanceId, change, occurredAt = StoreTime.ToText(occurredAt) }, tx, cancellationToken: ct));
     }
 
     /// <summary>Up to <paramref name="limit"/> journal rows after <paramref name="afterId"/>, in id order.</summary>
@@ -115,30 +96,5 @@ public sealed class ChangeJournal(IDbConnectionFactory connections, TimeProvider
             """;
         await using var connection = await connections.OpenAsync(ct);
         return (await connection.QueryAsync<TimelineRow>(new CommandDefinition(sql, new { afterId, limit }, cancellationToken: ct))).ToList();
-    }
-
-    sealed class PendingInventoryRow
-    {
-        public long Id { get; init; }
-        public long Version { get; init; }
-        public string CreatedAt { get; init; } = "";
-        public string UpdatedAt { get; init; } = "";
-        public string? RetiredAt { get; init; }
-        public long? RecordedVersion { get; init; }
-        public long? RecordedRetired { get; init; }
-
-        public IEnumerable<(long instanceId, string change, string occurredAt, long version)> Changes()
-        {
-            if (RecordedVersion is null)
-                yield return (Id, InventoryChanges.Created, CreatedAt, Version);
-            if (RetiredAt is not null)
-            {
-                // A retired row does not change again (a later PUT registers a new row), so one entry says it all.
-                if (RecordedRetired is not 1)
-                    yield return (Id, InventoryChanges.Retired, RetiredAt, Version);
-            }
-            else if (RecordedVersion is not null)
-                yield return (Id, InventoryChanges.Updated, UpdatedAt, Version);
-        }
     }
 }

@@ -27,7 +27,7 @@ internal static class CollectedFactsStore
             await ReplaceEncryptionAsync(connection, tx, poll, ct);
         if (ProbeSucceeded(snapshot, ProbeNames.Backups))
             await ReplaceBackupsAsync(connection, tx, poll, ct);
-        await UpdateTraceAndClockAsync(connection, tx, snapshot, ct);
+        await UpdateTraceClockAndClusterAsync(connection, tx, snapshot, ct);
     }
 
     static bool ProbeSucceeded(InstanceSnapshot snapshot, string probe) =>
@@ -132,16 +132,32 @@ internal static class CollectedFactsStore
         await connection.ExecuteAsync(new CommandDefinition(insert, rows, tx, cancellationToken: ct));
     }
 
-    static async Task UpdateTraceAndClockAsync(DbConnection connection, DbTransaction tx, InstanceSnapshot snapshot, CancellationToken ct)
+    static async Task UpdateTraceClockAndClusterAsync(DbConnection connection, DbTransaction tx, InstanceSnapshot snapshot, CancellationToken ct)
     {
         const string sql = """
             UPDATE instance_state
             SET default_trace = COALESCE(@defaultTrace, default_trace),
-                server_utc_offset_minutes = COALESCE(@offset, server_utc_offset_minutes)
+                server_utc_offset_minutes = COALESCE(@offset, server_utc_offset_minutes),
+                evidence_since = CASE WHEN evidence_since IS NULL OR @evidenceSince < evidence_since
+                                      THEN COALESCE(@evidenceSince, evidence_since) ELSE evidence_since END,
+                is_clustered = COALESCE(@isClustered, is_clustered),
+                cluster_nodes = CASE WHEN @isClustered = 0 THEN NULL ELSE COALESCE(@clusterNodes, cluster_nodes) END
             WHERE instance_id = @instanceId;
             """;
         var defaultTrace = snapshot.DefaultTrace is { } trace ? (trace.Enabled ? "Enabled" : "Disabled") : null;
+        // A trace read with no event at all is evidence from this poll on.
+        var evidenceSince = snapshot.DefaultTrace is { Enabled: true, CurrentPath: not null } read
+            && snapshot.Probes.Any(p => p.Probe == ProbeNames.GrowthEvents && p.Outcome == OutcomeClass.Ok)
+            ? StoreTime.ToText(read.OldestEventAt ?? snapshot.StartedAt)
+            : null;
         await connection.ExecuteAsync(new CommandDefinition(sql,
-            new { defaultTrace, offset = snapshot.ServerUtcOffsetMinutes, instanceId = snapshot.InstanceId }, tx, cancellationToken: ct));
+            new
+            {
+                defaultTrace, offset = snapshot.ServerUtcOffsetMinutes, evidenceSince,
+                isClustered = snapshot.Identity is { } identity ? (int?)(identity.IsClustered ? 1 : 0) : null,
+                clusterNodes = snapshot.ClusterNodes is { } nodes ? string.Join(',', nodes) : null,
+                instanceId = snapshot.InstanceId,
+            },
+            tx, cancellationToken: ct));
     }
 }

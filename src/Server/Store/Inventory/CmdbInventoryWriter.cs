@@ -151,8 +151,8 @@ public sealed class CmdbInventoryWriter(IDbConnectionFactory connections, TimePr
         parameters.Add("externalKey", desired.ExternalKey);
         await connection.ExecuteAsync(new CommandDefinition(sql, parameters, tx, cancellationToken: cancellationToken));
         var created = (await FindActiveAsync(connection, tx, desired.ExternalKey, cancellationToken))!;
-        await audit.AppendAsync(connection, tx, AuditActions.InstanceRegistered, Target(created), null, Audited(created),
-            cancellationToken);
+        await InventoryChangeRecord.AppendAsync(connection, tx, audit, AuditActions.InstanceRegistered, created.Registration.Id,
+            Target(created), null, Audited(created), now, cancellationToken);
     }
 
     async Task UpdateAsync(DbConnection connection, DbTransaction tx, InventoryRecord current, DesiredInstance desired,
@@ -176,8 +176,8 @@ public sealed class CmdbInventoryWriter(IDbConnectionFactory connections, TimePr
         parameters.Add("repoll", InventoryFields.ReachChanged(current.Registration, desired.Registration));
         await connection.ExecuteAsync(new CommandDefinition(sql, parameters, tx, cancellationToken: cancellationToken));
         var updated = (await FindActiveAsync(connection, tx, desired.ExternalKey, cancellationToken))!;
-        await audit.AppendAsync(connection, tx, AuditActions.InstanceUpdated, Target(updated), Audited(current),
-            Audited(updated), cancellationToken);
+        await InventoryChangeRecord.AppendAsync(connection, tx, audit, AuditActions.InstanceUpdated, updated.Registration.Id,
+            Target(updated), Audited(current), Audited(updated), now, cancellationToken);
     }
 
     async Task RetireAsync(DbConnection connection, DbTransaction tx, InventoryRecord record, DateTimeOffset now,
@@ -190,8 +190,9 @@ public sealed class CmdbInventoryWriter(IDbConnectionFactory connections, TimePr
             """;
         await connection.ExecuteAsync(new CommandDefinition(sql,
             new { id = record.Registration.Id, now = StoreTime.ToText(now) }, tx, cancellationToken: cancellationToken));
-        await audit.AppendAsync(connection, tx, AuditActions.InstanceRetired, Target(record), Audited(record),
-            Audited(record) with { Registration = record.Registration with { RetiredAt = now } }, cancellationToken);
+        await InventoryChangeRecord.AppendAsync(connection, tx, audit, AuditActions.InstanceRetired, record.Registration.Id,
+            Target(record), Audited(record), Audited(record) with { Registration = record.Registration with { RetiredAt = now } }, now,
+            cancellationToken);
     }
 
     static string Target(InventoryRecord record) => InstanceRepository.Target(record.Registration.Id, record.Registration.Name);

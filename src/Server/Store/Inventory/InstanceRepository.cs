@@ -24,11 +24,12 @@ public sealed class InstanceRepository(IDbConnectionFactory connections, TimePro
             """;
         await using var connection = await connections.OpenAsync(cancellationToken);
         await using var tx = await connection.BeginWriteAsync(cancellationToken);
+        var now = timeProvider.GetUtcNow();
         long id;
         try
         {
             id = await connection.ExecuteScalarAsync<long>(new CommandDefinition(
-                sql, InstanceRow.Parameters(registration, timeProvider.GetUtcNow()), tx, cancellationToken: cancellationToken));
+                sql, InstanceRow.Parameters(registration, now), tx, cancellationToken: cancellationToken));
         }
         catch (DbException ex) when (ex.IsUniqueViolation())
         {
@@ -36,8 +37,8 @@ public sealed class InstanceRepository(IDbConnectionFactory connections, TimePro
         }
         // After the name, as the CMDB's writes check them; a refusal leaves the transaction uncommitted.
         await SameServerCheck.EnsureFreeAsync(connection, tx, registration, exceptId: id, cancellationToken);
-        await audit.AppendAsync(connection, tx, AuditActions.InstanceRegistered, Target(id, registration.Name), null,
-            await GetAsync(connection, tx, id, cancellationToken), cancellationToken);
+        await InventoryChangeRecord.AppendAsync(connection, tx, audit, AuditActions.InstanceRegistered, id, Target(id, registration.Name),
+            null, await GetAsync(connection, tx, id, cancellationToken), now, cancellationToken);
         await tx.CommitAsync(cancellationToken);
         return id;
     }
@@ -77,13 +78,14 @@ public sealed class InstanceRepository(IDbConnectionFactory connections, TimePro
         await using var tx = await connection.BeginWriteAsync(cancellationToken);
         var before = (await connection.QuerySingleOrDefaultAsync<InstanceRow>(new CommandDefinition(
             activeByNameSql, new { name = registration.Name }, tx, cancellationToken: cancellationToken)))?.ToRegistration();
+        var now = timeProvider.GetUtcNow();
         var id = await connection.ExecuteScalarAsync<long>(new CommandDefinition(
-            sql, InstanceRow.Parameters(registration, timeProvider.GetUtcNow()), tx, cancellationToken: cancellationToken));
+            sql, InstanceRow.Parameters(registration, now), tx, cancellationToken: cancellationToken));
         var after = await GetAsync(connection, tx, id, cancellationToken);
         // Seeding again at every start changes nothing most times: only a real change is worth an entry.
         if (before is null || after is null || !InventoryFields.Same(before, after))
-            await audit.AppendAsync(connection, tx, before is null ? AuditActions.InstanceRegistered : AuditActions.InstanceUpdated,
-                Target(id, registration.Name), before, after, cancellationToken);
+            await InventoryChangeRecord.AppendAsync(connection, tx, audit, before is null ? AuditActions.InstanceRegistered : AuditActions.InstanceUpdated,
+                id, Target(id, registration.Name), before, after, now, cancellationToken);
         await tx.CommitAsync(cancellationToken);
         return id;
     }
@@ -137,8 +139,8 @@ public sealed class InstanceRepository(IDbConnectionFactory connections, TimePro
         if (await connection.ExecuteAsync(new CommandDefinition(
                 sql, new { id, retiredAt = StoreTime.ToText(at) }, tx, cancellationToken: cancellationToken)) == 0)
             return;
-        await audit.AppendAsync(connection, tx, AuditActions.InstanceRetired, Target(id, before!.Name), before,
-            await GetAsync(connection, tx, id, cancellationToken), cancellationToken);
+        await InventoryChangeRecord.AppendAsync(connection, tx, audit, AuditActions.InstanceRetired, id, Target(id, before!.Name), before,
+            await GetAsync(connection, tx, id, cancellationToken), at, cancellationToken);
         await tx.CommitAsync(cancellationToken);
     }
 
@@ -171,7 +173,8 @@ public sealed class InstanceRepository(IDbConnectionFactory connections, TimePro
             new CommandDefinition(current, new { id = registration.Id }, tx, cancellationToken: cancellationToken));
         if (stored is null)
             return false;
-        var parameters = new DynamicParameters(InstanceRow.Parameters(registration, timeProvider.GetUtcNow()));
+        var now = timeProvider.GetUtcNow();
+        var parameters = new DynamicParameters(InstanceRow.Parameters(registration, now));
         parameters.Add("id", registration.Id);
         parameters.Add("repoll", InventoryFields.ReachChanged(stored.ToRegistration(), registration));
         try
@@ -183,8 +186,9 @@ public sealed class InstanceRepository(IDbConnectionFactory connections, TimePro
             throw new DuplicateInstanceException(registration.Name, ex);
         }
         await SameServerCheck.EnsureFreeAsync(connection, tx, registration, registration.Id, cancellationToken);
-        await audit.AppendAsync(connection, tx, AuditActions.InstanceUpdated, Target(registration.Id, registration.Name),
-            stored.ToRegistration(), await GetAsync(connection, tx, registration.Id, cancellationToken), cancellationToken);
+        await InventoryChangeRecord.AppendAsync(connection, tx, audit, AuditActions.InstanceUpdated, registration.Id,
+            Target(registration.Id, registration.Name), stored.ToRegistration(), await GetAsync(connection, tx, registration.Id, cancellationToken),
+            now, cancellationToken);
         await tx.CommitAsync(cancellationToken);
         return true;
     }

@@ -70,26 +70,33 @@ public sealed class StoreInstanceSource(IDbConnectionFactory connections, TimePr
 
     /// <summary>
     /// Ends the lease and schedules the next poll, at most <see cref="MaxIntervalsAhead"/> poll intervals from now;
-    /// does nothing if the lease has passed to another collector.
+    /// does nothing if the instance has been leased to another collector since. The collector that leased it last may
+    /// complete it after its lease ended: a standalone collector reports the polls it made while the server was down
+    /// (Collector:OutageRideThroughMinutes), so the server keeps the collector's spread-out schedule.
     /// </summary>
     public async Task CompleteAsync(long instanceId, string collectorName, DateTimeOffset nextPollAt,
         CancellationToken cancellationToken)
     {
-        const string intervalSql = "SELECT poll_interval_seconds FROM instances WHERE id = @instanceId AND lease_owner = @collectorName;";
-        const string sql = """
+        const string lastLeasedHere = """
+            id = @instanceId AND last_leased_by = @collectorName
+            AND (lease_owner IS NULL OR lease_owner = @collectorName OR lease_expires_at < @now)
+            """;
+        const string intervalSql = $"SELECT poll_interval_seconds FROM instances WHERE {lastLeasedHere};";
+        const string sql = $"""
             UPDATE instances
             SET lease_owner = NULL, lease_expires_at = NULL, next_poll_at = @nextPollAt
-            WHERE id = @instanceId AND lease_owner = @collectorName;
+            WHERE {lastLeasedHere};
             """;
         await using var connection = await connections.OpenAsync(cancellationToken);
         await using var tx = await connection.BeginWriteAsync(cancellationToken);
+        var now = timeProvider.GetUtcNow();
         var interval = await connection.ExecuteScalarAsync<long?>(new CommandDefinition(intervalSql,
-            new { instanceId, collectorName }, tx, cancellationToken: cancellationToken));
+            new { instanceId, collectorName, now = StoreTime.ToText(now) }, tx, cancellationToken: cancellationToken));
         if (interval is null)
             return;
-        var latest = timeProvider.GetUtcNow() + TimeSpan.FromSeconds(interval.Value * MaxIntervalsAhead);
+        var latest = now + TimeSpan.FromSeconds(interval.Value * MaxIntervalsAhead);
         await connection.ExecuteAsync(new CommandDefinition(sql,
-            new { instanceId, collectorName, nextPollAt = StoreTime.ToText(nextPollAt < latest ? nextPollAt : latest) }, tx,
+            new { instanceId, collectorName, now = StoreTime.ToText(now), nextPollAt = StoreTime.ToText(nextPollAt < latest ? nextPollAt : latest) }, tx,
             cancellationToken: cancellationToken));
         await tx.CommitAsync(cancellationToken);
     }

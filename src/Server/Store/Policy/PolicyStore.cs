@@ -11,6 +11,12 @@ public sealed class PolicyStore(IDbConnectionFactory connections, TimeProvider t
 {
     static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web) { Converters = { new JsonStringEnumConverter() } };
 
+    const string NotRevokedWaiverSql = $"""
+        SELECT {WaiverRow.Columns}
+        FROM waivers
+        WHERE id = @waiverId AND revoked_at IS NULL;
+        """;
+
     /// <summary>The policy in force: the newest rules and every waiver that is not revoked (expired ones included; they stop counting by themselves).</summary>
     public async Task<PolicyDocument> GetCurrentAsync(CancellationToken ct)
     {
@@ -59,8 +65,8 @@ public sealed class PolicyStore(IDbConnectionFactory connections, TimeProvider t
     public async Task<long> GrantWaiverAsync(Waiver waiver, CancellationToken ct)
     {
         const string sql = """
-            INSERT INTO waivers (instance_id, reason, author, granted_at, expires_at)
-            VALUES (@instanceId, @reason, @author, @grantedAt, @expiresAt)
+            INSERT INTO waivers (instance_id, reason, author, granted_at, expires_at, needs_approval)
+            VALUES (@instanceId, @reason, @author, @grantedAt, @expiresAt, @needsApproval)
             RETURNING id;
             """;
         await using var connection = await connections.OpenAsync(ct);
@@ -72,27 +78,24 @@ public sealed class PolicyStore(IDbConnectionFactory connections, TimeProvider t
             author = waiver.Author,
             grantedAt = StoreTime.ToText(waiver.GrantedAt),
             expiresAt = StoreTime.ToText(waiver.ExpiresAt),
+            needsApproval = waiver.NeedsApproval ? 1 : 0,
         }, tx, cancellationToken: ct));
         await audit.AppendAsync(connection, tx, AuditActions.WaiverGranted, $"waiver {id} (instance {waiver.InstanceId})", null, waiver, ct);
         await tx.CommitAsync(ct);
         return id;
     }
 
-    /// <returns>False when there is no active waiver with that id.</returns>
+    /// <summary>Ends a waiver in force, or rejects one waiting for approval.</summary>
+    /// <returns>False when no waiver with that id is in force or waiting.</returns>
     public async Task<bool> RevokeWaiverAsync(long waiverId, string revokedBy, CancellationToken ct)
     {
         const string sql = """
             UPDATE waivers SET revoked_at = @now, revoked_by = @revokedBy
             WHERE id = @waiverId AND revoked_at IS NULL;
             """;
-        const string waiverSql = $"""
-            SELECT {WaiverRow.Columns}
-            FROM waivers
-            WHERE id = @waiverId AND revoked_at IS NULL;
-            """;
         await using var connection = await connections.OpenAsync(ct);
         await using var tx = await connection.BeginWriteAsync(ct);
-        var before = await connection.QuerySingleOrDefaultAsync<WaiverRow>(new CommandDefinition(waiverSql, new { waiverId }, tx, cancellationToken: ct));
+        var before = await connection.QuerySingleOrDefaultAsync<WaiverRow>(new CommandDefinition(NotRevokedWaiverSql, new { waiverId }, tx, cancellationToken: ct));
         var now = time.GetUtcNow();
         if (before is null || await connection.ExecuteAsync(new CommandDefinition(sql,
                 new { waiverId, revokedBy, now = StoreTime.ToText(now) }, tx, cancellationToken: ct)) != 1)
@@ -101,6 +104,30 @@ public sealed class PolicyStore(IDbConnectionFactory connections, TimeProvider t
             before.ToWaiver(), new { revokedAt = now, revokedBy }, ct);
         await tx.CommitAsync(ct);
         return true;
+    }
+
+    /// <summary>
+    /// Records the second person's approval of a pending waiver, checked inside the write transaction so two approvers
+    /// (or an approval racing a revocation) cannot both succeed.
+    /// </summary>
+    /// <param name="refusalFor">Given the pending waiver, why this approver may not approve it, or null.</param>
+    public async Task<WaiverApproval> ApproveWaiverAsync(long waiverId, string approvedBy, Func<Waiver, string?> refusalFor, CancellationToken ct)
+    {
+        const string sql = """
+            UPDATE waivers SET approved_by = @approvedBy, approved_at = @now
+            WHERE id = @waiverId AND revoked_at IS NULL AND needs_approval = 1 AND approved_at IS NULL;
+            """;
+        await using var connection = await connections.OpenAsync(ct);
+        await using var tx = await connection.BeginWriteAsync(ct);
+        var before = await connection.QuerySingleOrDefaultAsync<WaiverRow>(new CommandDefinition(NotRevokedWaiverSql, new { waiverId }, tx, cancellationToken: ct));
+        if (before?.ToWaiver() is not { IsPendingApproval: true } waiver) return new WaiverApproval(false, null);
+        if (refusalFor(waiver) is { } refusal) return new WaiverApproval(false, refusal);
+        var now = time.GetUtcNow();
+        await connection.ExecuteAsync(new CommandDefinition(sql, new { waiverId, approvedBy, now = StoreTime.ToText(now) }, tx, cancellationToken: ct));
+        await audit.AppendAsync(connection, tx, AuditActions.WaiverApproved, $"waiver {waiverId} (instance {waiver.InstanceId})",
+            waiver, new { approvedAt = now, approvedBy }, ct);
+        await tx.CommitAsync(ct);
+        return new WaiverApproval(true, null);
     }
 
     /// <summary>Waivers not revoked, with their store ids, for the policy page.</summary>
@@ -126,7 +153,8 @@ public sealed class PolicyStore(IDbConnectionFactory connections, TimeProvider t
     sealed class WaiverRow
     {
         public const string Columns =
-            "id AS Id, instance_id AS InstanceId, reason AS Reason, author AS Author, granted_at AS GrantedAt, expires_at AS ExpiresAt";
+            "id AS Id, instance_id AS InstanceId, reason AS Reason, author AS Author, granted_at AS GrantedAt, expires_at AS ExpiresAt, " +
+            "needs_approval AS NeedsApproval, approved_by AS ApprovedBy, approved_at AS ApprovedAt";
 
         public long Id { get; init; }
         public long InstanceId { get; init; }
@@ -134,6 +162,9 @@ public sealed class PolicyStore(IDbConnectionFactory connections, TimeProvider t
         public string Author { get; init; } = "";
         public string GrantedAt { get; init; } = "";
         public string ExpiresAt { get; init; } = "";
+        public long NeedsApproval { get; init; }
+        public string? ApprovedBy { get; init; }
+        public string? ApprovedAt { get; init; }
 
         public Waiver ToWaiver() => new()
         {
@@ -142,6 +173,13 @@ public sealed class PolicyStore(IDbConnectionFactory connections, TimeProvider t
             Author = Author,
             GrantedAt = StoreTime.Parse(GrantedAt),
             ExpiresAt = StoreTime.Parse(ExpiresAt),
+            NeedsApproval = NeedsApproval != 0,
+            ApprovedBy = ApprovedBy,
+            ApprovedAt = ApprovedAt is null ? null : StoreTime.Parse(ApprovedAt),
         };
     }
 }
+
+/// <param name="Approved">True when this call approved the waiver.</param>
+/// <param name="Refusal">Why the approver may not approve it; null with Approved false means no pending waiver has that id.</param>
+public sealed record WaiverApproval(bool Approved, string? Refusal);

@@ -54,6 +54,21 @@ public sealed record InstanceFacts
     public string? EngineServiceAccount { get; init; }
     public DateTimeOffset? ServiceStartedAt { get; init; }
 
+    /// <summary>
+    /// How far back the growth evidence reaches: the oldest default-trace event any poll saw (the trace keeps a few
+    /// rollover files; older growths were never read). Null when the trace was never read.
+    /// </summary>
+    public DateTimeOffset? EvidenceSince { get; init; }
+
+    /// <summary>SERVERPROPERTY('IsClustered'): a failover cluster instance, which any of its nodes may run.</summary>
+    public bool IsClustered { get; init; }
+
+    /// <summary>
+    /// The failover cluster instance's possible owner nodes (sys.dm_os_cluster_nodes), the current owner first;
+    /// null when not read (not clustered, or the collector may not read the view).
+    /// </summary>
+    public IReadOnlyList<string>? ClusterNodes { get; init; }
+
     /// <summary>Azure SQL Database (5) and Managed Instance (8): IFI cannot be configured there.</summary>
     public bool IsAzurePaas => EngineEdition is 5 or 8;
 }

@@ -9,6 +9,17 @@ public sealed record Waiver
     public required DateTimeOffset GrantedAt { get; init; }
     public required DateTimeOffset ExpiresAt { get; init; }
 
-    /// <summary>Active from the moment it is granted up to, but not including, its expiry.</summary>
-    public bool IsActiveAt(DateTimeOffset now) => GrantedAt <= now && now < ExpiresAt;
+    /// <summary>Granted while four-eyes approval was required: it counts only once someone else approves it.</summary>
+    public bool NeedsApproval { get; init; }
+    public string? ApprovedBy { get; init; }
+    public DateTimeOffset? ApprovedAt { get; init; }
+
+    /// <summary>Waiting for a second person; it hides nothing meanwhile.</summary>
+    public bool IsPendingApproval => NeedsApproval && ApprovedAt is null;
+
+    /// <summary>
+    /// Active from the moment it is granted (or, when it needs approval, approved) up to, but not including, its expiry.
+    /// </summary>
+    public bool IsActiveAt(DateTimeOffset now) =>
+        GrantedAt <= now && now < ExpiresAt && (!NeedsApproval || ApprovedAt is { } approved && approved <= now);
 }

@@ -1,3 +1,4 @@
+using IfiDashboard.Shared.Compliance.Facts;
 using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Shared.Compliance.Remediation;
@@ -23,7 +24,7 @@ static class PrivilegeSteps
     static bool IsServiceSid(string account, string serviceName) =>
         string.Equals(account.Trim(), ServiceSid(serviceName), StringComparison.OrdinalIgnoreCase);
 
-    public static IReadOnlyList<string> Grant(string account, string serviceName, string? productVersion)
+    public static IReadOnlyList<string> Grant(string account, string serviceName, InstanceFacts instance)
     {
         var sid = ServiceSid(serviceName);
         var who = IsServiceSid(account, serviceName)
@@ -33,17 +34,18 @@ static class PrivilegeSteps
         return
         [
             $"On the host, open secpol.msc > Local Policies > User Rights Assignment > {Right} and {who}.",
+            .. OnEveryNode(instance, "grant"),
             "If a domain Group Policy assigns this right, add the account in that GPO instead: a local change is " +
             "overwritten at the next policy refresh.",
             "To script it without extra tools: secedit /export /cfg C:\\Temp\\rights.inf, append the SID " +
             "(*S-1-5-80-... for a service SID) to the SeManageVolumePrivilege line, then secedit /configure /db " +
             "C:\\Windows\\Temp\\rights.sdb /cfg C:\\Temp\\rights.inf /areas USER_RIGHTS.",
-            Restart(serviceName),
-            Verify(IfiState.Enabled, productVersion),
+            Restart(serviceName, instance),
+            Verify(IfiState.Enabled, instance.ProductVersion),
         ];
     }
 
-    public static IReadOnlyList<string> Revoke(string account, string serviceName, string? productVersion)
+    public static IReadOnlyList<string> Revoke(string account, string serviceName, InstanceFacts instance)
     {
         var sid = ServiceSid(serviceName);
         var whom = IsServiceSid(account, serviceName) ? sid : $"both {sid} and {account}";
@@ -56,8 +58,9 @@ static class PrivilegeSteps
             "Local Administrators and LocalSystem hold this right as well: if the account is LocalSystem or a member of " +
             $"local Administrators, move the service to its virtual account {sid} " +
             "(SQL Server Configuration Manager) or IFI stays on.",
-            Restart(serviceName),
-            Verify(IfiState.Disabled, productVersion),
+            .. OnEveryNode(instance, "remove it"),
+            Restart(serviceName, instance),
+            Verify(IfiState.Disabled, instance.ProductVersion),
         ];
     }
 
@@ -68,9 +71,41 @@ static class PrivilegeSteps
         "services.msc, also moves the file and registry permissions). LocalSystem controls the whole host; the " +
         "virtual account holds only what is granted to it.";
 
-    public static string Restart(string serviceName) =>
-        $"In a maintenance window, restart the SQL Server service ({serviceName}), e.g. " +
-        $"Restart-Service -Name '{serviceName}' -Force: the privilege is read only at service start.";
+    public static string Restart(string serviceName, InstanceFacts instance)
+    {
+        if (!instance.IsClustered)
+            return $"In a maintenance window, restart the SQL Server service ({serviceName}), e.g. " +
+                   $"Restart-Service -Name '{serviceName}' -Force: the privilege is read only at service start.";
+        var role = ClusterRole(instance);
+        return $"In a maintenance window, restart the instance through the cluster, never with the service manager (the " +
+               $"cluster takes a service stopped behind its back for a failure and may fail it over or leave it down): " +
+               $"Failover Cluster Manager > Roles > {role} > Take Offline, then Bring Online; or PowerShell " +
+               $"Stop-ClusterGroup -Name '{role}'; Start-ClusterGroup -Name '{role}'. Moving the role to another node " +
+               $"(Move-ClusterGroup -Name '{role}' -Node <node>) restarts the engine there too, once that node has the " +
+               "right as well. The privilege is read only at service start.";
+    }
+
+    /// <summary>The cluster role of a failover cluster instance as Failover Cluster Manager names it by default.</summary>
+    static string ClusterRole(InstanceFacts instance) =>
+        $"SQL Server ({(string.IsNullOrWhiteSpace(instance.SqlInstanceName) ? "MSSQLSERVER" : instance.SqlInstanceName)})";
+
+    /// <summary>
+    /// The right is local to each Windows host, read by whichever node starts the engine: on a failover cluster
+    /// instance, every possible owner node must hold it (or none, to revoke), or IFI changes with each failover.
+    /// </summary>
+    static IEnumerable<string> OnEveryNode(InstanceFacts instance, string action)
+    {
+        if (!instance.IsClustered)
+            yield break;
+        yield return instance.ClusterNodes is { Count: > 0 } nodes
+            ? $"This is a failover cluster instance: the right is local to each node, so {action} on every possible " +
+              $"owner node, {string.Join(", ", nodes.Select((n, i) => i == 0 ? n + " (the current owner)" : n))} " +
+              "(sys.dm_os_cluster_nodes), or in one GPO that applies to all of them; otherwise IFI changes at the next failover."
+            : $"This is a failover cluster instance: the right is local to each node, so {action} on every possible " +
+              "owner node (SELECT NodeName FROM sys.dm_os_cluster_nodes lists them; the collector could not read it: " +
+              $"{ProbePermissions.For(ProbeNames.ClusterNodes, instance.MajorVersion)}), or in one GPO that applies to all " +
+              "of them; otherwise IFI changes at the next failover.";
+    }
 
     /// <summary>
     /// The check that fits the build: the DMV column where it exists; before it (2014 SP2, 2016 RTM) the line the

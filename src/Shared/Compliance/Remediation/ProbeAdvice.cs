@@ -22,6 +22,12 @@ public static class ProbeAdvice
             $"Untrusted root (SEC_E_UNTRUSTED_ROOT, {UntrustedRoot}): the instance's certificate is self-signed or issued by a CA the collector's machine does not trust. Install the issuing CA in the collector machine's trusted roots (Windows: Local Computer > Trusted Root Certification Authorities; Linux: copy it to /usr/local/share/ca-certificates and run update-ca-certificates), or pin the certificate on the registration (ServerCertificatePath).",
         OutcomeClass.TlsError =>
             "The TLS handshake failed: check the server certificate's name (HostNameInCertificate) and expiry, that its issuer is trusted on the collector's machine, or pin it on the registration (ServerCertificatePath).",
+        OutcomeClass.LoginFailed when Says(probe, "SSPI context") =>
+            "Integrated security failed on the collector's machine before any login was sent: the message says whether its Kerberos ticket is missing or expired or the instance's SPN is unknown, and what to set (docs/deployment.md, Kerberos from Linux).",
+        OutcomeClass.LoginFailed when probe.SqlErrorNumber == 18452 =>
+            "The instance could not accept the collector's Kerberos ticket: the instance's SPN is registered to another account than the one SQL Server runs as (a duplicate or stale SPN), or its keytab is out of date. Find the SPN's account with setspn -Q MSSQLSvc/host:port and register it to the SQL Server service account only (setspn -D, then setspn -S); on Linux, export the service keytab again (mssql-conf set network.kerberoskeytabfile).",
+        OutcomeClass.LoginFailed when WindowsLogin(probe) is { } account =>
+            $"The instance does not know the collector's Windows account: CREATE LOGIN [{account}] FROM WINDOWS, then grant it the collector's permissions (deploy/sql/grant-collector-permissions.sql with @windows_login = 1).",
         OutcomeClass.LoginFailed =>
             "The collector's login was refused: check that the credential name on the registration exists on the collector, that the login exists on the instance, is enabled and its password is current (error log state codes say which).",
         OutcomeClass.PermissionMissing => ProbePermissions.For(probe.Probe, major) is { } permission
@@ -47,6 +53,19 @@ public static class ProbeAdvice
             "The collector would not send the SQL login to a certificate it does not validate: give the instance a certificate the collector's machine trusts, or pin it (ServerCertificatePath) and clear TrustServerCertificate; only if you accept the risk, set Credentials:<name>:AllowTrustServerCertificate=true on the collector.",
         _ => null,
     };
+
+    /// <summary>DOMAIN\account from "Login failed for user 'DOMAIN\account'.": SQL logins have no backslash.</summary>
+    static string? WindowsLogin(ProbeOutcome probe)
+    {
+        const string prefix = "Login failed for user '";
+        var message = probe.Message ?? "";
+        var start = message.IndexOf(prefix, StringComparison.Ordinal);
+        if (start < 0) return null;
+        start += prefix.Length;
+        var end = message.IndexOf('\'', start);
+        var user = end < 0 ? "" : message[start..end];
+        return user.Contains('\\') ? user : null;
+    }
 
     static bool Says(ProbeOutcome probe, string words) =>
         probe.Message?.Contains(words, StringComparison.OrdinalIgnoreCase) == true;

@@ -48,7 +48,7 @@ public static class RemediationAdvisor
                 "initialization for data files whatever the service account holds, so granting the right again changes nothing.",
                 $"Remove -T{IfiObservation.DisablingTraceFlag} from the engine's start-up parameters (SQL Server Configuration Manager > " +
                 $"SQL Server Services > {service} > Properties > Startup Parameters), after asking who set it and why.",
-                PrivilegeSteps.Restart(service) + $" (whether DBCC TRACEOFF({IfiObservation.DisablingTraceFlag}, -1) suffices without a restart is unconfirmed)",
+                PrivilegeSteps.Restart(service, instance) + $" (whether DBCC TRACEOFF({IfiObservation.DisablingTraceFlag}, -1) suffices without a restart is unconfirmed)",
                 $"Verify: DBCC TRACESTATUS(-1) no longer lists {IfiObservation.DisablingTraceFlag}.",
             ]);
 
@@ -57,17 +57,17 @@ public static class RemediationAdvisor
         if (ServiceAccountClassifier.KindOf(account, instance.MachineName) == ServiceAccountKind.LocalSystem)
             return grant
                 ? new(RemediationKind.GrantPrivilege, $"Move the engine from LocalSystem to {sid}, then grant it \"Perform volume maintenance tasks\"",
-                    [PrivilegeSteps.MoveToVirtualAccount(service), .. PrivilegeSteps.Grant(sid, service, instance.ProductVersion)])
+                    [PrivilegeSteps.MoveToVirtualAccount(service), .. PrivilegeSteps.Grant(sid, service, instance)])
                 : new(RemediationKind.RevokePrivilege, $"Move the engine from LocalSystem (which holds the right itself) to {sid}, without the right",
-                    [PrivilegeSteps.MoveToVirtualAccount(service), .. PrivilegeSteps.Revoke(sid, service, instance.ProductVersion)]);
+                    [PrivilegeSteps.MoveToVirtualAccount(service), .. PrivilegeSteps.Revoke(sid, service, instance)]);
 
         var named = string.Equals(account, sid, StringComparison.OrdinalIgnoreCase) ? sid : $"{sid} (or {account})";
         return grant
             ? new(RemediationKind.GrantPrivilege, $"Grant \"Perform volume maintenance tasks\" to {named}",
-                PrivilegeSteps.Grant(account, service, instance.ProductVersion))
+                PrivilegeSteps.Grant(account, service, instance))
             : new(RemediationKind.RevokePrivilege,
                 $"Revoke \"Perform volume maintenance tasks\" from {(named == sid ? sid : $"{sid} and {account}")}",
-                PrivilegeSteps.Revoke(account, service, instance.ProductVersion));
+                PrivilegeSteps.Revoke(account, service, instance));
     }
 
     static RemediationPlan Waived(InstanceFacts instance, InstanceCompliance compliance)
@@ -81,17 +81,26 @@ public static class RemediationAdvisor
         };
     }
 
-    static RemediationPlan LinuxCheck(bool wantOn, string? productVersion) => new(RemediationKind.LinuxCheck,
-        wantOn ? "Linux: find what switched data-file IFI off" : "Linux: IFI cannot be revoked by a Windows right",
+    /// <summary>
+    /// SQL Server on Linux: no Windows right; trace flags 1805/1806, set with mssql-conf, make it zero data files
+    /// (docs/sqlserver-reference.md section 1b).
+    /// </summary>
+    static RemediationPlan LinuxCheck(bool wantOn, string? productVersion) => wantOn
+        ? new(RemediationKind.LinuxCheck, "Linux: remove the trace flag that makes the engine zero data files",
         [
-            "SQL Server on Linux has no \"Perform volume maintenance tasks\" right: it allocates data files with " +
-            "fallocate, so data-file IFI is effectively on (community source, unconfirmed).",
-            wantOn
-                ? "Check the startup trace flags (DBCC TRACESTATUS(-1) and mssql-conf traceflag settings): trace " +
-                  "flags 1805/1806 are reported to turn it off (unconfirmed)."
-                : "If policy forbids IFI on this host, agree with the security team whether a trace flag (1806 is " +
-                  "reported to disable IFI; unconfirmed) or a different host is the answer, or grant a waiver.",
-            PrivilegeSteps.Verify(wantOn ? IfiState.Enabled : IfiState.Disabled, productVersion),
+            "SQL Server on Linux has no \"Perform volume maintenance tasks\" right: it grows files with fallocate and " +
+            "zeroes data files only when trace flag 1805 or 1806 is set.",
+            "Find the flag: DBCC TRACESTATUS(-1), and /var/opt/mssql/mssql.conf ([traceflag] section). Remove it with " +
+            "sudo /opt/mssql/bin/mssql-conf traceflag 1806 off (or 1805), after asking who set it and why.",
+            "In a maintenance window, restart: sudo systemctl restart mssql-server.",
+            PrivilegeSteps.Verify(IfiState.Enabled, productVersion),
+        ])
+        : new(RemediationKind.LinuxCheck, "Linux: IFI exposes no deleted data here; review the rule, or set trace flag 1806",
+        [
+            ComplianceEvaluator.LinuxForbiddenNote,
+            "If the rule stays: sudo /opt/mssql/bin/mssql-conf traceflag 1806 on, then in a maintenance window " +
+            "sudo systemctl restart mssql-server; otherwise exempt Linux hosts from the rule or grant a waiver.",
+            "Verify: DBCC TRACESTATUS(-1) lists 1806 as Global.",
         ]);
 
     static RemediationPlan ForUnknown(InstanceFacts instance, string collectorLogin)

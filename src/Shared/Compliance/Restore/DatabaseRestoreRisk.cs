@@ -2,7 +2,8 @@ namespace IfiDashboard.Shared.Compliance.Restore;
 
 /// <summary>
 /// The extra time a restore onto new files (or a re-create) of one database spends writing zeroes. Data files
-/// without effective IFI count; log files are zeroed on every restore, so their share is shown apart.
+/// without effective IFI count; log files are zeroed on every restore, so their share is shown apart. Volumes are
+/// zeroed side by side and the files of one volume one after another, so each figure is the slowest volume's time.
 /// </summary>
 public sealed record DatabaseRestoreRisk
 {
@@ -16,10 +17,18 @@ public sealed record DatabaseRestoreRisk
     /// <summary>Data bytes in files without effective IFI (unknown IFI counted here: the cautious reading).</summary>
     public required long ZeroedDataBytes { get; init; }
 
-    /// <summary>Seconds of data-file zeroing; 0 when every data file has effective IFI.</summary>
+    /// <summary>
+    /// Seconds the restore's zeroing lasts beyond the log zeroing it does anyway (the time IFI would save, or TDE
+    /// costs); 0 when every data file has effective IFI. A data file that shares a volume with a log file waits for it.
+    /// </summary>
     public required double ExtraSeconds { get; init; }
 
+    /// <summary>Volumes holding data files that are zeroed: they are zeroed in parallel.</summary>
+    public required int ZeroedVolumes { get; init; }
+
     public required long LogBytes { get; init; }
+
+    /// <summary>Seconds the log files' zeroing lasts (their volumes in parallel): zeroed on every restore, IFI or not.</summary>
     public required double LogZeroingSeconds { get; init; }
 
     /// <summary>At least one file's rate is the configured default, not measured.</summary>

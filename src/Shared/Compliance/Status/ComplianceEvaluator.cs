@@ -6,9 +6,18 @@ namespace IfiDashboard.Shared.Compliance.Status;
 
 public static class ComplianceEvaluator
 {
+    /// <summary>Source: docs/sqlserver-reference.md section 1b (Microsoft's SQL Server engineering blog).</summary>
     public const string LinuxAllocationNote =
-        "Linux: SQL Server allocates data files with fallocate, so data-file IFI is effectively on even when the " +
-        "DMV reports N (community source, unconfirmed). The status follows the DMV, which is the live state.";
+        "Linux: SQL Server grows files with fallocate, and space a file has not written yet reads back as zeros, so " +
+        "instant file initialization there never shows deleted disk contents. No Windows right applies; trace flag " +
+        "1805 or 1806 makes the engine zero data files anyway. The status follows what the engine reports " +
+        "(sys.dm_server_services, trace flags).";
+
+    /// <summary>A Forbidden rule exists to keep deleted disk contents out of new data files, which Linux never shows.</summary>
+    public const string LinuxForbiddenNote =
+        "Policy forbids IFI here, but on Linux IFI cannot expose deleted disk contents (space not yet written reads as " +
+        "zeros), the risk such a rule guards against: zeroing costs time and protects nothing. Review whether the rule " +
+        "should apply to Linux hosts; to keep it, trace flag 1806 (mssql-conf traceflag 1806 on) makes the engine zero.";
 
     public static InstanceCompliance Evaluate(InstanceFacts instance, PolicyDocument policy, DateTimeOffset now)
     {
@@ -30,7 +39,7 @@ public static class ComplianceEvaluator
             IsStale = status != ComplianceStatus.NotApplicable
                 && Staleness.IsStale(instance.LastGoodPollAt, instance.PollInterval, now),
             Explanation = StatusExplanation.Explain(status, decision, instance, waiver),
-            Notes = Notes(status, instance, waiver, now),
+            Notes = Notes(status, decision.Desired, instance, waiver, now),
         };
     }
 
@@ -53,11 +62,15 @@ public static class ComplianceEvaluator
         return activeWaiver is null ? ComplianceStatus.NonCompliant : ComplianceStatus.Waived;
     }
 
-    static List<string> Notes(ComplianceStatus status, InstanceFacts instance, Waiver? waiver, DateTimeOffset now)
+    static List<string> Notes(ComplianceStatus status, DesiredState desired, InstanceFacts instance, Waiver? waiver,
+        DateTimeOffset now)
     {
         var notes = new List<string>();
         if (instance.Platform == HostPlatform.Linux && status != ComplianceStatus.NotApplicable)
             notes.Add(LinuxAllocationNote);
+        if (instance.Platform == HostPlatform.Linux && status != ComplianceStatus.NotApplicable
+            && desired == DesiredState.Forbidden)
+            notes.Add(LinuxForbiddenNote);
         if (waiver is not null && status == ComplianceStatus.Compliant)
             notes.Add($"A waiver by {waiver.Author} is active but not needed: the instance complies.");
         if (waiver is not null && status == ComplianceStatus.Unknown)

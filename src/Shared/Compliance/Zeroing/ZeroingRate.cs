@@ -12,10 +12,10 @@ public sealed record ZeroingRate(double BytesPerSecond, int SampleCount, RateMet
     public string Describe() => Method switch
     {
         RateMethod.MedianOfVolumeEvents =>
-            $"{ComplianceFormat.Number(MegabytesPerSecond, 1)} MB/s, median of {SampleCount} growth events on this volume",
+            $"{ComplianceFormat.Number(MegabytesPerSecond, 1)} MB/s, size-weighted median of {SampleCount} growth events on this volume",
         RateMethod.MedianOfInstanceEvents =>
-            $"{ComplianceFormat.Number(MegabytesPerSecond, 1)} MB/s, median of {SampleCount} growth events on this instance",
-        _ => $"{ComplianceFormat.Number(MegabytesPerSecond, 1)} MB/s, assumed (no zeroed growth event measured)",
+            $"{ComplianceFormat.Number(MegabytesPerSecond, 1)} MB/s, size-weighted median of {SampleCount} growth events on this instance",
+        _ => $"{ComplianceFormat.Number(MegabytesPerSecond, 1)} MB/s, assumed (no zeroed data-file growth of 256 MB or more traced)",
     };
 }
 

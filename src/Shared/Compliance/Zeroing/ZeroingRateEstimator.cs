@@ -5,7 +5,9 @@ namespace IfiDashboard.Shared.Compliance.Zeroing;
 
 /// <summary>
 /// Estimates zeroing speed from the instance's own data-file growths that were zeroed: bytes grown over the time
-/// the growth took. The median, because one growth that queued behind a backup must not drag the figure.
+/// the growth took. The median, because one growth that queued behind a backup must not drag the figure; weighted by
+/// the bytes grown, and only growths of at least <see cref="ZeroingRateOptions.MinimumSampleBytes"/>, because a small
+/// growth's time is mostly the fixed cost of growing a file, not the disk's zeroing speed.
 /// </summary>
 public static class ZeroingRateEstimator
 {
@@ -27,19 +29,19 @@ public static class ZeroingRateEstimator
         var samples = assessments
             .Where(a => a.IsDataZeroingSample)
             .Select(a => a.Event)
-            .Where(e => e.SafeDurationMicroseconds > 0 && e.GrowthPages > 0)
-            .Select(e => (Rate: BytesPerSecond(e),
+            .Where(e => e.SafeDurationMicroseconds > 0 && e.GrowthBytes >= ZeroingRateOptions.MinimumSampleBytes)
+            .Select(e => (Rate: BytesPerSecond(e), Weight: (double)e.GrowthBytes,
                 Volume: fileVolumes.GetValueOrDefault((e.DatabaseId, e.LogicalFileName.ToUpperInvariant()))))
             .ToList();
 
-        var instanceRate = MedianRate(samples.Select(s => s.Rate).ToList(), RateMethod.MedianOfInstanceEvents)
+        var instanceRate = MedianRate(samples.Select(s => (s.Rate, s.Weight)).ToList(), RateMethod.MedianOfInstanceEvents)
             ?? options.AssumedRate;
 
         var distinctVolumes = fileVolumes.Values.Distinct().ToList();
         var perVolume = distinctVolumes.Count < 2
             ? new Dictionary<string, ZeroingRate>()
             : distinctVolumes.ToDictionary(v => v, v =>
-                MedianRate(samples.Where(s => s.Volume == v).Select(s => s.Rate).ToList(), RateMethod.MedianOfVolumeEvents)
+                MedianRate(samples.Where(s => s.Volume == v).Select(s => (s.Rate, s.Weight)).ToList(), RateMethod.MedianOfVolumeEvents)
                 ?? instanceRate);
 
         return new InstanceZeroingRates(facts.Instance.InstanceId, instanceRate, perVolume);
@@ -49,6 +51,6 @@ public static class ZeroingRateEstimator
     public static double BytesPerSecond(GrowthEventFacts growth) =>
         growth.GrowthBytes / (growth.SafeDurationMicroseconds / 1_000_000.0);
 
-    static ZeroingRate? MedianRate(IReadOnlyCollection<double> rates, RateMethod method) =>
-        Median.Of(rates) is { } median ? new ZeroingRate(median, rates.Count, method) : null;
+    static ZeroingRate? MedianRate(IReadOnlyCollection<(double Rate, double Weight)> samples, RateMethod method) =>
+        Median.Weighted(samples) is { } median ? new ZeroingRate(median, samples.Count, method) : null;
 }

@@ -35,6 +35,8 @@ internal static class SystemFunctions
         {
             case "COUNT":
                 return Count(call, scope);
+            case "MIN" or "MAX":
+                return Extreme(call, scope, call.Name == "MAX");
             case "SERVERPROPERTY":
                 var property = Single(call, scope);
                 return new BoundExpr(new ValueShape(SqlType.SqlVariant, true, 8016),
@@ -74,6 +76,25 @@ internal static class SystemFunctions
 
         var operand = Single(call, scope);
         return new BoundExpr(shape, _ => null, Aggregate: rows => rows.Count(r => operand.Evaluate(r) is not null));
+    }
+
+    /// <summary>MIN / MAX: the operand's type, NULLs ignored, NULL over no rows (so always reported as nullable).</summary>
+    private static BoundExpr Extreme(FunctionCall call, BindScope scope, bool max)
+    {
+        var operand = Single(call, scope);
+        return new BoundExpr(operand.Shape with { Nullable = true }, _ => null, Aggregate: rows =>
+        {
+            object? best = null;
+            foreach (var row in rows)
+            {
+                if (operand.Evaluate(row) is not { } value)
+                    continue;
+                if (best is null || SqlCompare.CompareForSort(value, best) is var order && (max ? order > 0 : order < 0))
+                    best = value;
+            }
+
+            return best;
+        });
     }
 
     private static BoundExpr Single(FunctionCall call, BindScope scope) => Arguments(call, scope, 1, 1)[0];

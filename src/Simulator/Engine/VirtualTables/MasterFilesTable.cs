@@ -22,8 +22,10 @@ internal sealed class MasterFilesTable : VirtualTable
         new("size", SqlType.Int, Nullable: false),
         new("max_size", SqlType.Int, Nullable: false),
         new("growth", SqlType.Int, Nullable: false),
-        new("is_percent_growth", SqlType.Bit, Nullable: false),
+        // The documented order puts is_sparse (after is_media_read_only and is_read_only, not modelled) before
+        // is_percent_growth; SELECT * returns the modelled columns in that order.
         new("is_sparse", SqlType.Bit, Nullable: false),
+        new("is_percent_growth", SqlType.Bit, Nullable: false),
     ];
 
     public override string Name => "master_files";
@@ -43,7 +45,7 @@ internal sealed class MasterFilesTable : VirtualTable
         return DatabaseLayout.For(session.Instance).Where(d => seesAll || d.Id <= 2).SelectMany(d => d.Files.Select(f => new object?[]
         {
             d.Id, f.FileId, (byte)f.Type, f.Type == DatabaseFileType.Rows ? "ROWS" : "LOG", f.Name, f.PhysicalName,
-            (byte)0, "ONLINE", f.SizePages, f.MaxSizePages, f.Growth, f.IsPercentGrowth, d.IsSnapshot,
+            (byte)0, "ONLINE", f.SizePages, f.MaxSizePages, f.Growth, d.IsSnapshot, f.IsPercentGrowth,
         }));
     }
 }

@@ -31,8 +31,8 @@ internal static class ServiceRows
             // On Linux the DMV reports LocalSystem although the process runs as mssql (reference, section 1).
             linux ? "LocalSystem" : account,
             linux ? "/opt/mssql/bin/sqlservr" : windowsCommand,
-            "N",
-            null,
+            instance.ClusterNodes.Count > 0 ? "Y" : "N",
+            instance.ClusterNodes.Count > 0 ? instance.ClusterNodes[0] : null,
             ifi ? "Y" : "N",
         ];
 

@@ -17,6 +17,7 @@ internal static class VirtualCatalog
         new ConfigurationsTable(),
         new BackupSetTable(),
         new RestoreHistoryTable(),
+        new ClusterNodesTable(),
     ];
 
     /// <summary>

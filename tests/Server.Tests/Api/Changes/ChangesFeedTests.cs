@@ -85,12 +85,25 @@ public sealed class ChangesFeedTests
     }
 
     [Fact]
+    public async Task An_inventory_write_journals_its_change_in_its_own_transaction_before_anyone_reads_the_feed()
+    {
+        await using var host = new ApiHost();
+        var cmdb = await host.CmdbClientAsync();
+
+        await cmdb.PutAsJsonAsync("/api/v1/instances/CI007", ApiTestData.PutBody("SQL07"));
+        await cmdb.PutAsJsonAsync("/api/v1/instances/CI007", ApiTestData.PutBody("SQL07", owner: "someone-else"));
+        await using var connection = await host.Services.GetRequiredService<IfiDashboard.Server.Store.IDbConnectionFactory>().OpenAsync(CancellationToken.None);
+        var journaled = (await Dapper.SqlMapper.QueryAsync<(string Change, long Version)>(connection,
+            "SELECT change, version FROM change_journal WHERE kind = 'inventory' ORDER BY id;")).ToList();
+
+        Assert.Equal([("created", 1L), ("updated", 2L)], journaled);
+    }
+
+    [Fact]
     public async Task Two_recorders_racing_record_each_change_once()
     {
         await using var fleet = await ComplianceFleet.StartAsync();
-        var journal = fleet.Host.Services.GetRequiredService<ChangeJournal>();
 
-        await Task.WhenAll(Enumerable.Range(0, 8).Select(_ => Task.Run(() => journal.CatchUpInventoryAsync(CancellationToken.None))));
         await Task.WhenAll(Enumerable.Range(0, 8).Select(_ => Task.Run(() => fleet.Reader.GetAsync("/api/v1/changes"))));
         var all = await Page(fleet.Reader, null, 1000);
 

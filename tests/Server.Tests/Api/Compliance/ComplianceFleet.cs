@@ -33,9 +33,11 @@ public sealed class ComplianceFleet : IAsyncDisposable
                 new ScenarioDatabaseFile { Name = "Sales", PhysicalName = @"D:\Data\Sales.mdf", SizePages = 1_310_720, Growth = 8192 },
                 new ScenarioDatabaseFile { Name = "Sales_log", PhysicalName = @"L:\Log\Sales.ldf", Type = DatabaseFileType.Log, SizePages = 65_536, Growth = 8192 },
             ] }],
-            // Two 64 MB data growths zeroed in 1 s each and a log growth yesterday; one more data growth 40 days ago.
+            // Two 64 MB data growths zeroed in 1 s each and a log growth yesterday; one more data growth 40 days ago;
+            // a 1 GB one in 16 s 80 days ago, the only zeroing-rate sample (64 MB growths are too small to be one).
             GrowthEvents =
             [
+                new ScenarioGrowthEvent { EventClass = 92, Database = "Sales", FileName = "Sales", StartTime = Yesterday.AddDays(-79), DurationMicroseconds = 16_000_000, GrowthPages = 131_072 },
                 new ScenarioGrowthEvent { EventClass = 92, Database = "Sales", FileName = "Sales", StartTime = Yesterday.AddDays(-39), DurationMicroseconds = 1_000_000, GrowthPages = 8192 },
                 new ScenarioGrowthEvent { EventClass = 92, Database = "Sales", FileName = "Sales", StartTime = Yesterday, DurationMicroseconds = 1_000_000, GrowthPages = 8192 },
                 new ScenarioGrowthEvent { EventClass = 92, Database = "Sales", FileName = "Sales", StartTime = Yesterday.AddHours(1), DurationMicroseconds = 1_000_000, GrowthPages = 8192 },

@@ -40,6 +40,42 @@ public class RemediationAdvisorTests
         Assert.Equal($"Verify: {VerifyQuery}; it must return 'Y'.", plan.Steps[^1]);
     }
 
+    // Item 10: the right is local to each node; a failover cluster instance restarts through the cluster.
+    [Fact]
+    public void A_failover_cluster_instance_is_granted_on_every_node_and_restarted_through_the_cluster()
+    {
+        var instance = Instance(IfiState.Disabled) with
+        {
+            EngineServiceAccount = @"NT Service\MSSQL$SALES", SqlInstanceName = "SALES",
+            IsClustered = true, ClusterNodes = ["SQLNODE2", "SQLNODE1", "SQLNODE3"],
+        };
+
+        var plan = PlanFor(instance);
+
+        Assert.Equal(RemediationKind.GrantPrivilege, plan.Kind);
+        Assert.Contains(plan.Steps, s => s.Contains("grant on every possible owner node, SQLNODE2 (the current owner), SQLNODE1, SQLNODE3"));
+        var restart = Assert.Single(plan.Steps, s => s.Contains("maintenance window"));
+        Assert.Contains("Failover Cluster Manager > Roles > SQL Server (SALES) > Take Offline", restart);
+        Assert.Contains("Move-ClusterGroup", restart);
+        Assert.DoesNotContain("Restart-Service", restart);
+        Assert.DoesNotContain(plan.Steps, s => s.Contains("Restart-Service"));
+    }
+
+    [Fact]
+    public void A_cluster_whose_nodes_could_not_be_read_says_where_to_list_them_and_what_the_collector_lacks()
+    {
+        var revoke = PlanFor(Instance(IfiState.Enabled, major: 16, tags: ["pci"]) with { IsClustered = true, ClusterNodes = null });
+
+        Assert.Equal(RemediationKind.RevokePrivilege, revoke.Kind);
+        Assert.Contains(revoke.Steps, s => s.Contains("remove it on every possible owner node")
+                                           && s.Contains("sys.dm_os_cluster_nodes") && s.Contains("VIEW SERVER PERFORMANCE STATE"));
+        Assert.Contains(revoke.Steps, s => s.Contains("Stop-ClusterGroup -Name 'SQL Server (MSSQLSERVER)'"));
+    }
+
+    [Fact]
+    public void A_standalone_instance_gets_no_cluster_steps() =>
+        Assert.DoesNotContain(PlanFor(Instance(IfiState.Disabled)).Steps, s => s.Contains("cluster", StringComparison.OrdinalIgnoreCase));
+
     [Fact]
     public void Forbidden_IFI_gets_revoke_and_a_warning_about_administrators()
     {
@@ -226,6 +262,20 @@ public class RemediationAdvisorTests
 
         Assert.Equal(RemediationKind.LinuxCheck, plan.Kind);
         Assert.DoesNotContain(plan.Steps, s => s.Contains("secpol.msc"));
+        Assert.Contains(plan.Steps, s => s.Contains("mssql-conf traceflag 1806 off"));
+        Assert.Contains(plan.Steps, s => s.Contains("systemctl restart mssql-server"));
+        Assert.DoesNotContain(plan.Steps, s => s.Contains("unconfirmed"));
+    }
+
+    [Fact]
+    public void Linux_under_a_forbidding_rule_is_told_the_rule_protects_nothing_there_and_how_to_zero_anyway()
+    {
+        var plan = PlanFor(Instance(IfiState.Enabled, platform: HostPlatform.Linux, tags: ["pci"]));
+
+        Assert.Equal(RemediationKind.LinuxCheck, plan.Kind);
+        Assert.Contains("review the rule", plan.Title);
+        Assert.Contains(plan.Steps, s => s.Contains("mssql-conf traceflag 1806 on"));
+        Assert.DoesNotContain(plan.Steps, s => s.Contains("unconfirmed"));
     }
 
     [Theory]

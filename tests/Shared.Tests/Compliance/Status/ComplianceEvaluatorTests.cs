@@ -136,6 +136,28 @@ public class ComplianceEvaluatorTests
         Assert.Contains(ComplianceEvaluator.LinuxAllocationNote, result.Notes);
     }
 
+    // Item 20: the note rests on a named Microsoft source, never "community source, unconfirmed".
+    [Fact]
+    public void The_Linux_note_says_what_is_documented_and_claims_nothing_unconfirmed()
+    {
+        Assert.DoesNotContain("unconfirmed", ComplianceEvaluator.LinuxAllocationNote, StringComparison.OrdinalIgnoreCase);
+        Assert.DoesNotContain("community", ComplianceEvaluator.LinuxAllocationNote, StringComparison.OrdinalIgnoreCase);
+        Assert.Contains("reads back as zeros", ComplianceEvaluator.LinuxAllocationNote, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void A_rule_forbidding_IFI_on_a_Linux_host_is_warned_about()
+    {
+        var linux = ComplianceEvaluator.Evaluate(Instance(IfiState.Enabled, platform: HostPlatform.Linux, tags: ["pci"]), Policy, Now);
+        var windows = ComplianceEvaluator.Evaluate(Instance(IfiState.Enabled, tags: ["pci"]), Policy, Now);
+        var requiredOnLinux = ComplianceEvaluator.Evaluate(Instance(IfiState.Enabled, platform: HostPlatform.Linux), Policy, Now);
+
+        Assert.Equal(ComplianceStatus.NonCompliant, linux.Status);
+        Assert.Contains(ComplianceEvaluator.LinuxForbiddenNote, linux.Notes);
+        Assert.DoesNotContain(ComplianceEvaluator.LinuxForbiddenNote, windows.Notes);
+        Assert.DoesNotContain(ComplianceEvaluator.LinuxForbiddenNote, requiredOnLinux.Notes);
+    }
+
     [Fact]
     public void Windows_instance_gets_no_Linux_note()
     {

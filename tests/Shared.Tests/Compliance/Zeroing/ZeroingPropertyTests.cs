@@ -100,7 +100,8 @@ public class ZeroingPropertyTests
             foreach (var set in c.Fleet)
             {
                 var samples = GrowthEventAssessor.AssessAll(set)
-                    .Where(a => a.IsDataZeroingSample && a.Event.DurationMicroseconds > 0 && a.Event.GrowthPages > 0)
+                    .Where(a => a.IsDataZeroingSample && a.Event.DurationMicroseconds > 0
+                        && a.Event.GrowthBytes >= ZeroingRateOptions.MinimumSampleBytes)
                     .Select(a => ZeroingRateEstimator.BytesPerSecond(a.Event))
                     .ToList();
                 var rate = ZeroingRateEstimator.Estimate(set, new ZeroingRateOptions()).Instance;
@@ -112,6 +113,12 @@ public class ZeroingPropertyTests
                     Assert.InRange(rate.BytesPerSecond, samples.Min(), samples.Max());
             }
         });
+
+    [Fact]
+    public void Weighted_median_of_any_list_lies_between_its_min_and_max() =>
+        Property.ForAll(random => Enumerable.Range(0, random.Next(1, 30))
+                .Select(_ => (Value: random.NextDouble() * 4e9, Weight: (double)random.Next(1, 100_000))).ToArray(),
+            samples => Assert.InRange(Median.Weighted(samples)!.Value, samples.Min(s => s.Value), samples.Max(s => s.Value)));
 
     [Fact]
     public void Median_of_any_list_lies_between_its_min_and_max() =>

@@ -1,6 +1,6 @@
 using System.Security.Claims;
 
-namespace IfiDashboard.Server.Security;
+namespace IfiDashboard.Shared.Security;
 
 /// <summary>The name a change is recorded under: the signed-in user's, never a name typed into a form.</summary>
 public static class ChangeAuthor
@@ -17,4 +17,23 @@ public static class ChangeAuthor
         name = name.Trim();
         return name.Length <= MaxLength ? name : name[..MaxLength];
     }
+
+    /// <summary>The signed-in user's recorded name, or null for an anonymous viewer (who can change nothing).</summary>
+    public static string? TryOf(ClaimsPrincipal user)
+    {
+        try
+        {
+            return Of(user);
+        }
+        catch (UnauthorizedAccessException)
+        {
+            return null;
+        }
+    }
+
+    /// <summary>
+    /// Whether two recorded names are one person, for four-eyes rules. Identity providers differ in the case they
+    /// return a name in, so case is ignored.
+    /// </summary>
+    public static bool IsSamePerson(string recorded, string other) => string.Equals(recorded, other, StringComparison.OrdinalIgnoreCase);
 }

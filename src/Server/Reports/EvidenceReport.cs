@@ -1,0 +1,40 @@
+namespace IfiDashboard.Server.Reports;
+
+/// <summary>
+/// What an auditor asks for, for one period and scope: the policy versions in force, the waivers that counted, each
+/// instance's statuses with the evidence behind them, and every change with who made it. Built only from what the
+/// store keeps for good (policy versions, waivers, the daily statuses, polls, the audit log), in a fixed order and
+/// without the time of its making, so the report of a closed period is byte-identical however often it is made.
+/// </summary>
+public sealed record EvidenceReport(
+    EvidencePeriod Period,
+    IReadOnlyList<EvidencePolicyVersion> PolicyVersions,
+    IReadOnlyList<EvidenceWaiver> Waivers,
+    IReadOnlyList<EvidenceInstance> Instances,
+    IReadOnlyList<EvidenceChange> Changes,
+    EvidenceManifest Manifest);
+
+/// <param name="From">Inclusive, UTC.</param>
+/// <param name="To">Exclusive, UTC.</param>
+/// <param name="IsClosed">False while the period reaches past the time the report was made: its figures may still change.</param>
+public sealed record EvidencePeriod(DateTimeOffset From, DateTimeOffset To, string? Environment, string? Tag, bool IsClosed);
+
+/// <param name="InForceFrom">When it took effect, or the period's start for the version already in force then.</param>
+public sealed record EvidencePolicyVersion(int Version, string Author, DateTimeOffset CreatedAt, DateTimeOffset InForceFrom, string Rules);
+
+public sealed record EvidenceWaiver(long Id, long InstanceId, string InstanceName, string Reason, string Author,
+    string? ApprovedBy, DateTimeOffset GrantedAt, DateTimeOffset ExpiresAt, DateTimeOffset? RevokedAt, string? RevokedBy);
+
+/// <param name="DaysByStatus">For each status, the UTC days of the period whose worst status it was.</param>
+/// <param name="LastPoll">The last poll that finished inside the period, or null when none did.</param>
+public sealed record EvidenceInstance(long Id, string Name, string? ExternalKey, string Environment, string? Owner,
+    IReadOnlyDictionary<string, int> DaysByStatus, string? WorstStatus, EvidencePoll? LastPoll);
+
+/// <param name="IfiEvidence">Where the IFI state came from: the services DMV, the start-up line of the error log, or none.</param>
+public sealed record EvidencePoll(DateTimeOffset FinishedAt, string Collector, string Outcome, string IfiState, string IfiEvidence);
+
+public sealed record EvidenceChange(long Id, DateTimeOffset OccurredAt, string Actor, string? RemoteAddress, string Action,
+    string? Target, string? Before, string? After);
+
+/// <summary>SHA-256 (lower-case hex) of each section's JSON, and of the whole report's sections together.</summary>
+public sealed record EvidenceManifest(IReadOnlyDictionary<string, string> Sections, string Report);

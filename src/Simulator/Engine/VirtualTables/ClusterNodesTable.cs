@@ -1,0 +1,41 @@
+using IfiDashboard.Simulator.Results;
+using IfiDashboard.Simulator.Scenarios;
+
+namespace IfiDashboard.Simulator.Engine.VirtualTables;
+
+/// <summary>
+/// sys.dm_os_cluster_nodes: one row per possible owner node of a failover cluster instance, none for a standalone
+/// instance. Needs VIEW SERVER STATE, VIEW SERVER PERFORMANCE STATE from 2022 (reference section 1a).
+/// </summary>
+internal sealed class ClusterNodesTable : VirtualTable
+{
+    private static readonly IReadOnlyList<ResultColumn> Shape =
+    [
+        ResultColumn.NVarChar("NodeName", 128),
+        new("status", SqlType.Int),
+        ResultColumn.NVarChar("status_description", 20),
+        new("is_current_owner", SqlType.Bit),
+    ];
+
+    public override string Name => "dm_os_cluster_nodes";
+
+    public override int ObjectId => -1009;
+
+    public override bool ExistsIn(VersionProfile profile) => !profile.IsAzureSqlDatabase;
+
+    public override IReadOnlyList<ResultColumn> Columns(VersionProfile profile) => Shape;
+
+    // As for the services DMV, the stricter reading of 2022 is modelled: only the new permission (or sysadmin,
+    // CONTROL SERVER) passes there.
+    public override IReadOnlyList<SqlMessage>? Authorize(SessionContext session)
+    {
+        var required = session.Profile.Major >= 16 ? "VIEW SERVER PERFORMANCE STATE" : "VIEW SERVER STATE";
+        string[] sufficient = ["sysadmin", "CONTROL SERVER", required];
+        var granted = session.Login.Permissions.Any(p =>
+            sufficient.Any(s => string.Equals(p.Trim(), s, StringComparison.OrdinalIgnoreCase)));
+        return granted ? null : SqlErrors.PermissionDenied(required);
+    }
+
+    public override IEnumerable<object?[]> Rows(SessionContext session) =>
+        session.Instance.ClusterNodes.Select((node, i) => new object?[] { node, 0, "up", i == 0 });
+}

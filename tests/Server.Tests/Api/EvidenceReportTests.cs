@@ -1,0 +1,127 @@
+using System.Globalization;
+using System.Net;
+using System.Net.Http.Json;
+using System.Security.Claims;
+using System.Text.Json;
+using IfiDashboard.Server.Api.Compliance;
+using IfiDashboard.Server.Reports;
+using IfiDashboard.Server.Api.Keys;
+using IfiDashboard.Server.Store.Reports;
+using IfiDashboard.Server.Tests.Api.Compliance;
+using IfiDashboard.Shared.Editing;
+using IfiDashboard.Shared.Security;
+using Microsoft.Extensions.DependencyInjection;
+
+namespace IfiDashboard.Server.Tests.Api;
+
+/// <summary>The auditors' evidence report over the real API, on a simulated fleet polled through real SqlClient.</summary>
+public sealed class EvidenceReportTests
+{
+    static readonly ClaimsPrincipal Dba = new(new ClaimsIdentity(
+        [new Claim(ClaimTypes.Name, "dba@bank.test"), new Claim(ClaimTypes.Role, DashboardRoles.Administrator)], "test"));
+
+    static string Today => DateTimeOffset.UtcNow.ToString("yyyy-MM-dd", CultureInfo.InvariantCulture);
+    static string Tomorrow => DateTimeOffset.UtcNow.AddDays(1).ToString("yyyy-MM-dd", CultureInfo.InvariantCulture);
+
+    static async Task<HttpClient> AuditorAsync(ComplianceFleet fleet) => fleet.Client((await fleet.Host.Services.GetRequiredService<ApiKeyIssuer>()
+        .CreateAsync("auditor", ["audit:read"], null, CancellationToken.None)).Key);
+
+    static async Task<(string Body, string? Hash)> GetAsync(HttpClient client, string query)
+    {
+        using var response = await client.GetAsync("/api/v1/reports/evidence?" + query);
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        return (await response.Content.ReadAsStringAsync(),
+            response.Headers.TryGetValues(EvidenceReportEndpoints.ReportHashHeader, out var values) ? values.Single() : null);
+    }
+
+    [Fact]
+    public async Task The_report_is_byte_identical_when_made_again_agrees_with_the_compliance_api_and_names_each_evidence_source()
+    {
+        await using var fleet = await ComplianceFleet.StartAsync();
+        var auditor = await AuditorAsync(fleet);
+        var period = $"from={Today}&to={Tomorrow}";
+
+        var first = await GetAsync(auditor, period);
+        var second = await GetAsync(auditor, period);
+        var rows = (await fleet.Reader.GetFromJsonAsync<ComplianceRowPage>("/api/v1/compliance/instances?limit=100", new JsonSerializerOptions(JsonSerializerDefaults.Web)))!.Items;
+        var report = JsonDocument.Parse(first.Body).RootElement;
+        var instances = report.GetProperty("instances").EnumerateArray().ToDictionary(i => i.GetProperty("name").GetString()!);
+
+        Assert.Equal(first.Body, second.Body);
+        Assert.Equal(report.GetProperty("manifest").GetProperty("report").GetString(), first.Hash);
+        Assert.Equal(rows.Select(r => r.Name).Order(), instances.Keys.Order());
+        foreach (var row in rows)
+        {
+            // Today's worst status is the status the one assessment of today gave.
+            Assert.Equal(row.Status, instances[row.Name].GetProperty("worstStatus").GetString());
+            Assert.True(row.LastGoodPollAt is null || row.LastGoodPollAt == instances[row.Name].GetProperty("lastPoll").GetProperty("finishedAt").GetDateTimeOffset(),
+                $"{row.Name}: last good poll {row.LastGoodPollAt:O}, report {instances[row.Name].GetProperty("lastPoll")}");
+        }
+        Assert.Equal(EvidenceReports.DmvEvidence, instances["ok-required"].GetProperty("lastPoll").GetProperty("ifiEvidence").GetString());
+        // 2012 SP3 has neither the DMV column nor the start-up line: unknown, and the report says there is no evidence.
+        Assert.Equal((EvidenceReports.NoEvidence, "Unknown"), (instances["legacy"].GetProperty("lastPoll").GetProperty("ifiEvidence").GetString(),
+            instances["legacy"].GetProperty("lastPoll").GetProperty("ifiState").GetString()));
+        Assert.Contains(report.GetProperty("changes").EnumerateArray(), c => c.GetProperty("action").GetString() == "instance.registered");
+        Assert.False(report.GetProperty("period").GetProperty("isClosed").GetBoolean());
+    }
+
+    [Fact]
+    public async Task A_waiver_and_its_audit_entry_enter_the_report_and_change_only_their_sections_hashes()
+    {
+        await using var fleet = await ComplianceFleet.StartAsync();
+        var auditor = await AuditorAsync(fleet);
+        var period = $"from={Today}&to={Tomorrow}&tag=emea";
+        var before = JsonDocument.Parse((await GetAsync(auditor, period)).Body).RootElement.GetProperty("manifest").GetProperty("sections");
+
+        await fleet.Host.Services.GetRequiredService<IPolicyEditor>()
+            .GrantWaiverAsync(fleet.IdOf("off-required"), "vendor freeze CHG-42", DateTimeOffset.UtcNow.AddDays(5), Dba, CancellationToken.None);
+        var after = JsonDocument.Parse((await GetAsync(auditor, period)).Body).RootElement;
+        var sections = after.GetProperty("manifest").GetProperty("sections");
+
+        var waiver = Assert.Single(after.GetProperty("waivers").EnumerateArray());
+        Assert.Equal(("off-required", "vendor freeze CHG-42", "dba@bank.test"),
+            (waiver.GetProperty("instanceName").GetString(), waiver.GetProperty("reason").GetString(), waiver.GetProperty("author").GetString()));
+        Assert.Equal(["off-required"], after.GetProperty("instances").EnumerateArray().Select(i => i.GetProperty("name").GetString()));
+        Assert.Contains(after.GetProperty("changes").EnumerateArray(), c => c.GetProperty("action").GetString() == "waiver.granted");
+        Assert.NotEqual(before.GetProperty("waivers").GetString(), sections.GetProperty("waivers").GetString());
+        Assert.NotEqual(before.GetProperty("changes").GetString(), sections.GetProperty("changes").GetString());
+        Assert.Equal(before.GetProperty("policyVersions").GetString(), sections.GetProperty("policyVersions").GetString());
+        Assert.Equal(before.GetProperty("period").GetString(), sections.GetProperty("period").GetString());
+    }
+
+    [Fact]
+    public async Task An_instance_whose_ifi_comes_from_the_error_log_says_so()
+    {
+        await using var host = new Functional.DashboardHost(new Simulator.Scenarios.ScenarioInstance { Name = "sp2", Profile = "2014-SP2", IfiEnabled = true });
+        await host.RegisterFleetAsync();
+        await host.PollAllAsync();
+        var auditor = host.CreateClient();
+        auditor.DefaultRequestHeaders.Add("X-Api-Key", (await host.Services.GetRequiredService<ApiKeyIssuer>()
+            .CreateAsync("auditor", ["audit:read"], null, CancellationToken.None)).Key);
+
+        var report = JsonDocument.Parse((await GetAsync(auditor, $"from={Today}&to={Tomorrow}")).Body).RootElement;
+
+        var poll = Assert.Single(report.GetProperty("instances").EnumerateArray()).GetProperty("lastPoll");
+        Assert.Equal((EvidenceReports.ErrorLogEvidence, "Enabled"), (poll.GetProperty("ifiEvidence").GetString(), poll.GetProperty("ifiState").GetString()));
+    }
+
+    [Fact]
+    public async Task The_report_needs_the_audit_scope_and_both_bounds()
+    {
+        await using var fleet = await ComplianceFleet.StartAsync();
+        var auditor = await AuditorAsync(fleet);
+
+        using var withReadScope = await fleet.Reader.GetAsync($"/api/v1/reports/evidence?from={Today}&to={Tomorrow}");
+        using var withoutTo = await auditor.GetAsync($"/api/v1/reports/evidence?from={Today}");
+        using var csv = await auditor.GetAsync($"/api/v1/reports/evidence?from={Today}&to={Tomorrow}&format=csv");
+        var csvText = await csv.Content.ReadAsStringAsync();
+
+        Assert.Equal(HttpStatusCode.Forbidden, withReadScope.StatusCode);
+        Assert.Equal(HttpStatusCode.BadRequest, withoutTo.StatusCode);
+        Assert.Contains("\"to\"", await withoutTo.Content.ReadAsStringAsync(), StringComparison.Ordinal);
+        Assert.StartsWith("id,name,externalKey,environment,owner,worstStatus,daysCompliant", csvText, StringComparison.Ordinal);
+        // A CMDB owner that looks like a formula is neutralised as in every other export.
+        Assert.DoesNotContain("\n5,off-required,CI-OFF,Production,=HYPERLINK", csvText.Replace("\r", "", StringComparison.Ordinal), StringComparison.Ordinal);
+        Assert.Equal(5, csvText.Split('\n', StringSplitOptions.RemoveEmptyEntries).Length);
+    }
+}
