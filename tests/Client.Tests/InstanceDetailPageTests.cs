@@ -10,9 +10,12 @@ namespace IfiDashboard.Client.Tests;
 
 public sealed class InstanceDetailPageTests : ComponentTest
 {
+    readonly FakeAssessments _assessments = FakeAssessments.Of(FleetAssessment.Empty(InstanceSpec.Now));
+
     RenderedPage RenderWith(IInstanceDetails details, long id = 1, string query = "")
     {
         Services.AddSingleton(details);
+        Services.AddSingleton<IFleetAssessments>(_assessments);
         NavigateTo($"instances/{id}{query}");
         return Render<InstanceDetailPage>(p => p.Add(x => x.Id, id));
     }
@@ -89,6 +92,21 @@ public sealed class InstanceDetailPageTests : ComponentTest
         Assert.Contains("assumed", page.Find("[data-rate-method]").TextContent, StringComparison.Ordinal);
         var sales = page.Find("[data-table=restore] tr[data-database=Sales]");
         Assert.Contains("34 min 08 s", sales.TextContent, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Interactive_the_page_reads_the_instance_again_when_an_assessment_lands()
+    {
+        var current = Details.SqlFin01(growthEvents: 4);
+        RenderInteractively();
+        var page = RenderWith(new FakeDetails(_ => Task.FromResult<InstanceDetail?>(current)), current.Assessment.Registration.Id);
+        Assert.Equal(4, page.FindAll("[data-table=growth] tbody tr").Count);
+
+        current = Details.SqlFin01(growthEvents: 8); // a poll stored four more growth events
+        await _assessments.LandAsync(FleetAssessment.Empty(InstanceSpec.Now));
+
+        page.WaitForAssertion(() => Assert.Equal(8, page.FindAll("[data-table=growth] tbody tr").Count));
+        Assert.NotNull(page.Find("[data-live-indicator]"));
     }
 
     [Fact]

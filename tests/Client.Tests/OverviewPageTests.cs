@@ -144,13 +144,42 @@ public sealed class OverviewPageTests : ComponentTest
     }
 
     [Fact]
-    public void Everything_lives_in_a_region_live_refresh_can_swap()
+    public async Task Interactive_the_tiles_trend_and_lists_follow_each_new_assessment_in_place()
     {
-        var page = RenderFleet(Fleets.Of(Fleets.Mixed()));
+        var assessments = FakeAssessments.Of(Fleets.Of(Fleets.Mixed(), daily: Fleets.Days(3)));
+        RenderInteractively();
+        var page = RenderWith(assessments);
+        Assert.Equal("3", Tile(page, "Compliant"));
+        Assert.NotNull(page.Find("[data-live-indicator]"));
 
-        var live = page.Find("[data-live=overview]");
-        Assert.NotNull(live.QuerySelector("[data-chart=trend]"));
-        Assert.NotNull(live.QuerySelector("[data-count=Compliant]"));
+        await assessments.LandAsync(Fleets.Of(Fleets.MixedAfterSqlFin01Fixed(), daily: Fleets.Days(4)));
+
+        page.WaitForAssertion(() => Assert.Equal("4", Tile(page, "Compliant")));
+        Assert.Equal("1", Tile(page, "NonCompliant"));
+        Assert.Equal(4, page.FindAll("[data-chart=trend] circle.trend-point").Count);
+    }
+
+    [Fact]
+    public void Rendered_for_a_request_the_page_reads_once_and_follows_nothing()
+    {
+        var assessments = FakeAssessments.Of(Fleets.Of(Fleets.Mixed()));
+        var page = RenderWith(assessments);
+
+        Assert.Equal(0, assessments.Followers);
+        Assert.Empty(page.FindAll("[data-live-indicator]"));
+    }
+
+    [Fact]
+    public async Task A_closed_page_stops_following_assessments()
+    {
+        var assessments = FakeAssessments.Of(Fleets.Of(Fleets.Mixed()));
+        RenderInteractively();
+        RenderWith(assessments);
+        Assert.Equal(1, assessments.Followers);
+
+        await DisposeComponentsAsync();
+
+        Assert.Equal(0, assessments.Followers);
     }
 
     [Fact]

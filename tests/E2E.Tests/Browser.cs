@@ -30,7 +30,16 @@ public sealed class Browser : IDisposable
             "--window-size=1440,900", $"--user-data-dir={_profile}");
         Driver = new ChromeDriver(service, options, TimeSpan.FromSeconds(60));
         Driver.Manage().Timeouts().PageLoad = TimeSpan.FromSeconds(30);
+        // Every page records what the Content-Security-Policy blocked, from its first script on (CspViolations).
+        Driver.ExecuteCdpCommand("Page.addScriptToEvaluateOnNewDocument", new Dictionary<string, object?>
+        {
+            ["source"] = "window.cspViolations = []; document.addEventListener('securitypolicyviolation', " +
+                         "e => window.cspViolations.push(`${e.effectiveDirective} blocked ${e.blockedURI || 'inline'}`));",
+        });
     }
+
+    /// <summary>What the page's Content-Security-Policy blocked since it loaded.</summary>
+    public IReadOnlyList<string?> CspViolations() => Strings("return window.cspViolations ?? [];");
 
     public ChromeDriver Driver { get; }
 
@@ -38,8 +47,8 @@ public sealed class Browser : IDisposable
 
     public void Open(string url) => Driver.Navigate().GoToUrl(url);
 
-    // Pages swap their live regions (live-refresh.js) whenever a poll lands, so an element found in one WebDriver
-    // call can be detached by the next. Waits therefore retry a stale element, and reads of live content run as one
+    // Live pages re-render in place over their circuit whenever an assessment lands, so an element found in one
+    // WebDriver call can be detached by the next. Waits therefore retry a stale element, and reads of live content run as one
     // script, during which the page cannot change.
 
     public IWebElement WaitFor(string css, int seconds = 15) =>

@@ -1,3 +1,9 @@
+using IfiDashboard.Shared.Compliance.Policy;
+using IfiDashboard.Shared.Compliance.Status;
+using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Shared.Inventory;
+using IfiDashboard.Shared.Snapshots;
+using Microsoft.Extensions.DependencyInjection;
 using OpenQA.Selenium;
 
 namespace IfiDashboard.E2E.Tests;
@@ -46,8 +52,16 @@ public sealed class DashboardInBrowserTests(DemoFixture demo)
         Assert.Equal(demo.Server.InstanceCount, all);
         Assert.InRange(statuses.Count, 1, all - 1);
         Assert.All(statuses, s => Assert.Equal("NonCompliant", s));
-        Assert.StartsWith("data:text/csv", Browser.Driver.FindElement(By.CssSelector("a[data-export=csv]")).GetAttribute("href"), StringComparison.Ordinal);
+        Assert.EndsWith("instances/export.csv?status=NonCompliant", Browser.Attribute("a[data-export=csv]", "href"), StringComparison.Ordinal);
         Browser.Screenshot("instances-filtered");
+
+        // Sorting is a link (enhanced navigation); the live grid takes the new view and keeps the filter.
+        Browser.Click("th a[data-sort=Name]");
+        Browser.WaitUntil(_ => Browser.Attributes("th[aria-sort]", "aria-sort") is ["descending"]); // by name, the other way
+        var names = Browser.Attributes("tbody tr[data-instance]", "data-instance");
+        Assert.Equal(names.OrderDescending(StringComparer.OrdinalIgnoreCase), names);
+        Assert.All(Browser.Attributes("tbody tr[data-instance]", "data-status"), s => Assert.Equal("NonCompliant", s));
+        Assert.Contains("status=NonCompliant", Browser.Driver.Url, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -93,9 +107,10 @@ public sealed class DashboardInBrowserTests(DemoFixture demo)
         Assert.NotEqual(before, Background());
         Assert.Equal("true", toggle.GetAttribute("aria-pressed"));
 
-        Browser.Open(Url("instances"));
+        Browser.Click(".main-nav a[href=instances]"); // enhanced navigation: the next page is merged into this one
         Browser.WaitFor("table[data-grid]");
         Assert.Equal("dark", Theme());
+        Browser.WaitUntil(_ => Browser.Attributes("[data-theme-toggle]:not([hidden])", "aria-pressed") is ["true"]);
         Browser.Screenshot("instances-dark");
         Browser.Open(Url(""));
         Browser.WaitFor("[data-count=Compliant]");
@@ -106,18 +121,51 @@ public sealed class DashboardInBrowserTests(DemoFixture demo)
         Assert.Equal(before, Background());
     }
 
-    [Fact]
-    public async Task A_new_assessment_refreshes_the_open_page_without_a_reload()
+    /// <summary>A demo instance whose IFI is off where it is required, and not waived: turning IFI on makes it compliant.</summary>
+    async Task<InstanceRegistration> NonCompliantForWantOfIfiAsync()
     {
+        var fleet = await demo.Server.Services.GetRequiredService<IFleetAssessments>().GetAsync(CancellationToken.None);
+        return fleet.Instances.First(i => i.Compliance is { Status: ComplianceStatus.NonCompliant, Waiver: null, Policy.Desired: DesiredState.Required }
+            && i.Compliance.Observed == IfiState.Disabled).Registration;
+    }
+
+    /// <summary>An element the test adds to the page: still there later means the page was not reloaded.</summary>
+    void MarkPage() => Browser.Driver.ExecuteScript("const m = document.createElement('i'); m.id = 'kept'; document.body.append(m);");
+
+    [Fact]
+    public async Task A_poll_landing_updates_the_overview_and_the_filtered_grid_in_place()
+    {
+        var instance = await NonCompliantForWantOfIfiAsync();
+        var simulated = demo.Server.Simulated(instance.Name);
         Browser.Open(Url(""));
-        Browser.WaitFor("[data-count=Compliant]");
-        var marker = Browser.Driver.ExecuteScript("const m = document.createElement('i'); m.id = 'kept'; document.body.append(m); return 1;");
-        Browser.WaitUntil(_ => Browser.Attributes("html", "data-live-connected") is ["true"]); // the page's EventSource is open
+        Browser.WaitFor("[data-live-indicator]"); // the page's circuit is up: it now follows assessments
+        var compliant = Number(Browser.Text("[data-count=Compliant] .tile-value"));
+        MarkPage();
+        try
+        {
+            simulated.IfiEnabled = true; // the DBA granted the privilege and restarted the service
+            await demo.Server.PollLandsAsync(instance);
 
-        await demo.Server.AssessAsync();
+            Browser.WaitUntil(_ => Number(Browser.Text("[data-count=Compliant] .tile-value")) == compliant + 1, 20);
+            Assert.NotEmpty(Browser.All("#kept"));
+            Browser.Screenshot("overview-after-poll");
 
-        Browser.WaitUntil(d => ((IJavaScriptExecutor)d).ExecuteScript("return document.documentElement.dataset.liveRefreshed") is string, 20);
-        Assert.NotEmpty(Browser.All("#kept")); // the page was not reloaded: only the live region was swapped
-        Assert.NotNull(marker);
+            Browser.Open(Url("instances?status=NonCompliant"));
+            Browser.WaitFor("[data-live-indicator]");
+            Assert.Empty(Browser.All($"tr[data-instance='{instance.Name}']"));
+            MarkPage();
+
+            simulated.IfiEnabled = false; // and lost again
+            await demo.Server.PollLandsAsync(instance);
+
+            Assert.Equal("NonCompliant", Browser.Attribute($"tr[data-instance='{instance.Name}']", "data-status", seconds: 20));
+            Assert.NotEmpty(Browser.All("#kept"));
+            Assert.Contains("status=NonCompliant", Browser.Driver.Url, StringComparison.Ordinal);
+            Assert.All(Browser.Attributes("tbody tr[data-instance]", "data-status"), s => Assert.Equal("NonCompliant", s));
+        }
+        finally
+        {
+            simulated.IfiEnabled = false;
+        }
     }
 }

@@ -1,8 +1,11 @@
 using System.Net;
 using System.Net.Sockets;
+using IfiDashboard.Collector.Probes;
 using IfiDashboard.Collector.Scheduling;
 using IfiDashboard.Server.Compliance;
 using IfiDashboard.Server.Demo;
+using IfiDashboard.Shared.Inventory;
+using IfiDashboard.Shared.Snapshots;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
@@ -72,6 +75,19 @@ public sealed class DemoDashboard : WebApplicationFactory<Program>
         while (polled < InstanceCount && DateTime.UtcNow < deadline)
             polled += await collector.PollDueOnceAsync(CancellationToken.None);
         await AssessAsync();
+    }
+
+    /// <summary>The simulated instance behind a registered name: what a poll of it will find.</summary>
+    public ScenarioInstance Simulated(string name) => _scenario.Instances.Single(i => i.Name == name);
+
+    /// <summary>
+    /// Polls one instance now and stores the snapshot through the server's own sink, as the embedded collector does:
+    /// the server then assesses the fleet anew by itself and tells open pages.
+    /// </summary>
+    public async Task PollLandsAsync(InstanceRegistration instance)
+    {
+        var snapshot = await Services.GetRequiredService<InstanceProber>().PollAsync(instance, CancellationToken.None);
+        await Services.GetRequiredService<ISnapshotSink>().WriteAsync(snapshot, CancellationToken.None);
     }
 
     public Task AssessAsync() => Services.GetRequiredService<FleetAssessments>().RecomputeAsync(CancellationToken.None);

@@ -3,7 +3,10 @@ using Microsoft.AspNetCore.Components;
 
 namespace IfiDashboard.Client.Pages;
 
-/// <summary>The alert history: recent outbox rows, with failures and their reasons in plain sight.</summary>
+/// <summary>
+/// The alert history: recent outbox rows, with failures and their reasons in plain sight; alerts follow assessments,
+/// so the page reads the history again as each one lands.
+/// </summary>
 public partial class AlertsPage
 {
     const int Shown = 200;
@@ -13,11 +16,12 @@ public partial class AlertsPage
     IReadOnlyList<AlertHistoryItem>? _rows;
     string? _loadError;
 
-    protected override async Task OnInitializedAsync()
+    protected override async Task LoadAsync()
     {
         try
         {
             _rows = await Alerts.RecentAsync(Shown, CancellationToken.None);
+            _loadError = null;
         }
         catch (Exception e)
         {

@@ -20,7 +20,6 @@ public sealed class FleetAssessments(
     readonly RebuildPacing _pacing = new(time);
     FleetAssessment? _current;
 
-    /// <summary>Raised after a new assessment replaced the previous one.</summary>
     public event Action? Assessed;
 
     public async Task<FleetAssessment> GetAsync(CancellationToken cancellationToken) =>

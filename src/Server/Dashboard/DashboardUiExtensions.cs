@@ -3,6 +3,9 @@ using IfiDashboard.Client.Pages.Audit;
 using IfiDashboard.Server.Audit;
 using IfiDashboard.Server.Security;
 using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Shared.Security;
+using Microsoft.AspNetCore.Authorization;
+using Microsoft.AspNetCore.Components.Endpoints;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 
 namespace IfiDashboard.Server.Dashboard;
@@ -10,13 +13,15 @@ namespace IfiDashboard.Server.Dashboard;
 public static class DashboardUiExtensions
 {
     /// <summary>
-    /// The Blazor dashboard (src/Client), rendered on the server (static SSR) and kept current by Server-Sent Events.
-    /// See docs/decisions/0003-static-ssr-and-live-refresh.md.
+    /// The Blazor dashboard (src/Client): read-mostly pages and forms rendered on the server (static SSR), the pages
+    /// that follow the fleet live (overview, instance grid and page, alerts) interactive over a SignalR circuit.
+    /// See docs/decisions/0009-interactive-server-where-it-serves.md.
     /// </summary>
     public static IServiceCollection AddIfiDashboardUi(this IServiceCollection services)
     {
         services.TryAddSingleton<FleetChanges>();
-        services.AddRazorComponents();
+        services.AddRazorComponents().AddInteractiveServerComponents();
+        services.AddCascadingAuthenticationState();
         services.AddSingleton<IAuditView, AuditView>();
         return services;
     }
@@ -24,11 +29,18 @@ public static class DashboardUiExtensions
     public static WebApplication MapIfiDashboardUi(this WebApplication app)
     {
         app.UseAntiforgery();
-        // The stylesheet and scripts hold nothing secret, and the sign-in pages need them.
+        // The stylesheet and scripts (blazor.web.js included) hold nothing secret, and the sign-in pages need them.
         app.MapStaticAssets().AllowAnonymous();
-        app.MapFleetEvents();
         app.MapAuditExport();
-        app.MapRazorComponents<App>().RequireAuthorization(DashboardPages.Policy);
+        app.MapInstancesExport();
+        // A page's rule depends on the form posted to it; the circuit's hub (/_blazor: negotiate, the websocket,
+        // disconnect) shows only what pages show, so it needs a Viewer: no one else gets a circuit.
+        app.MapRazorComponents<App>()
+            // The framework would add a second CSP (frame-ancestors 'self', for websocket compression); ours already
+            // says frame-ancestors 'none' on every answer (SecurityHeaders).
+            .AddInteractiveServerRenderMode(options => options.ContentSecurityFrameAncestorsPolicy = null)
+            .Add(endpoint => endpoint.Metadata.Add(new AuthorizeAttribute(
+                endpoint.Metadata.OfType<ComponentTypeMetadata>().Any() ? DashboardPages.Policy : DashboardRoles.Viewer)));
         return app;
     }
 }

@@ -44,4 +44,7 @@ public interface IFleetAssessments
 {
     /// <summary>The latest assessment; computes one first if none exists yet.</summary>
     Task<FleetAssessment> GetAsync(CancellationToken cancellationToken);
+
+    /// <summary>Raised after a new assessment replaced the previous one (stored changes settled, or the minute passed).</summary>
+    event Action? Assessed;
 }

@@ -1,83 +1,32 @@
-using System.Linq.Expressions;
-using System.Reflection;
-using AngleSharp.Dom;
-using AngleSharp.Html.Parser;
+global using RenderedPage = Bunit.IRenderedComponent<Microsoft.AspNetCore.Components.IComponent>;
+using Bunit;
 using Microsoft.AspNetCore.Components;
-using Microsoft.AspNetCore.Components.Web;
 using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.Logging.Abstractions;
 
 namespace IfiDashboard.Client.Tests.Rendering;
 
 /// <summary>
-/// Renders a component to HTML the way the server does for static SSR (Blazor's <see cref="HtmlRenderer"/>), at a
-/// given address so query-string parameters are supplied, and parses the result for assertions.
+/// Renders components with bUnit at a given address, so query-string parameters are supplied. A component that waits
+/// on a read shows its loading state at once; one that changes later is awaited with WaitForState/WaitForAssertion.
 /// </summary>
-public abstract class ComponentTest
+public abstract class ComponentTest : BunitContext
 {
-    const string BaseUri = "http://localhost/";
-    string _uri = BaseUri;
-
-    protected IServiceCollection Services { get; } = new ServiceCollection();
+    string? _relativeUri;
+    // As the server renders a page for a request (static SSR), unless a test renders it interactively.
+    RendererInfo _rendererInfo = new("Static", isInteractive: false);
 
     /// <summary>The address the next render happens at, relative to the app's base ("instances?status=...").</summary>
-    protected void NavigateTo(string relativeUri) => _uri = BaseUri + relativeUri;
+    protected void NavigateTo(string relativeUri) => _relativeUri = relativeUri;
 
-    protected RenderedPage Render<TComponent>(Action<Parameters<TComponent>>? parameters = null) where TComponent : IComponent
+    /// <summary>As rendered on a circuit (interactive server), where live pages follow new assessments.</summary>
+    protected void RenderInteractively() => _rendererInfo = new RendererInfo("Server", isInteractive: true);
+
+    protected new IRenderedComponent<TComponent> Render<TComponent>(Action<ComponentParameterCollectionBuilder<TComponent>>? parameters = null)
+        where TComponent : IComponent
     {
-        var values = new Parameters<TComponent>();
-        parameters?.Invoke(values);
-        IServiceCollection services = new ServiceCollection();
-        foreach (var descriptor in Services) services.Add(descriptor);
-        services.AddSingleton<NavigationManager>(new TestNavigationManager(BaseUri, _uri));
-        services.AddSupplyValueFromQueryProvider();
-        // Off the test's synchronization context: the renderer has its own dispatcher.
-        var html = Task.Run(async () =>
-        {
-            await using var provider = services.BuildServiceProvider();
-            await using var renderer = new HtmlRenderer(provider, NullLoggerFactory.Instance);
-            return await renderer.Dispatcher.InvokeAsync(async () =>
-            {
-                var root = renderer.BeginRenderingComponent<TComponent>(ParameterView.FromDictionary(values.Values));
-                // A component still waiting (the loading state) is shown as it is after a short wait, as SSR without
-                // streaming would never show it; that state only exists where the read never completes.
-                await Task.WhenAny(root.QuiescenceTask, Task.Delay(TimeSpan.FromMilliseconds(250)));
-                return root.ToHtmlString();
-            });
-        }).GetAwaiter().GetResult();
-        return new RenderedPage(html);
+        // Both resolve services, after which none can be added: so they happen here, after the test's setup.
+        SetRendererInfo(_rendererInfo);
+        if (_relativeUri is not null) Services.GetRequiredService<NavigationManager>().NavigateTo(_relativeUri);
+        return base.Render(parameters ?? (_ => { }));
     }
-
-    sealed class TestNavigationManager : NavigationManager
-    {
-        public TestNavigationManager(string baseUri, string uri) => Initialize(baseUri, uri);
-
-        protected override void NavigateToCore(string uri, NavigationOptions options) => Uri = ToAbsoluteUri(uri).ToString();
-    }
-}
-
-/// <summary>Component parameters by property, so a renamed parameter fails to compile rather than to render.</summary>
-public sealed class Parameters<TComponent>
-{
-    internal Dictionary<string, object?> Values { get; } = [];
-
-    public Parameters<TComponent> Add<TValue>(Expression<Func<TComponent, TValue>> parameter, TValue value)
-    {
-        var member = (MemberExpression)parameter.Body;
-        Values[((PropertyInfo)member.Member).Name] = value;
-        return this;
-    }
-}
-
-/// <summary>Rendered markup with CSS-selector lookups.</summary>
-public sealed class RenderedPage(string markup)
-{
-    readonly IDocument _document = new HtmlParser().ParseDocument("<!DOCTYPE html><html><body>" + markup + "</body></html>");
-
-    public string Markup { get; } = markup;
-
-    public IElement Find(string selector) =>
-        _document.QuerySelector(selector) ?? throw new Xunit.Sdk.XunitException($"No element matches '{selector}' in:\n{Markup}");
-
-    public IReadOnlyList<IElement> FindAll(string selector) => _document.QuerySelectorAll(selector).ToList();
 }

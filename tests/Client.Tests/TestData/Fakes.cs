@@ -2,14 +2,31 @@ using IfiDashboard.Shared.Dashboard;
 
 namespace IfiDashboard.Client.Tests.TestData;
 
-/// <summary>An assessment source that answers with a given fleet, fails, or never answers (the loading state).</summary>
+/// <summary>
+/// An assessment source that answers with a given fleet, fails, or never answers (the loading state), and on which a
+/// new assessment can land later.
+/// </summary>
 public sealed class FakeAssessments(Func<Task<FleetAssessment>> get) : IFleetAssessments
 {
+    Func<Task<FleetAssessment>> _get = get;
+
     public static FakeAssessments Of(FleetAssessment fleet) => new(() => Task.FromResult(fleet));
     public static FakeAssessments Failing(string message) => new(() => Task.FromException<FleetAssessment>(new InvalidOperationException(message)));
     public static FakeAssessments Pending() => new(() => new TaskCompletionSource<FleetAssessment>().Task);
 
-    public Task<FleetAssessment> GetAsync(CancellationToken cancellationToken) => get();
+    public event Action? Assessed;
+
+    /// <summary>How many components follow new assessments.</summary>
+    public int Followers => Assessed?.GetInvocationList().Length ?? 0;
+
+    public Task<FleetAssessment> GetAsync(CancellationToken cancellationToken) => _get();
+
+    /// <summary>A new assessment lands, told on a thread of its own as the server's background assessment does.</summary>
+    public Task LandAsync(FleetAssessment fleet)
+    {
+        _get = () => Task.FromResult(fleet);
+        return Task.Run(() => Assessed?.Invoke());
+    }
 }
 
 public sealed class FakeDetails(Func<long, Task<InstanceDetail?>> get) : IInstanceDetails

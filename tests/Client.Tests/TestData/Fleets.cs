@@ -46,6 +46,11 @@ public static class Fleets
         new InstanceSpec { Id = 9, Name = "SQLDEV02", Status = ComplianceStatus.Compliant, Environment = "Development", ProductVersion = "16.0.4135.4" }.Build(),
     ];
 
+    /// <summary>The mixed fleet after SQLFIN01 got IFI: compliant now, as a later assessment finds it.</summary>
+    public static IReadOnlyList<InstanceAssessment> MixedAfterSqlFin01Fixed() =>
+        Mixed().Select(i => i.Registration.Name == "SQLFIN01"
+            ? i with { Compliance = i.Compliance with { Status = ComplianceStatus.Compliant } } : i).ToList();
+
     /// <summary><paramref name="count"/> instances, one in seven non-compliant, one in eleven unknown.</summary>
     public static IReadOnlyList<InstanceAssessment> Large(int count) => Enumerable.Range(1, count).Select(i => new InstanceSpec
     {

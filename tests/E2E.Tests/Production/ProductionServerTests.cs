@@ -29,6 +29,7 @@ public sealed class ProductionServerTests(ProductionServerFixture production)
         pages.Add(("instance-detail", $"instances/{id}"));
         pages.Add(("instance-edit", $"inventory/{id}"));
 
+        string[] live = ["overview", "instances", "alerts", "instance-detail"];
         var served = new Dictionary<string, long>(StringComparer.Ordinal);
         foreach (var (name, path) in pages)
         {
@@ -43,16 +44,17 @@ public sealed class ProductionServerTests(ProductionServerFixture production)
                 .Concat(Browser.Attributes("script[src]", "src"))
                 .Select(a => new Uri(new Uri(baseUrl), a).ToString()).ToList();
             Assert.Contains(assets, a => a.EndsWith(".css", StringComparison.Ordinal));
-            Assert.Contains(assets, a => a.Contains("live-refresh", StringComparison.Ordinal));
+            Assert.Contains(assets, a => a.Contains("_framework/blazor.web", StringComparison.Ordinal));
             foreach (var asset in assets.Where(a => !served.ContainsKey(a)))
                 served[asset] = await LengthServedAsync(asset);
 
             // app.css sets the body's margin to 0 and the system font; Chromium's own defaults are 8px and a serif.
             Assert.Equal("0px", Style("document.body", "margin"));
             Assert.Contains("system-ui", Style("document.body", "fontFamily"), StringComparison.Ordinal);
-            if (Browser.All("[data-live]").Count > 0) // live-refresh.js opened the page's event stream
-                Browser.WaitUntil(_ => Browser.Attributes("html", "data-live-connected") is ["true"]);
+            if (live.Contains(name)) // the page's circuit is up: it renders interactively
+                Browser.WaitFor("[data-live-indicator]", seconds: 30);
 
+            Assert.Empty(Browser.CspViolations());
             var light = Style("document.body", "backgroundColor");
             Browser.Screenshot($"production-{output}-{name}-light");
             toggle.Click();

@@ -28,6 +28,25 @@ public sealed class InstancesPageTests
         host.Services.GetRequiredService<FleetAssessments>().RecomputeAsync(CancellationToken.None);
 
     [Fact]
+    public async Task The_csv_export_linked_from_the_grid_serves_every_row_of_the_view_in_its_order()
+    {
+        await using var host = new DashboardHost(Fleet());
+        await host.RegisterFleetAsync();
+        await host.PollAllAsync();
+        await AssessAsync(host);
+
+        var grid = await GetAsync(host, "/instances?q=prod-ifi&sort=name&dir=desc&size=25");
+        var href = grid.QuerySelector("a[data-export=csv]")!.GetAttribute("href")!;
+        using var response = await host.CreateClient().GetAsync("/" + href);
+
+        Assert.Equal("text/csv", response.Content.Headers.ContentType?.MediaType);
+        Assert.Equal("instances.csv", response.Content.Headers.ContentDisposition?.FileNameStar ?? response.Content.Headers.ContentDisposition?.FileName);
+        var lines = (await response.Content.ReadAsStringAsync()).TrimStart('\uFEFF').Split("\r\n", StringSplitOptions.RemoveEmptyEntries);
+        Assert.Equal(["prod-ifi-on", "prod-ifi-off"], lines.Skip(1).Select(l => l.Split(',')[0]));
+        Assert.StartsWith("Instance,Status,", lines[0], StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task Grid_lists_every_instance_with_the_ifi_state_the_collector_read()
     {
         await using var host = new DashboardHost(Fleet());

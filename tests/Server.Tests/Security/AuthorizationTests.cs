@@ -62,6 +62,26 @@ public sealed class AuthorizationTests : IAsyncLifetime
         Assert.Empty(anonymous);
     }
 
+    [Fact]
+    public async Task The_circuit_hub_is_for_viewers_and_up_and_anyone_else_gets_no_circuit()
+    {
+        var hub = AppEndpoints.All(_host.Services)
+            .Where(e => (e.RoutePattern.RawText ?? "").TrimStart('/').StartsWith("_blazor", StringComparison.Ordinal)).ToList();
+        var results = new List<string>();
+        var expected = new List<string>();
+        foreach (var role in Roles.Append(TestSignIn.NoRole).Append(null))
+        {
+            // Negotiating is the first step of every circuit: without it no websocket is opened.
+            using var response = await Client(role).PostAsync("/_blazor/negotiate?negotiateVersion=1", null);
+            results.Add($"{role ?? "anonymous"} {(int)response.StatusCode}");
+            expected.Add($"{role ?? "anonymous"} {(role is null ? 401 : role == TestSignIn.NoRole ? 403 : 200)}");
+        }
+
+        Assert.NotEmpty(hub);
+        Assert.All(hub, e => Assert.Equal([DashboardRoles.Viewer], e.Metadata.GetOrderedMetadata<IAuthorizeData>().Select(a => a.Policy)));
+        Assert.Equal(expected, results);
+    }
+
     /// <summary>The forms each page component accepts, from its [SupplyParameterFromForm] properties.</summary>
     static IEnumerable<(Type Page, string Form)> PageForms() =>
         typeof(IfiDashboard.Client.Routes).Assembly.GetTypes()

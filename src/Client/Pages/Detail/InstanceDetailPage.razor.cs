@@ -4,7 +4,10 @@ using Microsoft.AspNetCore.Http;
 
 namespace IfiDashboard.Client.Pages.Detail;
 
-/// <summary>One instance, down to the file and the growth event: why it has the status it has and what to do.</summary>
+/// <summary>
+/// One instance, down to the file and the growth event: why it has the status it has and what to do. Interactive, its
+/// status follows each assessment as polls land.
+/// </summary>
 public partial class InstanceDetailPage
 {
     public const int EventsPerPage = 50;
@@ -12,19 +15,20 @@ public partial class InstanceDetailPage
     [Inject] IInstanceDetails Details { get; set; } = null!;
     [Parameter] public long Id { get; set; }
     [SupplyParameterFromQuery(Name = "events")] public int? EventsPage { get; set; }
-    /// <summary>Present when rendered by the server; lets a missing instance answer 404, not 200.</summary>
+    /// <summary>Present while prerendered on the server; lets a missing instance answer 404, not 200.</summary>
     [CascadingParameter] public HttpContext? HttpContext { get; set; }
 
     InstanceDetail? _detail;
     bool _loaded;
     string? _loadError;
 
-    protected override async Task OnParametersSetAsync()
+    protected override async Task LoadAsync()
     {
         try
         {
             _detail = await Details.GetAsync(Id, CancellationToken.None);
             _loaded = true;
+            _loadError = null;
             if (_detail is null && HttpContext is { Response.HasStarted: false } http)
                 http.Response.StatusCode = StatusCodes.Status404NotFound;
         }

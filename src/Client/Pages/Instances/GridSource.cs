@@ -27,6 +27,11 @@ public sealed class GridSource
 
     public static GridSource For(FleetAssessment fleet) => Sources.GetValue(fleet, f => new GridSource(f));
 
-    public GridPage Page(InstanceQuery query) =>
-        InstanceGrid.ApplySorted(_orders.GetOrAdd((query.Sort, query.Descending), _ => InstanceGrid.Sorted(Rows, query)), query);
+    public GridPage Page(InstanceQuery query) => InstanceGrid.ApplySorted(SortedFor(query), query);
+
+    /// <summary>Every row the query's filters match, in its order, on every page: what the CSV export holds.</summary>
+    public IReadOnlyList<InstanceGridRow> Matching(InstanceQuery query) => InstanceGrid.MatchingSorted(SortedFor(query), query);
+
+    IReadOnlyList<InstanceGridRow> SortedFor(InstanceQuery query) =>
+        _orders.GetOrAdd((query.Sort, query.Descending), _ => InstanceGrid.Sorted(Rows, query));
 }

@@ -5,11 +5,15 @@ using IfiDashboard.Shared.Dashboard;
 namespace IfiDashboard.Client.Pages.Instances;
 
 /// <summary>
-/// The grid as CSV (RFC 4180): the same rows and columns the page shows. Offered as a <c>data:</c> link, so the
-/// export needs no endpoint and is exactly the rows that were rendered.
+/// The grid as CSV (RFC 4180): the columns the page shows, for every row its filters match, in its order, on every
+/// page. Served by <see cref="ExportPath"/> with the grid's own query string, so the live page does not carry (and
+/// re-encode on each assessment) a copy of the file.
 /// </summary>
 public static class InstanceCsv
 {
+    public const string ExportPath = "instances/export.csv";
+    public const string FileName = "instances.csv";
+
     public static readonly string[] Header =
     [
         "Instance", "Status", "Environment", "Owner", "Tags", "Version", "IFI", "Desired state",
@@ -34,12 +38,9 @@ public static class InstanceCsv
         return csv.ToString();
     }
 
-    /// <summary>A <c>data:</c> URI; the BOM makes spreadsheet programs read the file as UTF-8.</summary>
-    public static string DataUri(IEnumerable<InstanceGridRow> rows)
-    {
-        var bytes = Encoding.UTF8.GetPreamble().Concat(Encoding.UTF8.GetBytes(Build(rows))).ToArray();
-        return "data:text/csv;charset=utf-8;base64," + Convert.ToBase64String(bytes);
-    }
+    /// <summary>The file's bytes; the BOM makes spreadsheet programs read it as UTF-8.</summary>
+    public static byte[] Utf8File(IEnumerable<InstanceGridRow> rows) =>
+        Encoding.UTF8.GetPreamble().Concat(Encoding.UTF8.GetBytes(Build(rows))).ToArray();
 
     static void Line(StringBuilder csv, IEnumerable<string> cells)
     {

@@ -19,7 +19,11 @@ public static class InstanceGrid
     /// the sort is total (name, then id), so the page is the same, without sorting the fleet on every request.
     /// </summary>
     public static GridPage ApplySorted(IReadOnlyList<InstanceGridRow> sorted, InstanceQuery query) =>
-        PageOf(query.HasFilters ? sorted.Where(r => Matches(r, query)).ToList() : sorted, query);
+        PageOf(MatchingSorted(sorted, query), query);
+
+    /// <summary>Every row the query's filters match, in the order of <paramref name="sorted"/>: the view, unpaged.</summary>
+    public static IReadOnlyList<InstanceGridRow> MatchingSorted(IReadOnlyList<InstanceGridRow> sorted, InstanceQuery query) =>
+        query.HasFilters ? sorted.Where(r => Matches(r, query)).ToList() : sorted;
 
     /// <summary>Every row in the order the query's sort column and direction give.</summary>
     public static IReadOnlyList<InstanceGridRow> Sorted(IEnumerable<InstanceGridRow> rows, InstanceQuery query) =>

@@ -9,6 +9,10 @@ namespace IfiDashboard.Client.Pages.Instances;
 public sealed record InstanceQuery
 {
     public const int DefaultPageSize = 50;
+
+    /// <summary>The query-string names, shared by the page, its links and the CSV export.</summary>
+    public const string StatusKey = "status", EnvironmentKey = "env", TagKey = "tag", VersionKey = "version", OwnerKey = "owner",
+        TextKey = "q", SortKey = "sort", DirectionKey = "dir", PageKey = "page", PageSizeKey = "size";
     public static readonly int[] PageSizes = [25, 50, 100, 250];
 
     /// <summary>A <see cref="IfiDashboard.Shared.Compliance.Status.ComplianceStatus"/> name, or "stale".</summary>
@@ -58,16 +62,16 @@ public sealed record InstanceQuery
             if (string.IsNullOrEmpty(value)) return;
             query.Append(query.Length == 0 ? '?' : '&').Append(name).Append('=').Append(Uri.EscapeDataString(value));
         }
-        Add("status", Status);
-        Add("env", Environment);
-        Add("tag", Tag);
-        Add("version", Version?.ToString(System.Globalization.CultureInfo.InvariantCulture));
-        Add("owner", Owner);
-        Add("q", Text);
-        if (Sort != GridColumn.Name || Descending) Add("sort", Sort.ToString().ToLowerInvariant());
-        if (Descending) Add("dir", "desc");
-        if (Page > 1) Add("page", Page.ToString(System.Globalization.CultureInfo.InvariantCulture));
-        if (PageSize != DefaultPageSize) Add("size", PageSize.ToString(System.Globalization.CultureInfo.InvariantCulture));
+        Add(StatusKey, Status);
+        Add(EnvironmentKey, Environment);
+        Add(TagKey, Tag);
+        Add(VersionKey, Version?.ToString(System.Globalization.CultureInfo.InvariantCulture));
+        Add(OwnerKey, Owner);
+        Add(TextKey, Text);
+        if (Sort != GridColumn.Name || Descending) Add(SortKey, Sort.ToString().ToLowerInvariant());
+        if (Descending) Add(DirectionKey, "desc");
+        if (Page > 1) Add(PageKey, Page.ToString(System.Globalization.CultureInfo.InvariantCulture));
+        if (PageSize != DefaultPageSize) Add(PageSizeKey, PageSize.ToString(System.Globalization.CultureInfo.InvariantCulture));
         return path + query;
     }
 

@@ -1,21 +1,17 @@
-using IfiDashboard.Shared.Dashboard;
-using Microsoft.AspNetCore.Components;
-
 namespace IfiDashboard.Client.Pages.Overview;
 
 /// <summary>The morning page: are we compliant, what is it costing us, what do I fix first.</summary>
 public partial class OverviewPage
 {
-    [Inject] IFleetAssessments Assessments { get; set; } = null!;
-
     OverviewModel? _model;
     string? _loadError;
 
-    protected override async Task OnInitializedAsync()
+    protected override async Task LoadAsync()
     {
         try
         {
             _model = OverviewModel.For(await Assessments.GetAsync(CancellationToken.None));
+            _loadError = null;
         }
         catch (Exception e)
         {

@@ -1,0 +1,42 @@
+using IfiDashboard.Shared.Dashboard;
+using Microsoft.AspNetCore.Components;
+
+namespace IfiDashboard.Client.Components;
+
+/// <summary>
+/// A page that follows the fleet while it is open: rendered interactively, it reads its data again each time a new
+/// assessment lands (a poll stored, the policy changed) and re-renders in place over its circuit; no polling, no
+/// reload, so scroll position and focus stay. Prerendered it reads once, like any page.
+/// </summary>
+public abstract class LiveFleetPage : ComponentBase, IDisposable
+{
+    [Inject] protected IFleetAssessments Assessments { get; set; } = null!;
+
+    bool _following;
+
+    /// <summary>Reads what the page shows, reporting a failure on the page; after every parameter change and assessment.</summary>
+    protected abstract Task LoadAsync();
+
+    protected override async Task OnParametersSetAsync()
+    {
+        if (RendererInfo.IsInteractive && !_following)
+        {
+            Assessments.Assessed += OnAssessed;
+            _following = true;
+        }
+        await LoadAsync();
+    }
+
+    // Raised on the assessment's thread: the read and the render happen on the circuit's dispatcher.
+    void OnAssessed() => _ = InvokeAsync(async () =>
+    {
+        await LoadAsync();
+        StateHasChanged();
+    });
+
+    public void Dispose()
+    {
+        if (_following) Assessments.Assessed -= OnAssessed;
+        GC.SuppressFinalize(this);
+    }
+}

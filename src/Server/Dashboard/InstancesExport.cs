@@ -1,0 +1,32 @@
+using System.Globalization;
+using IfiDashboard.Client.Pages.Instances;
+using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Shared.Security;
+
+namespace IfiDashboard.Server.Dashboard;
+
+/// <summary>
+/// <c>/instances/export.csv</c> with the grid's query string: every instance the grid's filters match, in its order,
+/// across all its pages, from the same assessment the grid shows.
+/// </summary>
+public static class InstancesExport
+{
+    public static IEndpointRouteBuilder MapInstancesExport(this IEndpointRouteBuilder app)
+    {
+        app.MapGet("/" + InstanceCsv.ExportPath, ExportAsync)
+            .RequireAuthorization(DashboardRoles.Viewer)
+            .ExcludeFromDescription();
+        return app;
+    }
+
+    static async Task<IResult> ExportAsync(HttpRequest request, IFleetAssessments assessments, CancellationToken ct)
+    {
+        string? Value(string key) => request.Query.TryGetValue(key, out var values) ? values.ToString() : null;
+        var query = InstanceQuery.Parse(Value(InstanceQuery.StatusKey), Value(InstanceQuery.EnvironmentKey), Value(InstanceQuery.TagKey),
+            int.TryParse(Value(InstanceQuery.VersionKey), NumberStyles.None, CultureInfo.InvariantCulture, out var version) ? version : null,
+            Value(InstanceQuery.OwnerKey), Value(InstanceQuery.TextKey), Value(InstanceQuery.SortKey), Value(InstanceQuery.DirectionKey),
+            page: null, pageSize: null);
+        var rows = GridSource.For(await assessments.GetAsync(ct)).Matching(query);
+        return TypedResults.File(InstanceCsv.Utf8File(rows), "text/csv; charset=utf-8", InstanceCsv.FileName);
+    }
+}
