@@ -15,7 +15,7 @@ public static class DashboardUiExtensions
     /// <summary>
     /// The Blazor dashboard (src/Client): read-mostly pages and forms rendered on the server (static SSR), the pages
     /// that follow the fleet live (overview, instance grid and page, alerts) interactive over a SignalR circuit.
-    /// See docs/decisions/0009-interactive-server-where-it-serves.md.
+    /// See docs/decisions/0010-interactive-server-where-it-serves.md.
     /// </summary>
     public static IServiceCollection AddIfiDashboardUi(this IServiceCollection services)
     {
