@@ -1,3 +1,4 @@
+using Microsoft.Extensions.DependencyInjection;
 using IfiDashboard.Shared.Security;
 using System.Net;
 using System.Reflection;
@@ -31,6 +32,10 @@ public sealed class AuthorizationTests : IAsyncLifetime
     {
         await _host.RegisterFleetAsync();
         _instanceId = _host.IdOf("authz-1");
+        // The registration wakes the background assessment, which records the day's status and the first status in
+        // the changes journal: done here, so it cannot land between the before and after of a refused post.
+        await _host.Services.GetRequiredService<IfiDashboard.Server.Compliance.FleetAssessments>().RecomputeAsync(CancellationToken.None);
+        await _host.Services.GetRequiredService<IfiDashboard.Server.Api.Changes.ChangeRecorder>().CatchUpAsync(CancellationToken.None);
     }
 
     public async Task DisposeAsync() => await _host.DisposeAsync();
