@@ -34,8 +34,21 @@ public sealed class RetentionPruner(
         }
         finally
         {
+            await ReleaseAsync();
+        }
+    }
+
+    async Task ReleaseAsync()
+    {
+        try
+        {
             // Not the pass's token: a server stopping mid-pass still frees the lease for the others at once.
             await lease.ReleaseAsync(CancellationToken.None);
+        }
+        catch (Exception e)
+        {
+            // The pass's own outcome (or failure) matters more; an unreleased lease runs out by itself.
+            logger.LogWarning(e, "Retention: releasing the retention lease failed; it runs out within {Duration}", RetentionLease.Duration);
         }
     }
 
