@@ -5,6 +5,7 @@ using IfiDashboard.Server.Tests.Alerts;
 using IfiDashboard.Simulator.Hosting;
 using IfiDashboard.Simulator.Scenarios;
 using Npgsql;
+using Xunit.Abstractions;
 
 namespace IfiDashboard.E2E.Tests.Production;
 
