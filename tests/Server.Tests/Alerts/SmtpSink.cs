@@ -40,6 +40,9 @@ internal sealed class SmtpSink : IAsyncDisposable
     public string MailDirectory { get; }
     public TestCertificate? Certificate { get; }
 
+    /// <summary>How long the relay takes over each message before accepting it; set before <see cref="StartAsync()"/>.</summary>
+    public TimeSpan AcceptDelay { get; set; }
+
     /// <summary>A sink on a free port, not started yet.</summary>
     public static SmtpSink Create(SinkMode mode, string? user = null, string? password = null) => new(mode, FreePort(), user, password);
 
@@ -85,6 +88,8 @@ internal sealed class SmtpSink : IAsyncDisposable
         yield return MailDirectory;
         yield return "--mode";
         yield return _mode switch { SinkMode.StartTls => "starttls", SinkMode.Ssl => "ssl", _ => "none" };
+        yield return "--delay";
+        yield return AcceptDelay.TotalSeconds.ToString(System.Globalization.CultureInfo.InvariantCulture);
         if (Certificate is not null)
         {
             yield return "--cert";

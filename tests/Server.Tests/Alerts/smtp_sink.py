@@ -18,8 +18,9 @@ from aiosmtpd.smtp import SMTP, AuthResult, LoginPassword
 class Sink:
     """Refuses any sender or recipient whose address starts with "refused" (550), as a relay refuses a policy breach."""
 
-    def __init__(self, directory):
+    def __init__(self, directory, delay):
         self.directory = directory
+        self.delay = delay
 
     async def handle_MAIL(self, server, session, envelope, address, mail_options):
         if address.startswith("refused"):
@@ -36,6 +37,9 @@ class Sink:
         return "250 OK"
 
     async def handle_DATA(self, server, session, envelope):
+        # A slow relay (--delay): a sender killed meanwhile has sent the whole message but never hears the 250.
+        if self.delay:
+            await asyncio.sleep(self.delay)
         message = email.message_from_bytes(envelope.original_content or envelope.content, policy=email.policy.default)
         plain = message.get_body(("plain",))
         html = message.get_body(("html",))
@@ -82,6 +86,7 @@ async def main():
     parser.add_argument("--key")
     parser.add_argument("--user")
     parser.add_argument("--password")
+    parser.add_argument("--delay", type=float, default=0, help="seconds before each message is accepted")
     args = parser.parse_args()
 
     context = None
@@ -96,7 +101,7 @@ async def main():
                  "auth_require_tls": args.mode == "starttls"}
 
     def factory():
-        return SMTP(Sink(args.dir), hostname="smtp.test", tls_context=context if starttls else None,
+        return SMTP(Sink(args.dir, args.delay), hostname="smtp.test", tls_context=context if starttls else None,
                     require_starttls=starttls, **extra)
 
     loop = asyncio.get_running_loop()

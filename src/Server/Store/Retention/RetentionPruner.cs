@@ -6,12 +6,14 @@ namespace IfiDashboard.Server.Store.Retention;
 /// One pruning pass over the store: growth events, then polls (an event's first poll can go only after the event),
 /// then finished alert mail. Every batch is its own short transaction with a pause after it, so the collector's
 /// writes are never held up for long by SQLite's single write lock. The background <see cref="RetentionService"/>
-/// calls this on a timer; tests call it directly.
+/// calls this on a timer; tests call it directly. Servers sharing a store take turns through the
+/// <see cref="RetentionLease"/>: while another holds it, this pass is skipped.
 /// </summary>
 public sealed class RetentionPruner(
     IDbConnectionFactory connections,
     IOptions<RetentionOptions> options,
     RetentionHorizon horizon,
+    RetentionLease lease,
     TimeProvider time,
     ILogger<RetentionPruner> logger)
 {
@@ -20,6 +22,38 @@ public sealed class RetentionPruner(
         if (horizon.Current() is not { } cutoffs)
             return RetentionReport.Nothing;
 
+        if (!await lease.TryTakeAsync(ct))
+        {
+            logger.LogInformation("Retention: another server ({Holder}) is running a pass on this store; this server skips its own",
+                await lease.CurrentHolderAsync(ct) ?? "unknown");
+            return RetentionReport.AnotherServerPruning;
+        }
+        try
+        {
+            return await PruneAsync(cutoffs, ct);
+        }
+        finally
+        {
+            await ReleaseAsync();
+        }
+    }
+
+    async Task ReleaseAsync()
+    {
+        try
+        {
+            // Not the pass's token: a server stopping mid-pass still frees the lease for the others at once.
+            await lease.ReleaseAsync(CancellationToken.None);
+        }
+        catch (Exception e)
+        {
+            // The pass's own outcome (or failure) matters more; an unreleased lease runs out by itself.
+            logger.LogWarning(e, "Retention: releasing the retention lease failed; it runs out within {Duration}", RetentionLease.Duration);
+        }
+    }
+
+    async Task<RetentionReport> PruneAsync(RetentionCutoffs cutoffs, CancellationToken ct)
+    {
         var settings = options.Value;
         var batchSize = settings.BatchSize;
         var pause = TimeSpan.FromMilliseconds(settings.BatchPauseMilliseconds);
@@ -41,7 +75,7 @@ public sealed class RetentionPruner(
             services += batch.ServiceSnapshots;
             cursor = batch.Next;
             if (!batch.Full) break;
-            await PauseAsync(pause, ct);
+            await BeforeNextBatchAsync();
         }
 
         var mails = await DeleteInBatchesAsync(
@@ -61,13 +95,20 @@ public sealed class RetentionPruner(
                 batches++;
                 total += deleted;
                 if (deleted < batchSize) return total;
-                await PauseAsync(pause, ct);
+                await BeforeNextBatchAsync();
             }
         }
-    }
 
-    Task PauseAsync(TimeSpan pause, CancellationToken ct) =>
-        pause > TimeSpan.Zero ? Task.Delay(pause, time, ct) : Task.CompletedTask;
+        // The lease is renewed between batches, so a long pass keeps it; one that lost it (it ran out while this
+        // server stalled, and another took it) stops rather than prune alongside.
+        async Task BeforeNextBatchAsync()
+        {
+            if (!await lease.RenewAsync(ct))
+                throw new InvalidOperationException("The retention lease ran out and another server took it; this pass stops.");
+            if (pause > TimeSpan.Zero)
+                await Task.Delay(pause, time, ct);
+        }
+    }
 
     void Log(RetentionReport report, RetentionCutoffs cutoffs)
     {

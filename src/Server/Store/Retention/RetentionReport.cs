@@ -1,6 +1,6 @@
 namespace IfiDashboard.Server.Store.Retention;
 
-/// <summary>What one pruning pass deleted, and in how many batches (transactions).</summary>
+/// <summary>What one pruning pass deleted, and in how many batches (transactions); or that another server was pruning.</summary>
 public sealed record RetentionReport(
     long Polls,
     long ProbeOutcomes,
@@ -10,6 +10,11 @@ public sealed record RetentionReport(
     int Batches)
 {
     public static readonly RetentionReport Nothing = new(0, 0, 0, 0, 0, 0);
+
+    /// <summary>This server skipped its pass: another server on the store held the <see cref="RetentionLease"/>.</summary>
+    public static readonly RetentionReport AnotherServerPruning = Nothing with { Skipped = true };
+
+    public bool Skipped { get; init; }
 
     public bool DeletedAny => Polls + ProbeOutcomes + ServiceSnapshots + GrowthEvents + AlertMails > 0;
 }

@@ -24,6 +24,7 @@ public static class RetentionServiceCollectionExtensions
             .ValidateOnStart();
 
         services.AddSingleton<RetentionHorizon>();
+        services.AddSingleton<RetentionLease>();
         services.AddSingleton<RetentionPruner>();
         services.AddHostedService<RetentionService>();
         return services;

@@ -23,7 +23,7 @@ internal sealed class RetentionBed : IAsyncDisposable
         var wrapped = Microsoft.Extensions.Options.Options.Create(options);
         var horizon = new RetentionHorizon(wrapped, store.Clock);
         Snapshots = new SnapshotStore(store.Connections, horizon);
-        Pruner = new RetentionPruner(store.Connections, wrapped, horizon, store.Clock, logger);
+        Pruner = new RetentionPruner(store.Connections, wrapped, horizon, new RetentionLease(store.Connections, store.Clock), store.Clock, logger);
     }
 
     public TestStore Store { get; }
@@ -50,6 +50,14 @@ internal sealed class RetentionBed : IAsyncDisposable
     public Task WriteAsync(InstanceSnapshot snapshot) => Snapshots.WriteAsync(snapshot, CancellationToken.None);
 
     public Task<RetentionReport> PruneAsync() => Pruner.PruneOnceAsync(CancellationToken.None);
+
+    /// <summary>The pruner of a second server on the same store: same options and clock, a lease holder of its own.</summary>
+    public RetentionPruner SecondServerPruner()
+    {
+        var wrapped = Microsoft.Extensions.Options.Options.Create(Options);
+        return new RetentionPruner(Store.Connections, wrapped, new RetentionHorizon(wrapped, Clock),
+            new RetentionLease(Store.Connections, Clock), Clock, NullLogger<RetentionPruner>.Instance);
+    }
 
     public async Task<long> CountAsync(string sql, object? parameters = null)
     {
