@@ -71,11 +71,12 @@ public sealed class PolicyEditor(PolicyStore policies, InstanceRepository instan
         return await ImpactAsync(current, current with { Version = current.Version + 1, Rules = rules }, cancellationToken);
     }
 
-    public async Task<PolicyImpact> PreviewWaiverAsync(long instanceId, DateTimeOffset expiresAt, ClaimsPrincipal by, CancellationToken cancellationToken)
+    public async Task<PolicyImpact> PreviewWaiverAsync(long instanceId, string? reason, DateTimeOffset expiresAt, ClaimsPrincipal by,
+        CancellationToken cancellationToken)
     {
         Require(by, DashboardRoles.Operator, "grant waivers");
-        // The reason changes no status; the grant itself insists on one.
-        var waiver = NewWaiver(instanceId, "preview", expiresAt, by);
+        // The reason changes no status (explanations quote it); the grant itself insists on one.
+        var waiver = NewWaiver(instanceId, string.IsNullOrWhiteSpace(reason) ? "(reason to be given)" : reason, expiresAt, by);
         var current = await policies.GetCurrentAsync(cancellationToken);
         return await ImpactAsync(current, current with { Waivers = [.. current.Waivers, waiver] }, cancellationToken,
             mustAssess: instanceId);

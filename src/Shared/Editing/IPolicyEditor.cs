@@ -29,10 +29,10 @@ public interface IPolicyEditor
     /// <exception cref="UnauthorizedAccessException">The user may not set policy (Administrators may).</exception>
     Task<PolicyImpact> PreviewRulesAsync(IReadOnlyList<PolicyRule> rules, ClaimsPrincipal by, CancellationToken cancellationToken);
 
-    /// <summary>What granting this waiver would do now (nothing while it waits for approval).</summary>
-    /// <exception cref="ArgumentException">As <see cref="GrantWaiverAsync"/>.</exception>
+    /// <summary>What granting this waiver would do now (nothing while it waits for approval); the reason may be blank yet.</summary>
+    /// <exception cref="ArgumentException">As <see cref="GrantWaiverAsync"/>, but for the reason.</exception>
     /// <exception cref="UnauthorizedAccessException">The user may not grant waivers, or not one this long.</exception>
-    Task<PolicyImpact> PreviewWaiverAsync(long instanceId, DateTimeOffset expiresAt, ClaimsPrincipal by, CancellationToken cancellationToken);
+    Task<PolicyImpact> PreviewWaiverAsync(long instanceId, string? reason, DateTimeOffset expiresAt, ClaimsPrincipal by, CancellationToken cancellationToken);
 
     /// <summary>Ends a waiver in force, or rejects one waiting for approval.</summary>
     /// <returns>False when there is no waiver with that id in force or waiting.</returns>

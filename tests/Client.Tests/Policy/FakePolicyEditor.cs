@@ -40,13 +40,13 @@ public sealed class FakePolicyEditor(Func<Task<PolicyView>> get, FleetAssessment
         return PolicyImpact.Compare(Fleet.Instances.Select(i => i.Facts), current, current with { Rules = rules }, InstanceSpec.Now);
     }
 
-    public async Task<PolicyImpact> PreviewWaiverAsync(long instanceId, DateTimeOffset expiresAt, ClaimsPrincipal by, CancellationToken cancellationToken)
+    public async Task<PolicyImpact> PreviewWaiverAsync(long instanceId, string? reason, DateTimeOffset expiresAt, ClaimsPrincipal by, CancellationToken cancellationToken)
     {
         PreviewedFor.Add(by);
         var view = await get();
         var waiver = new Waiver
         {
-            InstanceId = instanceId, Reason = "preview", Author = "test", GrantedAt = InstanceSpec.Now, ExpiresAt = expiresAt,
+            InstanceId = instanceId, Reason = reason ?? "", Author = "test", GrantedAt = InstanceSpec.Now, ExpiresAt = expiresAt,
             NeedsApproval = view.WaiversNeedApproval,
         };
         var current = view.Document;

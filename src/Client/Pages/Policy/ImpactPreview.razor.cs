@@ -78,12 +78,13 @@ public partial class ImpactPreview
                     : (null, $"The effect shows once the rules are complete: {errors.All.Values.First()}", null);
             }
             var grant = WaiverGrant.FromFields(fields);
+            var reason = grant.Reason;
             // The reason changes no status, so the preview does not wait for it.
-            if (string.IsNullOrWhiteSpace(grant.Reason)) grant.Reason = "-";
+            if (string.IsNullOrWhiteSpace(reason)) grant.Reason = "-";
             var grantErrors = new FormErrors();
             if (grant.Validate(grantErrors) is not { } request)
                 return (null, $"The effect shows once the waiver is filled in: {grantErrors.All.Values.First()}", null);
-            var impact = await Policy.PreviewWaiverAsync(request.InstanceId, request.ExpiresAt, _user, CancellationToken.None);
+            var impact = await Policy.PreviewWaiverAsync(request.InstanceId, reason, request.ExpiresAt, _user, CancellationToken.None);
             return (impact, null, _waitsForApproval
                 ? "Four-eyes approval is on: the waiver changes nothing until someone else approves it."
                 : null);
