@@ -62,8 +62,7 @@ public partial class ChangesPage
         get
         {
             var counts = _rows!.GroupBy(r => ChangesQuery.KindOf(r.Change)).ToDictionary(g => g.Key, g => g.Count());
-            var parts = ChangesQuery.Kinds.Where(k => counts.ContainsKey(k.Value))
-                .Select(k => $"{Quantities.Count(counts[k.Value])} {k.Label.ToLowerInvariant()}");
+            var parts = ChangesQuery.Kinds.Where(k => counts.ContainsKey(k.Value)).Select(k => $"{k.Label} {Quantities.Count(counts[k.Value])}");
             var window = ChangesQuery.Windows.First(w => w.Days == _query.Days).Label.ToLowerInvariant();
             return $"{Quantities.Count(_rows!.Count)} {(_rows.Count == 1 ? "change" : "changes")} in the {window}: {string.Join(", ", parts)}.";
         }
