@@ -9,9 +9,9 @@ namespace IfiDashboard.Client.Tests.Editing;
 
 /// <summary>
 /// A policy editor that answers with a given view or fails; writes are not rendered by these tests. Previews judge the
-/// given fleet's facts with the real compliance engine, as the server's editor does, after its role check.
+/// given fleet's latest facts with the real compliance engine, as the server's editor does, after its role check.
 /// </summary>
-public sealed class FakePolicyEditor(Func<Task<PolicyView>> get, FleetAssessment? fleet = null) : IPolicyEditor
+public sealed class FakePolicyEditor(Func<Task<PolicyView>> get, IFleetAssessments? fleet = null) : IPolicyEditor
 {
     /// <summary>The user each preview was asked for, in order.</summary>
     public List<ClaimsPrincipal> PreviewedFor { get; } = [];
@@ -37,7 +37,7 @@ public sealed class FakePolicyEditor(Func<Task<PolicyView>> get, FleetAssessment
     {
         PreviewedFor.Add(by);
         var current = (await get()).Document;
-        return PolicyImpact.Compare(Fleet.Instances.Select(i => i.Facts), current, current with { Rules = rules }, InstanceSpec.Now);
+        return PolicyImpact.Compare(await FactsAsync(), current, current with { Rules = rules }, InstanceSpec.Now);
     }
 
     public async Task<PolicyImpact> PreviewWaiverAsync(long instanceId, string? reason, DateTimeOffset expiresAt, ClaimsPrincipal by, CancellationToken cancellationToken)
@@ -50,10 +50,12 @@ public sealed class FakePolicyEditor(Func<Task<PolicyView>> get, FleetAssessment
             NeedsApproval = view.WaiversNeedApproval,
         };
         var current = view.Document;
-        return PolicyImpact.Compare(Fleet.Instances.Select(i => i.Facts), current, current with { Waivers = [.. current.Waivers, waiver] }, InstanceSpec.Now);
+        return PolicyImpact.Compare(await FactsAsync(), current, current with { Waivers = [.. current.Waivers, waiver] }, InstanceSpec.Now);
     }
 
-    FleetAssessment Fleet => fleet ?? throw new NotSupportedException("This fake was given no fleet to preview.");
+    async Task<IEnumerable<Shared.Compliance.Facts.InstanceFacts>> FactsAsync() =>
+        (await (fleet ?? throw new NotSupportedException("This fake was given no fleet to preview.")).GetAsync(CancellationToken.None))
+        .Instances.Select(i => i.Facts);
 
     public Task<bool> RevokeWaiverAsync(long waiverId, ClaimsPrincipal by, CancellationToken cancellationToken) =>
         throw new NotSupportedException();

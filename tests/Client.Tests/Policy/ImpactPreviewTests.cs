@@ -4,6 +4,8 @@ using IfiDashboard.Client.Tests.Rendering;
 using IfiDashboard.Client.Tests.TestData;
 using IfiDashboard.Shared.Compliance.Policy;
 using IfiDashboard.Shared.Compliance.Status;
+using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Shared.Snapshots;
 using IfiDashboard.Shared.Editing;
 using IfiDashboard.Shared.Security;
 using Microsoft.Extensions.DependencyInjection;
@@ -18,11 +20,14 @@ public sealed class ImpactPreviewTests : ComponentTest
 {
     const string Module = "./_content/IfiDashboard.Client/impact-preview.js";
 
+    readonly FakeAssessments _fleet = FakeAssessments.Of(Fleets.Of(Fleets.Mixed()));
+
     FakePolicyEditor UseEditor(bool fourEyes = false)
     {
         var view = FakePolicyEditor.View(3) with { WaiversNeedApproval = fourEyes };
-        var editor = new FakePolicyEditor(() => Task.FromResult(view), Fleets.Of(Fleets.Mixed()));
+        var editor = new FakePolicyEditor(() => Task.FromResult(view), _fleet);
         Services.AddSingleton<IPolicyEditor>(editor);
+        Services.AddSingleton<IFleetAssessments>(_fleet);
         JSInterop.SetupModule(Module).Mode = JSRuntimeMode.Loose;
         return editor;
     }
@@ -75,6 +80,24 @@ public sealed class ImpactPreviewTests : ComponentTest
 
         Assert.Equal([("SQLFIN01", "NonCompliant", "Compliant"), ("SQLPCI01", "Compliant", "NonCompliant")],
             preview.FindAll("[data-impact-instance]").Select(c => (c.GetAttribute("data-impact-instance"), c.GetAttribute("data-before"), c.GetAttribute("data-after"))).ToArray());
+    }
+
+    [Fact]
+    public async Task A_poll_landing_while_the_form_is_open_is_judged_again_and_closing_it_stops_following()
+    {
+        UseEditor();
+        SignIn(DashboardRoles.Administrator);
+        var preview = PreviewOf(ImpactPreview.Rules);
+        await SendAsync(preview, Rule("dev", nameof(DesiredState.NotApplicable), environment: "Development"));
+
+        // SQLDEV02 lost IFI: the draft now takes a non-compliant instance out of scope, not a compliant one.
+        await _fleet.LandAsync(Fleets.Of(Fleets.Mixed().Select(i => i.Registration.Name == "SQLDEV02"
+            ? i with { Facts = i.Facts with { Ifi = new IfiObservation(IfiState.Disabled, null) } } : i)));
+
+        preview.WaitForAssertion(() => Assert.Equal("NonCompliant", preview.Find("[data-impact-instance=SQLDEV02]").GetAttribute("data-before")));
+        Assert.Equal(1, _fleet.Followers);
+        await DisposeComponentsAsync();
+        Assert.Equal(0, _fleet.Followers);
     }
 
     [Fact]

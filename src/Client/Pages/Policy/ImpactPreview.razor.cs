@@ -2,6 +2,7 @@ using System.Security.Claims;
 using IfiDashboard.Client.Components.Forms;
 using IfiDashboard.Shared.Compliance.Status;
 using IfiDashboard.Shared.Compliance.Summary;
+using IfiDashboard.Shared.Dashboard;
 using IfiDashboard.Shared.Editing;
 using IfiDashboard.Shared.Security;
 using Microsoft.AspNetCore.Components;
@@ -20,6 +21,7 @@ public partial class ImpactPreview
     const int MaxListed = 50;
 
     [Inject] IPolicyEditor Policy { get; set; } = null!;
+    [Inject] IFleetAssessments Assessments { get; set; } = null!;
     [Inject] IJSRuntime Js { get; set; } = null!;
     [CascadingParameter] Task<AuthenticationState>? Authentication { get; set; }
 
@@ -33,6 +35,8 @@ public partial class ImpactPreview
     string? _problem;
     string? _note;
     int _latest;
+    IReadOnlyDictionary<string, string>? _fields;
+    bool _following;
     DotNetObjectReference<ImpactPreview>? _self;
     IJSObjectReference? _module;
     IJSObjectReference? _follower;
@@ -48,6 +52,9 @@ public partial class ImpactPreview
     protected override async Task OnAfterRenderAsync(bool firstRender)
     {
         if (!firstRender || !_mayEdit || !RendererInfo.IsInteractive) return;
+        // A poll landing while the form is open changes the facts the preview judged: it is worked out again.
+        Assessments.Assessed += OnAssessed;
+        _following = true;
         _self = DotNetObjectReference.Create(this);
         _module = await Js.InvokeAsync<IJSObjectReference>("import", "./_content/IfiDashboard.Client/impact-preview.js");
         _follower = await _module.InvokeAsync<IJSObjectReference>("follow", $"form[data-form={Form}]", _self);
@@ -55,11 +62,17 @@ public partial class ImpactPreview
 
     /// <summary>The form as it stands; called by the browser as it is edited.</summary>
     [JSInvokable]
-    public async Task Preview(FormField[] fields)
+    public Task Preview(FormField[] fields) =>
+        ShowAsync(fields.GroupBy(f => f.Name, StringComparer.Ordinal).ToDictionary(g => g.Key, g => g.Last().Value, StringComparer.Ordinal));
+
+    // Raised on the assessment's thread: the preview is worked out on the circuit's dispatcher.
+    void OnAssessed() => _ = InvokeAsync(() => _fields is { } fields ? ShowAsync(fields) : Task.CompletedTask);
+
+    async Task ShowAsync(IReadOnlyDictionary<string, string> fields)
     {
         var call = ++_latest;
-        var byName = fields.GroupBy(f => f.Name, StringComparer.Ordinal).ToDictionary(g => g.Key, g => g.Last().Value, StringComparer.Ordinal);
-        var (impact, problem, note) = await ComputeAsync(byName);
+        _fields = fields;
+        var (impact, problem, note) = await ComputeAsync(fields);
         // An older answer arriving after a newer one describes a form that no longer exists.
         if (call != _latest) return;
         (_impact, _problem, _note) = (impact, problem, note);
@@ -105,6 +118,7 @@ public partial class ImpactPreview
 
     public async ValueTask DisposeAsync()
     {
+        if (_following) Assessments.Assessed -= OnAssessed;
         try
         {
             if (_follower is not null) await _follower.InvokeVoidAsync("stop");
