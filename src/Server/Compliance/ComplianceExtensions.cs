@@ -9,8 +9,9 @@ public static class ComplianceExtensions
 {
     /// <summary>
     /// The compliance engine over the store: policy and waivers, the background fleet assessment the pages read,
-    /// instance details and the fleet's timeline. <c>Compliance:DefaultZeroingMBps</c> is the zeroing rate assumed for instances without
-    /// their own growth samples; <c>Compliance:MountRoots</c> lists mount points that count as separate volumes.
+    /// instance details and the fleet's timeline. <c>Compliance:DefaultZeroingMBps</c> is the zeroing rate assumed for
+    /// instances without their own growth samples; <c>Compliance:MountRoots</c> lists mount points that count as
+    /// separate volumes.
     /// </summary>
     public static IServiceCollection AddIfiCompliance(this IServiceCollection services, IConfiguration configuration)
     {
