@@ -40,6 +40,15 @@ public sealed class ImpactPreviewTests : ComponentTest
         return Render<ImpactPreview>(p => p.Add(c => c.Form, form));
     }
 
+    RenderedPage AdministratorsRulesPreview() => AdministratorsRulesPreview(out _);
+
+    RenderedPage AdministratorsRulesPreview(out FakePolicyEditor editor)
+    {
+        editor = UseEditor();
+        SignIn(DashboardRoles.Administrator);
+        return PreviewOf(ImpactPreview.Rules);
+    }
+
     static FormField[] Rule(string name, string desired, string environment = "", string tags = "") =>
     [
         new("Draft.Rules[0].Name", name), new("Draft.Rules[0].Desired", desired), new("Draft.Rules[0].Environment", environment),
@@ -52,9 +61,7 @@ public sealed class ImpactPreviewTests : ComponentTest
     [Fact]
     public async Task A_rule_being_typed_lists_the_instances_it_would_change_and_moves_the_compliance_figure()
     {
-        UseEditor();
-        SignIn(DashboardRoles.Administrator);
-        var preview = PreviewOf(ImpactPreview.Rules);
+        var preview = AdministratorsRulesPreview();
 
         await SendAsync(preview, Rule("dev", nameof(DesiredState.NotApplicable), environment: "Development"));
 
@@ -71,9 +78,7 @@ public sealed class ImpactPreviewTests : ComponentTest
     [Fact]
     public async Task An_edit_after_the_first_replaces_the_preview()
     {
-        UseEditor();
-        SignIn(DashboardRoles.Administrator);
-        var preview = PreviewOf(ImpactPreview.Rules);
+        var preview = AdministratorsRulesPreview();
 
         await SendAsync(preview, Rule("dev", nameof(DesiredState.NotApplicable), environment: "Development"));
         await SendAsync(preview, Rule("pci", nameof(DesiredState.Forbidden), tags: "pci"));
@@ -85,9 +90,7 @@ public sealed class ImpactPreviewTests : ComponentTest
     [Fact]
     public async Task A_poll_landing_while_the_form_is_open_is_judged_again_and_closing_it_stops_following()
     {
-        UseEditor();
-        SignIn(DashboardRoles.Administrator);
-        var preview = PreviewOf(ImpactPreview.Rules);
+        var preview = AdministratorsRulesPreview();
         await SendAsync(preview, Rule("dev", nameof(DesiredState.NotApplicable), environment: "Development"));
 
         // SQLDEV02 lost IFI: the draft now takes a non-compliant instance out of scope, not a compliant one.
@@ -103,9 +106,7 @@ public sealed class ImpactPreviewTests : ComponentTest
     [Fact]
     public async Task An_incomplete_rule_says_what_is_missing_and_asks_the_editor_nothing()
     {
-        var editor = UseEditor();
-        SignIn(DashboardRoles.Administrator);
-        var preview = PreviewOf(ImpactPreview.Rules);
+        var preview = AdministratorsRulesPreview(out var editor);
 
         await SendAsync(preview, Rule("", nameof(DesiredState.Forbidden)));
 
