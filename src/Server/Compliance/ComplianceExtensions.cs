@@ -8,9 +8,10 @@ namespace IfiDashboard.Server.Compliance;
 public static class ComplianceExtensions
 {
     /// <summary>
-    /// The compliance engine over the store: policy and waivers, the background fleet assessment the pages read, and
-    /// instance details. <c>Compliance:DefaultZeroingMBps</c> is the zeroing rate assumed for instances without
-    /// their own growth samples; <c>Compliance:MountRoots</c> lists mount points that count as separate volumes.
+    /// The compliance engine over the store: policy and waivers, the background fleet assessment the pages read,
+    /// instance details and the fleet's timeline. <c>Compliance:DefaultZeroingMBps</c> is the zeroing rate assumed for
+    /// instances without their own growth samples; <c>Compliance:MountRoots</c> lists mount points that count as
+    /// separate volumes.
     /// </summary>
     public static IServiceCollection AddIfiCompliance(this IServiceCollection services, IConfiguration configuration)
     {
@@ -28,6 +29,7 @@ public static class ComplianceExtensions
         services.AddSingleton<IFleetAssessments>(sp => sp.GetRequiredService<FleetAssessments>());
         services.AddHostedService(sp => sp.GetRequiredService<FleetAssessments>());
         services.AddSingleton<IInstanceDetails, InstanceDetailsReader>();
+        services.AddSingleton<IFleetTimeline, FleetTimelineReader>();
         return services;
     }
 }

@@ -4,6 +4,7 @@ using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Inventory;
 using IfiDashboard.Server.Store.Policy;
 using IfiDashboard.Shared.Compliance.Policy;
+using IfiDashboard.Shared.Compliance.Summary;
 using IfiDashboard.Shared.Dashboard;
 using IfiDashboard.Shared.Editing;
 using IfiDashboard.Shared.Security;
@@ -16,7 +17,7 @@ namespace IfiDashboard.Server.Editing;
 /// <see cref="StoreBusyException"/>, whose message the page shows.
 /// </summary>
 public sealed class PolicyEditor(PolicyStore policies, InstanceRepository instances, FleetChanges changes, TimeProvider time,
-    IOptionsMonitor<SignInOptions> signIn) : IPolicyEditor
+    IOptionsMonitor<SignInOptions> signIn, IFleetAssessments assessments) : IPolicyEditor
 {
     public async Task<PolicyView> GetAsync(CancellationToken cancellationToken)
     {
@@ -40,20 +41,60 @@ public sealed class PolicyEditor(PolicyStore policies, InstanceRepository instan
     public async Task<long> GrantWaiverAsync(long instanceId, string reason, DateTimeOffset expiresAt, ClaimsPrincipal by,
         CancellationToken cancellationToken)
     {
+        var waiver = NewWaiver(instanceId, reason, expiresAt, by);
+        if (await instances.GetAsync(instanceId, cancellationToken) is not { RetiredAt: null })
+            throw new ArgumentException($"No active instance has id {instanceId}.", nameof(instanceId));
+        var id = await StoreBusy.ForPersonAsync(() => policies.GrantWaiverAsync(waiver, cancellationToken));
+        changes.Publish();
+        return id;
+    }
+
+    /// <summary>The waiver a grant stores, after the checks every grant passes (and its preview).</summary>
+    Waiver NewWaiver(long instanceId, string reason, DateTimeOffset expiresAt, ClaimsPrincipal by)
+    {
         var author = ChangeAuthor.Of(by);
         var now = time.GetUtcNow();
         if (expiresAt <= now) throw new ArgumentException("The expiry must be in the future.", nameof(expiresAt));
         if (LengthRefusal(now, expiresAt, by, "grant") is { } refusal) throw new UnauthorizedAccessException(refusal);
         if (string.IsNullOrWhiteSpace(reason)) throw new ArgumentException("A waiver needs a reason.", nameof(reason));
-        if (await instances.GetAsync(instanceId, cancellationToken) is not { RetiredAt: null })
-            throw new ArgumentException($"No active instance has id {instanceId}.", nameof(instanceId));
-        var id = await StoreBusy.ForPersonAsync(() => policies.GrantWaiverAsync(new Waiver
+        return new Waiver
         {
             InstanceId = instanceId, Reason = reason.Trim(), Author = author, GrantedAt = now, ExpiresAt = expiresAt,
             NeedsApproval = signIn.CurrentValue.WaiversNeedApproval,
-        }, cancellationToken));
-        changes.Publish();
-        return id;
+        };
+    }
+
+    public async Task<PolicyImpact> PreviewRulesAsync(IReadOnlyList<PolicyRule> rules, ClaimsPrincipal by, CancellationToken cancellationToken)
+    {
+        Require(by, DashboardRoles.Administrator, "set policy");
+        var current = await policies.GetCurrentAsync(cancellationToken);
+        return await ImpactAsync(current, current with { Version = current.Version + 1, Rules = rules }, cancellationToken);
+    }
+
+    public async Task<PolicyImpact> PreviewWaiverAsync(long instanceId, string? reason, DateTimeOffset expiresAt, ClaimsPrincipal by,
+        CancellationToken cancellationToken)
+    {
+        Require(by, DashboardRoles.Operator, "grant waivers");
+        // The reason changes no status (explanations quote it); the grant itself insists on one.
+        var waiver = NewWaiver(instanceId, string.IsNullOrWhiteSpace(reason) ? "(reason to be given)" : reason, expiresAt, by);
+        var current = await policies.GetCurrentAsync(cancellationToken);
+        return await ImpactAsync(current, current with { Waivers = [.. current.Waivers, waiver] }, cancellationToken,
+            mustAssess: instanceId);
+    }
+
+    /// <summary>The fleet as last assessed, judged under both documents at the same moment.</summary>
+    async Task<PolicyImpact> ImpactAsync(PolicyDocument current, PolicyDocument proposed, CancellationToken cancellationToken,
+        long? mustAssess = null)
+    {
+        var fleet = await assessments.GetAsync(cancellationToken);
+        if (mustAssess is { } id && fleet.Find(id) is null)
+            throw new ArgumentException($"No active instance has id {id}.", "instanceId");
+        return PolicyImpact.Compare(fleet.Instances.Select(i => i.Facts), current, proposed, time.GetUtcNow());
+    }
+
+    static void Require(ClaimsPrincipal by, string role, string what)
+    {
+        if (!by.HasAtLeast(role)) throw new UnauthorizedAccessException($"Only an {role} or above may {what}.");
     }
 
     public async Task<bool> ApproveWaiverAsync(long waiverId, ClaimsPrincipal by, CancellationToken cancellationToken)

@@ -1,5 +1,6 @@
 using System.Security.Claims;
 using IfiDashboard.Shared.Compliance.Policy;
+using IfiDashboard.Shared.Compliance.Summary;
 
 namespace IfiDashboard.Shared.Editing;
 
@@ -21,6 +22,17 @@ public interface IPolicyEditor
     /// <returns>False when no waiver with that id is waiting for approval.</returns>
     /// <exception cref="UnauthorizedAccessException">The approver granted it, or their role may not approve its length.</exception>
     Task<bool> ApproveWaiverAsync(long waiverId, ClaimsPrincipal by, CancellationToken cancellationToken);
+
+    // Previews store nothing and are not audited; each checks the role that may make the change it previews.
+
+    /// <summary>What saving these rules would do to the fleet's statuses now.</summary>
+    /// <exception cref="UnauthorizedAccessException">The user may not set policy (Administrators may).</exception>
+    Task<PolicyImpact> PreviewRulesAsync(IReadOnlyList<PolicyRule> rules, ClaimsPrincipal by, CancellationToken cancellationToken);
+
+    /// <summary>What granting this waiver would do now (nothing while it waits for approval); the reason may be blank yet.</summary>
+    /// <exception cref="ArgumentException">As <see cref="GrantWaiverAsync"/>, but for the reason.</exception>
+    /// <exception cref="UnauthorizedAccessException">The user may not grant waivers, or not one this long.</exception>
+    Task<PolicyImpact> PreviewWaiverAsync(long instanceId, string? reason, DateTimeOffset expiresAt, ClaimsPrincipal by, CancellationToken cancellationToken);
 
     /// <summary>Ends a waiver in force, or rejects one waiting for approval.</summary>
     /// <returns>False when there is no waiver with that id in force or waiting.</returns>

@@ -1,5 +1,6 @@
 using IfiDashboard.Client.Tests.TestData;
 using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Shared.Editing;
 using Microsoft.AspNetCore.Components.Forms;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Time.Testing;
@@ -14,6 +15,8 @@ public static class EditingServices
         services.AddSingleton<AntiforgeryStateProvider>(new FixedAntiforgery());
         services.AddSingleton<TimeProvider>(new FakeTimeProvider(InstanceSpec.Now));
         services.AddSingleton(assessments ?? FakeAssessments.Of(Fleets.Of(Fleets.Mixed())));
+        // The forms' impact previews need one; a test that renders the page registers its own after this.
+        services.AddSingleton<IPolicyEditor>(FakePolicyEditor.Of(FakePolicyEditor.View(0)));
         return services;
     }
 

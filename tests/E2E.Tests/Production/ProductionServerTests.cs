@@ -22,6 +22,7 @@ public sealed class ProductionServerTests(ProductionServerFixture production)
         {
             ("overview", ""), ("instances", "instances"), ("policy", "policy"), ("alerts", "alerts"),
             ("alert-settings", "alerts/settings"), ("inventory", "inventory"), ("registration", "inventory/new"),
+            ("changes", "changes"),
         };
         Browser.Open(baseUrl + "inventory");
         // The demo registers its fleet once the server is up: the first instance gives the two pages of one instance.
@@ -53,6 +54,8 @@ public sealed class ProductionServerTests(ProductionServerFixture production)
             Assert.Contains("system-ui", Style("document.body", "fontFamily"), StringComparison.Ordinal);
             if (live.Contains(name)) // the page's circuit is up: it renders interactively
                 Browser.WaitFor("[data-live-indicator]", seconds: 30);
+            if (name == "policy") // the impact preview's script is served and its island answers over the circuit
+                Browser.WaitFor("[data-impact-preview=rules] [data-impact-none]", seconds: 30);
 
             Assert.Empty(Browser.CspViolations());
             var light = Style("document.body", "backgroundColor");

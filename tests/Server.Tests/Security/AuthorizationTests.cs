@@ -128,7 +128,8 @@ public sealed class AuthorizationTests : IAsyncLifetime
             expected.AddRange([$"{path} anonymous 401", $"{path} {TestSignIn.NoRole} 403"]);
         }
 
-        Assert.True(pages.Count >= 8, $"only {pages.Count} pages found");
+        Assert.True(pages.Count >= 9, $"only {pages.Count} pages found");
+        Assert.Contains(("/changes", DashboardRoles.Viewer), pages);
         Assert.Equal(expected, results);
     }
 

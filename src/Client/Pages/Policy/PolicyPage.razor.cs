@@ -8,8 +8,10 @@ using Microsoft.AspNetCore.Http;
 namespace IfiDashboard.Client.Pages.Policy;
 
 /// <summary>
-/// The rules (edited as a draft, saved as a new version) and the waivers (granted and revoked). Three plain HTML
-/// forms handled by static SSR (docs/decisions/0003); a stored change redirects back here with what was done.
+/// The rules (edited as a draft, saved as a new version) and the waivers (granted and revoked). Plain HTML forms
+/// handled by static SSR, so they work without script; a stored change redirects back here with what was done. Beside
+/// the rules and the grant form an interactive <see cref="ImpactPreview"/> follows the form as it is edited
+/// (docs/decisions/0010).
 /// </summary>
 public partial class PolicyPage
 {

@@ -30,6 +30,24 @@ public sealed class RulesDraft
 
     public static string Field(int index, string property) => $"Draft.Rules[{index}].{property}";
 
+    /// <summary>The draft as the form holds it, from its fields by name (what the impact preview is sent as it is edited).</summary>
+    public static RulesDraft FromFields(IReadOnlyDictionary<string, string> fields)
+    {
+        var draft = new RulesDraft();
+        for (var i = 0; fields.ContainsKey(Field(i, nameof(RuleRow.Name))) || fields.ContainsKey(Field(i, nameof(RuleRow.Desired))); i++)
+        {
+            draft.Rules.Add(new RuleRow
+            {
+                Name = fields.GetValueOrDefault(Field(i, nameof(RuleRow.Name))),
+                Desired = fields.GetValueOrDefault(Field(i, nameof(RuleRow.Desired))),
+                Environment = fields.GetValueOrDefault(Field(i, nameof(RuleRow.Environment))),
+                Tags = fields.GetValueOrDefault(Field(i, nameof(RuleRow.Tags))),
+                Owner = fields.GetValueOrDefault(Field(i, nameof(RuleRow.Owner))),
+            });
+        }
+        return draft;
+    }
+
     /// <summary>Applies an edit command; false when the command is "save" (or unknown), which the caller handles.</summary>
     public bool TryEdit(FormErrors errors)
     {

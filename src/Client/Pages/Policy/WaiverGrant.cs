@@ -17,6 +17,14 @@ public sealed class WaiverGrant
 
     public static string Field(string property) => "Grant." + property;
 
+    /// <summary>The form as it is being filled in, from its fields by name (what the impact preview is sent).</summary>
+    public static WaiverGrant FromFields(IReadOnlyDictionary<string, string> fields) => new()
+    {
+        InstanceId = fields.GetValueOrDefault(Field(nameof(InstanceId))),
+        Reason = fields.GetValueOrDefault(Field(nameof(Reason))),
+        ExpiresAt = fields.GetValueOrDefault(Field(nameof(ExpiresAt))),
+    };
+
     /// <summary>A fresh form: expiring in a week, at the top of the hour, a sensible default for a change window.</summary>
     public static WaiverGrant Blank(DateTimeOffset now)
     {

@@ -18,6 +18,15 @@ public sealed record StatusCounts(int Compliant, int NonCompliant, int Waived, i
     /// </summary>
     public double? CompliancePercent => InScope == 0 ? null : 100.0 * Compliant / InScope;
 
+    public int Of(ComplianceStatus status) => status switch
+    {
+        ComplianceStatus.Compliant => Compliant,
+        ComplianceStatus.NonCompliant => NonCompliant,
+        ComplianceStatus.Waived => Waived,
+        ComplianceStatus.Unknown => Unknown,
+        _ => NotApplicable,
+    };
+
     public StatusCounts Add(ComplianceStatus status, bool isStale)
     {
         var counted = status switch
