@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text;
+using IfiDashboard.Client.Components;
 using IfiDashboard.Client.Pages.Instances;
 using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Api.Http;
@@ -21,9 +22,9 @@ namespace IfiDashboard.Server.Remediation;
 /// </summary>
 public static class RemediationEndpoints
 {
-    public const string FormPath = "remediation/pack";
+    public const string FormPath = RemediationPackForm.Path;
     /// <summary>The form and query fields besides the grid's: one instance instead of a grid view, and what to answer.</summary>
-    public const string InstanceKey = "instance", FormatKey = "format";
+    public const string InstanceKey = RemediationPackForm.InstanceKey, FormatKey = RemediationPackForm.FormatKey;
     public const string ScriptFormat = "script", PlanFormat = "plan", JsonFormat = "json";
 
     public static IEndpointRouteBuilder MapRemediationPackForm(this IEndpointRouteBuilder app)
