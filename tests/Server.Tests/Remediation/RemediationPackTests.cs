@@ -155,6 +155,7 @@ public sealed class RemediationPackTests : IAsyncLifetime
         Assert.Equal((packId, TestSignIn.UserName(DashboardRoles.Operator)), (pending.RemediationPending!.PackId, pending.RemediationPending.GeneratedBy));
         Assert.NotNull(page.QuerySelector("[data-remediation-pending]"));
         Assert.NotNull(grid.QuerySelector("tr[data-instance='sql-grant'] [data-remediation-pending]"));
+        Assert.Equal("sql-grant", grid.QuerySelector("form[data-remediation-pack] input[name=q]")?.GetAttribute("value"));
         Assert.Equal((TestSignIn.UserName(DashboardRoles.Operator), $"remediation pack {packId}"), (audit.Actor, audit.Target));
         Assert.Contains("sql-grant", audit.After);
 
