@@ -103,6 +103,13 @@ public sealed class RemediationPackTests : IAsyncLifetime
         Assert.Contains("sp_readerrorlog", legacy.Text("Verify"));
         Assert.DoesNotContain("sys.dm_server_services", legacy.Text("Verify"));
 
+        var plan = await Operator().GetStringAsync("/api/v1/remediation?format=plan");
+        var clusterSection = plan.Split("### fci-sales")[1].Split("###")[0];
+        Assert.Contains("every possible owner node of the failover cluster instance, SQLNODE2, SQLNODE1", clusterSection);
+        Assert.Contains("Move-ClusterGroup -Name 'SQL Server (SALES)' -Node 'SQLNODE1'", clusterSection);
+        Assert.DoesNotContain("Restart-Service -Name", clusterSection);
+        Assert.Contains("not the start account CORP\\svc-sql", plan.Split("### sql-grant")[1]);
+        Assert.Contains("- waived-off: waived until", plan);
         Assert.Contains("# Skipped ok: compliant: nothing to do", script);
         Assert.Contains("# Skipped waived-off: waived until", script);
         Assert.True(script.IndexOf("# Maintenance window: Production", StringComparison.Ordinal)

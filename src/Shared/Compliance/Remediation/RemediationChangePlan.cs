@@ -46,7 +46,10 @@ public static class RemediationChangePlan
                     : $"- Host: {Text(change.Hosts[0])}");
                 if (change.MovesOffLocalSystem)
                     Line($"- First: {Text(PrivilegeSteps.MoveToVirtualAccount(change.ServiceName))}");
-                Line($"- Restart: {Text(PrivilegeSteps.Restart(change))}");
+                Line(change.IsClustered
+                    ? $"- Restart, in the window, once every node is done: {Text(RemediationScript.RestartCommand(change))} (through the " +
+                      "cluster, never Restart-Service: the cluster would take the stopped service for a failure)"
+                    : $"- Restart, in the window: {Text(RemediationScript.RestartCommand(change))} (the right is read at service start)");
                 Line($"- {Text(PrivilegeSteps.Verify(change.DesiredIfi, instance.ProductVersion))}");
             }
         }
