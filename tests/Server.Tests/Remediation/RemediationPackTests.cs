@@ -163,6 +163,7 @@ public sealed class RemediationPackTests : IAsyncLifetime
         Assert.NotNull(page.QuerySelector("[data-remediation-pending]"));
         Assert.NotNull(grid.QuerySelector("tr[data-instance='sql-grant'] [data-remediation-pending]"));
         Assert.Equal("sql-grant", grid.QuerySelector("form[data-remediation-pack] input[name=q]")?.GetAttribute("value"));
+        Assert.NotEmpty(page.QuerySelector("form[data-remediation-pack] input[name=__RequestVerificationToken]")?.GetAttribute("value") ?? "");
         Assert.Equal((TestSignIn.UserName(DashboardRoles.Operator), $"remediation pack {packId}"), (audit.Actor, audit.Target));
         Assert.Contains("sql-grant", audit.After);
 
