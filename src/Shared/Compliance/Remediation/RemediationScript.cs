@@ -143,17 +143,21 @@ public static class RemediationScript
             ([System.Security.Principal.NTAccount]::new($Account)).Translate([System.Security.Principal.SecurityIdentifier]).Value
         }
 
-        function Get-VolumeRightHolders {
-            # The SIDs that hold SeManageVolumePrivilege on this host.
-            if ($Variant -eq 'DbaTools') {
-                return @(Get-DbaPrivilege -ComputerName $computer | Where-Object { $_.InstantFileInitialization } | ForEach-Object { ConvertTo-Sid $_.User })
-            }
+        function Get-SeceditHolders {
+            # The SIDs that hold SeManageVolumePrivilege in the local policy, as secedit exports it.
             $exported = Join-Path $work 'exported.inf'
             $null = secedit /export /areas USER_RIGHTS /cfg $exported
             if ($LASTEXITCODE -ne 0) { throw ('secedit /export failed with exit code {0}' -f $LASTEXITCODE) }
             $line = @(Get-Content -LiteralPath $exported | Where-Object { $_ -match '^\s*SeManageVolumePrivilege\s*=' })
             if ($line.Count -eq 0) { return @() }
             return @(($line[0] -split '=', 2)[1] -split ',' | ForEach-Object { $_.Trim() } | Where-Object { $_ } | ForEach-Object { ConvertTo-Sid $_ })
+        }
+
+        function Get-VolumeRightHolders {
+            if ($Variant -eq 'DbaTools') {
+                return @(Get-DbaPrivilege -ComputerName $computer | Where-Object { $_.InstantFileInitialization } | ForEach-Object { ConvertTo-Sid $_.User })
+            }
+            return @(Get-SeceditHolders)
         }
 
         function Set-VolumeRightHolders([string[]] $Sids) {
@@ -178,12 +182,13 @@ public static class RemediationScript
                     if ($entry.Action -eq 'Grant' -and -not $holds) {
                         if ($PSCmdlet.ShouldProcess($computer, ('Grant SeManageVolumePrivilege to {0} ({1})' -f $principal, $entry.Instance))) {
                             if ($Variant -eq 'DbaTools') { Set-DbaPrivilege -ComputerName $computer -Type IFI -User $principal }
-                            else { Set-VolumeRightHolders (@($holders) + $sid) }
+                            else { Set-VolumeRightHolders (@(Get-SeceditHolders) + $sid) }
                             $changed[$entry.Instance] = $entry
                         }
                     } elseif ($entry.Action -eq 'Revoke' -and $holds) {
                         if ($PSCmdlet.ShouldProcess($computer, ('Revoke SeManageVolumePrivilege from {0} ({1})' -f $principal, $entry.Instance))) {
-                            Set-VolumeRightHolders @($holders | Where-Object { $_ -ne $sid })
+                            # Written from secedit's own list, whichever variant checked: it is the whole line being replaced.
+                            Set-VolumeRightHolders @(Get-SeceditHolders | Where-Object { $_ -ne $sid })
                             $changed[$entry.Instance] = $entry
                         }
                     } else {
