@@ -2,6 +2,7 @@ using IfiDashboard.Collector.Credentials;
 using IfiDashboard.Server.Store.Dashboard;
 using IfiDashboard.Server.Store.Inventory;
 using IfiDashboard.Server.Store.Policy;
+using IfiDashboard.Server.Store.Remediation;
 using IfiDashboard.Shared.Compliance.Facts;
 using IfiDashboard.Shared.Compliance.Remediation;
 using IfiDashboard.Shared.Compliance.Summary;
@@ -18,6 +19,7 @@ public sealed class FleetAssessmentBuilder(
     InstanceRepository instances,
     PolicyStore policies,
     DailyComplianceStore daily,
+    RemediationPacks remediation,
     ZeroingRateOptions rateOptions,
     TimeProvider time,
     ICredentialResolver? credentials = null)
@@ -34,6 +36,7 @@ public sealed class FleetAssessmentBuilder(
         var encryption = await facts.EncryptionAsync(null, ct);
         var observations = await facts.ObservationsAsync(null, ct);
         var policy = await policies.GetCurrentAsync(ct);
+        var pending = await remediation.PendingAsync(ct);
 
         var assessed = new Dictionary<long, (InstanceAssessment Assessment, IReadOnlyList<InstanceZeroing> Windows)>();
         void Assess(long id, List<GrowthEventFacts> events)
@@ -48,7 +51,7 @@ public sealed class FleetAssessmentBuilder(
                 History = observations[id].ToList(),
             };
             var assessment = InstanceAssessor.Assess(registration, state, set, policy, rateOptions, now, LoginOf(registration), out var windows);
-            assessed[id] = (assessment, windows);
+            assessed[id] = (assessment with { RemediationPending = pending.GetValueOrDefault(id) }, windows);
         }
 
         await foreach (var (id, events) in facts.GrowthEventsByInstanceAsync(now - History, null, ct))

@@ -38,6 +38,7 @@ public static class StoreServiceCollectionExtensions
         services.AddSingleton<SnapshotStore>();
         services.AddSingleton<ISnapshotSink>(sp => sp.GetRequiredService<SnapshotStore>());
         services.AddSingleton<FleetQueries>();
+        services.AddSingleton<Remediation.RemediationPacks>();
         services.AddSingleton<IFleetReader>(sp => sp.GetRequiredService<FleetQueries>());
         services.AddSingleton<StoreMigrations>();
         services.AddSingleton<StoreHealth>();
