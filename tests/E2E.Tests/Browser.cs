@@ -72,10 +72,23 @@ public sealed class Browser : IDisposable
         return ((IEnumerable<object?>)found!).Select(o => o as string ?? "").ToList();
     }
 
-    /// <summary>How far the page is wider than the window: 0 when nothing needs scrolling sideways.</summary>
-    public int HorizontalOverflow() => Convert.ToInt32(
-        Driver.ExecuteScript("return document.documentElement.scrollWidth - document.documentElement.clientWidth"),
-        System.Globalization.CultureInfo.InvariantCulture);
+    /// <summary>
+    /// What sticks out of the window sideways: empty when nothing needs scrolling sideways, else the outermost elements
+    /// reaching past the window's right edge (tag.class) and by how many pixels; what a scrolling box holds does not count.
+    /// </summary>
+    public IReadOnlyList<string?> HorizontalOverflow() => Strings("""
+        const width = document.documentElement.clientWidth;
+        if (document.documentElement.scrollWidth <= width) return [];
+        const past = e => e.getBoundingClientRect().right > width + 0.5;
+        const clipped = e => { for (let a = e.parentElement; a && a !== document.body; a = a.parentElement)
+          if (getComputedStyle(a).overflowX !== 'visible') return true; return false; };
+        const outermost = [...document.querySelectorAll('body *')]
+          .filter(e => past(e) && !past(e.parentElement) && !clipped(e))
+          .slice(0, 5)
+          .map(e => `${e.tagName.toLowerCase()}${e.className && typeof e.className === 'string' ? '.' + e.className.trim().split(/\s+/).join('.') : ''} +${Math.round(e.getBoundingClientRect().right - width)} px`);
+        // An absolutely positioned element can escape its scrolling box and widen the page from inside it.
+        return outermost.length > 0 ? outermost : [`the page +${document.documentElement.scrollWidth - width} px`];
+        """);
 
     public static string ScreenshotDirectory { get; } = Path.Combine(AppContext.BaseDirectory, "screenshots");
 

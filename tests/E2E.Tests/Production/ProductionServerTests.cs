@@ -95,8 +95,8 @@ public sealed class ProductionServerTests(ProductionServerFixture production)
         {
             var overflow = Browser.HorizontalOverflow();
             Browser.Screenshot($"production-phone-{name}");
-            if (overflow > 0)
-                yield return $"{name} (390 px): {overflow} px wider than the screen";
+            if (overflow.Count > 0)
+                yield return $"{name} (390 px): wider than the screen: {string.Join(", ", overflow)}";
         }
         finally
         {
