@@ -15,7 +15,7 @@ namespace IfiDashboard.Server.Compliance;
 public sealed class FleetAssessmentBuilder(
     FactsReader facts,
     FleetQueries queries,
-    InstanceRepository instances,
+    InstanceInventory instances,
     PolicyStore policies,
     DailyComplianceStore daily,
     ZeroingRateOptions rateOptions,

@@ -27,16 +27,52 @@ public static class InventoryFields
     /// <summary>
     /// The server a registration reaches, for telling two registrations of one server apart from two servers: the host
     /// ignoring case and IPv6 brackets, and the port (1433 when neither port nor instance name is
-    /// given) or the instance name ignoring case. Two names of one machine (an alias, its IP address) are not caught
-    /// here: only the polled machine and instance name can tell those apart.
+    /// given) or the instance name ignoring case.
     /// </summary>
-    public static string ServerKey(InstanceRegistration r)
+    public static string ServerKey(InstanceRegistration r) => Key(r.Host.Trim('[', ']'), r);
+
+    /// <summary>
+    /// The active instance among <paramref name="others"/> that already reaches the server
+    /// <paramref name="registration"/> would: by the address registered (<see cref="ServerKey"/>), or, once polled, by
+    /// the machine and instance name the server reported (an IP address or alias registered first, then the machine's
+    /// DNS name, or the other way round).
+    /// </summary>
+    public static InventoryRecord? SameServer(IEnumerable<InventoryRecord> others, InstanceRegistration registration)
     {
-        var host = r.Host.Trim('[', ']').ToLowerInvariant();
+        var wanted = Addresses(registration).ToHashSet(StringComparer.Ordinal);
+        return others.FirstOrDefault(o => KnownAs(o.Registration, o.PolledServerName).Any(wanted.Contains));
+    }
+
+    /// <summary>The keys a registration asks for: its address, and its host's machine name (the first DNS label) with the same endpoint.</summary>
+    internal static IEnumerable<string> Addresses(InstanceRegistration r)
+    {
+        yield return ServerKey(r);
+        if (MachineOf(r.Host) is { } machine) yield return Key(machine, r);
+    }
+
+    /// <summary>
+    /// The keys an active instance is known by: its address and, once polled, the server's name for itself
+    /// (<c>MACHINE</c> or <c>MACHINE\INSTANCE</c>) on the endpoint it is registered with.
+    /// </summary>
+    internal static IEnumerable<string> KnownAs(InstanceRegistration r, string? polledServerName)
+    {
+        yield return ServerKey(r);
+        if (string.IsNullOrWhiteSpace(polledServerName)) yield break;
+        var parts = polledServerName.Split('\\', 2);
+        yield return Key(parts[0], r);
+        if (parts.Length == 2) yield return Key(parts[0], r with { Port = null, InstanceName = parts[1] });
+    }
+
+    /// <summary>A DNS name's first label, the machine's own name; null for an IP address.</summary>
+    static string? MachineOf(string host) =>
+        host.Contains(':') || host.All(c => char.IsAsciiDigit(c) || c == '.') || !host.Contains('.') ? null : host[..host.IndexOf('.')];
+
+    static string Key(string host, InstanceRegistration r)
+    {
         var endpoint = r.InstanceName is { Length: > 0 } instance
             ? "\\" + instance.ToUpperInvariant()
             : "," + (r.Port ?? DefaultPort).ToString(System.Globalization.CultureInfo.InvariantCulture);
-        return host + endpoint;
+        return host.ToLowerInvariant() + endpoint;
     }
 
     /// <summary>How a person writes that server: <c>sql01.corp.example,1433</c> or <c>sql01.corp.example\REPORTING</c>.</summary>
