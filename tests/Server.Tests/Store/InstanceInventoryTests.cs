@@ -11,6 +11,7 @@ public sealed class InstanceInventoryTests
         await using var store = await TestStore.CreateMigratedAsync();
         var registration = TestData.Registration("SQL01") with
         {
+            Port = null,
             InstanceName = "INST1",
             Encrypt = EncryptMode.Strict,
             TrustServerCertificate = true,
