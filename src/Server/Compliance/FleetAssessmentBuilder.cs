@@ -27,9 +27,11 @@ public sealed class FleetAssessmentBuilder(
     public async Task<FleetAssessment> BuildAsync(CancellationToken ct)
     {
         var now = time.GetUtcNow();
-        var registrations = (await instances.ListActiveAsync(ct)).ToDictionary(r => r.Id);
-        var states = (await queries.ListInstancesAsync(ct)).Where(s => registrations.ContainsKey(s.Id)).ToDictionary(s => s.Id);
+        var active = await instances.ListActiveAsync(ct);
         var extras = await facts.InstancesAsync(ct);
+        var duplicates = InventoryFields.Duplicates(active, id => extras.GetValueOrDefault(id)?.ServerName);
+        var registrations = active.Where(r => !duplicates.ContainsKey(r.Id)).ToDictionary(r => r.Id);
+        var states = (await queries.ListInstancesAsync(ct)).Where(s => registrations.ContainsKey(s.Id)).ToDictionary(s => s.Id);
         var files = await facts.FilesAsync(null, ct);
         var encryption = await facts.EncryptionAsync(null, ct);
         var observations = await facts.ObservationsAsync(null, ct);
@@ -93,6 +95,7 @@ public sealed class FleetAssessmentBuilder(
             Daily = series,
             LastPollAt = states.Values.Max(s => s.LastPollAt),
             Polled = states.Values.Count(s => s.LastPollAt is not null),
+            DuplicateOf = duplicates.ToDictionary(d => d.Key, d => d.Value.Name),
         };
     }
 }

@@ -172,6 +172,26 @@ public sealed class InstanceRulesOnEveryPathTests
     }
 
     [Fact]
+    public async Task Two_names_of_one_server_that_only_its_polls_tell_apart_count_once_in_the_fleet()
+    {
+        await using var host = new DashboardHost(new ScenarioInstance { Name = "sqlfin09", Profile = "2019", IfiEnabled = false });
+        host.Settings["Credentials:fleet:AllowedHosts:1"] = "localhost";
+        var port = host.Fleet["sqlfin09"].Port;
+        var (_, cmdb) = await ClientsAsync(host);
+        // "localhost" and "127.0.0.1" are two addresses: nothing before a poll says they reach one server.
+        var byAddress = await cmdb.PutAsJsonAsync("/api/v1/instances/cmdb-9", new { name = "fin-by-ip", host = "127.0.0.1", port, credentialName = "fleet", trustServerCertificate = true });
+        var byName = await cmdb.PutAsJsonAsync("/api/v1/instances/cmdb-10", new { name = "fin-by-name", host = "localhost", port, credentialName = "fleet", trustServerCertificate = true });
+
+        Assert.Equal(2, await host.PollAllAsync());
+        var fleet = await host.Services.GetRequiredService<IfiDashboard.Server.Compliance.FleetAssessments>().RecomputeAsync(CancellationToken.None);
+
+        Assert.Equal((HttpStatusCode.Created, HttpStatusCode.Created), (byAddress.StatusCode, byName.StatusCode));
+        Assert.Equal(["fin-by-ip"], fleet.Instances.Select(i => i.Registration.Name));
+        Assert.Equal("fin-by-ip", Assert.Single(fleet.DuplicateOf).Value);
+        Assert.Single(fleet.Last90Days.Instances);
+    }
+
+    [Fact]
     public async Task A_write_through_the_api_announces_the_change_as_the_form_does()
     {
         await using var host = new DashboardHost();

@@ -43,6 +43,27 @@ public static class InventoryFields
         return others.FirstOrDefault(o => KnownAs(o.Registration, o.PolledServerName).Any(wanted.Contains));
     }
 
+    /// <summary>
+    /// Active instances that reach a server an earlier registration (lower id) reaches, each with that registration:
+    /// stores written before the inventory refused a second registration of one server, or two names of one machine
+    /// that only its polls tell apart. Fleet figures leave them out, so no server counts twice.
+    /// </summary>
+    public static IReadOnlyDictionary<long, InstanceRegistration> Duplicates(IEnumerable<InstanceRegistration> active,
+        Func<long, string?> polledServerName)
+    {
+        var first = new Dictionary<string, InstanceRegistration>(StringComparer.Ordinal);
+        var duplicates = new Dictionary<long, InstanceRegistration>();
+        foreach (var registration in active.OrderBy(r => r.Id))
+        {
+            var keys = KnownAs(registration, polledServerName(registration.Id)).ToList();
+            if (keys.Select(first.GetValueOrDefault).FirstOrDefault(r => r is not null) is { } original)
+                duplicates[registration.Id] = original;
+            else
+                foreach (var key in keys) first[key] = registration;
+        }
+        return duplicates;
+    }
+
     /// <summary>The keys a registration asks for: its address, and its host's machine name (the first DNS label) with the same endpoint.</summary>
     internal static IEnumerable<string> Addresses(InstanceRegistration r)
     {
