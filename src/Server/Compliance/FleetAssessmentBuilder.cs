@@ -60,7 +60,11 @@ public sealed class FleetAssessmentBuilder(
 
         var ordered = assessed.Values.OrderBy(a => a.Assessment.Registration.Name, StringComparer.OrdinalIgnoreCase).ToList();
         var today = DateOnly.FromDateTime(now.UtcDateTime);
-        await daily.RecordAsync(today, ordered.Select(a => (a.Assessment.Registration.Id, a.Assessment.Compliance.Status)), ct);
+        // A status is seen once the instance has been polled: registering it (which wakes an assessment before its
+        // first poll) must not give its first day an Unknown it never had.
+        await daily.RecordAsync(today, ordered
+            .Where(a => states[a.Assessment.Registration.Id].LastPollAt is not null)
+            .Select(a => (a.Assessment.Registration.Id, a.Assessment.Compliance.Status)), ct);
         var series = DailyComplianceSeries.Build(await daily.ReadAsync(today.AddDays(-89), ct));
 
         // The credential's user name where this server holds it; a standalone collector's credential is named instead.
