@@ -2,6 +2,7 @@ using System.Net;
 using System.Net.Http.Json;
 using System.Text.Json;
 using Dapper;
+using IfiDashboard.Collector.Tests.Support;
 using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Api.Keys;
 using IfiDashboard.Server.Store;
@@ -63,7 +64,7 @@ public sealed class InstanceRulesOnEveryPathTests
         Assert.Equal(0, await InstanceCountAsync(host));
         if (CliOption(bad.Field) is { } option)
         {
-            var cli = await CollectorCheckAsync(["--host", "127.0.0.1", "--credential", "fleet", option, bad.Value]);
+            var cli = await CollectorCheck.RunAsync(["--host", "127.0.0.1", "--credential", "fleet", option, bad.Value], new Dictionary<string, string>());
             Assert.Equal(2, cli.ExitCode);
             Assert.Contains($"{expected.Path}: {expected.Message}", cli.Error, StringComparison.Ordinal);
         }
@@ -275,23 +276,6 @@ public sealed class InstanceRulesOnEveryPathTests
         "credentialName" => "--credential",
         _ => null,
     };
-
-    /// <summary>Runs <c>IfiDashboard.Collector check</c> as its own process, as an operator does.</summary>
-    static async Task<(int ExitCode, string Error)> CollectorCheckAsync(IEnumerable<string> arguments)
-    {
-        var start = new System.Diagnostics.ProcessStartInfo("dotnet", [Path.Combine(AppContext.BaseDirectory, "IfiDashboard.Collector.dll"), "check", .. arguments])
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-        };
-        using var process = System.Diagnostics.Process.Start(start) ?? throw new InvalidOperationException("The collector did not start.");
-        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(60));
-        var output = process.StandardOutput.ReadToEndAsync(timeout.Token);
-        var error = process.StandardError.ReadToEndAsync(timeout.Token);
-        await process.WaitForExitAsync(timeout.Token);
-        await output;
-        return (process.ExitCode, await error);
-    }
 
     static async Task<long> InstanceCountAsync(DashboardHost host)
     {
