@@ -36,7 +36,6 @@ public static class ApiExtensions
         services.AddSingleton<ApiKeyIssuer>();
         services.AddSingleton<ApiKeyAuthenticator>();
         services.AddSingleton<InventoryQueries>();
-        services.AddSingleton<CmdbInventoryWriter>();
 
         services.AddAuthentication()
             .AddScheme<AuthenticationSchemeOptions, ApiKeyAuthenticationHandler>(ApiKeyAuthenticationHandler.SchemeName, null);

@@ -16,7 +16,7 @@ namespace IfiDashboard.Server.Compliance;
 public sealed class FleetAssessmentBuilder(
     FactsReader facts,
     FleetQueries queries,
-    InstanceRepository instances,
+    InstanceInventory instances,
     PolicyStore policies,
     DailyComplianceStore daily,
     RemediationPacks remediation,
@@ -29,9 +29,11 @@ public sealed class FleetAssessmentBuilder(
     public async Task<FleetAssessment> BuildAsync(CancellationToken ct)
     {
         var now = time.GetUtcNow();
-        var registrations = (await instances.ListActiveAsync(ct)).ToDictionary(r => r.Id);
-        var states = (await queries.ListInstancesAsync(ct)).Where(s => registrations.ContainsKey(s.Id)).ToDictionary(s => s.Id);
+        var active = await instances.ListActiveAsync(ct);
         var extras = await facts.InstancesAsync(ct);
+        var duplicates = InventoryFields.Duplicates(active, id => extras.GetValueOrDefault(id)?.ServerName);
+        var registrations = active.Where(r => !duplicates.ContainsKey(r.Id)).ToDictionary(r => r.Id);
+        var states = (await queries.ListInstancesAsync(ct)).Where(s => registrations.ContainsKey(s.Id)).ToDictionary(s => s.Id);
         var files = await facts.FilesAsync(null, ct);
         var encryption = await facts.EncryptionAsync(null, ct);
         var observations = await facts.ObservationsAsync(null, ct);
@@ -61,7 +63,11 @@ public sealed class FleetAssessmentBuilder(
 
         var ordered = assessed.Values.OrderBy(a => a.Assessment.Registration.Name, StringComparer.OrdinalIgnoreCase).ToList();
         var today = DateOnly.FromDateTime(now.UtcDateTime);
-        await daily.RecordAsync(today, ordered.Select(a => (a.Assessment.Registration.Id, a.Assessment.Compliance.Status)), ct);
+        // A status is seen once the instance has been polled: registering it (which wakes an assessment before its
+        // first poll) must not give its first day an Unknown it never had.
+        await daily.RecordAsync(today, ordered
+            .Where(a => states[a.Assessment.Registration.Id].LastPollAt is not null)
+            .Select(a => (a.Assessment.Registration.Id, a.Assessment.Compliance.Status)), ct);
         var series = DailyComplianceSeries.Build(await daily.ReadAsync(today.AddDays(-89), ct));
 
         // The credential's user name where this server holds it; a standalone collector's credential is named instead.
@@ -96,6 +102,7 @@ public sealed class FleetAssessmentBuilder(
             Daily = series,
             LastPollAt = states.Values.Max(s => s.LastPollAt),
             Polled = states.Values.Count(s => s.LastPollAt is not null),
+            DuplicateOf = duplicates.ToDictionary(d => d.Key, d => d.Value.Name),
         };
     }
 }

@@ -32,7 +32,8 @@ public static class StoreServiceCollectionExtensions
         services.AddHttpContextAccessor();
         services.AddSingleton<AuditActors>();
         services.AddSingleton<AuditLog>();
-        services.AddSingleton<InstanceRepository>();
+        services.TryAddSingleton<FleetChanges>();
+        services.AddSingleton<InstanceInventory>();
         services.AddSingleton<StoreInstanceSource>();
         services.AddSingleton<IInstanceSource>(sp => sp.GetRequiredService<StoreInstanceSource>());
         services.AddSingleton<SnapshotStore>();
