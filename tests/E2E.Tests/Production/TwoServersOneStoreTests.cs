@@ -14,6 +14,7 @@ namespace IfiDashboard.E2E.Tests.Production;
 /// SMTP server, over a simulated fleet that loses IFI and gets it back: every alert mail is delivered once, both
 /// servers answer the same status, and a server killed while it delivers leaves the other to finish the outbox.
 /// </summary>
+[Collection(TwoServersCollection.Name)]
 public sealed class TwoServersOneStoreTests(TestPostgresServer postgres, ITestOutputHelper output) : IClassFixture<TestPostgresServer>, IAsyncLifetime
 {
     const int Instances = 12;
@@ -218,4 +219,12 @@ public sealed class TwoServersOneStoreTests(TestPostgresServer postgres, ITestOu
             await admin.ExecuteAsync($"DROP DATABASE IF EXISTS {_database} WITH (FORCE);");
         try { Directory.Delete(_root, recursive: true); } catch (IOException) { }
     }
+}
+
+/// <summary>Started before the other collections: the test waits on poll intervals and claim expiry, not the processor.</summary>
+[CollectionDefinition(Name)]
+[MostlyWaits]
+public sealed class TwoServersCollection
+{
+    public const string Name = "two servers on one store";
 }
