@@ -4,6 +4,7 @@ using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Api.Compliance;
 using IfiDashboard.Server.Api.Http;
 using IfiDashboard.Server.Api.Inventory;
+using IfiDashboard.Client.Pages.Reports;
 using IfiDashboard.Server.Store.Reports;
 using IfiDashboard.Shared.Compliance.Status;
 

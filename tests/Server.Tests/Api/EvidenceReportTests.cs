@@ -5,6 +5,7 @@ using System.Security.Claims;
 using System.Text.Json;
 using IfiDashboard.Server.Api.Compliance;
 using IfiDashboard.Server.Reports;
+using IfiDashboard.Client.Pages.Reports;
 using IfiDashboard.Server.Api.Keys;
 using IfiDashboard.Server.Store.Reports;
 using IfiDashboard.Server.Tests.Api.Compliance;

@@ -2,7 +2,7 @@ using System.Security.Cryptography;
 using System.Text;
 using System.Text.Json;
 using Dapper;
-using IfiDashboard.Server.Reports;
+using IfiDashboard.Client.Pages.Reports;
 using IfiDashboard.Shared.Compliance.Status;
 using IfiDashboard.Shared.Compliance.Summary;
 using IfiDashboard.Shared.Snapshots;
@@ -10,7 +10,7 @@ using IfiDashboard.Shared.Snapshots;
 namespace IfiDashboard.Server.Store.Reports;
 
 /// <summary>Builds the <see cref="EvidenceReport"/> of a period from the store, in one read transaction.</summary>
-public sealed class EvidenceReports(IDbConnectionFactory connections, TimeProvider time)
+public sealed class EvidenceReports(IDbConnectionFactory connections, TimeProvider time) : IEvidenceReportSource
 {
     public const string DmvEvidence = "services DMV (sys.dm_server_services.instant_file_initialization_enabled)";
     public const string ErrorLogEvidence = "error log (the start-up line about instant file initialization)";
