@@ -57,7 +57,7 @@ public static class EvidenceReportEndpoints
     static readonly string[] Statuses = Enum.GetNames<ComplianceStatus>();
 
     /// <summary>One row per instance: its daily statuses counted, its worst, and the evidence of its last poll.</summary>
-    static string InstancesCsv(EvidenceReport report)
+    public static string InstancesCsv(EvidenceReport report)
     {
         var csv = new StringBuilder();
         Csv.AppendRow(csv, ["id", "name", "externalKey", "environment", "owner", "worstStatus",
