@@ -9,6 +9,7 @@ using IfiDashboard.Client.Pages.Reports;
 using IfiDashboard.Server.Api.Keys;
 using IfiDashboard.Server.Store.Reports;
 using IfiDashboard.Server.Tests.Api.Compliance;
+using IfiDashboard.Server.Tests.Security;
 using IfiDashboard.Shared.Editing;
 using IfiDashboard.Shared.Security;
 using Microsoft.Extensions.DependencyInjection;
@@ -88,6 +89,48 @@ public sealed class EvidenceReportTests
         Assert.NotEqual(before.GetProperty("changes").GetString(), sections.GetProperty("changes").GetString());
         Assert.Equal(before.GetProperty("policyVersions").GetString(), sections.GetProperty("policyVersions").GetString());
         Assert.Equal(before.GetProperty("period").GetString(), sections.GetProperty("period").GetString());
+    }
+
+    [Fact]
+    public async Task The_printable_page_shows_the_apis_figures_and_manifest_links_its_files_and_is_refused_below_the_audit_role()
+    {
+        await using var fleet = await ComplianceFleet.StartAsync();
+        await fleet.Host.Services.GetRequiredService<IPolicyEditor>()
+            .GrantWaiverAsync(fleet.IdOf("off-required"), "vendor freeze CHG-42", DateTimeOffset.UtcNow.AddDays(5), Dba, CancellationToken.None);
+        var period = $"from={Today}&to={Tomorrow}&environment=Production";
+        var (body, hash) = await GetAsync(await AuditorAsync(fleet), period);
+        var html = await TestSignIn.AsRole(fleet.Host.CreateClient(), DashboardRoles.Administrator).GetStringAsync("/reports/evidence?" + period);
+        using var asViewer = await TestSignIn.AsRole(fleet.Host.CreateClient(), DashboardRoles.Viewer).GetAsync("/reports/evidence?" + period);
+
+        var report = JsonDocument.Parse(body).RootElement;
+        var page = new AngleSharp.Html.Parser.HtmlParser().ParseDocument(html);
+        Assert.Equal(hash, page.QuerySelector("[data-report-sha256]")?.TextContent);
+        Assert.Equal(
+            report.GetProperty("manifest").GetProperty("sections").EnumerateObject().Select(s => $"{s.Name} {s.Value.GetString()}"),
+            page.QuerySelectorAll("[data-manifest-section]").Select(c => $"{c.GetAttribute("data-manifest-section")} {c.TextContent}"));
+        Assert.Equal(
+            report.GetProperty("instances").EnumerateArray().Select(i => $"{i.GetProperty("name").GetString()} {i.GetProperty("worstStatus").GetString()} "
+                + string.Join(",", i.GetProperty("daysByStatus").EnumerateObject().Select(d => $"{d.Name}={d.Value.GetInt32()}"))
+                + $" {i.GetProperty("lastPoll").GetProperty("ifiEvidence").GetString()}"),
+            page.QuerySelectorAll("[data-instance]").Select(r => $"{r.GetAttribute("data-instance")} {r.GetAttribute("data-worst-status")} "
+                + string.Join(",", r.QuerySelectorAll("[data-days]").Select(d => $"{d.GetAttribute("data-status")}={d.GetAttribute("data-days")}"))
+                + $" {r.QuerySelector("[data-ifi-evidence]")?.GetAttribute("data-ifi-evidence")}"));
+        Assert.Equal(
+            report.GetProperty("waivers").EnumerateArray().Select(w => w.GetProperty("id").GetInt64().ToString(CultureInfo.InvariantCulture)),
+            page.QuerySelectorAll("[data-waiver]").Select(r => r.GetAttribute("data-waiver")));
+        Assert.Contains("vendor freeze CHG-42", page.QuerySelector("[data-section=waivers]")?.TextContent, StringComparison.Ordinal);
+        Assert.Equal(
+            report.GetProperty("changes").EnumerateArray().Select(c => c.GetProperty("action").GetString()),
+            page.QuerySelectorAll("[data-change]").Select(r => r.GetAttribute("data-action")));
+        Assert.Equal(["Production"], report.GetProperty("instances").EnumerateArray().Select(i => i.GetProperty("environment").GetString()).Distinct());
+        // The page's download links are the API's answers to the same query, readable with the page's role.
+        var admin = TestSignIn.AsRole(fleet.Host.CreateClient(), DashboardRoles.Administrator);
+        using var json = await admin.GetAsync("/" + page.QuerySelector("[data-download=json]")?.GetAttribute("href"));
+        using var csv = await admin.GetAsync("/" + page.QuerySelector("[data-download=csv]")?.GetAttribute("href"));
+        Assert.Equal(body, await json.Content.ReadAsStringAsync());
+        Assert.Equal("text/csv", csv.Content.Headers.ContentType?.MediaType);
+        Assert.Equal(hash, csv.Headers.GetValues(EvidenceReportEndpoints.ReportHashHeader).Single());
+        Assert.Equal(HttpStatusCode.Forbidden, asViewer.StatusCode);
     }
 
     [Fact]
