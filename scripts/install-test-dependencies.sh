@@ -5,6 +5,7 @@
 #   chromium, chromium-driver  headless browser and its WebDriver for the dashboard's end-to-end tests (tests/E2E.Tests)
 #   postgresql               the server the store tests' PostgreSQL pass runs against (scripts/start-test-postgres.sh)
 #   nodejs, npm, oidc-provider  the OpenID Connect provider the sign-in tests run on loopback (tests/OidcProvider)
+#   axe-core                    the accessibility rules the browser tests run on every page (tests/Accessibility)
 #   tedious                  Node.js's TDS driver, a second independent client for the simulator's tests (tests/TdsClients)
 #   krb5-kdc, krb5-admin-server, krb5-user  the MIT Kerberos KDC (krb5kdc, kdb5_util, kadmin.local) and kinit/klist
 #                            for the integrated security tests (tests/Collector.Tests/Kerberos); each test run starts
@@ -36,6 +37,12 @@ provider="$(dirname "$0")/../tests/OidcProvider"
 if [ ! -d "$provider/node_modules/oidc-provider" ]; then
   echo "Installing oidc-provider for the sign-in tests"
   (cd "$provider" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+accessibility="$(dirname "$0")/../tests/Accessibility"
+if [ ! -f "$accessibility/node_modules/axe-core/axe.min.js" ]; then
+  echo "Installing axe-core for the accessibility checks of the browser tests"
+  (cd "$accessibility" && npm ci --no-audit --no-fund --loglevel=error)
 fi
 
 clients="$(dirname "$0")/../tests/TdsClients"

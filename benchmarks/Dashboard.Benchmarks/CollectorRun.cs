@@ -8,7 +8,7 @@ namespace IfiDashboard.Dashboard.Benchmarks;
 
 /// <summary>
 /// Server plus embedded collector at full inventory: a copy of the benchmark store whose registrations are pointed
-/// (through <see cref="InstanceRepository.UpdateAsync"/>) at a small simulated fleet, many registrations per simulated
+/// (through <see cref="InstanceInventory.UpdateAsync"/>) at a small simulated fleet, many registrations per simulated
 /// instance, so the collector polls 10,000 registrations while the pages and the assessment run as before.
 /// </summary>
 internal sealed class CollectorRun(BenchmarkOptions options, Report report)
@@ -74,14 +74,18 @@ internal sealed class CollectorRun(BenchmarkOptions options, Report report)
     static async Task<int> RetargetAsync(string store, IReadOnlyList<int> ports)
     {
         await using var services = StoreSeeder.Services(store);
-        var repository = services.GetRequiredService<InstanceRepository>();
+        var repository = services.GetRequiredService<InstanceInventory>();
         var registrations = await repository.ListActiveAsync(CancellationToken.None);
         for (var i = 0; i < registrations.Count; i++)
-            await repository.UpdateAsync(registrations[i] with
+        {
+            var retargeted = await repository.UpdateAsync(registrations[i] with
             {
                 Host = "127.0.0.1", Port = ports[i % ports.Count], InstanceName = null, TrustServerCertificate = true,
                 CredentialName = "bench",
             }, CancellationToken.None);
+            if (retargeted.Refusal is { } refused)
+                throw new InvalidOperationException($"{registrations[i].Name} not retargeted: {refused.Errors[0].Message}");
+        }
         SqliteConnection.ClearAllPools();
         return registrations.Count;
     }

@@ -20,7 +20,7 @@ if (File.Exists(store))
 }
 else
 {
-    Console.WriteLine($"building the store {store} through InstanceRepository + SnapshotStore ...");
+    Console.WriteLine($"building the store {store} through InstanceInventory + SnapshotStore ...");
     var load = Machine.LoadAverage();
     var took = await new StoreSeeder(options).BuildAsync(CancellationToken.None);
     report.Add("store build (registration + ingestion, not a target)",

@@ -12,7 +12,7 @@ using Microsoft.Extensions.DependencyInjection;
 namespace IfiDashboard.Dashboard.Benchmarks;
 
 /// <summary>
-/// Builds the benchmark's store through the server's own code: its migrations, <see cref="InstanceRepository"/> for
+/// Builds the benchmark's store through the server's own code: its migrations, <see cref="InstanceInventory"/> for
 /// registration, <see cref="SnapshotStore"/> for every poll (growth events in per-poll batches, idempotent
 /// ingestion and all) and <see cref="PolicyStore"/> for rules and waivers. Nothing is bulk-inserted behind its back.
 /// </summary>
@@ -22,7 +22,7 @@ internal sealed class StoreSeeder(BenchmarkOptions options)
     {
         await using var services = Services(options.StorePath);
         await services.MigrateIfiStoreAsync(ct);
-        var repository = services.GetRequiredService<InstanceRepository>();
+        var repository = services.GetRequiredService<InstanceInventory>();
         var ingestion = services.GetRequiredService<SnapshotStore>();
         var policies = services.GetRequiredService<PolicyStore>();
 
@@ -33,7 +33,9 @@ internal sealed class StoreSeeder(BenchmarkOptions options)
         var waiverCandidates = new List<long>();
         foreach (var instance in SyntheticFleet.Create(options.Instances, options.Events, options.Seed, now, options.Days))
         {
-            var id = await repository.AddAsync(Registration(instance), ct);
+            var registered = await repository.RegisterAsync(Registration(instance), ct);
+            var id = registered.Record?.Registration.Id
+                ?? throw new InvalidOperationException($"Synthetic instance refused: {registered.Refusal?.Errors[0].Message}");
             foreach (var snapshot in SnapshotPlan.For(instance, id, now, options.Days, random))
             {
                 await ingestion.WriteAsync(snapshot, ct);

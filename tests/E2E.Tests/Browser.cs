@@ -43,6 +43,53 @@ public sealed class Browser : IDisposable
 
     public ChromeDriver Driver { get; }
 
+    static readonly Lazy<string> AxeSource = new(() =>
+    {
+        var path = Path.GetFullPath(Path.Combine(Path.GetDirectoryName(Production.ServerProcess.Project)!, "..", "..",
+            "tests", "Accessibility", "node_modules", "axe-core", "axe.min.js"));
+        return File.Exists(path)
+            ? File.ReadAllText(path)
+            : throw new InvalidOperationException($"axe-core is missing ({path}): run scripts/install-test-dependencies.sh");
+    });
+
+    /// <summary>
+    /// What axe-core finds serious or critical on the page as it is now (WCAG 2.x A and AA rules), one line per rule
+    /// with the elements it names. The script is handed in through WebDriver, which the page's Content-Security-Policy
+    /// does not govern, so the page is checked exactly as served.
+    /// </summary>
+    public IReadOnlyList<string> AccessibilityViolations()
+    {
+        Driver.ExecuteScript(AxeSource.Value);
+        Driver.Manage().Timeouts().AsynchronousJavaScript = TimeSpan.FromSeconds(60);
+        var found = Driver.ExecuteAsyncScript("""
+            const done = arguments[arguments.length - 1];
+            axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] })
+              .then(r => done(r.violations
+                .filter(v => v.impact === 'serious' || v.impact === 'critical')
+                .map(v => `${v.impact} ${v.id}: ${v.help} at ${v.nodes.slice(0, 5).map(n => n.target.join(' ')).join(', ')}`)))
+              .catch(e => done(['axe failed: ' + e]));
+            """);
+        return ((IEnumerable<object?>)found!).Select(o => o as string ?? "").ToList();
+    }
+
+    /// <summary>
+    /// What sticks out of the window sideways: empty when nothing needs scrolling sideways, else the outermost elements
+    /// reaching past the window's right edge (tag.class) and by how many pixels; what a scrolling box holds does not count.
+    /// </summary>
+    public IReadOnlyList<string?> HorizontalOverflow() => Strings("""
+        const width = document.documentElement.clientWidth;
+        if (document.documentElement.scrollWidth <= width) return [];
+        const past = e => e.getBoundingClientRect().right > width + 0.5;
+        const clipped = e => { for (let a = e.parentElement; a && a !== document.body; a = a.parentElement)
+          if (getComputedStyle(a).overflowX !== 'visible') return true; return false; };
+        const outermost = [...document.querySelectorAll('body *')]
+          .filter(e => past(e) && !past(e.parentElement) && !clipped(e))
+          .slice(0, 5)
+          .map(e => `${e.tagName.toLowerCase()}${e.className && typeof e.className === 'string' ? '.' + e.className.trim().split(/\s+/).join('.') : ''} +${Math.round(e.getBoundingClientRect().right - width)} px`);
+        // An absolutely positioned element can escape its scrolling box and widen the page from inside it.
+        return outermost.length > 0 ? outermost : [`the page +${document.documentElement.scrollWidth - width} px`];
+        """);
+
     public static string ScreenshotDirectory { get; } = Path.Combine(AppContext.BaseDirectory, "screenshots");
 
     public void Open(string url) => Driver.Navigate().GoToUrl(url);

@@ -11,10 +11,12 @@ namespace IfiDashboard.Collector.Hosting;
 
 /// <summary>
 /// <c>IfiDashboard.Collector check --host H [--port P] [--instance I] [--credential NAME] [--encrypt Mandatory]
-/// [--trust-server-certificate true] [--server-certificate FILE]</c>: polls one instance once, exactly as the service
-/// would (its settings, its credentials, the account and Kerberos environment it runs under), and prints each probe's
-/// outcome with the advice the dashboard shows. Run it as the service's user to check a new host, a keytab or an SPN
-/// before registering the instance. Nothing is sent to the server.
+/// [--trust-server-certificate true] [--host-name-in-certificate NAME] [--server-certificate FILE]</c>: polls one
+/// instance once, exactly as the service would (its settings, its credentials, the account and Kerberos environment it
+/// runs under), and prints each probe's outcome with the advice the dashboard shows. Run it as the service's user to
+/// check a new host, a keytab or an SPN before registering the instance. Nothing is sent to the server. The values
+/// follow the rules of a registration (<see cref="InstanceRules"/>): a value the dashboard would refuse is refused
+/// here with the same message, naming the field.
 /// </summary>
 public static class ConnectionCheck
 {
@@ -31,7 +33,13 @@ public static class ConnectionCheck
         if (registration is null)
         {
             Console.Error.WriteLine("usage: IfiDashboard.Collector check --host HOST [--port PORT] [--instance NAME] [--credential NAME] " +
-                                    "[--encrypt Mandatory|Optional|Strict] [--trust-server-certificate true] [--server-certificate FILE]");
+                                    "[--encrypt Mandatory|Optional|Strict] [--trust-server-certificate true] [--host-name-in-certificate NAME] " +
+                                    "[--server-certificate FILE]");
+            return 2;
+        }
+        if (InstanceRules.Check(registration) is { Count: > 0 } broken)
+        {
+            foreach (var error in broken) Console.Error.WriteLine($"{error.Path}: {error.Message}");
             return 2;
         }
 
@@ -54,18 +62,20 @@ public static class ConnectionCheck
         int? port = null;
         if (arguments["port"] is { } portText)
         {
-            if (!int.TryParse(portText, out var value) || value is < 1 or > 65535) return null;
+            if (!int.TryParse(portText, out var value)) return null;
             port = value;
         }
         if (!Enum.TryParse<EncryptMode>(arguments["encrypt"] ?? nameof(EncryptMode.Mandatory), ignoreCase: true, out var encrypt)) return null;
         return new InstanceRegistration
         {
-            Name = host,
+            // Not registered, so not named: the rules of a name have nothing to say about a check.
+            Name = "check",
             Host = host,
             Port = port,
             InstanceName = arguments["instance"],
             Encrypt = encrypt,
             TrustServerCertificate = arguments.GetValue("trust-server-certificate", false),
+            HostNameInCertificate = arguments["host-name-in-certificate"],
             ServerCertificatePath = arguments["server-certificate"],
             CredentialName = arguments["credential"],
         };

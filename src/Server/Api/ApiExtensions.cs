@@ -1,6 +1,7 @@
 using IfiDashboard.Shared.Security;
 using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Audit;
+using IfiDashboard.Server.Remediation;
 using IfiDashboard.Server.Reports;
 using IfiDashboard.Server.Api.Changes;
 using IfiDashboard.Server.Api.Compliance;
@@ -35,7 +36,6 @@ public static class ApiExtensions
         services.AddSingleton<ApiKeyIssuer>();
         services.AddSingleton<ApiKeyAuthenticator>();
         services.AddSingleton<InventoryQueries>();
-        services.AddSingleton<CmdbInventoryWriter>();
 
         services.AddAuthentication()
             .AddScheme<AuthenticationSchemeOptions, ApiKeyAuthenticationHandler>(ApiKeyAuthenticationHandler.SchemeName, null);
@@ -80,6 +80,7 @@ public static class ApiExtensions
         api.MapChangesApi();
         api.MapAuditApi();
         api.MapEvidenceReportApi();
+        api.MapRemediationApi();
         return app;
     }
 }

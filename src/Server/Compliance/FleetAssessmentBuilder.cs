@@ -2,6 +2,7 @@ using IfiDashboard.Collector.Credentials;
 using IfiDashboard.Server.Store.Dashboard;
 using IfiDashboard.Server.Store.Inventory;
 using IfiDashboard.Server.Store.Policy;
+using IfiDashboard.Server.Store.Remediation;
 using IfiDashboard.Shared.Compliance.Facts;
 using IfiDashboard.Shared.Compliance.Remediation;
 using IfiDashboard.Shared.Compliance.Summary;
@@ -15,9 +16,10 @@ namespace IfiDashboard.Server.Compliance;
 public sealed class FleetAssessmentBuilder(
     FactsReader facts,
     FleetQueries queries,
-    InstanceRepository instances,
+    InstanceInventory instances,
     PolicyStore policies,
     DailyComplianceStore daily,
+    RemediationPacks remediation,
     ZeroingRateOptions rateOptions,
     TimeProvider time,
     ICredentialResolver? credentials = null)
@@ -27,13 +29,16 @@ public sealed class FleetAssessmentBuilder(
     public async Task<FleetAssessment> BuildAsync(CancellationToken ct)
     {
         var now = time.GetUtcNow();
-        var registrations = (await instances.ListActiveAsync(ct)).ToDictionary(r => r.Id);
-        var states = (await queries.ListInstancesAsync(ct)).Where(s => registrations.ContainsKey(s.Id)).ToDictionary(s => s.Id);
+        var active = await instances.ListActiveAsync(ct);
         var extras = await facts.InstancesAsync(ct);
+        var duplicates = InventoryFields.Duplicates(active, id => extras.GetValueOrDefault(id)?.ServerName);
+        var registrations = active.Where(r => !duplicates.ContainsKey(r.Id)).ToDictionary(r => r.Id);
+        var states = (await queries.ListInstancesAsync(ct)).Where(s => registrations.ContainsKey(s.Id)).ToDictionary(s => s.Id);
         var files = await facts.FilesAsync(null, ct);
         var encryption = await facts.EncryptionAsync(null, ct);
         var observations = await facts.ObservationsAsync(null, ct);
         var policy = await policies.GetCurrentAsync(ct);
+        var pending = await remediation.PendingAsync(ct);
 
         var assessed = new Dictionary<long, (InstanceAssessment Assessment, IReadOnlyList<InstanceZeroing> Windows)>();
         void Assess(long id, List<GrowthEventFacts> events)
@@ -48,7 +53,7 @@ public sealed class FleetAssessmentBuilder(
                 History = observations[id].ToList(),
             };
             var assessment = InstanceAssessor.Assess(registration, state, set, policy, rateOptions, now, LoginOf(registration), out var windows);
-            assessed[id] = (assessment, windows);
+            assessed[id] = (assessment with { RemediationPending = pending.GetValueOrDefault(id) }, windows);
         }
 
         await foreach (var (id, events) in facts.GrowthEventsByInstanceAsync(now - History, null, ct))
@@ -58,7 +63,11 @@ public sealed class FleetAssessmentBuilder(
 
         var ordered = assessed.Values.OrderBy(a => a.Assessment.Registration.Name, StringComparer.OrdinalIgnoreCase).ToList();
         var today = DateOnly.FromDateTime(now.UtcDateTime);
-        await daily.RecordAsync(today, ordered.Select(a => (a.Assessment.Registration.Id, a.Assessment.Compliance.Status)), ct);
+        // A status is seen once the instance has been polled: registering it (which wakes an assessment before its
+        // first poll) must not give its first day an Unknown it never had.
+        await daily.RecordAsync(today, ordered
+            .Where(a => states[a.Assessment.Registration.Id].LastPollAt is not null)
+            .Select(a => (a.Assessment.Registration.Id, a.Assessment.Compliance.Status)), ct);
         var series = DailyComplianceSeries.Build(await daily.ReadAsync(today.AddDays(-89), ct));
 
         // The credential's user name where this server holds it; a standalone collector's credential is named instead.
@@ -93,6 +102,7 @@ public sealed class FleetAssessmentBuilder(
             Daily = series,
             LastPollAt = states.Values.Max(s => s.LastPollAt),
             Polled = states.Values.Count(s => s.LastPollAt is not null),
+            DuplicateOf = duplicates.ToDictionary(d => d.Key, d => d.Value.Name),
         };
     }
 }

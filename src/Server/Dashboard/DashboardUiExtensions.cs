@@ -1,6 +1,7 @@
 using IfiDashboard.Client;
 using IfiDashboard.Client.Pages.Audit;
 using IfiDashboard.Server.Audit;
+using IfiDashboard.Server.Remediation;
 using IfiDashboard.Server.Security;
 using IfiDashboard.Shared.Dashboard;
 using IfiDashboard.Shared.Security;
@@ -33,6 +34,7 @@ public static class DashboardUiExtensions
         app.MapStaticAssets().AllowAnonymous();
         app.MapAuditExport();
         app.MapInstancesExport();
+        app.MapRemediationPackForm();
         // A page's rule depends on the form posted to it; the circuit's hub (/_blazor: negotiate, the websocket,
         // disconnect) shows only what pages show, so it needs a Viewer: no one else gets a circuit.
         app.MapRazorComponents<App>()

@@ -11,7 +11,7 @@ namespace IfiDashboard.Server.Demo;
 /// Runs the demo fleet on loopback inside the server and registers every instance in the store, so the embedded
 /// collector polls it like any other fleet. Registered before the collector, so it starts first.
 /// </summary>
-public sealed class DemoFleetHost(Scenario scenario, InstanceRepository instances, PolicyStore policies, FleetChanges changes,
+public sealed class DemoFleetHost(Scenario scenario, InstanceInventory instances, PolicyStore policies, FleetChanges changes,
     TimeProvider time, ILogger<DemoFleetHost> logger) : IHostedService, IAsyncDisposable
 {
     FleetSimulator? _fleet;
@@ -21,7 +21,13 @@ public sealed class DemoFleetHost(Scenario scenario, InstanceRepository instance
         _fleet = FleetSimulator.Start(scenario, line => logger.LogWarning("{SimulatorMessage}", line));
         var ids = new Dictionary<string, long>(StringComparer.OrdinalIgnoreCase);
         foreach (var instance in _fleet.Instances)
-            ids[instance.Name] = await instances.UpsertByNameAsync(Registration(instance), cancellationToken);
+        {
+            var seeded = await instances.SeedAsync(Registration(instance), cancellationToken);
+            // The demo's own fleet follows every rule; a refusal here is a bug in the scenario, not a user's mistake.
+            if (seeded.Refusal is { Errors: [var first, ..] })
+                throw new InvalidOperationException($"The demo instance {instance.Name} was refused: {first.Path}: {first.Message}");
+            ids[instance.Name] = seeded.Record!.Registration.Id;
+        }
         await DemoPolicy.SeedAsync(policies, ids, scenario, time.GetUtcNow(), cancellationToken);
         changes.Publish();
         logger.LogInformation("Demo fleet: {Count} simulated instances on 127.0.0.1", _fleet.Instances.Count);

@@ -2,7 +2,6 @@ using IfiDashboard.Collector.Connections;
 using IfiDashboard.Collector.Probes;
 using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Inventory;
-using IfiDashboard.Shared.Dashboard;
 using IfiDashboard.Shared.Editing;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
@@ -10,80 +9,47 @@ using IfiDashboard.Shared.Snapshots;
 namespace IfiDashboard.Server.Editing;
 
 /// <summary>
-/// Inventory changes from the dashboard, with the same field rules everywhere. A busy store refuses a change with
-/// <see cref="IfiDashboard.Shared.Editing.StoreBusyException"/>, whose message the page shows.
+/// The dashboard's side of <see cref="InstanceInventory"/>, which owns the rules, the writes and their announcement. A
+/// busy store refuses a change with <see cref="IfiDashboard.Shared.Editing.StoreBusyException"/>, whose message the page shows.
 /// </summary>
 public sealed class InventoryEditor(
-    InstanceRepository instances,
+    InstanceInventory instances,
     ConnectionStringFactory connectionStrings,
     CollectorOptions collectorOptions,
-    FleetChanges changes,
     ConnectionTestLimits testLimits,
     TimeProvider time) : IInventoryEditor
 {
-    /// <summary>The form shows one message, beside the first field that breaks <see cref="InstanceRules"/>.</summary>
-    static InventoryResult? FirstBrokenRule(InstanceRegistration registration) =>
-        InstanceRules.Check(registration) is [var first, ..] ? InventoryResult.Refused(first.Field, first.Message) : null;
-
     public Task<IReadOnlyList<InstanceRegistration>> ListAsync(CancellationToken cancellationToken) =>
         instances.ListActiveAsync(cancellationToken);
 
     public Task<InstanceRegistration?> GetAsync(long id, CancellationToken cancellationToken) =>
         instances.GetAsync(id, cancellationToken);
 
-    public async Task<InventoryResult> RegisterAsync(InstanceRegistration registration, CancellationToken cancellationToken)
-    {
-        if (FirstBrokenRule(registration) is { } refused) return refused;
-        try
-        {
-            var id = await StoreBusy.ForPersonAsync(() => instances.AddAsync(registration, cancellationToken));
-            changes.Publish();
-            return InventoryResult.Ok(id);
-        }
-        catch (DuplicateInstanceException)
-        {
-            return InventoryResult.Refused("name", $"An active instance is already named '{registration.Name}'.");
-        }
-        catch (DuplicateServerException duplicate)
-        {
-            return InventoryResult.Refused("host", duplicate.Message);
-        }
-    }
+    public async Task<InventoryResult> RegisterAsync(InstanceRegistration registration, CancellationToken cancellationToken) =>
+        Result(await StoreBusy.ForPersonAsync(() => instances.RegisterAsync(registration, cancellationToken)), registration);
 
-    public async Task<InventoryResult> UpdateAsync(InstanceRegistration registration, CancellationToken cancellationToken)
-    {
-        if (FirstBrokenRule(registration) is { } refused) return refused;
-        try
-        {
-            if (!await StoreBusy.ForPersonAsync(() => instances.UpdateAsync(registration, cancellationToken)))
-                return InventoryResult.Refused("id", $"No active instance has id {registration.Id}.");
-            changes.Publish();
-            return InventoryResult.Ok(registration.Id);
-        }
-        catch (DuplicateInstanceException)
-        {
-            return InventoryResult.Refused("name", $"An active instance is already named '{registration.Name}'.");
-        }
-        catch (DuplicateServerException duplicate)
-        {
-            return InventoryResult.Refused("host", duplicate.Message);
-        }
-    }
+    public async Task<InventoryResult> UpdateAsync(InstanceRegistration registration, CancellationToken cancellationToken) =>
+        Result(await StoreBusy.ForPersonAsync(() => instances.UpdateAsync(registration, cancellationToken)), registration);
 
-    public async Task RetireAsync(long id, CancellationToken cancellationToken)
+    public async Task RetireAsync(long id, CancellationToken cancellationToken) =>
+        await StoreBusy.ForPersonAsync(() => instances.RetireAsync(id, cancellationToken));
+
+    /// <summary>The form shows one message, beside the first field refused, with a link to the registration in the way.</summary>
+    static InventoryResult Result(InventoryWrite write, InstanceRegistration registration) => write switch
     {
-        await StoreBusy.ForPersonAsync(() => instances.RetireAsync(id, time.GetUtcNow(), cancellationToken));
-        changes.Publish();
-    }
+        { Refusal: { Errors: [var first, ..] } refusal } => InventoryResult.Refused(first.Field, first.Message, refusal.ExistingLink),
+        { Result: InventoryWriteResult.NotFound } => InventoryResult.Refused("id", $"No active instance has id {registration.Id}."),
+        _ => InventoryResult.Ok(write.Record!.Registration.Id),
+    };
 
     public async Task<InstanceSnapshot> TestConnectionAsync(InstanceRegistration registration, CancellationToken cancellationToken)
     {
-        if (FirstBrokenRule(registration) is { } refused)
+        if (InstanceRules.Check(registration) is [var refused, ..])
             return new InstanceSnapshot
             {
                 SnapshotId = Guid.NewGuid(), InstanceId = registration.Id, StartedAt = time.GetUtcNow(), FinishedAt = time.GetUtcNow(),
                 CollectorName = "test-connection",
-                Probes = [new ProbeOutcome(ProbeNames.Connect, OutcomeClass.ProtocolError, $"{refused.Field}: {refused.Error}")],
+                Probes = [new ProbeOutcome(ProbeNames.Connect, OutcomeClass.ProtocolError, $"{refused.Field}: {refused.Message}")],
             };
         testLimits.Acquire();
         // A test is not a poll: nothing is stored, and a prober of its own leaves the polls' growth watermarks alone.

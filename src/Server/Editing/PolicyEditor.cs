@@ -16,7 +16,7 @@ namespace IfiDashboard.Server.Editing;
 /// Policy and waiver changes from the dashboard; each one re-assesses the fleet. A busy store refuses a change with
 /// <see cref="StoreBusyException"/>, whose message the page shows.
 /// </summary>
-public sealed class PolicyEditor(PolicyStore policies, InstanceRepository instances, FleetChanges changes, TimeProvider time,
+public sealed class PolicyEditor(PolicyStore policies, InstanceInventory instances, FleetChanges changes, TimeProvider time,
     IOptionsMonitor<SignInOptions> signIn, IFleetAssessments assessments) : IPolicyEditor
 {
     public async Task<PolicyView> GetAsync(CancellationToken cancellationToken)

@@ -13,12 +13,6 @@ public sealed class SqlDialect
 
     public bool IsPostgres { get; }
 
-    /// <summary>
-    /// The conflict target of the unique index on active instance names. SQLite's index is on the NOCASE column;
-    /// PostgreSQL has no NOCASE collation, so its index is on <c>lower(name)</c> and the target must say so.
-    /// </summary>
-    public string ActiveNameConflictTarget => IsPostgres ? "(lower(name)) WHERE retired_at IS NULL" : "(name) WHERE retired_at IS NULL";
-
     /// <summary>True when the JSON array of strings in <paramref name="jsonColumn"/> holds <paramref name="parameter"/>, ignoring case.</summary>
     public string JsonArrayContainsIgnoringCase(string jsonColumn, string parameter) => IsPostgres
         ? $"EXISTS (SELECT 1 FROM json_array_elements_text({jsonColumn}::json) t(value) WHERE lower(t.value) = lower({parameter}))"

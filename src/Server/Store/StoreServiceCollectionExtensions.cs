@@ -32,12 +32,14 @@ public static class StoreServiceCollectionExtensions
         services.AddHttpContextAccessor();
         services.AddSingleton<AuditActors>();
         services.AddSingleton<AuditLog>();
-        services.AddSingleton<InstanceRepository>();
+        services.TryAddSingleton<FleetChanges>();
+        services.AddSingleton<InstanceInventory>();
         services.AddSingleton<StoreInstanceSource>();
         services.AddSingleton<IInstanceSource>(sp => sp.GetRequiredService<StoreInstanceSource>());
         services.AddSingleton<SnapshotStore>();
         services.AddSingleton<ISnapshotSink>(sp => sp.GetRequiredService<SnapshotStore>());
         services.AddSingleton<FleetQueries>();
+        services.AddSingleton<Remediation.RemediationPacks>();
         services.AddSingleton<IFleetReader>(sp => sp.GetRequiredService<FleetQueries>());
         services.AddSingleton<StoreMigrations>();
         services.AddSingleton<StoreHealth>();

@@ -24,6 +24,12 @@ public sealed record FleetAssessment
     /// <summary>How many active instances have been polled at least once (progress of a first round).</summary>
     public required int Polled { get; init; }
 
+    /// <summary>
+    /// Active instances left out of every figure because an earlier registration reaches the same server (by address,
+    /// or by the name the server reported): their ids, with the name of the registration that counts.
+    /// </summary>
+    public IReadOnlyDictionary<long, string> DuplicateOf { get; init; } = new Dictionary<long, string>();
+
     public InstanceAssessment? Find(long instanceId) => Instances.FirstOrDefault(i => i.Registration.Id == instanceId);
 
     public static FleetAssessment Empty(DateTimeOffset at) => new()

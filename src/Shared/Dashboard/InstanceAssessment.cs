@@ -26,6 +26,8 @@ public sealed record InstanceAssessment
     public required RemediationPlan Remediation { get; init; }
     /// <summary>The login the collector uses on this instance, as the GRANT statements name it.</summary>
     public string CollectorLogin { get; init; } = RemediationAdvisor.CollectorLoginPlaceholder;
+    /// <summary>A remediation pack covered the instance and no poll has confirmed it yet.</summary>
+    public RemediationPending? RemediationPending { get; init; }
     /// <summary>Time IFI would have saved in the last 7, 30 and 90 days (data files without effective IFI).</summary>
     public required TimeLost TimeLost { get; init; }
 }

@@ -22,10 +22,13 @@ public interface IInventoryEditor
     Task<InstanceSnapshot> TestConnectionAsync(InstanceRegistration registration, CancellationToken cancellationToken);
 }
 
-/// <summary>The outcome of a write: the instance id, or the field and message explaining why it was refused.</summary>
-public sealed record InventoryResult(long? Id, string? Field, string? Error)
+/// <summary>
+/// The outcome of a write: the instance id, or the field and message explaining why it was refused, and for a name or
+/// server registered already, the page of the registration in the way.
+/// </summary>
+public sealed record InventoryResult(long? Id, string? Field, string? Error, string? ExistingLink = null)
 {
     public bool Succeeded => Id is not null;
     public static InventoryResult Ok(long id) => new(id, null, null);
-    public static InventoryResult Refused(string field, string error) => new(null, field, error);
+    public static InventoryResult Refused(string field, string error, string? existingLink = null) => new(null, field, error, existingLink);
 }

@@ -65,7 +65,7 @@ public sealed class EditingInBrowserTests(EditingFixture demo)
     {
         var template = await NonCompliantTemplateAsync();
         // One server is registered once: the demo's registration of it goes first, as when a DBA re-registers a server.
-        await demo.Server.Services.GetRequiredService<InstanceRepository>().RetireAsync(template.Id, DateTimeOffset.UtcNow, CancellationToken.None);
+        await demo.Server.Services.GetRequiredService<InstanceInventory>().RetireAsync(template.Id, CancellationToken.None);
 
         Browser.Open(Url("inventory/new"));
         Browser.WaitFor("form[data-form=registration]");

@@ -3,7 +3,8 @@ namespace IfiDashboard.E2E.Tests.Production;
 /// <summary>
 /// Every page of the demo, from the server's build output and from a publish output, in the Production environment:
 /// each stylesheet and script a page links is served, the stylesheet applies, the theme toggle works, and each page is
-/// saved light and dark (screenshots/production-*.png).
+/// saved light and dark (screenshots/production-*.png); on the build output each page also passes axe-core's WCAG 2.1 A/AA
+/// rules (no serious or critical violation) light and dark, and fits a 390 px phone screen without sideways scrolling.
 /// </summary>
 [Collection(ProductionCollection.Name)]
 public sealed class ProductionServerTests(ProductionServerFixture production)
@@ -34,6 +35,9 @@ public sealed class ProductionServerTests(ProductionServerFixture production)
 
         string[] live = ["overview", "instances", "alerts", "instance-detail"];
         var served = new Dictionary<string, long>(StringComparer.Ordinal);
+        // Both outputs serve the same pages: accessibility and the phone layout are checked on the first only.
+        var checkUsability = output == ProductionServerFixture.BuildOutput;
+        var unusable = new List<string>();
         foreach (var (name, path) in pages)
         {
             Browser.Driver.Manage().Cookies.DeleteAllCookies();
@@ -65,14 +69,44 @@ public sealed class ProductionServerTests(ProductionServerFixture production)
             Assert.Empty(Browser.CspViolations());
             var light = Style("document.body", "backgroundColor");
             Browser.Screenshot($"production-{output}-{name}-light");
+            if (checkUsability)
+                unusable.AddRange(Browser.AccessibilityViolations().Select(v => $"{name} (light): {v}"));
             toggle.Click();
             Assert.Equal("dark", Browser.Attribute("html", "data-theme"));
             Assert.NotEqual(light, Style("document.body", "backgroundColor"));
             Browser.Screenshot($"production-{output}-{name}-dark");
+            if (checkUsability)
+            {
+                unusable.AddRange(Browser.AccessibilityViolations().Select(v => $"{name} (dark): {v}"));
+                unusable.AddRange(AtPhoneWidth(name));
+            }
         }
+        Assert.True(unusable.Count == 0, string.Join(Environment.NewLine, unusable));
 
         Assert.All(served, asset => Assert.True(asset.Value > 0, $"{asset.Key} was served empty"));
         Assert.DoesNotContain("WebRootPath was not found", production.Process(output).Output, StringComparison.Ordinal);
+    }
+
+    /// <summary>
+    /// The page on a phone (390 px, an iPhone 12 to 15 held upright): saved as production-phone-NAME.png, and nothing
+    /// may need scrolling sideways.
+    /// </summary>
+    IEnumerable<string> AtPhoneWidth(string name)
+    {
+        var window = Browser.Driver.Manage().Window;
+        var desktop = window.Size;
+        window.Size = new System.Drawing.Size(390, 844);
+        try
+        {
+            var overflow = Browser.HorizontalOverflow();
+            Browser.Screenshot($"production-phone-{name}");
+            if (overflow.Count > 0)
+                yield return $"{name} (390 px): wider than the screen: {string.Join(", ", overflow)}";
+        }
+        finally
+        {
+            window.Size = desktop;
+        }
     }
 
     string Style(string element, string property) =>

@@ -82,6 +82,16 @@ public sealed class ApiHost(Action<IWebHostBuilder>? configure = null) : WebAppl
     }
 }
 
+/// <summary>One <see cref="ApiHost"/> for every test of a class (xUnit's class fixture): for tests whose data do not meet.</summary>
+public sealed class SharedApiHost : IAsyncLifetime
+{
+    public ApiHost Host { get; } = new();
+
+    public Task InitializeAsync() => Task.CompletedTask;
+
+    public async Task DisposeAsync() => await Host.DisposeAsync();
+}
+
 internal static class HttpContentExtensions
 {
     public static StringContent Json(string json, string mediaType = "application/json") =>

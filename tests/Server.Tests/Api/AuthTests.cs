@@ -31,49 +31,6 @@ public sealed class AuthTests
         Assert.Contains("API key rejected", await response.Content.ReadAsStringAsync(), StringComparison.Ordinal);
     }
 
-    public static TheoryData<string, string, string, int> ScopeMatrix() => new()
-    {
-        // key's scope, method, path, expected status
-        { "read", "GET", "/api/v1/instances", 200 },
-        { "read", "GET", "/api/v1/instances/CI001", 200 },
-        { "read", "PUT", "/api/v1/instances/CI002", 403 },
-        { "read", "DELETE", "/api/v1/instances/CI001", 403 },
-        { "read", "POST", "/api/v1/instances/sync", 403 },
-        { "read", "GET", "/api/v1/api-keys", 403 },
-        { "inventory:write", "GET", "/api/v1/instances", 403 },
-        { "inventory:write", "GET", "/api/v1/instances/CI001", 403 },
-        { "inventory:write", "PUT", "/api/v1/instances/CI002", 201 },
-        { "inventory:write", "DELETE", "/api/v1/instances/CI001", 204 },
-        { "inventory:write", "POST", "/api/v1/instances/sync", 200 },
-        { "inventory:write", "POST", "/api/v1/api-keys", 403 },
-        { "snapshot:ingest", "GET", "/api/v1/instances", 403 },
-        { "snapshot:ingest", "POST", "/api/v1/collector/leases/release", 204 },
-        { "snapshot:ingest", "PUT", "/api/v1/instances/CI002", 403 },
-        { "admin", "GET", "/api/v1/instances", 403 },
-        { "admin", "PUT", "/api/v1/instances/CI002", 403 },
-        { "admin", "GET", "/api/v1/api-keys", 200 },
-        { "admin", "POST", "/api/v1/api-keys", 201 },
-    };
-
-    [Theory]
-    [MemberData(nameof(ScopeMatrix))]
-    public async Task Each_endpoint_needs_its_scope_and_answers_403_without_it(string scope, string method, string path, int expected)
-    {
-        await using var host = new ApiHost();
-        var setup = await host.CmdbClientAsync();
-        await setup.PutAsJsonAsync("/api/v1/instances/CI001", ApiTestData.PutBody("SQL01"));
-        var client = host.Client(await host.CreateKeyAsync(scope));
-
-        var response = await client.SendAsync(Request(method, path));
-
-        Assert.Equal(expected, (int)response.StatusCode);
-        if (expected == 403)
-        {
-            Assert.Equal("application/problem+json", response.Content.Headers.ContentType?.MediaType);
-            Assert.Contains("does not have the scope", await response.Content.ReadAsStringAsync(), StringComparison.Ordinal);
-        }
-    }
-
     [Fact]
     public async Task Bootstrap_admin_key_manages_keys_but_reads_nothing_else()
     {
@@ -134,18 +91,73 @@ public sealed class AuthTests
         Assert.Equal(HttpStatusCode.Forbidden, await Release(readKey));
         Assert.Equal(HttpStatusCode.Unauthorized, await Release("ifi_abcdefgh_unknown"));
     }
+}
 
-    static HttpRequestMessage Request(string method, string path)
+/// <summary>
+/// Each API endpoint against each scope, on one server for the whole matrix (a server per case cost a host start each,
+/// issue 12's shared test hosts).
+/// </summary>
+public sealed class ApiScopeMatrixTests(SharedApiHost shared) : IClassFixture<SharedApiHost>
+{
+    readonly ApiHost host = shared.Host;
+
+    public static TheoryData<string, string, string, int> ScopeMatrix() => new()
+    {
+        // key's scope, method, path, expected status
+        { "read", "GET", "/api/v1/instances", 200 },
+        { "read", "GET", "/api/v1/instances/{own}", 200 },
+        { "read", "PUT", "/api/v1/instances/{new}", 403 },
+        { "read", "DELETE", "/api/v1/instances/{own}", 403 },
+        { "read", "POST", "/api/v1/instances/sync", 403 },
+        { "read", "GET", "/api/v1/api-keys", 403 },
+        { "inventory:write", "GET", "/api/v1/instances", 403 },
+        { "inventory:write", "GET", "/api/v1/instances/{own}", 403 },
+        { "inventory:write", "PUT", "/api/v1/instances/{new}", 201 },
+        { "inventory:write", "DELETE", "/api/v1/instances/{own}", 204 },
+        { "inventory:write", "POST", "/api/v1/instances/sync", 200 },
+        { "inventory:write", "POST", "/api/v1/api-keys", 403 },
+        { "snapshot:ingest", "GET", "/api/v1/instances", 403 },
+        { "snapshot:ingest", "POST", "/api/v1/collector/leases/release", 204 },
+        { "snapshot:ingest", "PUT", "/api/v1/instances/{new}", 403 },
+        { "admin", "GET", "/api/v1/instances", 403 },
+        { "admin", "PUT", "/api/v1/instances/{new}", 403 },
+        { "admin", "GET", "/api/v1/api-keys", 200 },
+        { "admin", "POST", "/api/v1/api-keys", 201 },
+    };
+
+    [Theory]
+    [MemberData(nameof(ScopeMatrix))]
+    public async Task Each_endpoint_needs_its_scope_and_answers_403_without_it(string scope, string method, string path, int expected)
+    {
+        // Every case has instances of its own ({own} registered, {new} not), so the cases share one server in any order.
+        var suffix = Guid.NewGuid().ToString("N")[..8].ToUpperInvariant();
+        var (own, ownName, fresh) = ($"CI{suffix}", $"SQLA{suffix}", $"CN{suffix}");
+        var setup = await host.CmdbClientAsync();
+        (await setup.PutAsJsonAsync($"/api/v1/instances/{own}", ApiTestData.PutBody(ownName))).EnsureSuccessStatusCode();
+        var client = host.Client(await host.CreateKeyAsync(scope));
+
+        var response = await client.SendAsync(
+            Request(method, path.Replace("{own}", own).Replace("{new}", fresh), ownName, own, $"SQLB{suffix}"));
+
+        Assert.Equal(expected, (int)response.StatusCode);
+        if (expected == 403)
+        {
+            Assert.Equal("application/problem+json", response.Content.Headers.ContentType?.MediaType);
+            Assert.Contains("does not have the scope", await response.Content.ReadAsStringAsync(), StringComparison.Ordinal);
+        }
+    }
+
+    static HttpRequestMessage Request(string method, string path, string ownName, string ownKey, string newName)
     {
         var request = new HttpRequestMessage(new HttpMethod(method), path);
         if (method == "PUT")
-            request.Content = JsonContent.Create(ApiTestData.PutBody("SQL02"));
+            request.Content = JsonContent.Create(ApiTestData.PutBody(newName));
         else if (path.EndsWith("/sync", StringComparison.Ordinal))
-            request.Content = JsonContent.Create(new { instances = new[] { ApiTestData.Instance("SQL01", "CI001") }, retireMissing = false });
+            request.Content = JsonContent.Create(new { instances = new[] { ApiTestData.Instance(ownName, ownKey) }, retireMissing = false });
         else if (path.Contains("/collector/", StringComparison.Ordinal))
             request.Content = JsonContent.Create(new { collectorName = "c1" });
         else if (method == "POST")
-            request.Content = JsonContent.Create(new { name = "another", scopes = new[] { "read" } });
+            request.Content = JsonContent.Create(new { name = "another-" + newName, scopes = new[] { "read" } });
         return request;
     }
 }

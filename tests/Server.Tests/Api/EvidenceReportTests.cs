@@ -128,6 +128,11 @@ public sealed class EvidenceReportTests
         Assert.Equal(
             report.GetProperty("changes").EnumerateArray().Select(c => c.GetProperty("action").GetString()),
             page.QuerySelectorAll("[data-change]").Select(r => r.GetAttribute("data-action")));
+        var business = report.GetProperty("businessCase");
+        Assert.Equal(
+            new[] { business.GetProperty("fleet") }.Concat(business.GetProperty("byEnvironment").EnumerateArray()).Concat(business.GetProperty("byOwner").EnumerateArray())
+                .Select(l => $"{l.GetProperty("key").GetString()} {l.GetProperty("lostHoursPerMonth").GetDouble().ToString("0.###", CultureInfo.InvariantCulture)} {l.GetProperty("savingHoursPerMonth").GetDouble().ToString("0.###", CultureInfo.InvariantCulture)}"),
+            page.QuerySelectorAll("[data-business-line]").Select(r => $"{r.GetAttribute("data-key")} {r.QuerySelector("[data-lost-hours]")?.GetAttribute("data-lost-hours")} {r.QuerySelector("[data-saving-hours]")?.GetAttribute("data-saving-hours")}"));
         Assert.Equal(["Production"], report.GetProperty("instances").EnumerateArray().Select(i => i.GetProperty("environment").GetString()).Distinct());
         // The page's download links are the API's answers to the same query, readable with the page's role.
         var admin = TestSignIn.AsRole(fleet.Host.CreateClient(), DashboardRoles.Administrator);

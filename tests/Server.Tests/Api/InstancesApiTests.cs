@@ -102,9 +102,9 @@ public sealed class InstancesApiTests
         Assert.Equal(first.Id, afterDelete.Id);
         Assert.Equal(HttpStatusCode.NotFound, again.StatusCode);
         Assert.Equal(HttpStatusCode.Created, recreated.StatusCode);
-        var active = await host.Services.GetRequiredService<InstanceRepository>().ListActiveAsync(CancellationToken.None);
+        var active = await host.Services.GetRequiredService<InstanceInventory>().ListActiveAsync(CancellationToken.None);
         Assert.NotEqual(first.Id, Assert.Single(active).Id);
-        Assert.NotNull(await host.Services.GetRequiredService<InstanceRepository>().GetAsync(first.Id, CancellationToken.None));
+        Assert.NotNull(await host.Services.GetRequiredService<InstanceInventory>().GetAsync(first.Id, CancellationToken.None));
     }
 
     [Fact]
@@ -126,7 +126,7 @@ public sealed class InstancesApiTests
     {
         await using var host = new ApiHost();
         var client = await host.CmdbClientAsync();
-        await host.Services.GetRequiredService<InstanceRepository>().AddAsync(
+        await host.Services.GetRequiredService<InstanceInventory>().AddAsync(
             new InstanceRegistration { Name = "SQL01", Host = "sql01.corp.example" }, CancellationToken.None);
 
         var response = await client.PutAsJsonAsync("/api/v1/instances/CI001", ApiTestData.PutBody("sql01"));
@@ -165,7 +165,7 @@ public sealed class InstancesApiTests
     {
         await using var host = new ApiHost();
         var client = await host.CmdbClientAsync();
-        await host.Services.GetRequiredService<InstanceRepository>().AddAsync(
+        await host.Services.GetRequiredService<InstanceInventory>().AddAsync(
             new InstanceRegistration { Name = "DEMO01", Host = "127.0.0.1", Port = 50000 }, CancellationToken.None);
 
         var page = await client.GetFromJsonAsync<InstancePage>("/api/v1/instances");

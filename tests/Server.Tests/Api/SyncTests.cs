@@ -75,7 +75,7 @@ public sealed class SyncTests
     {
         await using var host = new ApiHost();
         var client = await host.CmdbClientAsync();
-        await host.Services.GetRequiredService<InstanceRepository>().AddAsync(
+        await host.Services.GetRequiredService<InstanceInventory>().AddAsync(
             new InstanceRegistration { Name = "DEMO01", Host = "127.0.0.1", Port = 50000 }, CancellationToken.None);
 
         var result = await Sync(client, ApiTestData.Sync([]));
@@ -103,7 +103,7 @@ public sealed class SyncTests
     {
         await using var host = new ApiHost();
         var client = await host.CmdbClientAsync();
-        await host.Services.GetRequiredService<InstanceRepository>().AddAsync(
+        await host.Services.GetRequiredService<InstanceInventory>().AddAsync(
             new InstanceRegistration { Name = "DEMO01", Host = "127.0.0.1", Port = 50000 }, CancellationToken.None);
         var before = await StoreDump.AllTextAsync(host.Services);
 

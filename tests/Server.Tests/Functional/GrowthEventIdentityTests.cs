@@ -43,7 +43,7 @@ public sealed class GrowthEventIdentityTests
                 { EventClass = 92, Database = "Sales", FileName = "Sales", StartTime = at, DurationMicroseconds = 800_000 })],
         });
         await host.RegisterFleetAsync();
-        var registration = (await host.Services.GetRequiredService<InstanceRepository>().ListActiveAsync(CancellationToken.None)).Single();
+        var registration = (await host.Services.GetRequiredService<InstanceInventory>().ListActiveAsync(CancellationToken.None)).Single();
 
         foreach (var at in PollsUtc)
         {

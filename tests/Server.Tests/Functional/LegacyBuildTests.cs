@@ -25,7 +25,7 @@ public sealed class LegacyBuildTests
         await host.PollAllAsync();
         // The right is taken away and the service restarted: the next start-up line says disabled.
         host.Fleet["sp2-on"].Scenario.IfiEnabled = false;
-        var registration = (await host.Services.GetRequiredService<IfiDashboard.Server.Store.Inventory.InstanceRepository>()
+        var registration = (await host.Services.GetRequiredService<IfiDashboard.Server.Store.Inventory.InstanceInventory>()
             .ListActiveAsync(CancellationToken.None)).Single(i => i.Name == "sp2-on");
         var second = await host.Services.GetRequiredService<IfiDashboard.Collector.Probes.InstanceProber>().PollAsync(registration, CancellationToken.None);
         await host.Services.GetRequiredService<ISnapshotSink>().WriteAsync(second, CancellationToken.None);

@@ -13,7 +13,7 @@ internal static class SimulatedFleetRegistration
     /// <param name="pollIntervalSeconds">Null keeps the registration's default interval.</param>
     public static async Task RegisterAsync(IServiceProvider services, FleetSimulator fleet, int? pollIntervalSeconds = null)
     {
-        var repository = services.GetRequiredService<InstanceRepository>();
+        var repository = services.GetRequiredService<InstanceInventory>();
         foreach (var instance in fleet.Instances)
         {
             var registration = new InstanceRegistration
@@ -34,6 +34,6 @@ internal static class SimulatedFleetRegistration
     }
 
     /// <summary>The id of the active instance with this name.</summary>
-    public static long IdOf(IServiceProvider services, string name) => services.GetRequiredService<InstanceRepository>()
+    public static long IdOf(IServiceProvider services, string name) => services.GetRequiredService<InstanceInventory>()
         .ListActiveAsync(CancellationToken.None).GetAwaiter().GetResult().Single(i => i.Name == name).Id;
 }

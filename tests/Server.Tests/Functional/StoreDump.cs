@@ -1,5 +1,7 @@
 using System.Text;
 using Dapper;
+using IfiDashboard.Server.Api.Changes;
+using IfiDashboard.Server.Compliance;
 using IfiDashboard.Server.Store;
 using Microsoft.Extensions.DependencyInjection;
 
@@ -14,6 +16,14 @@ internal static class StoreDump
     /// <param name="except">Tables left out, e.g. <see cref="AuditLog"/> when comparing before and after a refusal.</param>
     public static async Task<string> AllTextAsync(IServiceProvider services, params string[] except)
     {
+        // Every stored change (a registration, a snapshot) wakes the background assessment, which records the day's
+        // statuses and the changes journal a second later: run it now, so that a dump taken before a request and one
+        // taken after differ only by what the request did. The background run that follows finds nothing new to write.
+        if (services.GetService<FleetAssessments>() is { } assessments)
+        {
+            await assessments.RecomputeAsync(CancellationToken.None);
+            await services.GetRequiredService<ChangeRecorder>().CatchUpAsync(CancellationToken.None);
+        }
         var connections = services.GetRequiredService<IDbConnectionFactory>();
         await using var connection = await connections.OpenAsync(CancellationToken.None);
         var tables = (await connection.QueryAsync<string>(connections.Dialect.IsPostgres

@@ -2,6 +2,7 @@ using System.Net;
 using System.Net.Http.Json;
 using System.Text.Json;
 using Dapper;
+using IfiDashboard.Collector.Tests.Support;
 using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Api.Keys;
 using IfiDashboard.Server.Store;
@@ -15,8 +16,9 @@ namespace IfiDashboard.Server.Tests.Inventory;
 
 /// <summary>
 /// One rule set for an instance, whichever way it arrives: each bad value is sent through the dashboard's form, a
-/// CMDB's PUT and a CMDB's sync, and each path answers with the same rule's message beside the same field and stores
-/// nothing. And the field the form always offered but no path kept, the certificate pin, now reaches the polls.
+/// CMDB's PUT and a CMDB's sync, and the collector's <c>check</c> command where it takes the field, and each path
+/// answers with the same rule's message beside the same field and stores nothing. And the field the form always
+/// offered but no path kept, the certificate pin, now reaches the polls.
 /// </summary>
 public sealed class InstanceRulesOnEveryPathTests
 {
@@ -60,6 +62,12 @@ public sealed class InstanceRulesOnEveryPathTests
         Assert.Equal(HttpStatusCode.BadRequest, sync.StatusCode);
         Assert.Equal([expected.Message], await ErrorsAsync(sync, "instances[0]." + expected.Path));
         Assert.Equal(0, await InstanceCountAsync(host));
+        if (CliOption(bad.Field) is { } option)
+        {
+            var cli = await CollectorCheck.RunAsync(["--host", "127.0.0.1", "--credential", "fleet", option, bad.Value], new Dictionary<string, string>());
+            Assert.Equal(2, cli.ExitCode);
+            Assert.Contains($"{expected.Path}: {expected.Message}", cli.Error, StringComparison.Ordinal);
+        }
     }
 
     [Fact]
@@ -136,6 +144,73 @@ public sealed class InstanceRulesOnEveryPathTests
         Assert.Equal(2, await InstanceCountAsync(host));
     }
 
+    [Fact]
+    public async Task A_server_registered_by_its_address_and_polled_is_refused_under_its_machine_name_with_a_link_to_it()
+    {
+        await using var host = new DashboardHost(new ScenarioInstance { Name = "sqlfin07", Profile = "2019", IfiEnabled = true });
+        var port = host.Fleet["sqlfin07"].Port;
+        var (browser, cmdb) = await ClientsAsync(host);
+        var first = await cmdb.PutAsJsonAsync("/api/v1/instances/cmdb-7", new { name = "fin-by-ip", host = "127.0.0.1", port, credentialName = "fleet", trustServerCertificate = true });
+        var id = (await first.Content.ReadFromJsonAsync<JsonElement>()).GetProperty("instance").GetProperty("id").GetInt64();
+        Assert.Equal(1, await host.PollAllAsync()); // the server tells its name: SQLFIN07
+
+        // Its DNS name on the same port: a registration the address alone could not tell from another server.
+        var form = await EditingPagesTests.SubmitAsync(browser, "/inventory/new", "registration",
+            new() { ["Form.Name"] = "fin-by-name", ["Form.Host"] = "sqlfin07.corp.example", ["Form.Port"] = port.ToString(System.Globalization.CultureInfo.InvariantCulture) },
+            ("Form.Command", "save"));
+        var put = await cmdb.PutAsJsonAsync("/api/v1/instances/cmdb-8", new { name = "fin-by-name", host = "SQLFIN07.corp.example", port });
+        var otherPort = await cmdb.PutAsJsonAsync("/api/v1/instances/cmdb-9", new { name = "fin-other", host = "sqlfin07.corp.example", port = port + 1 });
+
+        Assert.Equal(HttpStatusCode.Created, first.StatusCode);
+        Assert.StartsWith("fin-by-ip already polls", form.ErrorFor("Form.Host"), StringComparison.Ordinal);
+        Assert.Equal($"instances/{id}", form.Page.QuerySelector("[data-existing-registration] a")?.GetAttribute("href"));
+        Assert.Equal(HttpStatusCode.Conflict, put.StatusCode);
+        var problem = await put.Content.ReadFromJsonAsync<JsonElement>();
+        Assert.StartsWith("fin-by-ip already polls", problem.GetProperty("errors").GetProperty("host")[0].GetString(), StringComparison.Ordinal);
+        Assert.Equal($"/instances/{id}", problem.GetProperty("existing")[0].GetProperty("link").GetString());
+        Assert.Equal(HttpStatusCode.Created, otherPort.StatusCode); // another instance of that machine
+        Assert.Equal(2, await InstanceCountAsync(host));
+    }
+
+    [Fact]
+    public async Task Two_names_of_one_server_that_only_its_polls_tell_apart_count_once_in_the_fleet()
+    {
+        await using var host = new DashboardHost(new ScenarioInstance { Name = "sqlfin09", Profile = "2019", IfiEnabled = false });
+        host.Settings["Credentials:fleet:AllowedHosts:1"] = "localhost";
+        var port = host.Fleet["sqlfin09"].Port;
+        var (_, cmdb) = await ClientsAsync(host);
+        // "localhost" and "127.0.0.1" are two addresses: nothing before a poll says they reach one server.
+        var byAddress = await cmdb.PutAsJsonAsync("/api/v1/instances/cmdb-9", new { name = "fin-by-ip", host = "127.0.0.1", port, credentialName = "fleet", trustServerCertificate = true });
+        var byName = await cmdb.PutAsJsonAsync("/api/v1/instances/cmdb-10", new { name = "fin-by-name", host = "localhost", port, credentialName = "fleet", trustServerCertificate = true });
+
+        Assert.Equal(2, await host.PollAllAsync());
+        var fleet = await host.Services.GetRequiredService<IfiDashboard.Server.Compliance.FleetAssessments>().RecomputeAsync(CancellationToken.None);
+
+        Assert.Equal((HttpStatusCode.Created, HttpStatusCode.Created), (byAddress.StatusCode, byName.StatusCode));
+        Assert.Equal(["fin-by-ip"], fleet.Instances.Select(i => i.Registration.Name));
+        Assert.Equal("fin-by-ip", Assert.Single(fleet.DuplicateOf).Value);
+        Assert.Single(fleet.Last90Days.Instances);
+    }
+
+    [Fact]
+    public async Task A_write_through_the_api_announces_the_change_as_the_form_does()
+    {
+        await using var host = new DashboardHost();
+        var (browser, cmdb) = await ClientsAsync(host);
+        var announced = 0;
+        host.Services.GetRequiredService<IfiDashboard.Shared.Dashboard.FleetChanges>().Changed += () => Interlocked.Increment(ref announced);
+
+        await EditingPagesTests.SubmitAsync(browser, "/inventory/new", "registration", ValidForm(), ("Form.Command", "save"));
+        var afterForm = Volatile.Read(ref announced);
+        (await cmdb.PutAsJsonAsync("/api/v1/instances/cmdb-1", new { name = "api-01", host = "api01.corp.example" })).EnsureSuccessStatusCode();
+        var afterPut = Volatile.Read(ref announced);
+        (await cmdb.PutAsJsonAsync("/api/v1/instances/cmdb-1", new { name = "api-01", host = "api01.corp.example" })).EnsureSuccessStatusCode();
+        var afterSamePut = Volatile.Read(ref announced);
+        (await cmdb.PostAsJsonAsync("/api/v1/instances/sync", new { instances = Array.Empty<object>() })).EnsureSuccessStatusCode();
+
+        Assert.Equal([1, 2, 2, 3], [afterForm, afterPut, afterSamePut, Volatile.Read(ref announced)]);
+    }
+
     /// <summary>A signed-in browser, and a CMDB integration with a key that may read and write the inventory.</summary>
     static async Task<(HttpClient Browser, HttpClient Cmdb)> ClientsAsync(DashboardHost host)
     {
@@ -190,6 +265,17 @@ public sealed class InstanceRulesOnEveryPathTests
         Assert.True(problem.GetProperty("errors").TryGetProperty(path, out var messages), problem.ToString());
         return messages.EnumerateArray().Select(m => m.GetString()!).ToArray();
     }
+
+    /// <summary>The collector's <c>check</c> option for a field, where it takes one.</summary>
+    static string? CliOption(string field) => field switch
+    {
+        "host" => "--host",
+        "instanceName" => "--instance",
+        "hostNameInCertificate" => "--host-name-in-certificate",
+        "serverCertificatePath" => "--server-certificate",
+        "credentialName" => "--credential",
+        _ => null,
+    };
 
     static async Task<long> InstanceCountAsync(DashboardHost host)
     {

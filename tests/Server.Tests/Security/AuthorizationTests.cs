@@ -172,6 +172,45 @@ public sealed class AuthorizationTests : IAsyncLifetime
         Assert.Equal(expected, results);
     }
 
+    /// <summary>Forms posted to an endpoint of their own rather than to a page (the remediation pack), each naming a role.</summary>
+    IEnumerable<(string Path, string Least)> EndpointForms() =>
+        AppEndpoints.All(_host.Services)
+            .Where(e => AppEndpoints.MethodsOf(e).Contains("POST") && e.Metadata.GetMetadata<RequiredScope>() is null
+                        && e.Metadata.GetMetadata<Microsoft.AspNetCore.Components.Endpoints.ComponentTypeMetadata>() is null)
+            .Select(e => (Path: AppEndpoints.PathOf(e.RoutePattern, "1"),
+                Least: e.Metadata.GetOrderedMetadata<IAuthorizeData>().Select(a => a.Policy).LastOrDefault(p => Roles.Contains(p))))
+            .Where(f => f.Least is not null)
+            .Select(f => (f.Path, f.Least!));
+
+    [Fact]
+    public async Task Each_form_endpoint_is_accepted_from_its_role_up_and_refused_below_it_without_changing_anything()
+    {
+        var forms = EndpointForms().ToList();
+        var results = new List<string>();
+        var expected = new List<string>();
+        foreach (var (path, least) in forms)
+        {
+            foreach (var (role, index) in Roles.Select((r, i) => (r, i)))
+            {
+                var client = Client(role);
+                var token = await TestSignIn.FormTokenAsync(client);
+                var before = await StoreDump.AllTextAsync(_host.Services);
+                using var response = await client.PostAsync(path, new FormUrlEncodedContent(new Dictionary<string, string>
+                {
+                    ["instance"] = _instanceId.ToString(System.Globalization.CultureInfo.InvariantCulture),
+                    ["__RequestVerificationToken"] = token,
+                }));
+                var refused = response.StatusCode is HttpStatusCode.Forbidden or HttpStatusCode.Unauthorized;
+                var unchanged = before == await StoreDump.AllTextAsync(_host.Services);
+                results.Add($"{path} as {role}: {(refused ? "refused" : "accepted")}{(refused && !unchanged ? ", store changed" : "")}");
+                expected.Add($"{path} as {role}: {(index >= Array.IndexOf(Roles, least) ? "accepted" : "refused")}");
+            }
+        }
+
+        Assert.Contains(forms, f => f.Path == "/remediation/pack");
+        Assert.Equal(expected, results);
+    }
+
     [Fact]
     public async Task A_form_that_no_page_declares_is_refused_even_to_an_administrator()
     {

@@ -26,8 +26,8 @@ public sealed class AuditLogTests
         var id = await store.Instances.AddAsync(TestData.Registration("SQL01"), None);
         var registered = (await store.Instances.GetAsync(id, None))!;
         await store.Instances.UpdateAsync(registered with { Host = "sql01-new.corp.example" }, None);
-        await store.Instances.RetireAsync(id, store.Clock.GetUtcNow(), None);
-        await store.Instances.RetireAsync(id, store.Clock.GetUtcNow(), None);
+        await store.Instances.RetireAsync(id, None);
+        await store.Instances.RetireAsync(id, None);
 
         var entries = (await AllAsync(store)).Reverse().ToList();
         Assert.Equal([AuditActions.InstanceRegistered, AuditActions.InstanceUpdated, AuditActions.InstanceRetired],
@@ -46,10 +46,11 @@ public sealed class AuditLogTests
         await using var store = await TestStore.CreateMigratedAsync();
         await store.Instances.AddAsync(TestData.Registration("SQL01"), None);
 
-        await Assert.ThrowsAsync<DuplicateInstanceException>(() => store.Instances.AddAsync(TestData.Registration("sql01"), None));
+        var duplicate = await store.Instances.RegisterAsync(TestData.Registration("sql01"), None);
         var updated = await store.Instances.UpdateAsync(TestData.Registration("SQL02") with { Id = 404 }, None);
 
-        Assert.False(updated);
+        Assert.Equal(InventoryWriteResult.Refused, duplicate.Result);
+        Assert.Equal(InventoryWriteResult.NotFound, updated.Result);
         Assert.Single(await AllAsync(store));
     }
 
@@ -58,9 +59,9 @@ public sealed class AuditLogTests
     {
         await using var store = await TestStore.CreateMigratedAsync();
 
-        await store.Instances.UpsertByNameAsync(TestData.Registration("SQL01"), None);
-        await store.Instances.UpsertByNameAsync(TestData.Registration("SQL01"), None);
-        await store.Instances.UpsertByNameAsync(TestData.Registration("SQL01") with { Port = 1500 }, None);
+        await store.Instances.SeedAsync(TestData.Registration("SQL01"), None);
+        await store.Instances.SeedAsync(TestData.Registration("SQL01"), None);
+        await store.Instances.SeedAsync(TestData.Registration("SQL01") with { Port = 1500 }, None);
 
         Assert.Equal([AuditActions.InstanceUpdated, AuditActions.InstanceRegistered], (await AllAsync(store)).Select(e => e.Action));
     }
@@ -158,7 +159,7 @@ public sealed class AuditLogTests
         json is null ? throw new ArgumentNullException(nameof(json))
         : FindField(JsonDocument.Parse(json).RootElement, name);
 
-    // Entries of CMDB writes nest the registration; those of the form and the policy do not.
+    // Inventory entries nest the registration beside the external key; policy entries do not.
     static string? FindField(JsonElement element, string name)
     {
         if (element.ValueKind != JsonValueKind.Object)

@@ -31,7 +31,7 @@ public sealed class FleetQueriesTests
         await store.Instances.AddAsync(TestData.Registration("SQL02"), None);
         var retired = await store.Instances.AddAsync(TestData.Registration("SQL00"), None);
         await store.Instances.AddAsync(TestData.Registration("SQL01"), None);
-        await store.Instances.RetireAsync(retired, TestStore.Start, None);
+        await store.Instances.RetireAsync(retired, None);
 
         var rows = await store.Queries.ListInstancesAsync(None);
 
@@ -51,7 +51,7 @@ public sealed class FleetQueriesTests
         await store.Snapshots.WriteAsync(TestData.Good(off, TestStore.Start, ifi: "N"), None);
         await store.Snapshots.WriteAsync(TestData.Unreachable(down, TestStore.Start), None);
         await store.Snapshots.WriteAsync(TestData.Good(retired, TestStore.Start), None);
-        await store.Instances.RetireAsync(retired, TestStore.Start, None);
+        await store.Instances.RetireAsync(retired, None);
 
         var counts = await store.Queries.CountsAsync(None);
 

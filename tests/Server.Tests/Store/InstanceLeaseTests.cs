@@ -125,7 +125,7 @@ public sealed class InstanceLeaseTests
     {
         await using var store = await TestStore.CreateMigratedAsync();
         var ids = await AddInstancesAsync(store, 2);
-        await store.Instances.RetireAsync(ids[0], store.Clock.GetUtcNow(), None);
+        await store.Instances.RetireAsync(ids[0], None);
 
         var leased = await store.NewSource().LeaseDueAsync("collector-a", 10, Lease, None);
 

@@ -17,7 +17,7 @@ public static class TestData
         Environment = "Production",
         Owner = "dba-team",
         Tags = ["tier1", "emea"],
-        CredentialName = "ifi-collector",
+        CredentialName = "ifi_collector",
     };
 
     public static InstanceSnapshot Good(long instanceId, DateTimeOffset at, string ifi = "Y",

@@ -6,6 +6,7 @@ using IfiDashboard.Server.Store.Dashboard;
 using IfiDashboard.Server.Store.Ingestion;
 using IfiDashboard.Server.Store.Inventory;
 using IfiDashboard.Server.Store.Migrations;
+using IfiDashboard.Shared.Dashboard;
 using Microsoft.Extensions.Time.Testing;
 
 namespace IfiDashboard.Server.Tests.Store;
@@ -25,7 +26,7 @@ public sealed class TestStore : IAsyncDisposable
         Database = TestDatabase.Create($"Data Source={Path.Combine(Directory, "nested", "store.db")};Pooling=False", migrated);
         Connections = Database.CreateConnections();
         Audit = new AuditLog(Connections, Clock, new AuditActors());
-        Instances = new InstanceRepository(Connections, Clock, Audit);
+        Instances = new InstanceInventory(Connections, Clock, Audit, new FleetChanges());
         Snapshots = new SnapshotStore(Connections);
         Queries = new FleetQueries(Connections);
     }
@@ -36,7 +37,7 @@ public sealed class TestStore : IAsyncDisposable
     public FakeTimeProvider Clock { get; } = new(Start);
     public IDbConnectionFactory Connections { get; }
     public AuditLog Audit { get; }
-    public InstanceRepository Instances { get; }
+    public InstanceInventory Instances { get; }
     public SnapshotStore Snapshots { get; }
     public FleetQueries Queries { get; }
 

@@ -32,6 +32,7 @@ public sealed record InstanceGridRow
     public required DateTimeOffset? LastPollAt { get; init; }
     public required string Explanation { get; init; }
     public required string EngineServiceAccount { get; init; }
+    public IfiDashboard.Shared.Compliance.Remediation.RemediationPending? RemediationPending { get; init; }
 
     public string IfiText => Ifi switch
     {
@@ -73,5 +74,6 @@ public sealed record InstanceGridRow
         LastPollAt = a.State.LastPollAt,
         Explanation = a.Compliance.Explanation,
         EngineServiceAccount = a.State.EngineServiceAccount ?? "",
+        RemediationPending = a.RemediationPending,
     };
 }

@@ -25,6 +25,8 @@ public partial class RegistrationPage
     string? _testError;
     string? _loadError;
     string? _message;
+    /// <summary>The page of the registration that already has the name or the server, when that refused the save.</summary>
+    string? _existingLink;
     bool _failed;
     bool _notFound;
     DateTimeOffset? _retiredAt;
@@ -89,6 +91,7 @@ public partial class RegistrationPage
         if (result.Id is not { } savedId)
         {
             _errors.Add(RegistrationForm.FieldOfEditor(result.Field), result.Error ?? "Refused.");
+            _existingLink = result.ExistingLink;
             Fail("Not saved: correct the fields marked below.");
             return;
         }

@@ -19,6 +19,7 @@ public sealed record OverviewModel
     public required IReadOnlyList<DatabaseRestoreRisk> TopRestoreRisks { get; init; }
     public required IReadOnlyList<InstanceAssessment> Unknown { get; init; }
     public required IReadOnlyList<InstanceAssessment> Stale { get; init; }
+    public required BusinessCase BusinessCase { get; init; }
 
     public int Total => Fleet.Instances.Count;
     public bool FirstRoundRunning => Fleet.Polled < Total;
@@ -48,6 +49,7 @@ public sealed record OverviewModel
             TopRestoreRisks = RestoreRiskRanking.TopByRestoreTime(fleet.Instances.SelectMany(i => i.Restore.Databases), TopCount),
             Unknown = fleet.Instances.Where(i => i.Compliance.Status == ComplianceStatus.Unknown).ToList(),
             Stale = fleet.Instances.Where(i => i.Compliance.IsStale).ToList(),
+            BusinessCase = BusinessCase.Build(fleet.Instances, fleet.Last30Days),
         };
     }
 }

@@ -1,3 +1,5 @@
+using IfiDashboard.Shared.Dashboard;
+
 namespace IfiDashboard.Client.Pages.Reports;
 
 /// <summary>
@@ -12,6 +14,7 @@ public sealed record EvidenceReport(
     IReadOnlyList<EvidenceWaiver> Waivers,
     IReadOnlyList<EvidenceInstance> Instances,
     IReadOnlyList<EvidenceChange> Changes,
+    EvidenceBusinessCase BusinessCase,
     EvidenceManifest Manifest);
 
 /// <param name="From">Inclusive, UTC.</param>
@@ -35,6 +38,27 @@ public sealed record EvidencePoll(DateTimeOffset FinishedAt, string Collector, s
 
 public sealed record EvidenceChange(long Id, DateTimeOffset OccurredAt, string Actor, string? RemoteAddress, string Action,
     string? Target, string? Before, string? After);
+
+/// <summary>
+/// Time lost to zeroing in the period and what meeting the policy would have saved (<see cref="BusinessCase"/>), for the
+/// instances in scope that are still registered, with the policy in force when the report is made.
+/// </summary>
+/// <param name="PerMonth">The factor that turns the period's seconds into a month of 30 days.</param>
+public sealed record EvidenceBusinessCase(string Method, double PerMonth, EvidenceBusinessLine Fleet,
+    IReadOnlyList<EvidenceBusinessLine> ByEnvironment, IReadOnlyList<EvidenceBusinessLine> ByOwner)
+{
+    public static EvidenceBusinessCase From(BusinessCase @case)
+    {
+        EvidenceBusinessLine Line(BusinessCaseLine l) => new(l.Key, l.Instances, l.Lost.TotalSeconds, l.SavingIfPolicyMet.TotalSeconds,
+            l.IfiUnknown.TotalSeconds, Math.Round(l.Lost.TotalHours * @case.PerMonth, 3), Math.Round(l.SavingIfPolicyMet.TotalHours * @case.PerMonth, 3));
+        return new EvidenceBusinessCase(BusinessCase.Method, @case.PerMonth, Line(@case.Fleet),
+            @case.ByEnvironment.Select(Line).ToList(), @case.ByOwner.Select(Line).ToList());
+    }
+}
+
+/// <param name="IfiUnknownSeconds">Growth while the IFI state was unknown: in neither figure, which are then lower bounds.</param>
+public sealed record EvidenceBusinessLine(string Key, int Instances, double LostSeconds, double SavingIfPolicyMetSeconds,
+    double IfiUnknownSeconds, double LostHoursPerMonth, double SavingHoursPerMonth);
 
 /// <summary>SHA-256 (lower-case hex) of each section's JSON, and of the whole report's sections together.</summary>
 public sealed record EvidenceManifest(IReadOnlyDictionary<string, string> Sections, string Report);

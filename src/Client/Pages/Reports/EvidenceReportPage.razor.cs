@@ -87,6 +87,13 @@ public partial class EvidenceReportPage
             ? new DateTimeOffset(day.ToDateTime(TimeOnly.MinValue), TimeSpan.Zero)
             : null;
 
+    static IEnumerable<(string Kind, string Label, EvidenceBusinessLine Line)> BusinessLines(EvidenceBusinessCase @case) =>
+        new[] { ("fleet", "Fleet", @case.Fleet) }
+            .Concat(@case.ByEnvironment.Select(l => ("environment", $"Environment {l.Key}", l)))
+            .Concat(@case.ByOwner.Select(l => ("owner", $"Owner {l.Key}", l)));
+
+    static string Number(double value) => value.ToString("0.###", CultureInfo.InvariantCulture);
+
     static string? Empty(string? value) => string.IsNullOrWhiteSpace(value) ? null : value.Trim();
 
     static string Moment(DateTimeOffset value) => value.UtcDateTime.ToString("yyyy-MM-dd HH:mm:ss", CultureInfo.InvariantCulture);

@@ -11,9 +11,11 @@ public static class ApiScopes
     public const string SnapshotIngest = "snapshot:ingest";
     /// <summary>Reads the audit log, which <c>read</c> does not: it names people and their addresses.</summary>
     public const string AuditRead = "audit:read";
+    /// <summary>Generates remediation packs, which records them: an Operator's act, so <c>read</c> does not include it.</summary>
+    public const string RemediationRead = "remediation:read";
     public const string Admin = "admin";
 
-    public static readonly IReadOnlyList<string> All = [Read, InventoryWrite, SnapshotIngest, AuditRead, Admin];
+    public static readonly IReadOnlyList<string> All = [Read, InventoryWrite, SnapshotIngest, AuditRead, RemediationRead, Admin];
 
     /// <summary>The claim type each of a key's scopes is carried in.</summary>
     public const string ClaimType = "scope";
@@ -24,7 +26,7 @@ public static class ApiScopes
     public static string? RoleFor(string scope) => scope switch
     {
         Read => DashboardRoles.Viewer,
-        InventoryWrite => DashboardRoles.Operator,
+        InventoryWrite or RemediationRead => DashboardRoles.Operator,
         AuditRead or Admin => DashboardRoles.Administrator,
         _ => null,
     };

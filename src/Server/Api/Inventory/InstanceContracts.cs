@@ -54,6 +54,9 @@ public sealed record SyncResponse(
     IReadOnlyList<string> Retired,
     IReadOnlyList<string> Unchanged);
 
+/// <summary>A registration in the way of a refused write: its id, name and the dashboard's page of it.</summary>
+public sealed record ExistingRegistration(long Id, string Name, string Link);
+
 /// <summary>A PUT's outcome: "created", "updated" or "unchanged", and the instance as stored.</summary>
 public sealed record PutInstanceResponse(string Result, InstanceResource Instance);
 

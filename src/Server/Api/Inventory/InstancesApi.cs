@@ -1,6 +1,7 @@
 using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Api.Http;
 using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Shared.Inventory;
 using Microsoft.Extensions.Options;
 
 namespace IfiDashboard.Server.Api.Inventory;
@@ -92,7 +93,7 @@ public static class InstancesApi
         return TypedResults.Ok(InstanceResource.From(record));
     }
 
-    static async Task<IResult> PutAsync(string externalKey, HttpContext context, CmdbInventoryWriter writer,
+    static async Task<IResult> PutAsync(string externalKey, HttpContext context, InstanceInventory inventory,
         IOptionsMonitor<ApiOptions> options, CancellationToken cancellationToken)
     {
         var body = await JsonBody.ReadAsync<InstanceInput>(context.Request, options.CurrentValue.MaxBodyBytes, cancellationToken);
@@ -106,37 +107,33 @@ public static class InstancesApi
         if (desired is null || errors.Any)
             return ApiProblems.Validation(errors.ToDictionary());
 
-        var outcome = await writer.UpsertAsync(desired, EntityTags.WriteCondition(context.Request), cancellationToken);
+        var outcome = await inventory.PutAsync(desired, EntityTags.WriteCondition(context.Request), cancellationToken);
         switch (outcome.Result)
         {
-            case UpsertResult.PreconditionFailed:
+            case InventoryWriteResult.PreconditionFailed:
                 return TypedResults.Problem(
                     outcome.Record is null
                         ? "If-Match names an instance that does not exist (it was retired, or never created)."
                         : $"The instance has changed (its ETag is now {EntityTags.For(outcome.Record)}), or If-None-Match: * found it existing. Read it again and retry.",
                     statusCode: StatusCodes.Status412PreconditionFailed, title: "Precondition failed");
-            case UpsertResult.NameConflict:
-                return ApiProblems.FieldProblem(StatusCodes.Status409Conflict, "Name in use",
-                    new Dictionary<string, string[]> { ["name"] = [$"Another active instance is already named '{desired.Registration.Name}' (names compare ignoring case)."] });
-            case UpsertResult.ServerConflict:
-                return ApiProblems.FieldProblem(StatusCodes.Status409Conflict, "Server already registered",
-                    new Dictionary<string, string[]> { ["host"] = [ServerConflict(outcome.RegisteredAs!, desired.Registration)] });
+            case InventoryWriteResult.Refused:
+                return Refused([(null, outcome.Refusal!)]);
         }
 
         var record = outcome.Record!;
         context.Response.Headers.ETag = EntityTags.For(record);
         var response = new PutInstanceResponse(outcome.Result.ToString().ToLowerInvariant(), InstanceResource.From(record));
-        return outcome.Result == UpsertResult.Created
+        return outcome.Result == InventoryWriteResult.Created
             ? TypedResults.Created($"/api/v1/instances/{Uri.EscapeDataString(externalKey)}", response)
             : TypedResults.Ok(response);
     }
 
-    static async Task<IResult> DeleteAsync(string externalKey, CmdbInventoryWriter writer, CancellationToken cancellationToken) =>
-        await writer.RetireAsync(externalKey, cancellationToken) is null
+    static async Task<IResult> DeleteAsync(string externalKey, InstanceInventory inventory, CancellationToken cancellationToken) =>
+        (await inventory.RetireAsync(externalKey, cancellationToken)).Result == InventoryWriteResult.NotFound
             ? NotFound(externalKey)
             : TypedResults.NoContent();
 
-    static async Task<IResult> SyncAsync(HttpContext context, CmdbInventoryWriter writer, IOptionsMonitor<ApiOptions> options,
+    static async Task<IResult> SyncAsync(HttpContext context, InstanceInventory inventory, IOptionsMonitor<ApiOptions> options,
         CancellationToken cancellationToken)
     {
         var limits = options.CurrentValue;
@@ -150,23 +147,42 @@ public static class InstancesApi
             return ApiProblems.Validation(errors.ToDictionary());
 
         var dryRun = body.Value!.DryRun ?? false;
-        var outcome = await writer.SyncAsync(desired, dryRun, body.Value.RetireMissing ?? true, cancellationToken);
-        if (outcome.NameConflicts.Count > 0)
-            return ApiProblems.FieldProblem(StatusCodes.Status409Conflict, "Name in use",
-                outcome.NameConflicts.ToDictionary(i => $"instances[{i}].name", _ => new[]
-                {
-                    "An active instance outside this sync (registered another way, or kept because retireMissing is false) already has this name.",
-                }));
-        if (outcome.ServerConflicts.Count > 0)
-            return ApiProblems.FieldProblem(StatusCodes.Status409Conflict, "Server already registered",
-                outcome.ServerConflicts.ToDictionary(c => $"instances[{c.Index}].host",
-                    c => new[] { ServerConflict(c.RegisteredAs, desired[c.Index].Registration) }));
+        var outcome = await inventory.SyncAsync(desired, dryRun, body.Value.RetireMissing ?? true, cancellationToken);
+        if (outcome.Refusals.Count > 0)
+            return Refused(outcome.Refusals.Select(r => ((int?)r.Index, r.Refusal)).ToList());
         return TypedResults.Ok(new SyncResponse(dryRun, outcome.Created, outcome.Updated, outcome.Retired, outcome.Unchanged));
     }
 
-    /// <summary>The message every path gives for a server registered twice (<see cref="DuplicateServerException"/>).</summary>
-    static string ServerConflict(string registeredAs, Shared.Inventory.InstanceRegistration registration) =>
-        new DuplicateServerException(registeredAs, InventoryFields.ServerAddress(registration)).Message;
+    /// <summary>
+    /// The inventory's refusals as one problem: 400 for a broken rule, else 409 for a name or server in use, each
+    /// field named (<c>instances[3].host</c> in a sync) and the registrations in the way listed under <c>existing</c>.
+    /// </summary>
+    static IResult Refused(IReadOnlyList<(int? Index, InventoryRefusal Refusal)> refusals)
+    {
+        string Path(int? index, InstanceFieldError error) => index is { } i ? $"instances[{i}].{error.Path}" : error.Path;
+        var errors = refusals
+            .SelectMany(r => r.Refusal.Errors.Select(e => (Path: Path(r.Index, e), e.Message)))
+            .GroupBy(e => e.Path)
+            .ToDictionary(g => g.Key, g => g.Select(e => e.Message).ToArray());
+        var kinds = refusals.Select(r => r.Refusal.Kind).Distinct().ToList();
+        var (status, title) = kinds.Contains(InventoryRefusalKind.Invalid)
+            ? (StatusCodes.Status400BadRequest, "The request has invalid fields.")
+            : kinds switch
+            {
+                [InventoryRefusalKind.NameTaken] => (StatusCodes.Status409Conflict, "Name in use"),
+                [InventoryRefusalKind.ServerTaken] => (StatusCodes.Status409Conflict, "Server already registered"),
+                _ => (StatusCodes.Status409Conflict, "Name or server in use"),
+            };
+        var problem = new HttpValidationProblemDetails(errors) { Status = status, Title = title };
+        var existing = refusals
+            .Where(r => r.Refusal.ExistingLink is not null)
+            .Select(r => new ExistingRegistration(r.Refusal.Existing!.Id, r.Refusal.Existing.Name, r.Refusal.ExistingLink!))
+            .DistinctBy(e => e.Id)
+            .ToList();
+        if (existing.Count > 0)
+            problem.Extensions["existing"] = existing;
+        return TypedResults.Problem(problem);
+    }
 
     static IResult NotFound(string externalKey) => TypedResults.Problem(
         $"No instance has the external key '{externalKey}'.", statusCode: StatusCodes.Status404NotFound, title: "Instance not found");

@@ -16,4 +16,5 @@ public static class AuditActions
     public const string SignIn = "sign-in";
     public const string SignInFailed = "sign-in.failed";
     public const string CollectorRefused = "collector.refused";
+    public const string RemediationGenerated = "remediation.generated";
 }

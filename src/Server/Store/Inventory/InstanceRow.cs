@@ -1,4 +1,5 @@
 using System.Text.Json;
+using Dapper;
 using IfiDashboard.Shared.Inventory;
 
 namespace IfiDashboard.Server.Store.Inventory;
@@ -39,6 +40,8 @@ internal sealed class InstanceRow
     public string? CreatedAt { get; init; }
     public string? UpdatedAt { get; init; }
     public long Version { get; init; }
+    /// <summary>The server's name for itself at its last good poll; only read where duplicates are looked for.</summary>
+    public string? PolledServerName { get; init; }
     /// <summary>Only read by the lease query, which orders what it hands out by it.</summary>
     public string? NextPollAt { get; init; }
 
@@ -63,10 +66,10 @@ internal sealed class InstanceRow
 
     /// <summary>Only for rows read with <see cref="InventoryColumns"/>.</summary>
     public InventoryRecord ToInventoryRecord() => new(
-        ToRegistration(), ExternalKey, StoreTime.Parse(CreatedAt!), StoreTime.Parse(UpdatedAt!), Version);
+        ToRegistration(), ExternalKey, StoreTime.Parse(CreatedAt!), StoreTime.Parse(UpdatedAt!), Version, PolledServerName);
 
     /// <summary>Parameters for writing a registration; names match the @parameters of the inventory SQL.</summary>
-    public static object Parameters(InstanceRegistration r, DateTimeOffset now) => new
+    public static DynamicParameters Parameters(InstanceRegistration r, DateTimeOffset now) => new(new
     {
         name = r.Name,
         host = r.Host,
@@ -81,6 +84,6 @@ internal sealed class InstanceRow
         serverCertificatePath = r.ServerCertificatePath,
         credentialName = r.CredentialName,
         pollIntervalSeconds = r.PollIntervalSeconds,
-        createdAt = StoreTime.ToText(now),
-    };
+        now = StoreTime.ToText(now),
+    });
 }

@@ -27,16 +27,87 @@ public static class InventoryFields
     /// <summary>
     /// The server a registration reaches, for telling two registrations of one server apart from two servers: the host
     /// ignoring case and IPv6 brackets, and the port (1433 when neither port nor instance name is
-    /// given) or the instance name ignoring case. Two names of one machine (an alias, its IP address) are not caught
-    /// here: only the polled machine and instance name can tell those apart.
+    /// given) or the instance name ignoring case.
     /// </summary>
-    public static string ServerKey(InstanceRegistration r)
+    public static string ServerKey(InstanceRegistration r) => Key(r.Host.Trim('[', ']'), r);
+
+    /// <summary>
+    /// The active instance among <paramref name="others"/> that already reaches the server
+    /// <paramref name="registration"/> would: by the address registered (<see cref="ServerKey"/>), by the machine
+    /// name a DNS name starts with, or, once polled, by the machine and instance name the server reported (an IP
+    /// address or alias registered first, then the machine's DNS name, or the other way round).
+    /// </summary>
+    public static InventoryRecord? SameServer(IEnumerable<InventoryRecord> others, InstanceRegistration registration)
     {
-        var host = r.Host.Trim('[', ']').ToLowerInvariant();
+        var wanted = Keys(registration, null).ToHashSet(StringComparer.Ordinal);
+        return others.FirstOrDefault(o => OneMachinePossible(o.Registration.Host, registration.Host)
+                                          && Keys(o.Registration, o.PolledServerName).Any(wanted.Contains));
+    }
+
+    /// <summary>
+    /// Active instances that reach a server an earlier registration (lower id) reaches, by the same keys as
+    /// <see cref="SameServer"/>, each with that registration: stores written before the inventory refused a second
+    /// registration of one server, or two names of one machine that only its polls tell apart. Fleet figures leave
+    /// them out, so no server counts twice.
+    /// </summary>
+    public static IReadOnlyDictionary<long, InstanceRegistration> Duplicates(IEnumerable<InstanceRegistration> active,
+        Func<long, string?> polledServerName)
+    {
+        var byKey = new Dictionary<string, List<InstanceRegistration>>(StringComparer.Ordinal);
+        var duplicates = new Dictionary<long, InstanceRegistration>();
+        foreach (var registration in active.OrderBy(r => r.Id))
+        {
+            var keys = Keys(registration, polledServerName(registration.Id)).ToList();
+            var original = keys.SelectMany(k => byKey.GetValueOrDefault(k) ?? [])
+                .FirstOrDefault(o => OneMachinePossible(o.Host, registration.Host));
+            if (original is not null)
+            {
+                duplicates[registration.Id] = original;
+                continue;
+            }
+            foreach (var key in keys)
+            {
+                if (!byKey.TryGetValue(key, out var list)) byKey[key] = list = [];
+                list.Add(registration);
+            }
+        }
+        return duplicates;
+    }
+
+    /// <summary>
+    /// The keys a registration reaches its server by: its address; the machine name a DNS name starts with, on the
+    /// same endpoint; and once polled, the server's name for itself (<c>MACHINE</c> or <c>MACHINE\INSTANCE</c>) on
+    /// the endpoint it is registered with, and as <c>MACHINE\INSTANCE</c>.
+    /// </summary>
+    static IEnumerable<string> Keys(InstanceRegistration r, string? polledServerName)
+    {
+        yield return ServerKey(r);
+        if (MachineOf(r.Host) is { } machine) yield return Key(machine, r);
+        if (string.IsNullOrWhiteSpace(polledServerName)) yield break;
+        var parts = polledServerName.Split('\\', 2);
+        yield return Key(parts[0], r);
+        if (parts.Length == 2) yield return Key(parts[0], r with { Port = null, InstanceName = parts[1] });
+    }
+
+    /// <summary>
+    /// Machine names are unique within a DNS domain only: <c>sql07.emea.bank</c> and <c>sql07.apac.bank</c> are two
+    /// machines whatever their servers call themselves. An IP address or a bare name says nothing against it.
+    /// </summary>
+    static bool OneMachinePossible(string a, string b) =>
+        DomainOf(a) is not { } first || DomainOf(b) is not { } second || string.Equals(first, second, StringComparison.OrdinalIgnoreCase);
+
+    static string? DomainOf(string host) => MachineOf(host) is { } machine ? host[(machine.Length + 1)..] : null;
+
+    /// <summary>A DNS name's first label, the machine's own name; null for an IP address or a bare name.</summary>
+    static string? MachineOf(string host) =>
+        host.Contains(':') || host.All(c => char.IsAsciiDigit(c) || c == '.') || !host.Contains('.') ? null : host[..host.IndexOf('.')];
+
+    static string Key(string host, InstanceRegistration r)
+    {
         var endpoint = r.InstanceName is { Length: > 0 } instance
             ? "\\" + instance.ToUpperInvariant()
             : "," + (r.Port ?? DefaultPort).ToString(System.Globalization.CultureInfo.InvariantCulture);
-        return host + endpoint;
+        return host.ToLowerInvariant() + endpoint;
     }
 
     /// <summary>How a person writes that server: <c>sql01.corp.example,1433</c> or <c>sql01.corp.example\REPORTING</c>.</summary>

@@ -10,10 +10,9 @@ public sealed class SyncPlan
     public List<(InventoryRecord Current, DesiredInstance Desired)> Updates { get; } = [];
     public List<InventoryRecord> Retires { get; } = [];
     public List<DesiredInstance> Unchanged { get; } = [];
-    public List<int> NameConflicts { get; } = [];
-    public List<(int Index, string RegisteredAs)> ServerConflicts { get; } = [];
+    public List<(int Index, InventoryRefusal Refusal)> Refusals { get; } = [];
 
-    /// <param name="active">Every active instance, CMDB-registered or not.</param>
+    /// <param name="active">Every active instance, CMDB-registered or not, with the server's name for itself once polled.</param>
     /// <param name="desired">Distinct keys and names (the API validates that before).</param>
     public static SyncPlan Compute(IReadOnlyList<InventoryRecord> active, IReadOnlyList<DesiredInstance> desired, bool retireMissing)
     {
@@ -33,27 +32,30 @@ public sealed class SyncPlan
         if (retireMissing)
             plan.Retires.AddRange(byKey.Values.Where(r => !desiredKeys.Contains(r.ExternalKey!)).OrderBy(r => r.Registration.Id));
 
-        // Names an instance outside this sync keeps once it is applied: registered another way, or a CMDB instance
-        // the payload leaves out and does not retire.
-        var keptNames = active
-            .Where(r => r.ExternalKey is null || (!desiredKeys.Contains(r.ExternalKey) && !retireMissing))
-            .Select(r => r.Registration.Name)
-            .ToHashSet(StringComparer.OrdinalIgnoreCase);
+        // Once the sync is applied, the instances outside it that stay (registered another way, or CMDB instances the
+        // payload leaves out and does not retire) keep their names and servers; desired instances claim theirs in order.
+        var kept = active.Where(r => r.ExternalKey is null || (!desiredKeys.Contains(r.ExternalKey) && !retireMissing)).ToList();
+        var claimed = new List<InventoryRecord>(kept);
         for (var i = 0; i < desired.Count; i++)
         {
-            if (keptNames.Contains(desired[i].Registration.Name))
-                plan.NameConflicts.Add(i);
-        }
-
-        // One server, one registration, once the sync is applied: among the desired instances and those it keeps.
-        var servers = active
-            .Where(r => r.ExternalKey is null || (!desiredKeys.Contains(r.ExternalKey) && !retireMissing))
-            .GroupBy(r => InventoryFields.ServerKey(r.Registration))
-            .ToDictionary(g => g.Key, g => g.First().Registration.Name);
-        for (var i = 0; i < desired.Count; i++)
-        {
-            if (!servers.TryAdd(InventoryFields.ServerKey(desired[i].Registration), desired[i].Registration.Name))
-                plan.ServerConflicts.Add((i, servers[InventoryFields.ServerKey(desired[i].Registration)]));
+            var registration = desired[i].Registration;
+            if (kept.FirstOrDefault(r => string.Equals(r.Registration.Name, registration.Name, StringComparison.OrdinalIgnoreCase)) is { } named)
+            {
+                plan.Refusals.Add((i, InventoryRefusal.NameTaken(registration.Name, named.Registration)));
+                continue;
+            }
+            if (InventoryFields.SameServer(claimed, registration) is { } same)
+            {
+                plan.Refusals.Add((i, InventoryRefusal.ServerTaken(registration, same.Registration)));
+                continue;
+            }
+            // An instance that stays where it was keeps what its polls learned of the server; a new one knows only its address.
+            var current = byKey.GetValueOrDefault(desired[i].ExternalKey);
+            var polled = current is not null && InventoryFields.ServerKey(current.Registration) == InventoryFields.ServerKey(registration)
+                ? current.PolledServerName
+                : null;
+            claimed.Add(new InventoryRecord(registration with { Id = current?.Registration.Id ?? 0 }, desired[i].ExternalKey,
+                default, default, 0, polled));
         }
         return plan;
     }
@@ -63,6 +65,5 @@ public sealed class SyncPlan
         Updates.Select(u => u.Desired.ExternalKey).ToList(),
         Retires.Select(r => r.ExternalKey!).ToList(),
         Unchanged.Select(d => d.ExternalKey).ToList(),
-        NameConflicts,
-        ServerConflicts);
+        Refusals);
 }

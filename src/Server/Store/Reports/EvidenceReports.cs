@@ -3,6 +3,8 @@ using System.Text;
 using System.Text.Json;
 using Dapper;
 using IfiDashboard.Client.Pages.Reports;
+using IfiDashboard.Server.Api.Compliance;
+using IfiDashboard.Shared.Dashboard;
 using IfiDashboard.Shared.Compliance.Status;
 using IfiDashboard.Shared.Compliance.Summary;
 using IfiDashboard.Shared.Snapshots;
@@ -10,7 +12,8 @@ using IfiDashboard.Shared.Snapshots;
 namespace IfiDashboard.Server.Store.Reports;
 
 /// <summary>Builds the <see cref="EvidenceReport"/> of a period from the store, in one read transaction.</summary>
-public sealed class EvidenceReports(IDbConnectionFactory connections, TimeProvider time) : IEvidenceReportSource
+public sealed class EvidenceReports(IDbConnectionFactory connections, TimeProvider time, IFleetAssessments assessments, WindowedZeroing zeroing)
+    : IEvidenceReportSource
 {
     public const string DmvEvidence = "services DMV (sys.dm_server_services.instant_file_initialization_enabled)";
     public const string ErrorLogEvidence = "error log (the start-up line about instant file initialization)";
@@ -20,6 +23,11 @@ public sealed class EvidenceReports(IDbConnectionFactory connections, TimeProvid
 
     public async Task<EvidenceReport> BuildAsync(DateTimeOffset from, DateTimeOffset to, string? environment, string? tag, CancellationToken ct)
     {
+        // The period's time lost, the figures the time-lost API gives for it; read before the store snapshot below,
+        // since the first assessment of a starting server writes the day's statuses.
+        var fleet = await assessments.GetAsync(ct);
+        var lost = await zeroing.ReportAsync(fleet, from, to, ct);
+
         var bounds = new { from = StoreTime.ToText(from), to = StoreTime.ToText(to), fromDay = Day(from), toDay = Day(to) };
         await using var connection = await connections.OpenAsync(ct);
         // One snapshot of the store: the sections must agree with each other.
@@ -101,16 +109,19 @@ public sealed class EvidenceReports(IDbConnectionFactory connections, TimeProvid
             .Select(c => new EvidenceChange(c.Id, StoreTime.Parse(c.OccurredAt), c.Actor, c.RemoteAddress, c.Action, c.Target, c.Before, c.After))
             .ToList();
 
+        var business = EvidenceBusinessCase.From(BusinessCase.Build(fleet.Instances.Where(i => inScope.Contains(i.Registration.Id)), lost));
+
         var period = new EvidencePeriod(from, to, environment, tag, IsClosed: to <= time.GetUtcNow());
-        return new EvidenceReport(period, policy, waivers, evidence, changes, Manifest(period, policy, waivers, evidence, changes));
+        return new EvidenceReport(period, policy, waivers, evidence, changes, business,
+            Manifest(period, policy, waivers, evidence, changes, business));
     }
 
     /// <summary>
-    /// The hash of each section as the JSON API serializes it, and of the five hashes joined by newlines: a report made
+    /// The hash of each section as the JSON API serializes it, and of the six hashes joined by newlines: a report made
     /// again compares section by section.
     /// </summary>
     static EvidenceManifest Manifest(EvidencePeriod period, IReadOnlyList<EvidencePolicyVersion> policy, IReadOnlyList<EvidenceWaiver> waivers,
-        IReadOnlyList<EvidenceInstance> instances, IReadOnlyList<EvidenceChange> changes)
+        IReadOnlyList<EvidenceInstance> instances, IReadOnlyList<EvidenceChange> changes, EvidenceBusinessCase business)
     {
         var sections = new SortedDictionary<string, string>(StringComparer.Ordinal)
         {
@@ -119,6 +130,7 @@ public sealed class EvidenceReports(IDbConnectionFactory connections, TimeProvid
             ["waivers"] = Sha256(JsonSerializer.Serialize(waivers, Json)),
             ["instances"] = Sha256(JsonSerializer.Serialize(instances, Json)),
             ["changes"] = Sha256(JsonSerializer.Serialize(changes, Json)),
+            ["businessCase"] = Sha256(JsonSerializer.Serialize(business, Json)),
         };
         return new EvidenceManifest(sections, Sha256(string.Join('\n', sections.Select(s => $"{s.Key} {s.Value}"))));
     }

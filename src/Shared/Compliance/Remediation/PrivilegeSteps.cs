@@ -14,23 +14,18 @@ static class PrivilegeSteps
 
     const string Right = "\"Perform volume maintenance tasks\" (SE_MANAGE_VOLUME_NAME)";
 
-    /// <summary>
-    /// The per-service SID (NT SERVICE\MSSQLSERVER, NT SERVICE\MSSQL$NAME): it is in the engine's token whatever
-    /// account starts the service, Microsoft's IFI page recommends granting it, and setup
-    /// (/SQLSVCINSTANTFILEINIT) and dbatools' Set-DbaPrivilege grant the right to it.
-    /// </summary>
-    public static string ServiceSid(string serviceName) => $@"NT Service\{serviceName}";
+    /// <summary>The start account is the service SID itself, or will be once the engine moves off LocalSystem.</summary>
+    static bool RunsAsServiceSid(PrivilegeChange change) =>
+        change.MovesOffLocalSystem || string.Equals(change.StartAccount, change.ServiceSid, StringComparison.OrdinalIgnoreCase);
 
-    static bool IsServiceSid(string account, string serviceName) =>
-        string.Equals(account.Trim(), ServiceSid(serviceName), StringComparison.OrdinalIgnoreCase);
-
-    public static IReadOnlyList<string> Grant(string account, string serviceName, InstanceFacts instance)
+    public static IReadOnlyList<string> Grant(PrivilegeChange change, InstanceFacts instance)
     {
-        var sid = ServiceSid(serviceName);
-        var who = IsServiceSid(account, serviceName)
+        var sid = change.ServiceSid;
+        var who = RunsAsServiceSid(change)
             ? $"add {sid} (the service's virtual account and SID)"
             : $"add {sid}, the service's own SID, which the engine holds whatever account starts it (Microsoft's " +
-              $"recommendation; the right then goes to this service only, not to everything that runs as {account})";
+              $"recommendation; the right then goes to this service only, not to everything that runs as " +
+              $"{change.StartAccount ?? "the SQL Server service account"})";
         return
         [
             $"On the host, open secpol.msc > Local Policies > User Rights Assignment > {Right} and {who}.",
@@ -39,16 +34,17 @@ static class PrivilegeSteps
             "overwritten at the next policy refresh.",
             "To script it without extra tools: secedit /export /cfg C:\\Temp\\rights.inf, append the SID " +
             "(*S-1-5-80-... for a service SID) to the SeManageVolumePrivilege line, then secedit /configure /db " +
-            "C:\\Windows\\Temp\\rights.sdb /cfg C:\\Temp\\rights.inf /areas USER_RIGHTS.",
-            Restart(serviceName, instance),
+            "C:\\Windows\\Temp\\rights.sdb /cfg C:\\Temp\\rights.inf /areas USER_RIGHTS (the remediation pack's script does this, " +
+            "or dbatools' Set-DbaPrivilege where it is installed).",
+            Restart(change),
             Verify(IfiState.Enabled, instance.ProductVersion),
         ];
     }
 
-    public static IReadOnlyList<string> Revoke(string account, string serviceName, InstanceFacts instance)
+    public static IReadOnlyList<string> Revoke(PrivilegeChange change, InstanceFacts instance)
     {
-        var sid = ServiceSid(serviceName);
-        var whom = IsServiceSid(account, serviceName) ? sid : $"both {sid} and {account}";
+        var sid = change.ServiceSid;
+        var whom = change.Principals.Count == 1 ? sid : $"both {string.Join(" and ", change.Principals)}";
         return
         [
             $"On the host, open secpol.msc > Local Policies > User Rights Assignment > {Right} and remove {whom} " +
@@ -59,7 +55,7 @@ static class PrivilegeSteps
             $"local Administrators, move the service to its virtual account {sid} " +
             "(SQL Server Configuration Manager) or IFI stays on.",
             .. OnEveryNode(instance, "remove it"),
-            Restart(serviceName, instance),
+            Restart(change),
             Verify(IfiState.Disabled, instance.ProductVersion),
         ];
     }
@@ -67,16 +63,15 @@ static class PrivilegeSteps
     /// <summary>Moving the engine off LocalSystem to its virtual account, which holds no right by itself.</summary>
     public static string MoveToVirtualAccount(string serviceName) =>
         $"In SQL Server Configuration Manager > SQL Server Services > the engine ({serviceName}) > Properties > Log On, " +
-        $"choose This account: {ServiceSid(serviceName)} with an empty password (Configuration Manager, not " +
+        $"choose This account: {PrivilegeChange.ServiceSidOf(serviceName)} with an empty password (Configuration Manager, not " +
         "services.msc, also moves the file and registry permissions). LocalSystem controls the whole host; the " +
         "virtual account holds only what is granted to it.";
 
-    public static string Restart(string serviceName, InstanceFacts instance)
+    public static string Restart(PrivilegeChange change)
     {
-        if (!instance.IsClustered)
-            return $"In a maintenance window, restart the SQL Server service ({serviceName}), e.g. " +
-                   $"Restart-Service -Name '{serviceName}' -Force: the privilege is read only at service start.";
-        var role = ClusterRole(instance);
+        if (change.ClusterRole is not { } role)
+            return $"In a maintenance window, restart the SQL Server service ({change.ServiceName}), e.g. " +
+                   $"Restart-Service -Name '{change.ServiceName}' -Force: the privilege is read only at service start.";
         return $"In a maintenance window, restart the instance through the cluster, never with the service manager (the " +
                $"cluster takes a service stopped behind its back for a failure and may fail it over or leave it down): " +
                $"Failover Cluster Manager > Roles > {role} > Take Offline, then Bring Online; or PowerShell " +
@@ -84,10 +79,6 @@ static class PrivilegeSteps
                $"(Move-ClusterGroup -Name '{role}' -Node <node>) restarts the engine there too, once that node has the " +
                "right as well. The privilege is read only at service start.";
     }
-
-    /// <summary>The cluster role of a failover cluster instance as Failover Cluster Manager names it by default.</summary>
-    static string ClusterRole(InstanceFacts instance) =>
-        $"SQL Server ({(string.IsNullOrWhiteSpace(instance.SqlInstanceName) ? "MSSQLSERVER" : instance.SqlInstanceName)})";
 
     /// <summary>
     /// The right is local to each Windows host, read by whichever node starts the engine: on a failover cluster
@@ -116,10 +107,16 @@ static class PrivilegeSteps
         var flag = expected == IfiState.Enabled ? "Y" : "N";
         var word = expected == IfiState.Enabled ? "enabled" : "disabled";
         var startupLine = $"{StartupLineQuery}; its newest line must say '{word}' (written at each service start)";
-        if (ProductVersions.HasIfiColumn(productVersion)) return $"Verify: {VerifyQuery}; it must return '{flag}'.";
-        if (ProductVersions.WritesStartupIfiLine(productVersion)) return $"Verify: {startupLine}.";
-        if (productVersion is null) return $"Verify: {VerifyQuery}; it must return '{flag}' (on 2014 SP2 or 2016 RTM, which lack that column: {startupLine}).";
-        return "Verify on the host: this build reports IFI neither in sys.dm_server_services nor in the error log; " +
-               "secpol.msc > User Rights Assignment > \"Perform volume maintenance tasks\" shows who holds the right.";
+        return PrivilegeChange.VerifyFor(productVersion) switch
+        {
+            VerifyMethod.ServicesDmv => $"Verify: {VerifyQuery}; it must return '{flag}'.",
+            VerifyMethod.StartupErrorLog => $"Verify: {startupLine}.",
+            VerifyMethod.DmvOrErrorLog => $"Verify: {VerifyQuery}; it must return '{flag}' (on 2014 SP2 or 2016 RTM, which lack that column: {startupLine}).",
+            _ => HostRightsVerify,
+        };
     }
+
+    public const string HostRightsVerify =
+        "Verify on the host: this build reports IFI neither in sys.dm_server_services nor in the error log; " +
+        "secpol.msc > User Rights Assignment > \"Perform volume maintenance tasks\" shows who holds the right.";
 }

@@ -48,26 +48,27 @@ public static class RemediationAdvisor
                 "initialization for data files whatever the service account holds, so granting the right again changes nothing.",
                 $"Remove -T{IfiObservation.DisablingTraceFlag} from the engine's start-up parameters (SQL Server Configuration Manager > " +
                 $"SQL Server Services > {service} > Properties > Startup Parameters), after asking who set it and why.",
-                PrivilegeSteps.Restart(service, instance) + $" (whether DBCC TRACEOFF({IfiObservation.DisablingTraceFlag}, -1) suffices without a restart is unconfirmed)",
+                PrivilegeSteps.Restart(PrivilegeChange.For(instance, PrivilegeAction.Grant)) + $" (whether DBCC TRACEOFF({IfiObservation.DisablingTraceFlag}, -1) suffices without a restart is unconfirmed)",
                 $"Verify: DBCC TRACESTATUS(-1) no longer lists {IfiObservation.DisablingTraceFlag}.",
             ]);
 
-        var sid = PrivilegeSteps.ServiceSid(service);
+        var change = PrivilegeChange.For(instance, grant ? PrivilegeAction.Grant : PrivilegeAction.Revoke);
+        var sid = change.ServiceSid;
         // LocalSystem holds the right by itself and controls the host: the fix is the move to the virtual account.
-        if (ServiceAccountClassifier.KindOf(account, instance.MachineName) == ServiceAccountKind.LocalSystem)
+        if (change.MovesOffLocalSystem)
             return grant
                 ? new(RemediationKind.GrantPrivilege, $"Move the engine from LocalSystem to {sid}, then grant it \"Perform volume maintenance tasks\"",
-                    [PrivilegeSteps.MoveToVirtualAccount(service), .. PrivilegeSteps.Grant(sid, service, instance)])
+                    [PrivilegeSteps.MoveToVirtualAccount(service), .. PrivilegeSteps.Grant(change, instance)]) { Change = change }
                 : new(RemediationKind.RevokePrivilege, $"Move the engine from LocalSystem (which holds the right itself) to {sid}, without the right",
-                    [PrivilegeSteps.MoveToVirtualAccount(service), .. PrivilegeSteps.Revoke(sid, service, instance)]);
+                    [PrivilegeSteps.MoveToVirtualAccount(service), .. PrivilegeSteps.Revoke(change, instance)]) { Change = change };
 
         var named = string.Equals(account, sid, StringComparison.OrdinalIgnoreCase) ? sid : $"{sid} (or {account})";
         return grant
             ? new(RemediationKind.GrantPrivilege, $"Grant \"Perform volume maintenance tasks\" to {named}",
-                PrivilegeSteps.Grant(account, service, instance))
+                PrivilegeSteps.Grant(change, instance)) { Change = change }
             : new(RemediationKind.RevokePrivilege,
-                $"Revoke \"Perform volume maintenance tasks\" from {(named == sid ? sid : $"{sid} and {account}")}",
-                PrivilegeSteps.Revoke(account, service, instance));
+                $"Revoke \"Perform volume maintenance tasks\" from {string.Join(" and ", change.Principals)}",
+                PrivilegeSteps.Revoke(change, instance)) { Change = change };
     }
 
     static RemediationPlan Waived(InstanceFacts instance, InstanceCompliance compliance)

@@ -15,4 +15,8 @@ public enum RemediationKind
 }
 
 /// <summary>What a DBA should do, in order. Steps are plain text with the exact names and statements to use.</summary>
-public sealed record RemediationPlan(RemediationKind Kind, string Title, IReadOnlyList<string> Steps);
+public sealed record RemediationPlan(RemediationKind Kind, string Title, IReadOnlyList<string> Steps)
+{
+    /// <summary>The Windows privilege change behind a grant or revoke plan, which the remediation pack scripts.</summary>
+    public PrivilegeChange? Change { get; init; }
+}

@@ -72,6 +72,10 @@ public sealed class ComplianceFleet : IAsyncDisposable
             });
             response.EnsureSuccessStatusCode();
         }
+        // Each registration wakes the background assessment, which may come before the first poll or after it: made
+        // to come before it here, so every instance is first seen not polled yet, whichever is quicker.
+        await fleet.Host.Services.GetRequiredService<FleetAssessments>().RecomputeAsync(CancellationToken.None);
+        await fleet.Host.Services.GetRequiredService<IfiDashboard.Server.Api.Changes.ChangeRecorder>().CatchUpAsync(CancellationToken.None);
         await fleet.PollAndAssessAsync();
         return fleet;
     }

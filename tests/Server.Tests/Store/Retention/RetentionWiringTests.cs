@@ -21,7 +21,7 @@ public sealed class RetentionWiringTests
     public async Task Registered_retention_runs_in_the_background_and_ingestion_skips_events_past_the_horizon()
     {
         await using var host = await RetentionHost.StartAsync();
-        var id = await host.Get<InstanceRepository>().AddAsync(TestData.Registration("SQL01"), None);
+        var id = await host.Get<InstanceInventory>().AddAsync(TestData.Registration("SQL01"), None);
         host.Clock.SetUtcNow(Day(500));
 
         await host.Get<ISnapshotSink>().WriteAsync(
@@ -38,7 +38,7 @@ public sealed class RetentionWiringTests
     public async Task Instance_page_reads_the_same_after_pruning()
     {
         await using var host = await RetentionHost.StartAsync();
-        var id = await host.Get<InstanceRepository>().AddAsync(TestData.Registration("SQL01"), None);
+        var id = await host.Get<InstanceInventory>().AddAsync(TestData.Registration("SQL01"), None);
         var sink = host.Get<ISnapshotSink>();
         var restarted = Day(5).AddHours(-1);
         await sink.WriteAsync(TestData.Good(id, Day(0), ifi: "Y").WithFiles(), None);

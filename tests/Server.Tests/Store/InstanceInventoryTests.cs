@@ -3,7 +3,7 @@ using IfiDashboard.Shared.Inventory;
 
 namespace IfiDashboard.Server.Tests.Store;
 
-public sealed class InstanceRepositoryTests
+public sealed class InstanceInventoryTests
 {
     [Fact]
     public async Task Added_instance_reads_back_with_all_fields()
@@ -11,6 +11,7 @@ public sealed class InstanceRepositoryTests
         await using var store = await TestStore.CreateMigratedAsync();
         var registration = TestData.Registration("SQL01") with
         {
+            Port = null,
             InstanceName = "INST1",
             Encrypt = EncryptMode.Strict,
             TrustServerCertificate = true,
@@ -41,25 +42,26 @@ public sealed class InstanceRepositoryTests
         await using var store = await TestStore.CreateMigratedAsync();
         await store.Instances.AddAsync(TestData.Registration("SQL01"), CancellationToken.None);
 
-        var ex = await Assert.ThrowsAsync<DuplicateInstanceException>(
-            () => store.Instances.AddAsync(TestData.Registration("sql01"), CancellationToken.None));
+        var refused = await store.Instances.RegisterAsync(TestData.Registration("sql01") with { Port = 1500 }, CancellationToken.None);
 
-        Assert.Equal("sql01", ex.InstanceName);
+        Assert.Equal(InventoryWriteResult.Refused, refused.Result);
+        Assert.Equal("name", Assert.Single(refused.Refusal!.Errors).Field);
+        Assert.Equal("SQL01", refused.Refusal.Existing!.Name);
     }
 
     [Fact]
-    public async Task Upsert_by_name_updates_connection_fields_and_keeps_the_id()
+    public async Task Seeding_by_name_updates_connection_fields_and_keeps_the_id()
     {
         await using var store = await TestStore.CreateMigratedAsync();
-        var id = await store.Instances.UpsertByNameAsync(TestData.Registration("SQL01"), CancellationToken.None);
+        var id = await store.Instances.AddAsync(TestData.Registration("SQL01"), CancellationToken.None);
 
-        var again = await store.Instances.UpsertByNameAsync(
-            TestData.Registration("Sql01") with { Host = "127.0.0.1", Port = 14330, Encrypt = EncryptMode.Optional },
+        var again = await store.Instances.SeedAsync(
+            TestData.Registration("SQL01") with { Host = "127.0.0.1", Port = 14330, Encrypt = EncryptMode.Optional, Owner = "seed" },
             CancellationToken.None);
 
         var read = await store.Instances.GetAsync(id, CancellationToken.None);
-        Assert.Equal(id, again);
-        Assert.Equal("SQL01", read!.Name);
+        Assert.Equal(id, again.Record!.Registration.Id);
+        Assert.Equal(TestData.Registration("SQL01").Owner, read!.Owner);
         Assert.Equal("127.0.0.1", read.Host);
         Assert.Equal(14330, read.Port);
         Assert.Equal(EncryptMode.Optional, read.Encrypt);
@@ -73,7 +75,7 @@ public sealed class InstanceRepositoryTests
         var retired = await store.Instances.AddAsync(TestData.Registration("SQL01"), CancellationToken.None);
         await store.Instances.AddAsync(TestData.Registration("SQL02"), CancellationToken.None);
 
-        await store.Instances.RetireAsync(retired, TestStore.Start, CancellationToken.None);
+        await store.Instances.RetireAsync(retired, CancellationToken.None);
 
         var active = await store.Instances.ListActiveAsync(CancellationToken.None);
         Assert.Equal(["SQL02"], active.Select(i => i.Name));
@@ -85,7 +87,7 @@ public sealed class InstanceRepositoryTests
     {
         await using var store = await TestStore.CreateMigratedAsync();
         var old = await store.Instances.AddAsync(TestData.Registration("SQL01"), CancellationToken.None);
-        await store.Instances.RetireAsync(old, TestStore.Start, CancellationToken.None);
+        await store.Instances.RetireAsync(old, CancellationToken.None);
 
         var replacement = await store.Instances.AddAsync(TestData.Registration("SQL01"), CancellationToken.None);
 

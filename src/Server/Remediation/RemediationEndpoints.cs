@@ -1,0 +1,170 @@
+using System.Globalization;
+using System.Text;
+using IfiDashboard.Client.Components;
+using IfiDashboard.Client.Pages.Instances;
+using IfiDashboard.Server.Api.Auth;
+using IfiDashboard.Server.Api.Http;
+using IfiDashboard.Server.Api.Inventory;
+using IfiDashboard.Server.Store.Audit;
+using IfiDashboard.Server.Store.Remediation;
+using IfiDashboard.Shared.Compliance.Remediation;
+using IfiDashboard.Shared.Compliance.Status;
+using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Shared.Security;
+using Microsoft.AspNetCore.Mvc;
+
+namespace IfiDashboard.Server.Remediation;
+
+/// <summary>
+/// Remediation packs (docs/remediation.md): the dashboard's form (<see cref="FormPath"/>, posted from the grid with
+/// its query string or from an instance page) and <c>GET /api/v1/remediation</c> take the same view, build the pack
+/// from the current assessment and record which instances it covered, by whom and when, before answering.
+/// </summary>
+public static class RemediationEndpoints
+{
+    public const string FormPath = RemediationPackForm.Path;
+    /// <summary>The form and query fields besides the grid's: one instance instead of a grid view, and what to answer.</summary>
+    public const string InstanceKey = RemediationPackForm.InstanceKey, FormatKey = RemediationPackForm.FormatKey;
+    public const string ScriptFormat = "script", PlanFormat = "plan", JsonFormat = "json";
+
+    public static IEndpointRouteBuilder MapRemediationPackForm(this IEndpointRouteBuilder app)
+    {
+        // A form post, not a link: it records the pack, so it carries the antiforgery token a form binding demands.
+        app.MapPost("/" + FormPath, PostFormAsync)
+            .RequireAuthorization(DashboardRoles.Operator)
+            .ExcludeFromDescription();
+        return app;
+    }
+
+    public static RouteGroupBuilder MapRemediationApi(this RouteGroupBuilder api)
+    {
+        api.MapGet("/remediation", GetAsync)
+            .RequireScope(ApiScopes.RemediationRead)
+            .WithTags("Remediation")
+            .WithName("GenerateRemediationPack")
+            .WithSummary("Generates and records a remediation pack for one instance or a grid view (the grid's query string): the PowerShell script (format=script, the default), the change plan (plan) or the pack as JSON (json).")
+            .Produces<PackResource>()
+            .ProducesValidationProblem()
+            .ProducesProblem(StatusCodes.Status404NotFound)
+            .ProducesAuthProblems();
+        api.MapGet("/remediation/packs/{id:long}", StatusAsync)
+            .RequireScope(ApiScopes.RemediationRead)
+            .WithTags("Remediation")
+            .WithName("GetRemediationPackStatus")
+            .WithSummary("A generated pack's instances, each pending until a poll shows the IFI state the pack was to reach, then confirmed.")
+            .Produces<PackStatus>()
+            .ProducesProblem(StatusCodes.Status404NotFound)
+            .ProducesAuthProblems();
+        return api;
+    }
+
+    static async Task<IResult> PostFormAsync([FromForm] IFormCollection form, HttpContext context, CancellationToken ct)
+    {
+        string? Value(string key) => form.TryGetValue(key, out var values) && values.Count > 0 ? values[0] : null;
+        var errors = new FieldErrors();
+        var format = Value(FormatKey) ?? ScriptFormat;
+        if (format is not (ScriptFormat or PlanFormat)) errors.Add(FormatKey, "script or plan.");
+        var instance = ParseId(Value(InstanceKey), errors);
+        var query = InstanceQuery.Parse(Value(InstanceQuery.StatusKey), Value(InstanceQuery.EnvironmentKey), Value(InstanceQuery.TagKey),
+            int.TryParse(Value(InstanceQuery.VersionKey), NumberStyles.None, CultureInfo.InvariantCulture, out var version) ? version : null,
+            Value(InstanceQuery.OwnerKey), Value(InstanceQuery.TextKey), Value(InstanceQuery.SortKey), Value(InstanceQuery.DirectionKey),
+            page: null, pageSize: null);
+        if (errors.Any) return TypedResults.BadRequest(string.Join(" ", errors.ToDictionary().Select(e => $"{e.Key}: {string.Join(" ", e.Value)}")));
+        return await AnswerAsync(context, instance, query, format, ct);
+    }
+
+    static async Task<IResult> GetAsync(HttpContext context, CancellationToken ct)
+    {
+        var q = context.Request.Query;
+        var errors = new FieldErrors();
+        var format = QueryValues.Single(q, FormatKey, errors) ?? ScriptFormat;
+        if (format is not (ScriptFormat or PlanFormat or JsonFormat)) errors.Add(FormatKey, "script (the default), plan or json.");
+        var instance = ParseId(QueryValues.Single(q, InstanceKey, errors), errors);
+        var status = QueryValues.Text(q, InstanceQuery.StatusKey, errors);
+        if (status is not null && status != InstanceGrid.StaleFilter && !Enum.TryParse<ComplianceStatus>(status, ignoreCase: true, out _))
+            errors.Add(InstanceQuery.StatusKey, $"One of {string.Join(", ", Enum.GetNames<ComplianceStatus>())} or {InstanceGrid.StaleFilter}.");
+        var version = QueryValues.Int(q, InstanceQuery.VersionKey, 9, 99, errors);
+        var query = InstanceQuery.Parse(status, QueryValues.Text(q, InstanceQuery.EnvironmentKey, errors), QueryValues.Text(q, InstanceQuery.TagKey, errors),
+            version, QueryValues.Text(q, InstanceQuery.OwnerKey, errors), QueryValues.Text(q, InstanceQuery.TextKey, errors),
+            sort: null, direction: null, page: null, pageSize: null);
+        if (instance is not null && query.HasFilters) errors.Add(InstanceKey, "Either one instance or the grid's filters, not both.");
+        if (errors.Any) return ApiProblems.Validation(errors.ToDictionary());
+        return await AnswerAsync(context, instance, query, format, ct);
+    }
+
+    static long? ParseId(string? text, FieldErrors errors)
+    {
+        if (text is null) return null;
+        if (long.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var id) && id > 0) return id;
+        errors.Add(InstanceKey, "An instance id: a whole number above 0.");
+        return null;
+    }
+
+    static async Task<IResult> AnswerAsync(HttpContext context, long? instanceId, InstanceQuery query, string format, CancellationToken ct)
+    {
+        var services = context.RequestServices;
+        var fleet = await services.GetRequiredService<IFleetAssessments>().GetAsync(ct);
+        IReadOnlyList<InstanceAssessment> view;
+        string scope;
+        if (instanceId is { } id)
+        {
+            if (fleet.Find(id) is not { } one)
+                return TypedResults.Problem($"No active instance has the id {id}.", statusCode: StatusCodes.Status404NotFound, title: "Not found");
+            view = [one];
+            scope = $"instance {id} ({one.Registration.Name})";
+        }
+        else
+        {
+            var byId = fleet.Instances.ToDictionary(i => i.Registration.Id);
+            view = GridSource.For(fleet).Matching(query).Select(row => byId[row.Id]).ToList();
+            scope = query.ToUrl();
+        }
+
+        var actor = services.GetRequiredService<AuditActors>().Current();
+        var pack = RemediationPack.Build(view, scope, services.GetRequiredService<TimeProvider>().GetUtcNow(), actor.Name);
+        long? packId = null;
+        if (pack.Instances.Any())
+        {
+            packId = await services.GetRequiredService<RemediationPacks>().RecordAsync(pack, ct);
+            // The pages show "remediation pending" from the next assessment on.
+            services.GetRequiredService<FleetChanges>().Publish();
+        }
+        if (packId is { } recorded) context.Response.Headers[PackIdHeader] = recorded.ToString(CultureInfo.InvariantCulture);
+
+        return format switch
+        {
+            // Windows PowerShell 5.1 reads a script without a byte order mark as the system's ANSI code page.
+            ScriptFormat => TypedResults.File(Encoding.UTF8.GetPreamble().Concat(Encoding.UTF8.GetBytes(RemediationScript.Write(pack))).ToArray(),
+                "text/plain; charset=utf-8", RemediationScript.FileName),
+            PlanFormat => TypedResults.File(Encoding.UTF8.GetBytes(RemediationChangePlan.Write(pack)), "text/markdown; charset=utf-8",
+                RemediationChangePlan.FileName),
+            _ => TypedResults.Ok(PackResource.From(packId, pack)),
+        };
+    }
+
+    /// <summary>The recorded pack's id, for its status (<c>/api/v1/remediation/packs/{id}</c>); absent when it covers nothing.</summary>
+    public const string PackIdHeader = "X-Remediation-Pack";
+
+    static async Task<IResult> StatusAsync(long id, RemediationPacks packs, CancellationToken ct) =>
+        await packs.StatusAsync(id, ct) is { } status
+            ? TypedResults.Ok(status)
+            : TypedResults.Problem($"No remediation pack has the id {id}.", statusCode: StatusCodes.Status404NotFound, title: "Not found");
+}
+
+/// <summary>The pack as the API's JSON answer.</summary>
+public sealed record PackResource(long? Id, DateTimeOffset GeneratedAt, string GeneratedBy, string Scope,
+    IReadOnlyList<PackWindowResource> Windows, IReadOnlyList<SkippedInstance> Skipped)
+{
+    public static PackResource From(long? id, RemediationPack pack) => new(id, pack.GeneratedAt, pack.GeneratedBy, pack.Scope,
+        pack.Windows.Select(w => new PackWindowResource(w.Environment, w.Instances.Select(i => new PackInstanceResource(
+            i.Id, i.Name, i.Owner, i.ProductVersion, i.Change.Action.ToString(), i.Change.Principals, i.Change.Hosts,
+            i.Change.ClusterRole, RemediationScript.RestartCommand(i.Change), i.Change.Verify.ToString(),
+            i.Change.DesiredIfi.ToString())).ToList())).ToList(),
+        pack.Skipped);
+}
+
+public sealed record PackWindowResource(string Environment, IReadOnlyList<PackInstanceResource> Instances);
+
+public sealed record PackInstanceResource(long Id, string Name, string? Owner, string? ProductVersion, string Action,
+    IReadOnlyList<string> Principals, IReadOnlyList<string> Hosts, string? ClusterRole, string Restart, string Verify,
+    string DesiredIfi);

@@ -1,0 +1,274 @@
+using System.Data.Common;
+using Dapper;
+using IfiDashboard.Server.Store.Audit;
+using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Shared.Inventory;
+
+namespace IfiDashboard.Server.Store.Inventory;
+
+/// <summary>
+/// The inventory: every write of a registered instance, from the dashboard's form, the REST API (PUT, DELETE,
+/// sync) and the demo's seeding, goes through here. One rule set (<see cref="InstanceRules"/>), one insert, one
+/// update, one retire; the name and the server checked free (<see cref="InventoryFields.SameServer"/>) inside the
+/// write transaction; the audit and change-journal entries in that transaction; and, once it commits,
+/// <see cref="FleetChanges"/> announced, so the assessment and the live pages follow whichever path wrote.
+/// </summary>
+public sealed class InstanceInventory(IDbConnectionFactory connections, TimeProvider time, AuditLog audit, FleetChanges changes)
+{
+    public async Task<IReadOnlyList<InstanceRegistration>> ListActiveAsync(CancellationToken ct)
+    {
+        const string sql = $"""
+            SELECT {InstanceRow.Columns}
+            FROM instances
+            WHERE retired_at IS NULL
+            ORDER BY lower(name), id;
+            """;
+        await using var connection = await connections.OpenAsync(ct);
+        var rows = await connection.QueryAsync<InstanceRow>(new CommandDefinition(sql, cancellationToken: ct));
+        return rows.Select(r => r.ToRegistration()).ToList();
+    }
+
+    public async Task<InstanceRegistration?> GetAsync(long id, CancellationToken ct)
+    {
+        await using var connection = await connections.OpenAsync(ct);
+        return (await FindAsync(connection, null, "id = @id", new { id }, ct))?.Registration;
+    }
+
+    /// <summary>Registers a new instance (the form); it is due for a poll at once.</summary>
+    public Task<InventoryWrite> RegisterAsync(InstanceRegistration registration, CancellationToken ct) =>
+        WriteAsync(async (connection, tx, now) =>
+        {
+            if (await RefusalAsync(connection, tx, registration, exceptId: null, ct) is { } refused) return refused;
+            return new InventoryWrite(InventoryWriteResult.Created, await InsertAsync(connection, tx, registration, null, now, ct));
+        }, ct);
+
+    /// <summary>Changes an active instance by id (the form); <see cref="InventoryWriteResult.NotFound"/> when none is active.</summary>
+    public Task<InventoryWrite> UpdateAsync(InstanceRegistration registration, CancellationToken ct) =>
+        WriteAsync(async (connection, tx, now) =>
+        {
+            if (await FindAsync(connection, tx, "id = @id AND retired_at IS NULL", new { id = registration.Id }, ct) is not { } current)
+                return new InventoryWrite(InventoryWriteResult.NotFound, null);
+            if (await RefusalAsync(connection, tx, registration, current.Registration.Id, ct) is { } refused) return refused;
+            return await UpdateAsync(connection, tx, current, registration, now, ct);
+        }, ct);
+
+    /// <summary>Stops polling an active instance (the form); its row and history stay. False when none is active.</summary>
+    public async Task<bool> RetireAsync(long id, CancellationToken ct) =>
+        (await WriteAsync(async (connection, tx, now) =>
+            await FindAsync(connection, tx, "id = @id AND retired_at IS NULL", new { id }, ct) is { } current
+                ? new InventoryWrite(InventoryWriteResult.Retired, await RetireAsync(connection, tx, current, now, ct))
+                : new InventoryWrite(InventoryWriteResult.NotFound, null), ct)).Result == InventoryWriteResult.Retired;
+
+    /// <summary>
+    /// The demo's seeding: registers the instance, or when an active one has the same name, brings how to reach it up
+    /// to date. Environment, owner, tags and interval are kept on update: people may have edited them since the seed.
+    /// </summary>
+    public Task<InventoryWrite> SeedAsync(InstanceRegistration registration, CancellationToken ct) =>
+        WriteAsync(async (connection, tx, now) =>
+        {
+            var current = await FindAsync(connection, tx, "lower(name) = lower(@name) AND retired_at IS NULL", new { name = registration.Name }, ct);
+            var desired = current is null ? registration : registration with
+            {
+                Environment = current.Registration.Environment,
+                Owner = current.Registration.Owner,
+                Tags = current.Registration.Tags,
+                PollIntervalSeconds = current.Registration.PollIntervalSeconds,
+            };
+            if (await RefusalAsync(connection, tx, desired, current?.Registration.Id, ct) is { } refused) return refused;
+            if (current is null)
+                return new InventoryWrite(InventoryWriteResult.Created, await InsertAsync(connection, tx, desired, null, now, ct));
+            return await UpdateAsync(connection, tx, current, desired, now, ct);
+        }, ct);
+
+    /// <summary>A CMDB's PUT: creates or updates the active instance under the external key.</summary>
+    /// <param name="precondition">Checked against the current active instance (null when none) inside the
+    /// transaction, so a concurrent change cannot slip between the check and the write.</param>
+    public Task<InventoryWrite> PutAsync(DesiredInstance desired, Func<InventoryRecord?, bool> precondition, CancellationToken ct) =>
+        WriteAsync(async (connection, tx, now) =>
+        {
+            var current = await FindActiveByKeyAsync(connection, tx, desired.ExternalKey, ct);
+            if (!precondition(current))
+                return new InventoryWrite(InventoryWriteResult.PreconditionFailed, current);
+            if (await RefusalAsync(connection, tx, desired.Registration, current?.Registration.Id, ct) is { } refused)
+                return refused with { Record = current };
+            if (current is null)
+                return new InventoryWrite(InventoryWriteResult.Created,
+                    await InsertAsync(connection, tx, desired.Registration, desired.ExternalKey, now, ct));
+            return await UpdateAsync(connection, tx, current, desired.Registration, now, ct);
+        }, ct);
+
+    /// <summary>A CMDB's DELETE: retires the active instance with this key; <see cref="InventoryWriteResult.NotFound"/> when none.</summary>
+    public Task<InventoryWrite> RetireAsync(string externalKey, CancellationToken ct) =>
+        WriteAsync(async (connection, tx, now) =>
+            await FindActiveByKeyAsync(connection, tx, externalKey, ct) is { } current
+                ? new InventoryWrite(InventoryWriteResult.Retired, await RetireAsync(connection, tx, current, now, ct))
+                : new InventoryWrite(InventoryWriteResult.NotFound, null), ct);
+
+    /// <summary>
+    /// Brings the CMDB-registered instances to <paramref name="desired"/>: creates, updates, and (when
+    /// <paramref name="retireMissing"/>) retires CMDB instances it leaves out. All or nothing; a dry run, a broken
+    /// rule or a conflict writes nothing.
+    /// </summary>
+    public async Task<SyncOutcome> SyncAsync(IReadOnlyList<DesiredInstance> desired, bool dryRun, bool retireMissing, CancellationToken ct)
+    {
+        var invalid = desired
+            .Select((d, i) => (Index: i, Refusal: new InventoryRefusal(InventoryRefusalKind.Invalid, InstanceRules.Check(d.Registration))))
+            .Where(x => x.Refusal.Errors.Count > 0).ToList();
+        if (invalid.Count > 0)
+            return SyncOutcome.Refused(invalid);
+
+        await using var connection = await connections.OpenAsync(ct);
+        await using var tx = await connection.BeginWriteAsync(ct);
+        var plan = SyncPlan.Compute(await ListActiveRecordsAsync(connection, tx, ct), desired, retireMissing);
+        if (dryRun || plan.Refusals.Count > 0)
+            return plan.ToOutcome();
+
+        var now = time.GetUtcNow();
+        // Renames go through a placeholder first, so that two instances swapping names never collide mid-way on the
+        // unique index of active names. Placeholders start with '#', which no valid name does.
+        foreach (var (current, item) in plan.Updates)
+        {
+            if (!string.Equals(current.Registration.Name, item.Registration.Name, StringComparison.Ordinal))
+                await connection.ExecuteAsync(new CommandDefinition("UPDATE instances SET name = @placeholder WHERE id = @id;",
+                    new { placeholder = "#sync-" + current.Registration.Id, id = current.Registration.Id }, tx, cancellationToken: ct));
+        }
+        foreach (var record in plan.Retires)
+            await RetireAsync(connection, tx, record, now, ct);
+        foreach (var (current, item) in plan.Updates)
+            await UpdateAsync(connection, tx, current, item.Registration, now, ct);
+        foreach (var item in plan.Creates)
+            await InsertAsync(connection, tx, item.Registration, item.ExternalKey, now, ct);
+        await tx.CommitAsync(ct);
+        if (plan.Retires.Count + plan.Updates.Count + plan.Creates.Count > 0) changes.Publish();
+        return plan.ToOutcome();
+    }
+
+    /// <summary>One write transaction; committed and announced only when it changed something.</summary>
+    async Task<InventoryWrite> WriteAsync(Func<DbConnection, DbTransaction, DateTimeOffset, Task<InventoryWrite>> write, CancellationToken ct)
+    {
+        await using var connection = await connections.OpenAsync(ct);
+        await using var tx = await connection.BeginWriteAsync(ct);
+        var outcome = await write(connection, tx, time.GetUtcNow());
+        if (!outcome.Changed)
+            return outcome;
+        await tx.CommitAsync(ct);
+        changes.Publish();
+        return outcome;
+    }
+
+    /// <summary>Why the registration may not be stored: a broken rule, a name in use, a server registered already.</summary>
+    async Task<InventoryWrite?> RefusalAsync(DbConnection connection, DbTransaction tx, InstanceRegistration registration, long? exceptId,
+        CancellationToken ct)
+    {
+        if (InstanceRules.Check(registration) is { Count: > 0 } broken)
+            return InventoryWrite.Refused(new InventoryRefusal(InventoryRefusalKind.Invalid, broken));
+        var active = await ListActiveRecordsAsync(connection, tx, ct);
+        var others = active.Where(r => r.Registration.Id != exceptId).ToList();
+        if (others.FirstOrDefault(r => string.Equals(r.Registration.Name, registration.Name, StringComparison.OrdinalIgnoreCase)) is { } named)
+            return InventoryWrite.Refused(InventoryRefusal.NameTaken(registration.Name, named.Registration));
+        if (InventoryFields.SameServer(others, registration) is { } same)
+            return InventoryWrite.Refused(InventoryRefusal.ServerTaken(registration, same.Registration));
+        return null;
+    }
+
+    async Task<InventoryRecord> InsertAsync(DbConnection connection, DbTransaction tx, InstanceRegistration registration, string? externalKey,
+        DateTimeOffset now, CancellationToken ct)
+    {
+        const string sql = """
+            INSERT INTO instances (name, host, port, instance_name, environment, owner, tags, encrypt,
+                trust_server_certificate, host_name_in_certificate, server_certificate_path, credential_name, poll_interval_seconds,
+                created_at, external_key)
+            VALUES (@name, @host, @port, @instanceName, @environment, @owner, @tags, @encrypt,
+                @trustServerCertificate, @hostNameInCertificate, @serverCertificatePath, @credentialName, @pollIntervalSeconds,
+                @now, @externalKey)
+            RETURNING id;
+            """;
+        var parameters = InstanceRow.Parameters(registration, now);
+        parameters.Add("externalKey", externalKey);
+        var id = await connection.ExecuteScalarAsync<long>(new CommandDefinition(sql, parameters, tx, cancellationToken: ct));
+        var created = (await FindAsync(connection, tx, "id = @id", new { id }, ct))!;
+        await RecordAsync(connection, tx, AuditActions.InstanceRegistered, null, created, now, ct);
+        return created;
+    }
+
+    async Task<InventoryWrite> UpdateAsync(DbConnection connection, DbTransaction tx, InventoryRecord current, InstanceRegistration desired,
+        DateTimeOffset now, CancellationToken ct)
+    {
+        const string sql = """
+            UPDATE instances
+            SET name = @name, host = @host, port = @port, instance_name = @instanceName, environment = @environment,
+                owner = @owner, tags = @tags, encrypt = @encrypt, trust_server_certificate = @trustServerCertificate,
+                host_name_in_certificate = @hostNameInCertificate, server_certificate_path = @serverCertificatePath,
+                credential_name = @credentialName, poll_interval_seconds = @pollIntervalSeconds,
+                version = version + 1, updated_at = @now,
+                next_poll_at = CASE WHEN @reachChanged THEN NULL ELSE next_poll_at END
+            WHERE id = @id;
+            """;
+        if (InventoryFields.Same(current.Registration, desired))
+            return new InventoryWrite(InventoryWriteResult.Unchanged, current);
+        var parameters = InstanceRow.Parameters(desired, now);
+        parameters.Add("id", current.Registration.Id);
+        // How the collector connects changed: the instance is due for a poll at once.
+        parameters.Add("reachChanged", InventoryFields.ReachChanged(current.Registration, desired));
+        await connection.ExecuteAsync(new CommandDefinition(sql, parameters, tx, cancellationToken: ct));
+        var updated = (await FindAsync(connection, tx, "id = @id", new { id = current.Registration.Id }, ct))!;
+        await RecordAsync(connection, tx, AuditActions.InstanceUpdated, current, updated, now, ct);
+        return new InventoryWrite(InventoryWriteResult.Updated, updated);
+    }
+
+    async Task<InventoryRecord> RetireAsync(DbConnection connection, DbTransaction tx, InventoryRecord current, DateTimeOffset now,
+        CancellationToken ct)
+    {
+        const string sql = """
+            UPDATE instances
+            SET retired_at = @now, lease_owner = NULL, lease_expires_at = NULL, version = version + 1, updated_at = @now
+            WHERE id = @id AND retired_at IS NULL;
+            """;
+        await connection.ExecuteAsync(new CommandDefinition(sql,
+            new { id = current.Registration.Id, now = StoreTime.ToText(now) }, tx, cancellationToken: ct));
+        var retired = (await FindAsync(connection, tx, "id = @id", new { id = current.Registration.Id }, ct))!;
+        await RecordAsync(connection, tx, AuditActions.InstanceRetired, current, retired, now, ct);
+        return retired;
+    }
+
+    /// <summary>The audit entry (who, before and after) and the changes feed's journal entry, in the write's transaction.</summary>
+    async Task RecordAsync(DbConnection connection, DbTransaction tx, string action, InventoryRecord? before, InventoryRecord after,
+        DateTimeOffset now, CancellationToken ct) =>
+        await InventoryChangeRecord.AppendAsync(connection, tx, audit, action, after.Registration.Id,
+            Target(after.Registration.Id, (before ?? after).Registration.Name), Audited(before), Audited(after), now, ct);
+
+    /// <summary>How the audit log names an instance.</summary>
+    internal static string Target(long id, string name) => $"instance {id} ({name})";
+
+    /// <summary>What an audit entry shows of an instance: its registration and the CMDB's key (no times or versions).</summary>
+    static AuditedInstance? Audited(InventoryRecord? record) => record is null ? null : new(record.Registration, record.ExternalKey);
+
+    sealed record AuditedInstance(InstanceRegistration Registration, string? ExternalKey);
+
+    static async Task<IReadOnlyList<InventoryRecord>> ListActiveRecordsAsync(DbConnection connection, DbTransaction tx, CancellationToken ct)
+    {
+        const string sql = $"""
+            SELECT {InstanceRow.InventoryColumns},
+                (SELECT s.server_name FROM instance_state s WHERE s.instance_id = instances.id AND s.last_good_poll_id IS NOT NULL) AS PolledServerName
+            FROM instances
+            WHERE retired_at IS NULL;
+            """;
+        var rows = await connection.QueryAsync<InstanceRow>(new CommandDefinition(sql, transaction: tx, cancellationToken: ct));
+        return rows.Select(r => r.ToInventoryRecord()).ToList();
+    }
+
+    static Task<InventoryRecord?> FindActiveByKeyAsync(DbConnection connection, DbTransaction tx, string externalKey, CancellationToken ct) =>
+        FindAsync(connection, tx, "external_key = @externalKey AND retired_at IS NULL", new { externalKey }, ct);
+
+    static async Task<InventoryRecord?> FindAsync(DbConnection connection, DbTransaction? tx, string where, object parameters,
+        CancellationToken ct)
+    {
+        var sql = $"""
+            SELECT {InstanceRow.InventoryColumns}
+            FROM instances
+            WHERE {where};
+            """;
+        var row = await connection.QuerySingleOrDefaultAsync<InstanceRow>(new CommandDefinition(sql, parameters, tx, cancellationToken: ct));
+        return row?.ToInventoryRecord();
+    }
+}
