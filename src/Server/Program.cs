@@ -11,6 +11,7 @@ using IfiDashboard.Server.Hosting;
 using IfiDashboard.Server.Dashboard;
 using IfiDashboard.Server.Ingestion;
 using IfiDashboard.Server.Observability;
+using IfiDashboard.Server.Reports;
 using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Store.Retention;
@@ -29,6 +30,7 @@ try
     builder.Services.AddIfiCompliance(builder.Configuration);
     builder.Services.AddIfiEditing();
     builder.Services.AddIfiAlerts(builder.Configuration);
+    builder.Services.AddIfiMonthlyEvidenceMail(builder.Configuration);
     builder.Services.AddIfiIngestion(builder.Configuration);
     builder.Services.AddIfiApi(builder.Configuration);
     builder.Services.AddIfiDashboardUi();

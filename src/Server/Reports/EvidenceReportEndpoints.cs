@@ -4,6 +4,7 @@ using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Api.Compliance;
 using IfiDashboard.Server.Api.Http;
 using IfiDashboard.Server.Api.Inventory;
+using IfiDashboard.Client.Pages.Reports;
 using IfiDashboard.Server.Store.Reports;
 using IfiDashboard.Shared.Compliance.Status;
 
@@ -56,7 +57,7 @@ public static class EvidenceReportEndpoints
     static readonly string[] Statuses = Enum.GetNames<ComplianceStatus>();
 
     /// <summary>One row per instance: its daily statuses counted, its worst, and the evidence of its last poll.</summary>
-    static string InstancesCsv(EvidenceReport report)
+    public static string InstancesCsv(EvidenceReport report)
     {
         var csv = new StringBuilder();
         Csv.AppendRow(csv, ["id", "name", "externalKey", "environment", "owner", "worstStatus",

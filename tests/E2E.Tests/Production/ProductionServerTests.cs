@@ -24,6 +24,8 @@ public sealed class ProductionServerTests(ProductionServerFixture production)
             ("overview", ""), ("instances", "instances"), ("policy", "policy"), ("alerts", "alerts"),
             ("alert-settings", "alerts/settings"), ("inventory", "inventory"), ("registration", "inventory/new"),
             ("changes", "changes"),
+            // Today's evidence report: its sections, tables and manifest, under the same CSP as every page.
+            ("evidence-report", $"reports/evidence?from={DateTime.UtcNow:yyyy-MM-dd}&to={DateTime.UtcNow.AddDays(1):yyyy-MM-dd}"),
         };
         Browser.Open(baseUrl + "inventory");
         // The demo registers its fleet once the server is up: the first instance gives the two pages of one instance.
@@ -60,6 +62,9 @@ public sealed class ProductionServerTests(ProductionServerFixture production)
                 Browser.WaitFor("[data-live-indicator]", seconds: 30);
             if (name == "policy") // the impact preview's script is served and its island answers over the circuit
                 Browser.WaitFor("[data-impact-preview=rules] [data-impact-none]", seconds: 30);
+
+            if (name == "evidence-report")
+                Browser.WaitFor("[data-report-sha256]", seconds: 30);
 
             Assert.Empty(Browser.CspViolations());
             var light = Style("document.body", "backgroundColor");

@@ -19,6 +19,7 @@ public sealed class StartupFailureTests(TestPostgresServer postgres) : IClassFix
     [InlineData("Collector:SecretsFile", "--Collector:SecretsFile=no-such-secrets.json")]
     [InlineData("Auth:Proxy:KnownProxies", "--Auth:Proxy:UserHeader=X-Remote-User")]
     [InlineData("Auth:Roles:Auditor", "--Auth:Roles:Auditor:0=ifi-auditors")]
+    [InlineData("Reports:Evidence:Monthly:To", "--Reports:Evidence:Monthly:To:0=auditor@example.test")]
     public async Task A_wrong_setting_stops_the_server_with_one_line_naming_it(string setting, string argument)
     {
         await AssertStopsWithOneLineAsync(setting, argument);

@@ -14,9 +14,18 @@ internal sealed record ReceivedMail
     [JsonPropertyName("content_type")] public string ContentType { get; init; } = "";
     [JsonPropertyName("text")] public string? Text { get; init; }
     [JsonPropertyName("html")] public string? Html { get; init; }
+    [JsonPropertyName("attachments")] public List<ReceivedAttachment> Attachments { get; init; } = [];
     [JsonPropertyName("headers")] public List<string> Headers { get; init; } = [];
     [JsonPropertyName("defects")] public List<string> Defects { get; init; } = [];
     [JsonPropertyName("authenticated")] public bool Authenticated { get; init; }
     [JsonPropertyName("tls")] public bool Tls { get; init; }
     [JsonPropertyName("connection")] public int Connection { get; init; }
+}
+
+/// <summary>An attached file, decoded.</summary>
+internal sealed record ReceivedAttachment
+{
+    [JsonPropertyName("file_name")] public string FileName { get; init; } = "";
+    [JsonPropertyName("content_type")] public string ContentType { get; init; } = "";
+    [JsonPropertyName("content")] public byte[] Content { get; init; } = [];
 }

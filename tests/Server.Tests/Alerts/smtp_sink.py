@@ -5,6 +5,7 @@ as one JSON file to --dir, atomically, so the test only ever sees complete messa
 """
 import argparse
 import asyncio
+import base64
 import email
 import email.policy
 import json
@@ -53,6 +54,10 @@ class Sink:
             "content_type": message.get_content_type(),
             "text": plain.get_content() if plain is not None else None,
             "html": html.get_content() if html is not None else None,
+            # Each attached file as the recipient's mail client would save it: decoded from its transfer encoding.
+            "attachments": [{"file_name": part.get_filename(), "content_type": part.get_content_type(),
+                             "content": base64.b64encode(part.get_payload(decode=True)).decode("ascii")}
+                            for part in message.iter_attachments()],
             "headers": list(message.keys()),
             "defects": [repr(d) for d in message.defects],
             "authenticated": bool(session.authenticated),

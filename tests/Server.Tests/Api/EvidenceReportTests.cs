@@ -5,9 +5,11 @@ using System.Security.Claims;
 using System.Text.Json;
 using IfiDashboard.Server.Api.Compliance;
 using IfiDashboard.Server.Reports;
+using IfiDashboard.Client.Pages.Reports;
 using IfiDashboard.Server.Api.Keys;
 using IfiDashboard.Server.Store.Reports;
 using IfiDashboard.Server.Tests.Api.Compliance;
+using IfiDashboard.Server.Tests.Security;
 using IfiDashboard.Shared.Editing;
 using IfiDashboard.Shared.Security;
 using Microsoft.Extensions.DependencyInjection;
@@ -87,6 +89,59 @@ public sealed class EvidenceReportTests
         Assert.NotEqual(before.GetProperty("changes").GetString(), sections.GetProperty("changes").GetString());
         Assert.Equal(before.GetProperty("policyVersions").GetString(), sections.GetProperty("policyVersions").GetString());
         Assert.Equal(before.GetProperty("period").GetString(), sections.GetProperty("period").GetString());
+    }
+
+    [Fact]
+    public async Task The_printable_page_shows_the_apis_figures_and_manifest_links_its_files_and_is_refused_below_the_audit_role()
+    {
+        await using var fleet = await ComplianceFleet.StartAsync();
+        await fleet.Host.Services.GetRequiredService<IPolicyEditor>()
+            .GrantWaiverAsync(fleet.IdOf("off-required"), "vendor freeze CHG-42", DateTimeOffset.UtcNow.AddDays(5), Dba, CancellationToken.None);
+        var period = $"from={Today}&to={Tomorrow}&environment=Production";
+        var auditor = await AuditorAsync(fleet);
+        var reader = TestSignIn.AsRole(fleet.Host.CreateClient(), DashboardRoles.Administrator);
+        var (body, hash) = await GetAsync(auditor, period);
+        var html = await reader.GetStringAsync("/reports/evidence?" + period);
+        using var asViewer = await TestSignIn.AsRole(fleet.Host.CreateClient(), DashboardRoles.Viewer).GetAsync("/reports/evidence?" + period);
+
+        var report = JsonDocument.Parse(body).RootElement;
+        // The page streams: when the store answers after the first flush, the report comes in a later <template> of the
+        // same response that replaces the placeholder (as on the audit page), so the last one holds what is shown.
+        var document = new AngleSharp.Html.Parser.HtmlParser().ParseDocument(html);
+        AngleSharp.Dom.IParentNode page = document.QuerySelectorAll("blazor-ssr template").OfType<AngleSharp.Html.Dom.IHtmlTemplateElement>()
+            .LastOrDefault()?.Content ?? (AngleSharp.Dom.IParentNode)document;
+        Assert.Equal(hash, page.QuerySelector("[data-report-sha256]")?.TextContent);
+        Assert.Equal(
+            report.GetProperty("manifest").GetProperty("sections").EnumerateObject().Select(s => $"{s.Name} {s.Value.GetString()}"),
+            page.QuerySelectorAll("[data-manifest-section]").Select(c => $"{c.GetAttribute("data-manifest-section")} {c.TextContent}"));
+        Assert.Equal(
+            report.GetProperty("instances").EnumerateArray().Select(i => $"{i.GetProperty("name").GetString()} {i.GetProperty("worstStatus").GetString()} "
+                + string.Join(",", i.GetProperty("daysByStatus").EnumerateObject().Select(d => $"{d.Name}={d.Value.GetInt32()}"))
+                + $" {i.GetProperty("lastPoll").GetProperty("ifiEvidence").GetString()}"),
+            page.QuerySelectorAll("[data-instance]").Select(r => $"{r.GetAttribute("data-instance")} {r.GetAttribute("data-worst-status")} "
+                + string.Join(",", r.QuerySelectorAll("[data-days]").Select(d => $"{d.GetAttribute("data-status")}={d.GetAttribute("data-days")}"))
+                + $" {r.QuerySelector("[data-ifi-evidence]")?.GetAttribute("data-ifi-evidence")}"));
+        Assert.Equal(
+            report.GetProperty("waivers").EnumerateArray().Select(w => w.GetProperty("id").GetInt64().ToString(CultureInfo.InvariantCulture)),
+            page.QuerySelectorAll("[data-waiver]").Select(r => r.GetAttribute("data-waiver")));
+        Assert.Contains("vendor freeze CHG-42", page.QuerySelector("[data-section=waivers]")?.TextContent, StringComparison.Ordinal);
+        Assert.Equal(
+            report.GetProperty("changes").EnumerateArray().Select(c => c.GetProperty("action").GetString()),
+            page.QuerySelectorAll("[data-change]").Select(r => r.GetAttribute("data-action")));
+        var business = report.GetProperty("businessCase");
+        Assert.Equal(
+            new[] { business.GetProperty("fleet") }.Concat(business.GetProperty("byEnvironment").EnumerateArray()).Concat(business.GetProperty("byOwner").EnumerateArray())
+                .Select(l => $"{l.GetProperty("key").GetString()} {l.GetProperty("lostHoursPerMonth").GetDouble().ToString("0.###", CultureInfo.InvariantCulture)} {l.GetProperty("savingHoursPerMonth").GetDouble().ToString("0.###", CultureInfo.InvariantCulture)}"),
+            page.QuerySelectorAll("[data-business-line]").Select(r => $"{r.GetAttribute("data-key")} {r.QuerySelector("[data-lost-hours]")?.GetAttribute("data-lost-hours")} {r.QuerySelector("[data-saving-hours]")?.GetAttribute("data-saving-hours")}"));
+        Assert.Equal(["Production"], report.GetProperty("instances").EnumerateArray().Select(i => i.GetProperty("environment").GetString()).Distinct());
+        // The page's download links are the API's answers to the same query, readable with the page's role.
+        var admin = TestSignIn.AsRole(fleet.Host.CreateClient(), DashboardRoles.Administrator);
+        using var json = await admin.GetAsync("/" + page.QuerySelector("[data-download=json]")?.GetAttribute("href"));
+        using var csv = await admin.GetAsync("/" + page.QuerySelector("[data-download=csv]")?.GetAttribute("href"));
+        Assert.Equal(body, await json.Content.ReadAsStringAsync());
+        Assert.Equal("text/csv", csv.Content.Headers.ContentType?.MediaType);
+        Assert.Equal(hash, csv.Headers.GetValues(EvidenceReportEndpoints.ReportHashHeader).Single());
+        Assert.Equal(HttpStatusCode.Forbidden, asViewer.StatusCode);
     }
 
     [Fact]

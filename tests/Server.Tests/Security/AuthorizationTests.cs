@@ -130,6 +130,7 @@ public sealed class AuthorizationTests : IAsyncLifetime
 
         Assert.True(pages.Count >= 9, $"only {pages.Count} pages found");
         Assert.Contains(("/changes", DashboardRoles.Viewer), pages);
+        Assert.Contains(("/reports/evidence", DashboardRoles.Administrator), pages);
         Assert.Equal(expected, results);
     }
 

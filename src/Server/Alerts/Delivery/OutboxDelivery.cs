@@ -70,7 +70,7 @@ public sealed class OutboxDelivery(
         try
         {
             if (webhook is null)
-                await relay.SendAsync(new OutgoingMail(entry.Recipients, entry.Subject, entry.TextBody, entry.HtmlBody, entry.MessageId), ct);
+                await relay.SendAsync(new OutgoingMail(entry.Recipients, entry.Subject, entry.TextBody, entry.HtmlBody, entry.MessageId, entry.Attachments), ct);
             else
                 await SendToWebhookAsync(webhook, entry, ct);
         }

@@ -23,4 +23,7 @@ public enum AlertNoticeKind
 
     Digest,
     Test,
+
+    /// <summary>The previous month's evidence report with its CSV and JSON (<c>Reports:Evidence:Monthly</c>).</summary>
+    EvidenceReport,
 }

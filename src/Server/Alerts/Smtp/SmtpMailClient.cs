@@ -1,6 +1,7 @@
 using System.Net.Sockets;
 using MailKit.Net.Smtp;
 using MailKit.Security;
+using IfiDashboard.Server.Alerts.Mail;
 using MimeKit;
 
 namespace IfiDashboard.Server.Alerts.Smtp;
@@ -9,7 +10,8 @@ namespace IfiDashboard.Server.Alerts.Smtp;
 /// One message as the outbox holds it. <paramref name="MessageId"/> is stable for the row, so a message sent twice
 /// (the at-least-once edge) carries the same Message-ID and mail clients can fold the copies.
 /// </summary>
-public sealed record OutgoingMail(IReadOnlyList<string> To, string Subject, string TextBody, string HtmlBody, string MessageId);
+public sealed record OutgoingMail(IReadOnlyList<string> To, string Subject, string TextBody, string HtmlBody, string MessageId,
+    IReadOnlyList<MailAttachment>? Attachments = null);
 
 /// <summary>
 /// Sends alert mail with MailKit and MimeKit (docs/decisions/0004-smtp-client.md). Every failure becomes a
@@ -155,13 +157,22 @@ public sealed class SmtpBatch : IAsyncDisposable
             Subject = mail.Subject.ReplaceLineEndings(" "),
             Date = _time.GetUtcNow(),
             MessageId = $"{mail.MessageId}@{sender.Domain}",
-            Body = new BodyBuilder { TextBody = mail.TextBody, HtmlBody = mail.HtmlBody }.ToMessageBody(),
+            Body = Body(mail),
         };
         message.From.Add(sender);
         message.To.AddRange(recipients);
         // Tells auto-responders (out-of-office) not to answer an alert.
         message.Headers.Add("Auto-Submitted", "auto-generated");
         return message;
+    }
+
+    /// <summary>With attachments, multipart/mixed around the alternative parts, each file after them.</summary>
+    static MimeEntity Body(OutgoingMail mail)
+    {
+        var body = new BodyBuilder { TextBody = mail.TextBody, HtmlBody = mail.HtmlBody };
+        foreach (var file in mail.Attachments ?? [])
+            body.Attachments.Add(file.FileName, file.Content, ContentType.Parse(file.ContentType));
+        return body.ToMessageBody();
     }
 
     static SecureSocketOptions SocketOptions(SmtpSecurity security) => security switch

@@ -12,6 +12,7 @@ public static class ComplianceApiExtensions
         services.AddSingleton<WindowedZeroing>();
         services.AddSingleton<ChangeJournal>();
         services.AddSingleton<IfiDashboard.Server.Store.Reports.EvidenceReports>();
+        services.AddSingleton<IfiDashboard.Client.Pages.Reports.IEvidenceReportSource>(sp => sp.GetRequiredService<IfiDashboard.Server.Store.Reports.EvidenceReports>());
         services.AddSingleton<ChangeRecorder>();
         services.AddHostedService<ChangeJournalService>();
         return services;

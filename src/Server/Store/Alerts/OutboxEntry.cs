@@ -1,3 +1,4 @@
+using IfiDashboard.Server.Alerts.Mail;
 using IfiDashboard.Server.Alerts.Rules;
 
 namespace IfiDashboard.Server.Store.Alerts;
@@ -14,6 +15,7 @@ public sealed record OutboxEntry
     public required string Subject { get; init; }
     public required string TextBody { get; init; }
     public required string HtmlBody { get; init; }
+    public IReadOnlyList<MailAttachment> Attachments { get; init; } = [];
     public required string MessageId { get; init; }
     public required DateTimeOffset CreatedAt { get; init; }
     public required OutboxStatus Status { get; init; }

@@ -1,4 +1,5 @@
 using System.Text.Json;
+using IfiDashboard.Server.Alerts.Mail;
 using IfiDashboard.Server.Alerts.Rules;
 
 namespace IfiDashboard.Server.Store.Alerts;
@@ -8,7 +9,7 @@ internal sealed class OutboxRow
 {
     public const string Columns = """
         id AS Id, kind AS Kind, instance_id AS InstanceId, instance_name AS InstanceName, rule AS Rule,
-        recipients AS Recipients, subject AS Subject, text_body AS TextBody, html_body AS HtmlBody, message_id AS MessageId,
+        recipients AS Recipients, subject AS Subject, text_body AS TextBody, html_body AS HtmlBody, attachments AS Attachments, message_id AS MessageId,
         created_at AS CreatedAt, status AS Status, attempts AS Attempts, next_attempt_at AS NextAttemptAt,
         last_attempt_at AS LastAttemptAt, last_error AS LastError, sent_at AS SentAt
         """;
@@ -22,6 +23,7 @@ internal sealed class OutboxRow
     public string Subject { get; init; } = "";
     public string TextBody { get; init; } = "";
     public string HtmlBody { get; init; } = "";
+    public string? Attachments { get; init; }
     public string MessageId { get; init; } = "";
     public string CreatedAt { get; init; } = "";
     public string Status { get; init; } = "";
@@ -42,6 +44,7 @@ internal sealed class OutboxRow
         Subject = Subject,
         TextBody = TextBody,
         HtmlBody = HtmlBody,
+        Attachments = Attachments is null ? [] : JsonSerializer.Deserialize<List<MailAttachment>>(Attachments, OutboxWriter.AttachmentsJson) ?? [],
         MessageId = MessageId,
         CreatedAt = StoreTime.Parse(CreatedAt),
         Status = Enum.Parse<OutboxStatus>(Status),

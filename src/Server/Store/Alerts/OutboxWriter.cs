@@ -10,6 +10,9 @@ internal static class OutboxWriter
 {
     public const string NoRecipients = "No recipients: no route matches this instance and Alerts:DefaultTo is empty.";
 
+    /// <summary>How <c>alert_outbox.attachments</c> is written and read: names in camel case, contents in base64.</summary>
+    public static readonly JsonSerializerOptions AttachmentsJson = new(JsonSerializerDefaults.Web);
+
     /// <summary>How a recipient list is stored (<c>alert_outbox.recipients</c>): the key storm grouping counts by.</summary>
     public static string RecipientsText(IReadOnlyList<string> recipients) => JsonSerializer.Serialize(recipients);
 
@@ -19,9 +22,9 @@ internal static class OutboxWriter
     {
         const string sql = """
             INSERT INTO alert_outbox (dedupe_key, kind, instance_id, instance_name, rule, recipients, subject, text_body,
-                html_body, message_id, created_at, status, attempts, next_attempt_at, last_attempt_at, last_error, sent_at)
+                html_body, attachments, message_id, created_at, status, attempts, next_attempt_at, last_attempt_at, last_error, sent_at)
             VALUES (@dedupeKey, @kind, @instanceId, @instanceName, @rule, @recipients, @subject, @textBody,
-                @htmlBody, @messageId, @now, @status, @attempts, @nextAttemptAt, @lastAttemptAt, @lastError, @sentAt)
+                @htmlBody, @attachments, @messageId, @now, @status, @attempts, @nextAttemptAt, @lastAttemptAt, @lastError, @sentAt)
             ON CONFLICT (dedupe_key) DO NOTHING;
             """;
         var inserted = 0;
@@ -42,6 +45,7 @@ internal static class OutboxWriter
                 subject = message.Content.Subject,
                 textBody = message.Content.Text,
                 htmlBody = message.Content.Html,
+                attachments = message.Content.Attachments is { Count: > 0 } files ? JsonSerializer.Serialize(files, AttachmentsJson) : null,
                 messageId = Guid.NewGuid().ToString("N"),
                 now = at,
                 status = status.ToString(),

@@ -2,8 +2,8 @@ using System.Security.Cryptography;
 using System.Text;
 using System.Text.Json;
 using Dapper;
+using IfiDashboard.Client.Pages.Reports;
 using IfiDashboard.Server.Api.Compliance;
-using IfiDashboard.Server.Reports;
 using IfiDashboard.Shared.Dashboard;
 using IfiDashboard.Shared.Compliance.Status;
 using IfiDashboard.Shared.Compliance.Summary;
@@ -13,6 +13,7 @@ namespace IfiDashboard.Server.Store.Reports;
 
 /// <summary>Builds the <see cref="EvidenceReport"/> of a period from the store, in one read transaction.</summary>
 public sealed class EvidenceReports(IDbConnectionFactory connections, TimeProvider time, IFleetAssessments assessments, WindowedZeroing zeroing)
+    : IEvidenceReportSource
 {
     public const string DmvEvidence = "services DMV (sys.dm_server_services.instant_file_initialization_enabled)";
     public const string ErrorLogEvidence = "error log (the start-up line about instant file initialization)";

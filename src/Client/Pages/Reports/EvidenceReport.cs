@@ -1,6 +1,6 @@
 using IfiDashboard.Shared.Dashboard;
 
-namespace IfiDashboard.Server.Reports;
+namespace IfiDashboard.Client.Pages.Reports;
 
 /// <summary>
 /// What an auditor asks for, for one period and scope: the policy versions in force, the waivers that counted, each
@@ -62,3 +62,12 @@ public sealed record EvidenceBusinessLine(string Key, int Instances, double Lost
 
 /// <summary>SHA-256 (lower-case hex) of each section's JSON, and of the whole report's sections together.</summary>
 public sealed record EvidenceManifest(IReadOnlyDictionary<string, string> Sections, string Report);
+
+/// <summary>Makes the report of a period and scope; the server implements it over the store (the API, the page and the monthly mail alike).</summary>
+public interface IEvidenceReportSource
+{
+    /// <summary>The longest period one report covers, as the API's time windows.</summary>
+    const int MaxDays = 366;
+
+    Task<EvidenceReport> BuildAsync(DateTimeOffset from, DateTimeOffset to, string? environment, string? tag, CancellationToken ct);
+}
