@@ -191,4 +191,17 @@ public sealed class InstancesPageTests : ComponentTest
         page.WaitForAssertion(() => Assert.Equal(["SQLPCI01"], Names(page)));
         Assert.Equal("NonCompliant", page.Find("select[name=status] option[selected]").GetAttribute("value"));
     }
+
+    [Fact]
+    public void The_IFI_badge_shows_the_observed_value_in_the_colour_of_compliance()
+    {
+        var page = RenderAt("");
+
+        // IFI is on in both rows; only where policy forbids it is that bad news.
+        var forbidden = page.Find("tr[data-instance=SQLPCI01] [data-ifi-state]");
+        var required = page.Find("tr[data-instance=SQLFIN02] [data-ifi-state]");
+        Assert.Equal(("Enabled", "Enabled"), (forbidden.TextContent, required.TextContent));
+        Assert.True(forbidden.ClassList.Contains("st-bad"), forbidden.ClassName);
+        Assert.True(required.ClassList.Contains("st-ok"), required.ClassName);
+    }
 }
