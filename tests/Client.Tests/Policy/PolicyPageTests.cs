@@ -42,9 +42,9 @@ public sealed class PolicyPageTests : ComponentTest
         Assert.Equal("pending", asBob.QuerySelector("[data-waiver-state]")!.GetAttribute("data-waiver-state"));
         Assert.Contains("awaiting approval", asBob.TextContent, StringComparison.Ordinal);
         Assert.Equal(("21", "approve-waiver"), (asBob.QuerySelector("button[data-approve]")!.GetAttribute("value"), asBob.QuerySelector("button[data-approve]")!.GetAttribute("form")));
-        Assert.Equal("Reject", asBob.QuerySelector("button[data-revoke]")!.TextContent.Trim());
+        Assert.Equal("Reject…", asBob.QuerySelector("a[data-revoke]")!.TextContent.Trim());
         Assert.Null(asAlice.QuerySelector("button[data-approve]"));
-        Assert.Equal("Withdraw", asAlice.QuerySelector("button[data-revoke]")!.TextContent.Trim());
+        Assert.Equal("Withdraw…", asAlice.QuerySelector("a[data-revoke]")!.TextContent.Trim());
     }
 
     RenderedPage RenderPolicy(IPolicyEditor policy, IFleetAssessments? assessments = null, params Shared.Inventory.InstanceRegistration[] instances)
@@ -97,6 +97,23 @@ public sealed class PolicyPageTests : ComponentTest
     }
 
     [Fact]
+    public void Revoking_asks_first_and_only_the_confirmation_holds_the_revoke_form()
+    {
+        var view = FakePolicyEditor.View(2, waivers: [WaiverFor(11, 1, "SQLFIN01", Now.AddDays(3))]);
+        var table = RenderPolicy(FakePolicyEditor.Of(view), null, FakeInventoryEditor.Instance(1, "SQLFIN01"));
+        Assert.Empty(table.FindAll("form[data-form=revoke]"));
+        Assert.Empty(table.FindAll("[data-confirm-revoke]"));
+
+        NavigateTo(table.Find("a[data-revoke]").GetAttribute("href")!);
+        var confirm = Render<PolicyPage>().Find("[data-confirm-revoke='11']");
+
+        Assert.Equal("Revoke the waiver for SQLFIN01?", confirm.QuerySelector("h3")!.TextContent);
+        Assert.Equal("11", confirm.QuerySelector("form[data-form=revoke] input[name='Revoke.WaiverId']")!.GetAttribute("value"));
+        Assert.Equal("Revoke the waiver for SQLFIN01", confirm.QuerySelector("[data-action=confirm-revoke]")!.TextContent);
+        Assert.Equal("policy", confirm.QuerySelector("a.btn")!.GetAttribute("href"));
+    }
+
+    [Fact]
     public void Waivers_show_author_expiry_whether_active_and_the_instance_status_now()
     {
         var fleet = Fleets.Of([
@@ -115,8 +132,8 @@ public sealed class PolicyPageTests : ComponentTest
         Assert.Contains("2025-05-11 09:00 UTC", rows[0].TextContent, StringComparison.Ordinal);
         Assert.Contains("alice", rows[0].TextContent, StringComparison.Ordinal);
         Assert.Contains("expired", rows[1].TextContent, StringComparison.Ordinal);
-        Assert.Equal("11", rows[0].QuerySelector("button[data-revoke]")!.GetAttribute("value"));
-        Assert.Null(rows[1].QuerySelector("button[data-revoke]"));
+        Assert.Equal("policy?revoke=11#confirm-revoke", rows[0].QuerySelector("a[data-revoke]")!.GetAttribute("href"));
+        Assert.Null(rows[1].QuerySelector("[data-revoke]"));
         Assert.Equal(["SQLFIN01 — Waived", "SQLHR01 — Non-compliant"],
             page.FindAll("select[name='Grant.InstanceId'] option[value]:not([value=''])").Select(o => o.TextContent).ToArray());
         Assert.Equal("2025-05-15T09:00", page.Find("input[name='Grant.ExpiresAt']").GetAttribute("value"));

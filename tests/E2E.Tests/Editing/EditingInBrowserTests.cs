@@ -107,6 +107,10 @@ public sealed class EditingInBrowserTests(EditingFixture demo)
         Assert.Equal("Waived", Browser.Attribute($"{row} [data-current-status]", "data-current-status"));
         Browser.Screenshot("policy");
         Browser.Click($"{row} [data-revoke]");
+        Assert.Contains(NewName, Browser.Text("[data-confirm-revoke] h3"), StringComparison.Ordinal); // asks first
+        Assert.Equal("Waived", Browser.Attribute($"{row} [data-current-status]", "data-current-status"));
+        Browser.Screenshot("policy-confirm-revoke");
+        Browser.Click("[data-action=confirm-revoke]");
         Browser.WaitUntil(d => d.Url.Contains("done=revoked", StringComparison.Ordinal));
         Assert.Empty(Browser.All($"tr[data-waiver][data-instance='{NewName}']"));
         await demo.Server.AssessAsync();
