@@ -162,7 +162,7 @@ public sealed class InstancesPageTests : ComponentTest
         Assert.Equal("instances/export.csv?env=Production&sort=name&dir=desc", link.GetAttribute("href"));
         // What the export endpoint serves for that address (tests/Server.Tests has it over HTTP).
         var view = InstanceQuery.Parse(null, "Production", null, null, null, null, "name", "desc", null, null);
-        var lines = Encoding.UTF8.GetString(InstanceCsv.Utf8File(GridSource.For(fleet).Matching(view))).TrimStart('\uFEFF')
+        var lines = Encoding.UTF8.GetString(InstanceCsv.Utf8File(GridSource.For(fleet).Matching(view), new Dictionary<long, DateTimeOffset>())).TrimStart('\uFEFF')
             .Split("\r\n", StringSplitOptions.RemoveEmptyEntries);
         var matching = int.Parse(page.Find("[data-matching]").GetAttribute("data-matching")!, System.Globalization.CultureInfo.InvariantCulture);
         var shown = page.FindAll("tbody tr[data-instance]");
