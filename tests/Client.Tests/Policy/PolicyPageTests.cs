@@ -113,6 +113,29 @@ public sealed class PolicyPageTests : ComponentTest
         Assert.Equal("policy", confirm.QuerySelector("a.btn")!.GetAttribute("href"));
     }
 
+    [Theory]
+    [InlineData("fin", new[] { "SQLFIN01 — Waived", "SQLFIN02 — Non-compliant" }, null)]
+    [InlineData("NON-COMPLIANT", new[] { "SQLFIN02 — Non-compliant", "SQLHR01 — Non-compliant" }, null)]
+    [InlineData(" hr01 ", new[] { "SQLHR01 — Non-compliant" }, "3")]
+    [InlineData("nothing-like-it", new string[0], null)]
+    public void The_find_box_narrows_the_waiver_forms_instances_and_a_single_match_is_chosen(string find, string[] listed, string? chosen)
+    {
+        var fleet = Fleets.Of([
+            new InstanceSpec { Id = 1, Name = "SQLFIN01", Status = Shared.Compliance.Status.ComplianceStatus.Waived }.Build(),
+            new InstanceSpec { Id = 2, Name = "SQLFIN02", Status = Shared.Compliance.Status.ComplianceStatus.NonCompliant }.Build(),
+            new InstanceSpec { Id = 3, Name = "SQLHR01", Status = Shared.Compliance.Status.ComplianceStatus.NonCompliant }.Build(),
+        ]);
+        NavigateTo("policy?find=" + Uri.EscapeDataString(find));
+
+        var page = RenderPolicy(FakePolicyEditor.Of(FakePolicyEditor.View(2)), FakeAssessments.Of(fleet),
+            FakeInventoryEditor.Instance(1, "SQLFIN01"), FakeInventoryEditor.Instance(2, "SQLFIN02"), FakeInventoryEditor.Instance(3, "SQLHR01"));
+
+        Assert.Equal(find, page.Find("form[data-form=find-instance] input[name=find]").GetAttribute("value"));
+        Assert.Equal(listed, page.FindAll("select[name='Grant.InstanceId'] option:not([value=''])").Select(o => o.TextContent).ToArray());
+        Assert.Equal(listed.Length.ToString(System.Globalization.CultureInfo.InvariantCulture), page.Find("[data-instances-found]").GetAttribute("data-instances-found"));
+        Assert.Equal(chosen, page.FindAll("select[name='Grant.InstanceId'] option[selected]").SingleOrDefault()?.GetAttribute("value"));
+    }
+
     [Fact]
     public void Waivers_show_author_expiry_whether_active_and_the_instance_status_now()
     {

@@ -93,7 +93,11 @@ public sealed class EditingInBrowserTests(EditingFixture demo)
 
         Browser.Open(Url("policy"));
         Browser.WaitFor("form[data-form=grant]");
-        Field("Grant.InstanceId").SendKeys(NewName);
+        // The find box narrows the fleet to the one instance, which is then chosen for the waiver.
+        Type("find", NewName);
+        Browser.Driver.FindElement(By.CssSelector("form[data-form=find-instance] button")).Click();
+        Browser.WaitUntil(_ => Browser.Attribute("[data-instances-found]", "data-instances-found") == "1");
+        Assert.StartsWith(NewName, Browser.Text("select[name='Grant.InstanceId'] option:checked"), StringComparison.Ordinal);
         Type("Grant.Reason", "Vendor support window CHG-2024 (browser test)");
         Browser.Driver.FindElement(By.CssSelector("[data-action=grant]")).Click();
         Browser.WaitUntil(d => d.Url.Contains("done=granted", StringComparison.Ordinal));

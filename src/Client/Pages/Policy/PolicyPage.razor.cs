@@ -35,6 +35,8 @@ public partial class PolicyPage
     [SupplyParameterFromQuery(Name = "instance")] public string? ChangedInstance { get; set; }
     /// <summary>The waiver to confirm revoking (<c>?revoke=id</c>, a safe GET): no click in the table revokes anything.</summary>
     [SupplyParameterFromQuery(Name = "revoke")] public long? RevokeId { get; set; }
+    /// <summary>The waiver form's find box (<c>?find=fin</c>).</summary>
+    [SupplyParameterFromQuery(Name = "find")] public string? FindInstance { get; set; }
 
     readonly FormErrors _rulesErrors = new();
     readonly FormErrors _grantErrors = new();
