@@ -2,6 +2,7 @@ using IfiDashboard.Client.Components;
 using IfiDashboard.Client.Pages.Instances;
 using IfiDashboard.Client.Tests.TestData;
 using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Client.Tests;
 
@@ -29,10 +30,27 @@ public sealed class FormattingTests
     {
         var row = InstanceGridRow.From(new InstanceSpec { Id = 1, Name = "=HYPERLINK(\"x\")", Explanation = "off, as \"prod\" says" }.Build());
 
-        var lines = InstanceCsv.Build([row]).Split("\r\n");
+        var lines = InstanceCsv.Build([row], NoHistory).Split("\r\n");
 
         Assert.StartsWith("\"'=HYPERLINK(\"\"x\"\")\",", lines[1], StringComparison.Ordinal);
-        Assert.EndsWith(",\"off, as \"\"prod\"\" says\"", lines[1], StringComparison.Ordinal);
+        Assert.Contains(",\"off, as \"\"prod\"\" says\",", lines[1], StringComparison.Ordinal);
+    }
+
+    static readonly Dictionary<long, DateTimeOffset> NoHistory = [];
+
+    [Fact]
+    public void Csv_carries_host_port_service_account_and_since_when_ifi_is_in_its_state()
+    {
+        var known = InstanceGridRow.From(new InstanceSpec { Id = 1, Name = "SQLFIN01", Ifi = IfiState.Disabled, Account = @"CORP\svc_sql" }.Build());
+        var unknown = InstanceGridRow.From(new InstanceSpec { Id = 2, Name = "SQLGONE", Ifi = IfiState.Unknown, UnknownReason = "unreachable" }.Build());
+        var since = new Dictionary<long, DateTimeOffset> { [1] = InstanceSpec.Now.AddDays(-21), [2] = InstanceSpec.Now.AddDays(-3) };
+
+        var lines = InstanceCsv.Build([known, unknown], since).Split("\r\n");
+
+        Assert.EndsWith(",Host,Port,Service account,IFI since (UTC)", lines[0], StringComparison.Ordinal);
+        Assert.EndsWith(@",10.0.0.1,1433,CORP\svc_sql,2025-04-17 09:00:00", lines[1], StringComparison.Ordinal);
+        // Since belongs to a known state: beside "Unknown: unreachable" it would date the state before.
+        Assert.EndsWith(@",10.0.0.2,1433,NT Service\MSSQLSERVER,", lines[2], StringComparison.Ordinal);
     }
 
     // IFI unknown is not "0 s lost": the grid and its export say unknown, or at least the known part.
@@ -48,7 +66,7 @@ public sealed class FormattingTests
         };
 
         Assert.Equal(shown, TimeLost.Show(row.TimeLost30Days, row.IfiUnknown30Days, Quantities.Duration));
-        Assert.Equal(exported, InstanceCsv.Build([row]).Split("\r\n")[1].Split(',')[8]);
+        Assert.Equal(exported, InstanceCsv.Build([row], NoHistory).Split("\r\n")[1].Split(',')[8]);
     }
 
     [Fact]

@@ -162,7 +162,7 @@ public sealed class InstancesPageTests : ComponentTest
         Assert.Equal("instances/export.csv?env=Production&sort=name&dir=desc", link.GetAttribute("href"));
         // What the export endpoint serves for that address (tests/Server.Tests has it over HTTP).
         var view = InstanceQuery.Parse(null, "Production", null, null, null, null, "name", "desc", null, null);
-        var lines = Encoding.UTF8.GetString(InstanceCsv.Utf8File(GridSource.For(fleet).Matching(view))).TrimStart('\uFEFF')
+        var lines = Encoding.UTF8.GetString(InstanceCsv.Utf8File(GridSource.For(fleet).Matching(view), new Dictionary<long, DateTimeOffset>())).TrimStart('\uFEFF')
             .Split("\r\n", StringSplitOptions.RemoveEmptyEntries);
         var matching = int.Parse(page.Find("[data-matching]").GetAttribute("data-matching")!, System.Globalization.CultureInfo.InvariantCulture);
         var shown = page.FindAll("tbody tr[data-instance]");
@@ -190,5 +190,18 @@ public sealed class InstancesPageTests : ComponentTest
 
         page.WaitForAssertion(() => Assert.Equal(["SQLPCI01"], Names(page)));
         Assert.Equal("NonCompliant", page.Find("select[name=status] option[selected]").GetAttribute("value"));
+    }
+
+    [Fact]
+    public void The_IFI_badge_shows_the_observed_value_in_the_colour_of_compliance()
+    {
+        var page = RenderAt("");
+
+        // IFI is on in both rows; only where policy forbids it is that bad news.
+        var forbidden = page.Find("tr[data-instance=SQLPCI01] [data-ifi-state]");
+        var required = page.Find("tr[data-instance=SQLFIN02] [data-ifi-state]");
+        Assert.Equal(("Enabled", "Enabled"), (forbidden.TextContent, required.TextContent));
+        Assert.True(forbidden.ClassList.Contains("st-bad"), forbidden.ClassName);
+        Assert.True(required.ClassList.Contains("st-ok"), required.ClassName);
     }
 }

@@ -47,6 +47,21 @@ public sealed record AlertSettingsSummary(
     /// <summary>Every address the alerts can go to: the test email may only go to one of these.</summary>
     public IReadOnlyList<string> AllRecipients =>
         DefaultTo.Concat(Routes.SelectMany(r => r.To)).Distinct(StringComparer.OrdinalIgnoreCase).ToList();
+
+    /// <summary>
+    /// Why no alert reaches anyone, and what to set, or null when alerts go out. An empty history otherwise reads as
+    /// "nothing went wrong". With alerts on, the server refuses to start without Alerts:Smtp:Host, so only the
+    /// switch and the recipients can be missing.
+    /// </summary>
+    public string? WhyNoneAreSent =>
+        !Enabled
+            ? "Alerts are off: nothing is evaluated or sent. To turn them on, set Alerts:Enabled=true, the mail relay " +
+              "(Alerts:Smtp:Host and Alerts:Smtp:From) and who hears about what (Alerts:DefaultTo or Alerts:Routes, mail " +
+              "addresses or webhook:<name> with Alerts:Webhooks:<name>), then restart the server."
+            : AllRecipients.Count == 0
+                ? "Alerts are on but go to nobody: each one is stored as Failed (no recipients). Set Alerts:DefaultTo or " +
+                  "Alerts:Routes:N:To, then restart the server."
+                : null;
 }
 
 public sealed record AlertRuleSummary(string Name, bool Enabled, string Detail);

@@ -14,12 +14,14 @@ public partial class AlertsPage
     [Inject] IAlertsView Alerts { get; set; } = null!;
 
     IReadOnlyList<AlertHistoryItem>? _rows;
+    string? _whyNoneAreSent;
     string? _loadError;
 
     protected override async Task LoadAsync()
     {
         try
         {
+            _whyNoneAreSent = Alerts.Settings().WhyNoneAreSent;
             _rows = await Alerts.RecentAsync(Shown, CancellationToken.None);
             _loadError = null;
         }

@@ -1,5 +1,7 @@
 // The theme toggle. The server renders the chosen theme from the cookie as <html data-theme>, so this only has to
 // flip the attribute and remember the choice; without script the button stays hidden and prefers-color-scheme rules.
+// The button names the theme it switches to. It carries no aria-pressed: a pressed state beside a label that changes
+// would read "Light theme, pressed" while the page is dark (WAI-ARIA APG, toggle button).
 const root = document.documentElement;
 const systemDark = () => window.matchMedia('(prefers-color-scheme: dark)').matches;
 const current = () => root.dataset.theme || (systemDark() ? 'dark' : 'light');
@@ -11,7 +13,7 @@ function show() {
   const toggle = button();
   if (!toggle) return;
   toggle.hidden = false;
-  toggle.setAttribute('aria-pressed', String(current() === 'dark'));
+  toggle.textContent = current() === 'dark' ? 'Light theme' : 'Dark theme';
 }
 
 document.addEventListener('click', event => {

@@ -68,7 +68,8 @@ public sealed class FleetAssessmentBuilder(
         await daily.RecordAsync(today, ordered
             .Where(a => states[a.Assessment.Registration.Id].LastPollAt is not null)
             .Select(a => (a.Assessment.Registration.Id, a.Assessment.Compliance.Status)), ct);
-        var series = DailyComplianceSeries.Build(await daily.ReadAsync(today.AddDays(-89), ct));
+        var series = DailyComplianceSeries.EndingWithNow(DailyComplianceSeries.Build(await daily.ReadAsync(today.AddDays(-89), ct)), today,
+            FleetSummaries.Count(ordered.Select(a => new AssessedInstance(a.Assessment.Facts, a.Assessment.Compliance))));
 
         // The credential's user name where this server holds it; a standalone collector's credential is named instead.
         string LoginOf(InstanceRegistration registration)

@@ -1,5 +1,7 @@
 using System.Globalization;
 using IfiDashboard.Client.Pages.Instances;
+using IfiDashboard.Server.Compliance;
+using IfiDashboard.Shared.Compliance.Timeline;
 using IfiDashboard.Shared.Dashboard;
 using IfiDashboard.Shared.Security;
 
@@ -19,7 +21,7 @@ public static class InstancesExport
         return app;
     }
 
-    static async Task<IResult> ExportAsync(HttpRequest request, IFleetAssessments assessments, CancellationToken ct)
+    static async Task<IResult> ExportAsync(HttpRequest request, IFleetAssessments assessments, FactsReader facts, CancellationToken ct)
     {
         string? Value(string key) => request.Query.TryGetValue(key, out var values) ? values.ToString() : null;
         var query = InstanceQuery.Parse(Value(InstanceQuery.StatusKey), Value(InstanceQuery.EnvironmentKey), Value(InstanceQuery.TagKey),
@@ -27,6 +29,10 @@ public static class InstancesExport
             Value(InstanceQuery.OwnerKey), Value(InstanceQuery.TextKey), Value(InstanceQuery.SortKey), Value(InstanceQuery.DirectionKey),
             page: null, pageSize: null);
         var rows = GridSource.For(await assessments.GetAsync(ct)).Matching(query);
-        return TypedResults.File(InstanceCsv.Utf8File(rows), "text/csv; charset=utf-8", InstanceCsv.FileName);
+        var ifiSince = new Dictionary<long, DateTimeOffset>();
+        foreach (var polls in await facts.ObservationsAsync(null, ct))
+            if (TimelineBuilder.IfiSince(polls.Key, polls.ToList()) is { } since)
+                ifiSince[polls.Key] = since;
+        return TypedResults.File(InstanceCsv.Utf8File(rows, ifiSince), "text/csv; charset=utf-8", InstanceCsv.FileName);
     }
 }

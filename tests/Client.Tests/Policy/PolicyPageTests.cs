@@ -42,9 +42,9 @@ public sealed class PolicyPageTests : ComponentTest
         Assert.Equal("pending", asBob.QuerySelector("[data-waiver-state]")!.GetAttribute("data-waiver-state"));
         Assert.Contains("awaiting approval", asBob.TextContent, StringComparison.Ordinal);
         Assert.Equal(("21", "approve-waiver"), (asBob.QuerySelector("button[data-approve]")!.GetAttribute("value"), asBob.QuerySelector("button[data-approve]")!.GetAttribute("form")));
-        Assert.Equal("Reject", asBob.QuerySelector("button[data-revoke]")!.TextContent.Trim());
+        Assert.Equal("Reject…", asBob.QuerySelector("a[data-revoke]")!.TextContent.Trim());
         Assert.Null(asAlice.QuerySelector("button[data-approve]"));
-        Assert.Equal("Withdraw", asAlice.QuerySelector("button[data-revoke]")!.TextContent.Trim());
+        Assert.Equal("Withdraw…", asAlice.QuerySelector("a[data-revoke]")!.TextContent.Trim());
     }
 
     RenderedPage RenderPolicy(IPolicyEditor policy, IFleetAssessments? assessments = null, params Shared.Inventory.InstanceRegistration[] instances)
@@ -97,6 +97,46 @@ public sealed class PolicyPageTests : ComponentTest
     }
 
     [Fact]
+    public void Revoking_asks_first_and_only_the_confirmation_holds_the_revoke_form()
+    {
+        var view = FakePolicyEditor.View(2, waivers: [WaiverFor(11, 1, "SQLFIN01", Now.AddDays(3))]);
+        var table = RenderPolicy(FakePolicyEditor.Of(view), null, FakeInventoryEditor.Instance(1, "SQLFIN01"));
+        Assert.Empty(table.FindAll("form[data-form=revoke]"));
+        Assert.Empty(table.FindAll("[data-confirm-revoke]"));
+
+        NavigateTo(table.Find("a[data-revoke]").GetAttribute("href")!);
+        var confirm = Render<PolicyPage>().Find("[data-confirm-revoke='11']");
+
+        Assert.Equal("Revoke the waiver for SQLFIN01?", confirm.QuerySelector("h3")!.TextContent);
+        Assert.Equal("11", confirm.QuerySelector("form[data-form=revoke] input[name='Revoke.WaiverId']")!.GetAttribute("value"));
+        Assert.Equal("Revoke the waiver for SQLFIN01", confirm.QuerySelector("[data-action=confirm-revoke]")!.TextContent);
+        Assert.Equal("policy", confirm.QuerySelector("a.btn")!.GetAttribute("href"));
+    }
+
+    [Theory]
+    [InlineData("fin", new[] { "SQLFIN01 — Waived", "SQLFIN02 — Non-compliant" }, null)]
+    [InlineData("NON-COMPLIANT", new[] { "SQLFIN02 — Non-compliant", "SQLHR01 — Non-compliant" }, null)]
+    [InlineData(" hr01 ", new[] { "SQLHR01 — Non-compliant" }, "3")]
+    [InlineData("nothing-like-it", new string[0], null)]
+    public void The_find_box_narrows_the_waiver_forms_instances_and_a_single_match_is_chosen(string find, string[] listed, string? chosen)
+    {
+        var fleet = Fleets.Of([
+            new InstanceSpec { Id = 1, Name = "SQLFIN01", Status = Shared.Compliance.Status.ComplianceStatus.Waived }.Build(),
+            new InstanceSpec { Id = 2, Name = "SQLFIN02", Status = Shared.Compliance.Status.ComplianceStatus.NonCompliant }.Build(),
+            new InstanceSpec { Id = 3, Name = "SQLHR01", Status = Shared.Compliance.Status.ComplianceStatus.NonCompliant }.Build(),
+        ]);
+        NavigateTo("policy?find=" + Uri.EscapeDataString(find));
+
+        var page = RenderPolicy(FakePolicyEditor.Of(FakePolicyEditor.View(2)), FakeAssessments.Of(fleet),
+            FakeInventoryEditor.Instance(1, "SQLFIN01"), FakeInventoryEditor.Instance(2, "SQLFIN02"), FakeInventoryEditor.Instance(3, "SQLHR01"));
+
+        Assert.Equal(find, page.Find("form[data-form=find-instance] input[name=find]").GetAttribute("value"));
+        Assert.Equal(listed, page.FindAll("select[name='Grant.InstanceId'] option:not([value=''])").Select(o => o.TextContent).ToArray());
+        Assert.Equal(listed.Length.ToString(System.Globalization.CultureInfo.InvariantCulture), page.Find("[data-instances-found]").GetAttribute("data-instances-found"));
+        Assert.Equal(chosen, page.FindAll("select[name='Grant.InstanceId'] option[selected]").SingleOrDefault()?.GetAttribute("value"));
+    }
+
+    [Fact]
     public void Waivers_show_author_expiry_whether_active_and_the_instance_status_now()
     {
         var fleet = Fleets.Of([
@@ -115,8 +155,8 @@ public sealed class PolicyPageTests : ComponentTest
         Assert.Contains("2025-05-11 09:00 UTC", rows[0].TextContent, StringComparison.Ordinal);
         Assert.Contains("alice", rows[0].TextContent, StringComparison.Ordinal);
         Assert.Contains("expired", rows[1].TextContent, StringComparison.Ordinal);
-        Assert.Equal("11", rows[0].QuerySelector("button[data-revoke]")!.GetAttribute("value"));
-        Assert.Null(rows[1].QuerySelector("button[data-revoke]"));
+        Assert.Equal("policy?revoke=11#confirm-revoke", rows[0].QuerySelector("a[data-revoke]")!.GetAttribute("href"));
+        Assert.Null(rows[1].QuerySelector("[data-revoke]"));
         Assert.Equal(["SQLFIN01 — Waived", "SQLHR01 — Non-compliant"],
             page.FindAll("select[name='Grant.InstanceId'] option[value]:not([value=''])").Select(o => o.TextContent).ToArray());
         Assert.Equal("2025-05-15T09:00", page.Find("input[name='Grant.ExpiresAt']").GetAttribute("value"));

@@ -93,7 +93,11 @@ public sealed class EditingInBrowserTests(EditingFixture demo)
 
         Browser.Open(Url("policy"));
         Browser.WaitFor("form[data-form=grant]");
-        Field("Grant.InstanceId").SendKeys(NewName);
+        // The find box narrows the fleet to the one instance, which is then chosen for the waiver.
+        Type("find", NewName);
+        Browser.Driver.FindElement(By.CssSelector("form[data-form=find-instance] button")).Click();
+        Browser.WaitUntil(_ => Browser.Attribute("[data-instances-found]", "data-instances-found") == "1");
+        Assert.StartsWith(NewName, Browser.Text("select[name='Grant.InstanceId'] option:checked"), StringComparison.Ordinal);
         Type("Grant.Reason", "Vendor support window CHG-2024 (browser test)");
         Browser.Driver.FindElement(By.CssSelector("[data-action=grant]")).Click();
         Browser.WaitUntil(d => d.Url.Contains("done=granted", StringComparison.Ordinal));
@@ -107,6 +111,10 @@ public sealed class EditingInBrowserTests(EditingFixture demo)
         Assert.Equal("Waived", Browser.Attribute($"{row} [data-current-status]", "data-current-status"));
         Browser.Screenshot("policy");
         Browser.Click($"{row} [data-revoke]");
+        Assert.Contains(NewName, Browser.Text("[data-confirm-revoke] h3"), StringComparison.Ordinal); // asks first
+        Assert.Equal("Waived", Browser.Attribute($"{row} [data-current-status]", "data-current-status"));
+        Browser.Screenshot("policy-confirm-revoke");
+        Browser.Click("[data-action=confirm-revoke]");
         Browser.WaitUntil(d => d.Url.Contains("done=revoked", StringComparison.Ordinal));
         Assert.Empty(Browser.All($"tr[data-waiver][data-instance='{NewName}']"));
         await demo.Server.AssessAsync();

@@ -62,6 +62,8 @@ public sealed class ProductionServerTests(ProductionServerFixture production)
                 Browser.WaitFor("[data-live-indicator]", seconds: 30);
             if (name == "policy") // the impact preview's script is served and its island answers over the circuit
                 Browser.WaitFor("[data-impact-preview=rules] [data-impact-none]", seconds: 30);
+            if (name == "alerts") // the demo configures no relay and no recipient: the page says alerts are off
+                Assert.StartsWith("Alerts are off", Browser.Text("[data-alerts-off]"), StringComparison.Ordinal);
 
             if (name == "evidence-report")
                 Browser.WaitFor("[data-report-sha256]", seconds: 30);

@@ -2,6 +2,7 @@ using IfiDashboard.Server.Compliance;
 using IfiDashboard.Server.Store.Policy;
 using IfiDashboard.Shared.Compliance.Policy;
 using IfiDashboard.Shared.Compliance.Status;
+using IfiDashboard.Shared.Compliance.Summary;
 using IfiDashboard.Shared.Dashboard;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.Extensions.DependencyInjection;
@@ -69,6 +70,27 @@ public sealed class ComplianceAssessmentTests
         Assert.Equal(64.0 * 1024 * 1024, off.Rates.Instance.BytesPerSecond, 3);
         Assert.Equal(5, fleet.Polled);
         Assert.Single(fleet.Daily);
+    }
+
+    [Fact]
+    public async Task The_trend_ends_on_the_figure_of_the_current_assessment_not_the_worst_of_the_day()
+    {
+        await using var host = new DashboardHost(Fleet());
+        await host.RegisterFleetAsync();
+        await host.PollAllAsync();
+        var assessments = host.Services.GetRequiredService<FleetAssessments>();
+        await assessments.RecomputeAsync(CancellationToken.None); // every instance requires IFI: those without it fail
+        await host.Services.GetRequiredService<PolicyStore>().SaveRulesAsync(
+            [new PolicyRule { Name = "none", Desired = DesiredState.Forbidden }], "test", CancellationToken.None);
+
+        var fleet = await assessments.RecomputeAsync(CancellationToken.None); // now those with IFI fail instead
+
+        // Today's stored day has every polled instance non-compliant at some point; the tiles count the statuses now.
+        var tiles = FleetSummaries.Count(fleet.Instances.Select(i => new AssessedInstance(i.Facts, i.Compliance)));
+        Assert.True(tiles.Compliant > 0, $"{tiles}");
+        var last = Assert.Single(fleet.Daily);
+        Assert.Equal(tiles.CompliancePercent, last.Counts.CompliancePercent);
+        Assert.Equal(tiles.Compliant, last.Counts.Compliant);
     }
 
     [Fact]

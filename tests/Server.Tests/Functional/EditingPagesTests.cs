@@ -63,7 +63,7 @@ public sealed class EditingPagesTests
         var waived = await GridStatusAsync(client, "vendor-app");
         var waiverRow = (await PageAsync(client, "/policy")).QuerySelector("tr[data-waiver]")!;
 
-        var revoked = await SubmitAsync(client, "/policy", "revoke", [], ("Revoke.WaiverId", waiverRow.GetAttribute("data-waiver")!));
+        var revoked = await SubmitAsync(client, $"/policy?revoke={waiverRow.GetAttribute("data-waiver")}", "revoke", []);
         await AssessAsync(host);
         var afterRevoke = await GridStatusAsync(client, "vendor-app");
 

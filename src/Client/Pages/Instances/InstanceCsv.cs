@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text;
 using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Client.Pages.Instances;
 
@@ -18,9 +19,12 @@ public static class InstanceCsv
     [
         "Instance", "Status", "Environment", "Owner", "Tags", "Version", "IFI", "Desired state",
         "Time lost 30 days (s)", "Restore risk (min)", "Last poll (UTC)", "Explanation",
+        // Added after the others, so a script that reads the columns by position keeps working.
+        "Host", "Port", "Service account", "IFI since (UTC)",
     ];
 
-    public static string Build(IEnumerable<InstanceGridRow> rows)
+    /// <param name="ifiSince">When each instance's IFI state began, by instance id (<c>TimelineBuilder.IfiSince</c>).</param>
+    public static string Build(IEnumerable<InstanceGridRow> rows, IReadOnlyDictionary<long, DateTimeOffset> ifiSince)
     {
         var csv = new StringBuilder();
         Line(csv, Header);
@@ -32,15 +36,21 @@ public static class InstanceCsv
                 // Unknown stays unknown in a spreadsheet too: an empty cell, not 0.
                 TimeLost.IsUnknown(r.TimeLost30Days, r.IfiUnknown30Days) ? "" : r.TimeLost30Days.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture),
                 r.RestoreMinutes.ToString("0.##", CultureInfo.InvariantCulture),
-                r.LastPollAt?.UtcDateTime.ToString("yyyy-MM-dd HH:mm:ss", CultureInfo.InvariantCulture) ?? "",
+                Moment(r.LastPollAt),
                 r.Explanation,
+                r.Host, r.Port?.ToString(CultureInfo.InvariantCulture) ?? "", r.EngineServiceAccount,
+                // The IFI column of an unknown state says why; a date beside it would belong to the state before.
+                r.Ifi == IfiState.Unknown ? "" : Moment(ifiSince.TryGetValue(r.Id, out var since) ? since : null),
             ]);
         return csv.ToString();
     }
 
     /// <summary>The file's bytes; the BOM makes spreadsheet programs read it as UTF-8.</summary>
-    public static byte[] Utf8File(IEnumerable<InstanceGridRow> rows) =>
-        Encoding.UTF8.GetPreamble().Concat(Encoding.UTF8.GetBytes(Build(rows))).ToArray();
+    public static byte[] Utf8File(IEnumerable<InstanceGridRow> rows, IReadOnlyDictionary<long, DateTimeOffset> ifiSince) =>
+        Encoding.UTF8.GetPreamble().Concat(Encoding.UTF8.GetBytes(Build(rows, ifiSince))).ToArray();
+
+    static string Moment(DateTimeOffset? value) =>
+        value?.UtcDateTime.ToString("yyyy-MM-dd HH:mm:ss", CultureInfo.InvariantCulture) ?? "";
 
     static void Line(StringBuilder csv, IEnumerable<string> cells)
     {

@@ -14,6 +14,9 @@ public sealed record InstanceGridRow
 {
     public required long Id { get; init; }
     public required string Name { get; init; }
+    public required string Host { get; init; }
+    /// <summary>Null for a named instance found through the SQL Server Browser.</summary>
+    public required int? Port { get; init; }
     public required ComplianceStatus Status { get; init; }
     public required bool IsStale { get; init; }
     public required string Environment { get; init; }
@@ -58,6 +61,8 @@ public sealed record InstanceGridRow
     {
         Id = a.Registration.Id,
         Name = a.Registration.Name,
+        Host = a.Registration.Host,
+        Port = a.Registration.Port,
         Status = a.Compliance.Status,
         IsStale = a.Compliance.IsStale,
         Environment = a.Registration.Environment,

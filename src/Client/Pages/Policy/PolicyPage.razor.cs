@@ -33,11 +33,16 @@ public partial class PolicyPage
     [SupplyParameterFromQuery(Name = "done")] public string? Done { get; set; }
     [SupplyParameterFromQuery(Name = "version")] public int? SavedVersion { get; set; }
     [SupplyParameterFromQuery(Name = "instance")] public string? ChangedInstance { get; set; }
+    /// <summary>The waiver to confirm revoking (<c>?revoke=id</c>, a safe GET): no click in the table revokes anything.</summary>
+    [SupplyParameterFromQuery(Name = "revoke")] public long? RevokeId { get; set; }
+    /// <summary>The waiver form's find box (<c>?find=fin</c>).</summary>
+    [SupplyParameterFromQuery(Name = "find")] public string? FindInstance { get; set; }
 
     readonly FormErrors _rulesErrors = new();
     readonly FormErrors _grantErrors = new();
     readonly FormErrors _revokeErrors = new();
     PolicyView? _view;
+    WaiverView? _confirmRevoke;
     FleetAssessment? _fleet;
     IReadOnlyList<InstanceChoice> _choices = [];
     string? _loadError;
@@ -56,6 +61,9 @@ public partial class PolicyPage
             _view = await Policy.GetAsync(CancellationToken.None);
             // A posted draft is kept as typed; only a fresh page starts from the stored rules.
             Draft ??= RulesDraft.From(_view.Document);
+            _confirmRevoke = _view.Waivers.FirstOrDefault(w => w.Id == RevokeId && !w.IsExpired);
+            if (RevokeId is { } revokeId && _confirmRevoke is null)
+                Fail($"No waiver #{revokeId} is in force or waiting for approval: it may already be revoked or expired.");
             var instances = await Inventory.ListAsync(CancellationToken.None);
             await LoadStatusesAsync();
             _choices = instances.OrderBy(i => i.Name, StringComparer.OrdinalIgnoreCase)
@@ -148,7 +156,7 @@ public partial class PolicyPage
         var waiver = long.TryParse(Revoke.WaiverId, out var id) ? _view.Waivers.FirstOrDefault(w => w.Id == id) : null;
         if (waiver is null)
         {
-            _revokeErrors.Add("Revoke.WaiverId", "Press the Revoke button of the waiver to revoke.");
+            _revokeErrors.Add("Revoke.WaiverId", "Open the waiver's Revoke from the table to revoke it.");
             Fail("No waiver was revoked.");
             return;
         }

@@ -23,6 +23,14 @@ public static class DailyComplianceSeries
                 .Aggregate(StatusCounts.Zero, (counts, status) => counts.Add(status, isStale: false))))
             .ToList();
 
+    /// <summary>
+    /// The series with today's point counted as the current assessment counts the fleet, so the trend ends on the
+    /// figure the tiles beside it show (the stored day keeps each instance's worst status since midnight, which is
+    /// what the day becomes once it is over). Without a point for today (nothing polled yet) the series is unchanged.
+    /// </summary>
+    public static IReadOnlyList<DailyCompliance> EndingWithNow(IReadOnlyList<DailyCompliance> days, DateOnly today, StatusCounts now) =>
+        days.Any(d => d.Day == today) ? [.. days.Where(d => d.Day != today), new DailyCompliance(today, now)] : days;
+
     /// <summary>Worst first: NonCompliant, Unknown, Waived, Compliant, NotApplicable.</summary>
     public static int Badness(ComplianceStatus status) => status switch
     {

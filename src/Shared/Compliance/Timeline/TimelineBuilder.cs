@@ -50,6 +50,15 @@ public static class TimelineBuilder
         return changes;
     }
 
+    /// <summary>
+    /// When the IFI state the polls last read began: the restart that brought it, or the poll that first saw it; the
+    /// first poll that read IFI when it never changed (the store keeps that poll). Null when no poll read IFI.
+    /// </summary>
+    public static DateTimeOffset? IfiSince(long instanceId, IReadOnlyCollection<PollObservation> polls) =>
+        Build(instanceId, polls).Where(c => c.Kind == TimelineChangeKind.IfiFlag).MaxBy(c => c.SeenAt) is { } change
+            ? change.AfterRestartAt ?? change.SeenAt
+            : polls.Where(p => p.Ifi != IfiState.Unknown).Select(p => (DateTimeOffset?)p.PolledAt).Min();
+
     /// <summary>The values a DMV user knows: the column's own 'Y' and 'N'.</summary>
     public static string Flag(IfiState state) => state switch
     {

@@ -32,6 +32,25 @@ public class TimelineTests
     }
 
     [Fact]
+    public void IFI_is_off_since_the_restart_that_lost_it_or_on_since_the_first_poll_when_it_never_changed()
+    {
+        var lostAtRestart = new[]
+        {
+            Poll(ThirdOfMay.AddHours(-1), IfiState.Enabled, April),
+            Poll(ThirdOfMay.AddMinutes(5), IfiState.Disabled, ThirdOfMay),
+            Poll(ThirdOfMay.AddHours(1), IfiState.Unknown, null, account: null),
+        };
+        var gainedBetweenPolls = new[] { Poll(Now.AddHours(-2), IfiState.Disabled, April), Poll(Now.AddHours(-1), IfiState.Enabled, April) };
+        var neverChanged = new[] { Poll(Now.AddHours(-1), IfiState.Enabled, April), Poll(Now.AddHours(-5), IfiState.Enabled, April) };
+        var neverRead = new[] { Poll(Now, IfiState.Unknown, null, account: null) };
+
+        Assert.Equal(ThirdOfMay, TimelineBuilder.IfiSince(1, lostAtRestart));
+        Assert.Equal(Now.AddHours(-1), TimelineBuilder.IfiSince(1, gainedBetweenPolls));
+        Assert.Equal(Now.AddHours(-5), TimelineBuilder.IfiSince(1, neverChanged));
+        Assert.Null(TimelineBuilder.IfiSince(1, neverRead));
+    }
+
+    [Fact]
     public void Failed_polls_in_between_do_not_create_changes()
     {
         var polls = new[]
