@@ -103,7 +103,7 @@ public sealed class FleetAssessmentBuilder(
             Daily = series,
             LastPollAt = states.Values.Max(s => s.LastPollAt),
             Polled = states.Values.Count(s => s.LastPollAt is not null),
-            DuplicateOf = duplicates.ToDictionary(d => d.Key, d => d.Value.Name),
+            DuplicateOf = duplicates,
         };
     }
 }
