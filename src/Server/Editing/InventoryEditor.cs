@@ -31,6 +31,11 @@ public sealed class InventoryEditor(
     public async Task<InventoryResult> UpdateAsync(InstanceRegistration registration, CancellationToken cancellationToken) =>
         Result(await StoreBusy.ForPersonAsync(() => instances.UpdateAsync(registration, cancellationToken)), registration);
 
+    public async Task<IReadOnlyList<ImportRowResult>> ImportAsync(IReadOnlyList<InstanceRegistration> registrations, bool commit,
+        CancellationToken cancellationToken) =>
+        (await StoreBusy.ForPersonAsync(() => instances.ImportAsync(registrations, commit, cancellationToken)))
+            .Select((row, i) => new ImportRowResult(Result(row.Write, registrations[i]), row.ConflictingRow)).ToList();
+
     public async Task RetireAsync(long id, CancellationToken cancellationToken) =>
         await StoreBusy.ForPersonAsync(() => instances.RetireAsync(id, cancellationToken));
 

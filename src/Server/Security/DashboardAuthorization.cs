@@ -40,6 +40,7 @@ public static class DashboardPages
         ["approve"] = DashboardRoles.Operator,
         ["registration"] = DashboardRoles.Operator,
         ["retire"] = DashboardRoles.Operator,
+        ["import"] = DashboardRoles.Operator,
     };
 
     /// <summary>Blazor's form field naming which form was posted.</summary>

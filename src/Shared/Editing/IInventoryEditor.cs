@@ -15,12 +15,21 @@ public interface IInventoryEditor
 
     Task<InventoryResult> UpdateAsync(InstanceRegistration registration, CancellationToken cancellationToken);
 
+    /// <summary>
+    /// Registers every registration or none (a CSV import), each by the rules of <see cref="RegisterAsync"/>; with
+    /// <paramref name="commit"/> false nothing is stored, and the results are the import's preview.
+    /// </summary>
+    Task<IReadOnlyList<ImportRowResult>> ImportAsync(IReadOnlyList<InstanceRegistration> registrations, bool commit, CancellationToken cancellationToken);
+
     /// <summary>Stops polling the instance; its history stays.</summary>
     Task RetireAsync(long id, CancellationToken cancellationToken);
 
     /// <summary>Runs the collector's probes once against the settings given (registered or not) and stores nothing.</summary>
     Task<InstanceSnapshot> TestConnectionAsync(InstanceRegistration registration, CancellationToken cancellationToken);
 }
+
+/// <summary>One row of an import: its outcome, and when an earlier row of the same import is in the way, that row (0-based).</summary>
+public sealed record ImportRowResult(InventoryResult Result, int? ConflictingRow);
 
 /// <summary>
 /// The outcome of a write: the instance id, or the field and message explaining why it was refused, and for a name or

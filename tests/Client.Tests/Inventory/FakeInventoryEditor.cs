@@ -23,6 +23,8 @@ public sealed class FakeInventoryEditor(Func<Task<IReadOnlyList<InstanceRegistra
 
     public Task<InventoryResult> RegisterAsync(InstanceRegistration registration, CancellationToken cancellationToken) => throw new NotSupportedException();
     public Task<InventoryResult> UpdateAsync(InstanceRegistration registration, CancellationToken cancellationToken) => throw new NotSupportedException();
+    public Task<IReadOnlyList<ImportRowResult>> ImportAsync(IReadOnlyList<InstanceRegistration> registrations, bool commit,
+        CancellationToken cancellationToken) => throw new NotSupportedException();
     public Task RetireAsync(long id, CancellationToken cancellationToken) => throw new NotSupportedException();
     public Task<InstanceSnapshot> TestConnectionAsync(InstanceRegistration registration, CancellationToken cancellationToken) => throw new NotSupportedException();
 }

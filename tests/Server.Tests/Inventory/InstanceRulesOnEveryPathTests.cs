@@ -17,7 +17,8 @@ namespace IfiDashboard.Server.Tests.Inventory;
 /// <summary>
 /// One rule set for an instance, whichever way it arrives: each bad value is sent through the dashboard's form, a
 /// CMDB's PUT and a CMDB's sync, and the collector's <c>check</c> command where it takes the field, and each path
-/// answers with the same rule's message beside the same field and stores nothing. And the field the form always
+/// answers with the same rule's message beside the same field and stores nothing; a CSV import's preview shows it on
+/// the row. And the field the form always
 /// offered but no path kept, the certificate pin, now reaches the polls.
 /// </summary>
 public sealed class InstanceRulesOnEveryPathTests
@@ -55,8 +56,11 @@ public sealed class InstanceRulesOnEveryPathTests
         var put = await cmdb.PutAsJsonAsync("/api/v1/instances/cmdb-1", ApiBody(bad));
         var sync = await cmdb.PostAsJsonAsync("/api/v1/instances/sync",
             new { instances = new[] { new Dictionary<string, object?>(ApiBody(bad)) { ["externalKey"] = "cmdb-1" } } });
+        var import = await EditingPagesTests.SubmitAsync(browser, "/inventory/import", "import-file", new() { ["Import.Csv"] = ImportCsv(bad) });
 
         Assert.Contains(expected.Message, form.ErrorFor(FormField(bad.Field)), StringComparison.Ordinal);
+        Assert.Contains(expected.Message, import.Page.QuerySelector($"[data-import-preview] li[data-field='{expected.Path}']")?.TextContent,
+            StringComparison.Ordinal);
         Assert.Equal(HttpStatusCode.BadRequest, put.StatusCode);
         Assert.Equal([expected.Message], await ErrorsAsync(put, expected.Path));
         Assert.Equal(HttpStatusCode.BadRequest, sync.StatusCode);
@@ -261,6 +265,14 @@ public sealed class InstanceRulesOnEveryPathTests
         ["Form.Host"] = "127.0.0.1",
         ["Form.CredentialName"] = "fleet",
     };
+
+    /// <summary>The valid registration and the bad value as a CSV import: a header row and one row.</summary>
+    static string ImportCsv(BadValue bad)
+    {
+        var cells = new Dictionary<string, string> { ["name"] = "valid-01", ["host"] = "127.0.0.1", ["credentialName"] = "fleet", [bad.Field] = bad.Value };
+        static string Quoted(string cell) => "\"" + cell.Replace("\"", "\"\"", StringComparison.Ordinal) + "\"";
+        return string.Join(',', cells.Keys) + "\r\n" + string.Join(',', cells.Values.Select(Quoted)) + "\r\n";
+    }
 
     static string FormField(string field) => $"Form.{char.ToUpperInvariant(field[0])}{field[1..]}";
 

@@ -9,6 +9,9 @@ public static class InventoryMessages
     public static string Updated(long id, string name) => Url("updated", id, name);
     public static string Retired(long id, string name) => Url("retired", id, name);
 
+    public static string Imported(int count) =>
+        string.Create(CultureInfo.InvariantCulture, $"inventory?done=imported&name={Uri.EscapeDataString(count == 1 ? "1 instance" : $"{count} instances")}");
+
     static string Url(string done, long id, string name) =>
         string.Create(CultureInfo.InvariantCulture, $"inventory?done={done}&id={id}&name={Uri.EscapeDataString(name)}");
 
@@ -16,6 +19,7 @@ public static class InventoryMessages
     {
         "registered" => $"Registered {name}. It is polled at once; its status appears within seconds.",
         "updated" => $"Saved {name}. The next poll uses the new settings.",
+        "imported" => $"Registered {name} from the file. They are polled at once; their statuses appear within seconds.",
         "retired" => $"Retired {name}. It is no longer polled; its history stays.",
         _ => null,
     };

@@ -143,6 +143,43 @@ public sealed class InstanceInventory(IDbConnectionFactory connections, TimeProv
         return plan.ToOutcome();
     }
 
+    /// <summary>
+    /// Registers many instances at once (a CSV import), all or nothing: each row is refused or registered in turn in one
+    /// transaction, by the same rules as a single registration, so a later row meets the earlier rows as registered
+    /// (two rows naming one server: the second is refused). Committed only when <paramref name="commit"/> is set and no
+    /// row was refused; otherwise rolled back, which makes the same call the import's preview.
+    /// </summary>
+    /// <returns>Per row, in order: created, or refused with the row (0-based) of this import in the way, if it is one.</returns>
+    public async Task<IReadOnlyList<(InventoryWrite Write, int? ConflictingRow)>> ImportAsync(IReadOnlyList<InstanceRegistration> registrations,
+        bool commit, CancellationToken ct)
+    {
+        await using var connection = await connections.OpenAsync(ct);
+        await using var tx = await connection.BeginWriteAsync(ct);
+        var now = time.GetUtcNow();
+        var rowOfId = new Dictionary<long, int>();
+        var outcomes = new List<(InventoryWrite, int?)>();
+        foreach (var registration in registrations)
+        {
+            if (await RefusalAsync(connection, tx, registration, null, ct) is { } refused)
+            {
+                // A row of this import in the way is named by its row: its id exists only inside this transaction.
+                outcomes.Add(refused.Refusal?.Existing is { } existing && rowOfId.TryGetValue(existing.Id, out var row)
+                    ? (refused with { Refusal = refused.Refusal with { Existing = null } }, row)
+                    : (refused, null));
+                continue;
+            }
+            var created = await InsertAsync(connection, tx, registration, null, now, ct);
+            rowOfId[created.Registration.Id] = outcomes.Count;
+            outcomes.Add((new InventoryWrite(InventoryWriteResult.Created, created), null));
+        }
+        if (commit && outcomes.All(o => o.Item1.Refusal is null) && outcomes.Count > 0)
+        {
+            await tx.CommitAsync(ct);
+            changes.Publish();
+        }
+        return outcomes;
+    }
+
     /// <summary>One write transaction; committed and announced only when it changed something.</summary>
     async Task<InventoryWrite> WriteAsync(Func<DbConnection, DbTransaction, DateTimeOffset, Task<InventoryWrite>> write, CancellationToken ct)
     {

@@ -1,0 +1,120 @@
+using System.Net;
+using System.Net.Http.Headers;
+using System.Text;
+using AngleSharp.Html.Dom;
+using AngleSharp.Html.Parser;
+using IfiDashboard.Server.Store.Audit;
+using IfiDashboard.Server.Tests.Functional;
+using IfiDashboard.Server.Tests.Security;
+using IfiDashboard.Shared.Security;
+using Microsoft.Extensions.DependencyInjection;
+
+namespace IfiDashboard.Server.Tests.Inventory;
+
+/// <summary>
+/// Registering many instances from a CSV file uploaded on /inventory/import: the preview shows what registering would
+/// do and stores nothing; registering is all rows or none, audited under the person who confirmed it.
+/// </summary>
+public sealed class CsvImportTests
+{
+    const string Operator = "ops@bank.test";
+
+    static async Task<IHtmlDocument> UploadAsync(HttpClient client, string csv)
+    {
+        var page = new HtmlParser().ParseDocument(await client.GetStringAsync("/inventory/import"));
+        var form = page.QuerySelector("form[data-form='import-file']")!;
+        // As a browser sends it: multipart, every hidden field of the form, the file under the file input's name.
+        using var content = new MultipartFormDataContent();
+        foreach (var hidden in form.QuerySelectorAll("input[type=hidden]"))
+            content.Add(new StringContent(hidden.GetAttribute("value") ?? ""), hidden.GetAttribute("name")!);
+        var file = new ByteArrayContent(Encoding.UTF8.GetPreamble().Concat(Encoding.UTF8.GetBytes(csv)).ToArray());
+        file.Headers.ContentType = new MediaTypeHeaderValue("text/csv");
+        content.Add(file, "file", "instances.csv");
+        using var response = await client.PostAsync("/inventory/import", content);
+        var html = await response.Content.ReadAsStringAsync();
+        Assert.True(response.IsSuccessStatusCode, $"{(int)response.StatusCode}: {html}");
+        return new HtmlParser().ParseDocument(html);
+    }
+
+    static string Outcome(IHtmlDocument page, int line) =>
+        page.QuerySelector($"[data-import-preview] tr[data-line='{line}']")?.GetAttribute("data-outcome") ?? "no such row";
+
+    [Fact]
+    public async Task The_preview_stores_nothing_and_names_the_rows_in_the_way_then_registering_keeps_every_row()
+    {
+        await using var host = new DashboardHost();
+        var client = TestSignIn.As(host.CreateClient(), Operator, DashboardRoles.Operator);
+        var existing = await EditingPagesTests.SubmitAsync(client, "/inventory/new", "registration",
+            new() { ["Form.Name"] = "sql-hr-01", ["Form.Host"] = "sql-hr-01.corp.example", ["Form.CredentialName"] = "fleet" },
+            ("Form.Command", "save"));
+        var before = await StoreDump.AllTextAsync(host.Services);
+
+        var refused = await UploadAsync(client, """
+            name,host,port,environment,tags,credentialName
+            sql-fin-01,sql-fin-01.corp.example,1433,Production,"finance,pci",fleet
+            sql-fin-02,SQL-FIN-01.corp.example,,Test,,fleet
+            sql-hr-01b,sql-hr-01.corp.example,,Production,,fleet
+            sql-web-01,sql-web-01.corp.example,abc,Production,,fleet
+            """);
+        var afterPreview = await StoreDump.AllTextAsync(host.Services);
+
+        Assert.Contains("Registered sql-hr-01", existing.Message, StringComparison.Ordinal);
+        Assert.Equal(before, afterPreview);
+        Assert.Equal(["registers", "refused", "refused", "refused"], Enumerable.Range(2, 4).Select(line => Outcome(refused, line)));
+        // One server twice in the file: the later row is refused and names the earlier line, which is not stored yet.
+        var inFile = refused.QuerySelector("tr[data-line='3'] li[data-field='host']")!;
+        Assert.Contains("sql-fin-01 already polls", inFile.TextContent, StringComparison.Ordinal);
+        Assert.Contains("(line 2 of this file)", inFile.TextContent, StringComparison.Ordinal);
+        Assert.Null(inFile.QuerySelector("a"));
+        // One server already registered: refused with a link to the registration that holds it.
+        Assert.StartsWith("instances/", refused.QuerySelector("tr[data-line='4'] li[data-field='host'] a")?.GetAttribute("href"), StringComparison.Ordinal);
+        Assert.Contains("A port number", refused.QuerySelector("tr[data-line='5'] li[data-field='port']")?.TextContent, StringComparison.Ordinal);
+        Assert.Null(refused.QuerySelector("form[data-form='import-confirm']"));
+
+        var accepted = await UploadAsync(client, """
+            name,host,port,environment,tags,credentialName
+            sql-fin-01,sql-fin-01.corp.example,1433,Production,"finance,pci",fleet
+            sql-web-01,sql-web-01.corp.example,,Test,,fleet
+            """);
+        Assert.Equal(before, await StoreDump.AllTextAsync(host.Services));
+        // Confirming posts the preview's own form: the text previewed, handed back in its hidden field.
+        var confirm = accepted.QuerySelector("form[data-form='import-confirm']")!.QuerySelectorAll("input[type=hidden]")
+            .ToDictionary(i => i.GetAttribute("name")!, i => i.GetAttribute("value") ?? "");
+        using var posted = await client.PostAsync("/inventory/import", new FormUrlEncodedContent(confirm));
+        var registered = new EditingPagesTests.Submitted(new HtmlParser().ParseDocument(await posted.Content.ReadAsStringAsync()),
+            posted.RequestMessage!.RequestUri!.AbsolutePath);
+
+        Assert.Equal(["registers", "registers"], Enumerable.Range(2, 2).Select(line => Outcome(accepted, line)));
+        Assert.Equal("/inventory", registered.Path);
+        Assert.Contains("Registered 2 instances from the file", registered.Message, StringComparison.Ordinal);
+        var inventory = registered.Page.QuerySelectorAll("table[data-table='inventory'] tbody tr").Select(r => r.GetAttribute("data-instance")).ToList();
+        Assert.Equal(["sql-fin-01", "sql-hr-01", "sql-web-01"], inventory);
+        var fin = registered.Page.QuerySelector("tr[data-instance='sql-fin-01']")!;
+        Assert.Equal("finance, pci", fin.QuerySelector(".tags")?.TextContent);
+        var audit = await host.Services.GetRequiredService<AuditLog>().QueryAsync(
+            new AuditFilter(Action: AuditActions.InstanceRegistered), null, AuditLog.MaxPageSize, CancellationToken.None);
+        // "instance 2 (sql-fin-01)": the ids a preview took inside its rolled-back transaction differ by store.
+        Assert.Equal(["sql-fin-01", "sql-hr-01", "sql-web-01"], audit.Select(a => a.Target![(a.Target!.IndexOf('(') + 1)..^1]).Order(StringComparer.Ordinal));
+        Assert.All(audit, a => Assert.Equal(Operator, a.Actor));
+    }
+
+    [Fact]
+    public async Task A_viewer_cannot_import_and_the_store_is_unchanged()
+    {
+        await using var host = new DashboardHost();
+        var operatorClient = TestSignIn.As(host.CreateClient(), Operator, DashboardRoles.Operator);
+        var viewer = TestSignIn.AsRole(host.CreateClient(), DashboardRoles.Viewer);
+        var token = await TestSignIn.FormTokenAsync(viewer);
+        var before = await StoreDump.AllTextAsync(host.Services);
+
+        using var response = await viewer.PostAsync("/inventory/import", new FormUrlEncodedContent(new Dictionary<string, string>
+        {
+            ["_handler"] = "import", ["__RequestVerificationToken"] = token,
+            ["Import.Command"] = "register", ["Import.Csv"] = "name,host\r\nsql-x,sql-x.corp.example\r\n",
+        }));
+
+        Assert.Equal(HttpStatusCode.Forbidden, response.StatusCode);
+        Assert.Equal(before, await StoreDump.AllTextAsync(host.Services));
+        Assert.Contains("Import from CSV", await operatorClient.GetStringAsync("/inventory"), StringComparison.Ordinal);
+    }
+}
