@@ -158,9 +158,11 @@ public sealed class InstanceInventory(IDbConnectionFactory connections, TimeProv
         var now = time.GetUtcNow();
         var rowOfId = new Dictionary<long, int>();
         var outcomes = new List<(InventoryWrite, int?)>();
+        // Read once and kept up to date with the rows registered: the write lock is held for one read, not one a row.
+        var active = (await ListActiveRecordsAsync(connection, tx, ct)).ToList();
         foreach (var registration in registrations)
         {
-            if (await RefusalAsync(connection, tx, registration, null, ct) is { } refused)
+            if (Refusal(registration, active, null) is { } refused)
             {
                 // A row of this import in the way is named by its row: its id exists only inside this transaction.
                 outcomes.Add(refused.Refusal?.Existing is { } existing && rowOfId.TryGetValue(existing.Id, out var row)
@@ -169,6 +171,7 @@ public sealed class InstanceInventory(IDbConnectionFactory connections, TimeProv
                 continue;
             }
             var created = await InsertAsync(connection, tx, registration, null, now, ct);
+            active.Add(created);
             rowOfId[created.Registration.Id] = outcomes.Count;
             outcomes.Add((new InventoryWrite(InventoryWriteResult.Created, created), null));
         }
@@ -196,10 +199,14 @@ public sealed class InstanceInventory(IDbConnectionFactory connections, TimeProv
     /// <summary>Why the registration may not be stored: a broken rule, a name in use, a server registered already.</summary>
     async Task<InventoryWrite?> RefusalAsync(DbConnection connection, DbTransaction tx, InstanceRegistration registration, long? exceptId,
         CancellationToken ct)
+        // A registration that breaks a rule is refused for it without reading the inventory.
+        => Refusal(registration, InstanceRules.Check(registration).Count > 0 ? [] : await ListActiveRecordsAsync(connection, tx, ct), exceptId);
+
+    /// <summary><see cref="RefusalAsync"/> against the active instances given.</summary>
+    static InventoryWrite? Refusal(InstanceRegistration registration, IReadOnlyList<InventoryRecord> active, long? exceptId)
     {
         if (InstanceRules.Check(registration) is { Count: > 0 } broken)
             return InventoryWrite.Refused(new InventoryRefusal(InventoryRefusalKind.Invalid, broken));
-        var active = await ListActiveRecordsAsync(connection, tx, ct);
         var others = active.Where(r => r.Registration.Id != exceptId).ToList();
         if (others.FirstOrDefault(r => string.Equals(r.Registration.Name, registration.Name, StringComparison.OrdinalIgnoreCase)) is { } named)
             return InventoryWrite.Refused(InventoryRefusal.NameTaken(registration.Name, named.Registration));
