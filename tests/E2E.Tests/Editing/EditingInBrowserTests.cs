@@ -156,6 +156,32 @@ public sealed class EditingInBrowserTests(EditingFixture demo)
     }
 
     [Fact]
+    public void A_csv_file_chosen_in_the_browser_is_previewed_then_registered()
+    {
+        var file = Path.Combine(Directory.CreateTempSubdirectory("ifi-import-").FullName, "instances.csv");
+        File.WriteAllText(file, "name,host,environment,tags,credentialName\r\n" +
+                                "E2E-IMPORT-01,e2e-import-01.corp.example,Test,\"e2e,import\",\r\n" +
+                                "E2E-IMPORT-02,e2e-import-02.corp.example,Test,,\r\n");
+
+        Browser.Open(Url("inventory"));
+        Browser.Click("[data-action=import]");
+        Browser.WaitFor("form[data-form=import-file]");
+        Field("file").SendKeys(file);
+        Browser.Click("[data-action=preview-import]");
+        Browser.WaitFor("[data-import-preview]");
+        var outcomes = Browser.Attributes("[data-import-preview] tr[data-line]", "data-outcome");
+        var violations = Browser.AccessibilityViolations();
+        Browser.Screenshot("inventory-import-preview");
+        Browser.Click("[data-action=confirm-import]");
+        Browser.WaitFor("tr[data-instance='E2E-IMPORT-02']");
+
+        Assert.Equal(["registers", "registers"], outcomes);
+        Assert.Empty(violations);
+        Assert.Contains("Registered 2 instances from the file", Browser.Text("[data-form-message]"), StringComparison.Ordinal);
+        Assert.Equal("e2e, import", Browser.Text("tr[data-instance='E2E-IMPORT-01'] .tags"));
+    }
+
+    [Fact]
     public void The_editing_pages_read_in_the_dark_theme()
     {
         Browser.Open(Url("policy"));
@@ -166,6 +192,8 @@ public sealed class EditingInBrowserTests(EditingFixture demo)
             {
                 ("policy", "form[data-form=grant]", "policy-dark"),
                 ("inventory", "table[data-table=inventory]", "inventory-dark"),
+                ("inventory/import", "form[data-form=import-file]", "inventory-import-dark"),
+                // Last: the field colour below is read on this page.
                 ("inventory/new", "form[data-form=registration]", "inventory-new-dark"),
             })
             {
