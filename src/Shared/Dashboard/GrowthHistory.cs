@@ -96,8 +96,6 @@ public sealed record GrowthHistory
     /// <summary>The series that have events, in <see cref="GrowthSeries.Ordered"/> order.</summary>
     public required IReadOnlyList<GrowthSeriesTotals> Series { get; init; }
 
-    public long MaxDurationMicroseconds => Series.Count == 0 ? 0 : Series.Max(s => s.MaxDurationMicroseconds);
-
     /// <summary>
     /// The events of <paramref name="window"/> at <paramref name="now"/>. Every kept event's window starts at the
     /// oldest event (a day before <paramref name="now"/> when there is none); it ends at <paramref name="now"/>, or at

@@ -1,6 +1,5 @@
 using IfiDashboard.Shared.Compliance.Files;
 using IfiDashboard.Shared.Compliance.Timeline;
-using IfiDashboard.Shared.Compliance.Zeroing;
 using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Shared.Dashboard;
