@@ -19,7 +19,10 @@ internal sealed record BenchmarkOptions
     /// <summary>The server build to run: by default the configuration this benchmark was built in (bin/Release/net10.0).</summary>
     public string Configuration { get; init; } =
         new DirectoryInfo(AppContext.BaseDirectory.TrimEnd(Path.DirectorySeparatorChar)).Parent?.Name ?? "Release";
-    /// <summary>Runs a second server with the embedded collector polling a simulated fleet of this many instances.</summary>
+    /// <summary>
+    /// Runs a second server with the embedded collector polling a simulated fleet of this many instances, one per
+    /// registration (those beyond it are retired in the run's copy of the store).
+    /// </summary>
     public int CollectorFleet { get; init; }
     public int CollectorSeconds { get; init; } = 60;
     /// <summary>Skips the collector-off server run, for repeating the collector run alone (e.g. with --server-env).</summary>

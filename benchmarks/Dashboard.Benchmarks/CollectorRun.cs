@@ -8,8 +8,9 @@ namespace IfiDashboard.Dashboard.Benchmarks;
 
 /// <summary>
 /// Server plus embedded collector at full inventory: a copy of the benchmark store whose registrations are pointed
-/// (through <see cref="InstanceInventory.UpdateAsync"/>) at a small simulated fleet, many registrations per simulated
-/// instance, so the collector polls 10,000 registrations while the pages and the assessment run as before.
+/// (through <see cref="InstanceInventory.UpdateAsync"/>) at a simulated fleet, one simulated instance per registration
+/// (<c>--collector-fleet 10000</c>: the collector polls 10,000 registrations while the pages and the assessment run as
+/// before; a smaller fleet retires the registrations beyond it).
 /// </summary>
 internal sealed class CollectorRun(BenchmarkOptions options, Report report)
 {
@@ -71,6 +72,10 @@ internal sealed class CollectorRun(BenchmarkOptions options, Report report)
         try { Directory.Delete(directory, recursive: true); } catch (IOException) { }
     }
 
+    /// <summary>
+    /// Points each registration at a simulated instance of its own: the inventory refuses a second registration of
+    /// one server (the same host and port), so registrations beyond the simulated fleet are retired in the copy.
+    /// </summary>
     static async Task<int> RetargetAsync(string store, IReadOnlyList<int> ports)
     {
         await using var services = StoreSeeder.Services(store);
@@ -78,16 +83,21 @@ internal sealed class CollectorRun(BenchmarkOptions options, Report report)
         var registrations = await repository.ListActiveAsync(CancellationToken.None);
         for (var i = 0; i < registrations.Count; i++)
         {
+            if (i >= ports.Count)
+            {
+                await repository.RetireAsync(registrations[i].Id, CancellationToken.None);
+                continue;
+            }
             var retargeted = await repository.UpdateAsync(registrations[i] with
             {
-                Host = "127.0.0.1", Port = ports[i % ports.Count], InstanceName = null, TrustServerCertificate = true,
+                Host = "127.0.0.1", Port = ports[i], InstanceName = null, TrustServerCertificate = true,
                 CredentialName = "bench",
             }, CancellationToken.None);
             if (retargeted.Refusal is { } refused)
                 throw new InvalidOperationException($"{registrations[i].Name} not retargeted: {refused.Errors[0].Message}");
         }
         SqliteConnection.ClearAllPools();
-        return registrations.Count;
+        return Math.Min(registrations.Count, ports.Count);
     }
 
     static async Task<long> PollsAsync(string store)

@@ -38,6 +38,8 @@ internal sealed class ServerProcess : IAsyncDisposable
         info.ArgumentList.Add(serverDll);
         info.ArgumentList.Add("--urls");
         info.ArgumentList.Add($"http://127.0.0.1:{port}");
+        // The pages are timed as a wall screen reads them: anonymous read, an administrator's opt-in (docs/security.md).
+        info.ArgumentList.Add("--Auth:AllowAnonymousRead=true");
         foreach (var (key, value) in settings)
             info.ArgumentList.Add($"--{key}={value}");
         // Production, like an installed server: no developer exception page or static-asset manifest lookups.

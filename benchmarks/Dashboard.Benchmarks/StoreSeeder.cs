@@ -56,7 +56,8 @@ internal sealed class StoreSeeder(BenchmarkOptions options)
     {
         Name = instance.Name,
         Host = instance.Host,
-        Port = 1433,
+        // A named instance is found through the SQL Browser, a default one on 1433: the inventory takes one or the other.
+        Port = instance.InstanceName is null ? 1433 : null,
         InstanceName = instance.InstanceName,
         Environment = instance.Environment,
         Owner = instance.Owner,

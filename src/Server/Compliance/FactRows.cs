@@ -1,6 +1,12 @@
+using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Shared.Inventory;
+
 namespace IfiDashboard.Server.Compliance;
 
 // Rows as SQLite returns them for the compliance facts (times as ISO text, enums as names).
+
+/// <summary>An active instance as the assessment reads it: its registration, its list row and its engine's facts.</summary>
+internal sealed record ActiveInstance(InstanceRegistration Registration, InstanceListRow State, InstanceFactRow Facts);
 
 internal sealed class InstanceFactRow
 {

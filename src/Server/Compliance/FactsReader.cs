@@ -2,6 +2,8 @@ using System.Runtime.CompilerServices;
 using System.Text.Json;
 using Dapper;
 using IfiDashboard.Server.Store;
+using IfiDashboard.Server.Store.Dashboard;
+using IfiDashboard.Server.Store.Inventory;
 using IfiDashboard.Shared.Compliance.Facts;
 using IfiDashboard.Shared.Snapshots;
 
@@ -13,21 +15,32 @@ namespace IfiDashboard.Server.Compliance;
 /// </summary>
 public sealed class FactsReader(IDbConnectionFactory connections)
 {
-    internal async Task<Dictionary<long, InstanceFactRow>> InstancesAsync(CancellationToken ct)
+    /// <summary>
+    /// Every active instance with its state, in one read: the registration, the list's row and the engine's facts come
+    /// from the same row of <c>instances LEFT JOIN instance_state</c>, so they cannot disagree (three reads could see a
+    /// registration that one of them missed).
+    /// </summary>
+    internal async Task<IReadOnlyList<ActiveInstance>> ActiveInstancesAsync(CancellationToken ct)
     {
-        const string sql = """
-            SELECT i.id AS Id, i.tags AS Tags, s.product_version AS ProductVersion, s.engine_edition AS EngineEdition,
+        // Three column groups, each starting with its Id column: Dapper splits the row there into three objects.
+        const string sql = $"""
+            SELECT {InstanceRow.Columns},
+                {FleetQueries.ListColumns},
+                i.id AS Id, i.tags AS Tags, s.product_version AS ProductVersion, s.engine_edition AS EngineEdition,
                 s.host_platform AS HostPlatform, s.server_name AS ServerName, s.engine_last_startup_time AS EngineLastStartupTime,
                 s.evidence_since AS EvidenceSince, s.is_clustered AS IsClustered, s.cluster_nodes AS ClusterNodes,
                 (SELECT ss.ifi_enabled FROM service_snapshots ss
                  WHERE ss.poll_id = s.last_good_poll_id AND ss.is_engine = 1) AS EngineDmvIfiEnabled
             FROM instances i
             LEFT JOIN instance_state s ON s.instance_id = i.id
-            WHERE i.retired_at IS NULL;
+            WHERE i.retired_at IS NULL
+            ORDER BY lower(i.name), i.id;
             """;
         await using var connection = await connections.OpenAsync(ct);
-        var rows = await connection.QueryAsync<InstanceFactRow>(new CommandDefinition(sql, cancellationToken: ct));
-        return rows.ToDictionary(r => r.Id);
+        var rows = await connection.QueryAsync<InstanceRow, FleetQueries.ListRow, InstanceFactRow, ActiveInstance>(
+            new CommandDefinition(sql, new { notPolledYet = FleetQueries.NotPolledYet }, cancellationToken: ct),
+            (registration, state, facts) => new ActiveInstance(registration.ToRegistration(), state.ToRecord(), facts));
+        return rows.ToList();
     }
 
     public async Task<ILookup<long, DatabaseFileFacts>> FilesAsync(long? instanceId, CancellationToken ct)

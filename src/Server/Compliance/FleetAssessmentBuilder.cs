@@ -15,8 +15,6 @@ namespace IfiDashboard.Server.Compliance;
 /// <summary>Reads the store and assesses every active instance; growth events stream one instance at a time.</summary>
 public sealed class FleetAssessmentBuilder(
     FactsReader facts,
-    FleetQueries queries,
-    InstanceInventory instances,
     PolicyStore policies,
     DailyComplianceStore daily,
     RemediationPacks remediation,
@@ -29,11 +27,9 @@ public sealed class FleetAssessmentBuilder(
     public async Task<FleetAssessment> BuildAsync(CancellationToken ct)
     {
         var now = time.GetUtcNow();
-        var active = await instances.ListActiveAsync(ct);
-        var extras = await facts.InstancesAsync(ct);
-        var duplicates = InventoryFields.Duplicates(active, id => extras.GetValueOrDefault(id)?.ServerName);
-        var registrations = active.Where(r => !duplicates.ContainsKey(r.Id)).ToDictionary(r => r.Id);
-        var states = (await queries.ListInstancesAsync(ct)).Where(s => registrations.ContainsKey(s.Id)).ToDictionary(s => s.Id);
+        var active = (await facts.ActiveInstancesAsync(ct)).ToDictionary(a => a.Registration.Id);
+        var duplicates = InventoryFields.Duplicates(active.Values.Select(a => a.Registration), id => active[id].Facts.ServerName);
+        var counted = active.Values.Where(a => !duplicates.ContainsKey(a.Registration.Id)).ToDictionary(a => a.Registration.Id);
         var files = await facts.FilesAsync(null, ct);
         var encryption = await facts.EncryptionAsync(null, ct);
         var observations = await facts.ObservationsAsync(null, ct);
@@ -43,10 +39,11 @@ public sealed class FleetAssessmentBuilder(
         var assessed = new Dictionary<long, (InstanceAssessment Assessment, IReadOnlyList<InstanceZeroing> Windows)>();
         void Assess(long id, List<GrowthEventFacts> events)
         {
-            if (!registrations.TryGetValue(id, out var registration) || !states.TryGetValue(id, out var state)) return;
+            if (!counted.TryGetValue(id, out var instance)) return;
+            var (registration, state, extra) = instance;
             var set = new InstanceFactSet
             {
-                Instance = InstanceAssessor.Facts(registration, state, extras.GetValueOrDefault(id)),
+                Instance = InstanceAssessor.Facts(registration, state, extra),
                 Files = files[id].ToList(),
                 Encryption = encryption[id].ToList(),
                 GrowthEvents = events,
@@ -58,7 +55,7 @@ public sealed class FleetAssessmentBuilder(
 
         await foreach (var (id, events) in facts.GrowthEventsByInstanceAsync(now - History, null, ct))
             Assess(id, events);
-        foreach (var id in registrations.Keys.Where(id => !assessed.ContainsKey(id)))
+        foreach (var id in counted.Keys.Where(id => !assessed.ContainsKey(id)))
             Assess(id, []);
 
         var ordered = assessed.Values.OrderBy(a => a.Assessment.Registration.Name, StringComparer.OrdinalIgnoreCase).ToList();
@@ -66,7 +63,7 @@ public sealed class FleetAssessmentBuilder(
         // A status is seen once the instance has been polled: registering it (which wakes an assessment before its
         // first poll) must not give its first day an Unknown it never had.
         await daily.RecordAsync(today, ordered
-            .Where(a => states[a.Assessment.Registration.Id].LastPollAt is not null)
+            .Where(a => counted[a.Assessment.Registration.Id].State.LastPollAt is not null)
             .Select(a => (a.Assessment.Registration.Id, a.Assessment.Compliance.Status)), ct);
         var series = DailyComplianceSeries.EndingWithNow(DailyComplianceSeries.Build(await daily.ReadAsync(today.AddDays(-89), ct)), today,
             FleetSummaries.Count(ordered.Select(a => new AssessedInstance(a.Assessment.Facts, a.Assessment.Compliance))));
@@ -101,9 +98,9 @@ public sealed class FleetAssessmentBuilder(
             Last30Days = Window(1, 30),
             Last90Days = Window(2, 90),
             Daily = series,
-            LastPollAt = states.Values.Max(s => s.LastPollAt),
-            Polled = states.Values.Count(s => s.LastPollAt is not null),
-            DuplicateOf = duplicates.ToDictionary(d => d.Key, d => d.Value.Name),
+            LastPollAt = counted.Values.Max(a => a.State.LastPollAt),
+            Polled = counted.Values.Count(a => a.State.LastPollAt is not null),
+            DuplicateOf = duplicates,
         };
     }
 }

@@ -1,6 +1,7 @@
 using IfiDashboard.Shared.Compliance.Policy;
 using IfiDashboard.Shared.Compliance.Summary;
 using IfiDashboard.Shared.Compliance.Zeroing;
+using IfiDashboard.Shared.Inventory;
 
 namespace IfiDashboard.Shared.Dashboard;
 
@@ -26,9 +27,9 @@ public sealed record FleetAssessment
 
     /// <summary>
     /// Active instances left out of every figure because an earlier registration reaches the same server (by address,
-    /// or by the name the server reported): their ids, with the name of the registration that counts.
+    /// or by the name the server reported): their ids, with the registration that counts.
     /// </summary>
-    public IReadOnlyDictionary<long, string> DuplicateOf { get; init; } = new Dictionary<long, string>();
+    public IReadOnlyDictionary<long, InstanceRegistration> DuplicateOf { get; init; } = new Dictionary<long, InstanceRegistration>();
 
     public InstanceAssessment? Find(long instanceId) => Instances.FirstOrDefault(i => i.Registration.Id == instanceId);
 

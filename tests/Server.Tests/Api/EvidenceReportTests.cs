@@ -3,10 +3,12 @@ using System.Net;
 using System.Net.Http.Json;
 using System.Security.Claims;
 using System.Text.Json;
+using Dapper;
 using IfiDashboard.Server.Api.Compliance;
 using IfiDashboard.Server.Reports;
 using IfiDashboard.Client.Pages.Reports;
 using IfiDashboard.Server.Api.Keys;
+using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Reports;
 using IfiDashboard.Server.Tests.Api.Compliance;
 using IfiDashboard.Server.Tests.Security;
@@ -34,6 +36,28 @@ public sealed class EvidenceReportTests
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
         return (await response.Content.ReadAsStringAsync(),
             response.Headers.TryGetValues(EvidenceReportEndpoints.ReportHashHeader, out var values) ? values.Single() : null);
+    }
+
+    [Fact]
+    public async Task The_report_is_made_while_a_writer_holds_the_store()
+    {
+        await using var fleet = await ComplianceFleet.StartAsync();
+        var auditor = await AuditorAsync(fleet);
+        var period = $"from={Today}&to={Tomorrow}";
+        var unlocked = await GetAsync(auditor, period);
+
+        // A writer in the middle of its transaction (a collector's snapshot, the retention pass): a report reads past
+        // it instead of waiting for the store's write lock and answering 503.
+        var connections = fleet.Host.Services.GetRequiredService<IDbConnectionFactory>();
+        await using var writer = await connections.OpenAsync(CancellationToken.None);
+        await using var writing = await writer.BeginTransactionAsync(CancellationToken.None);
+        await writer.ExecuteAsync(connections.Dialect.IsPostgres
+            ? "LOCK TABLE instances, waivers, daily_compliance IN SHARE ROW EXCLUSIVE MODE;"
+            : "UPDATE instances SET owner = owner;", transaction: writing);
+
+        var locked = await GetAsync(auditor, period);
+
+        Assert.Equal(unlocked.Body, locked.Body);
     }
 
     [Fact]

@@ -178,7 +178,7 @@ public sealed class InstanceRulesOnEveryPathTests
         await using var host = new DashboardHost(new ScenarioInstance { Name = "sqlfin09", Profile = "2019", IfiEnabled = false });
         host.Settings["Credentials:fleet:AllowedHosts:1"] = "localhost";
         var port = host.Fleet["sqlfin09"].Port;
-        var (_, cmdb) = await ClientsAsync(host);
+        var (browser, cmdb) = await ClientsAsync(host);
         // "localhost" and "127.0.0.1" are two addresses: nothing before a poll says they reach one server.
         var byAddress = await cmdb.PutAsJsonAsync("/api/v1/instances/cmdb-9", new { name = "fin-by-ip", host = "127.0.0.1", port, credentialName = "fleet", trustServerCertificate = true });
         var byName = await cmdb.PutAsJsonAsync("/api/v1/instances/cmdb-10", new { name = "fin-by-name", host = "localhost", port, credentialName = "fleet", trustServerCertificate = true });
@@ -188,8 +188,21 @@ public sealed class InstanceRulesOnEveryPathTests
 
         Assert.Equal((HttpStatusCode.Created, HttpStatusCode.Created), (byAddress.StatusCode, byName.StatusCode));
         Assert.Equal(["fin-by-ip"], fleet.Instances.Select(i => i.Registration.Name));
-        Assert.Equal("fin-by-ip", Assert.Single(fleet.DuplicateOf).Value);
+        Assert.Equal("fin-by-ip", Assert.Single(fleet.DuplicateOf).Value.Name);
         Assert.Single(fleet.Last90Days.Instances);
+
+        // What a person sees: the inventory names the duplicate, and its instance page says which one counts.
+        var parser = new AngleSharp.Html.Parser.HtmlParser();
+        var counted = (await byAddress.Content.ReadFromJsonAsync<JsonElement>()).GetProperty("instance").GetProperty("id").GetInt64();
+        var duplicate = (await byName.Content.ReadFromJsonAsync<JsonElement>()).GetProperty("instance").GetProperty("id").GetInt64();
+        var inventory = parser.ParseDocument(await browser.GetStringAsync("/inventory"));
+        var note = inventory.QuerySelector($"tr[data-id='{duplicate}'] [data-duplicate-of]");
+        Assert.Equal(counted.ToString(System.Globalization.CultureInfo.InvariantCulture), note?.GetAttribute("data-duplicate-of"));
+        Assert.Null(inventory.QuerySelector($"tr[data-id='{counted}'] [data-duplicate-of]"));
+        using var page = await browser.GetAsync($"/instances/{duplicate}");
+        var explanation = parser.ParseDocument(await page.Content.ReadAsStringAsync()).QuerySelector("[data-duplicate-of]");
+        Assert.Equal(HttpStatusCode.OK, page.StatusCode);
+        Assert.Equal($"instances/{counted}", explanation?.QuerySelector("a")?.GetAttribute("href"));
     }
 
     [Fact]

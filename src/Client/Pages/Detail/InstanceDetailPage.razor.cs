@@ -21,6 +21,8 @@ public partial class InstanceDetailPage
     [CascadingParameter] public HttpContext? HttpContext { get; set; }
 
     InstanceDetail? _detail;
+    /// <summary>Set when this registration reaches the same server as an earlier one: the one the figures count.</summary>
+    IfiDashboard.Shared.Inventory.InstanceRegistration? _countedAs;
     bool _loaded;
     string? _loadError;
 
@@ -29,9 +31,10 @@ public partial class InstanceDetailPage
         try
         {
             _detail = await Details.GetAsync(Id, GrowthWindows.Parse(GrowthWindowSlug), CancellationToken.None);
+            _countedAs = _detail is null ? (await Assessments.GetAsync(CancellationToken.None)).DuplicateOf.GetValueOrDefault(Id) : null;
             _loaded = true;
             _loadError = null;
-            if (_detail is null && HttpContext is { Response.HasStarted: false } http)
+            if (_detail is null && _countedAs is null && HttpContext is { Response.HasStarted: false } http)
                 http.Response.StatusCode = StatusCodes.Status404NotFound;
         }
         catch (Exception e)

@@ -1,3 +1,4 @@
+using IfiDashboard.Shared.Dashboard;
 using IfiDashboard.Shared.Editing;
 using IfiDashboard.Shared.Inventory;
 using Microsoft.AspNetCore.Components;
@@ -11,6 +12,7 @@ namespace IfiDashboard.Client.Pages.Inventory;
 public partial class InventoryPage
 {
     [Inject] IInventoryEditor Inventory { get; set; } = null!;
+    [Inject] IFleetAssessments Assessments { get; set; } = null!;
     [Inject] NavigationManager Navigation { get; set; } = null!;
 
     [SupplyParameterFromQuery(Name = "retire")] public long? RetireId { get; set; }
@@ -20,6 +22,8 @@ public partial class InventoryPage
     [SupplyParameterFromForm(FormName = "retire")] public RetireRequest? Retire { get; set; }
 
     IReadOnlyList<InstanceRegistration>? _instances;
+    /// <summary>Registrations that reach the same server as an earlier one, which is the one the figures count.</summary>
+    IReadOnlyDictionary<long, InstanceRegistration> _duplicateOf = new Dictionary<long, InstanceRegistration>();
     InstanceRegistration? _confirm;
     string? _loadError;
     string? _message;
@@ -32,6 +36,7 @@ public partial class InventoryPage
         {
             _instances = (await Inventory.ListAsync(CancellationToken.None))
                 .OrderBy(i => i.Name, StringComparer.OrdinalIgnoreCase).ToList();
+            _duplicateOf = (await Assessments.GetAsync(CancellationToken.None)).DuplicateOf;
             _confirm = _instances.FirstOrDefault(i => i.Id == RetireId);
             if (RetireId is { } id && _confirm is null)
                 Fail($"No active instance has id {id}: it may already be retired.");

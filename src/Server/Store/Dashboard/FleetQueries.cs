@@ -10,17 +10,25 @@ public sealed class FleetQueries(IDbConnectionFactory connections) : IFleetReade
     /// <summary>The reason shown for an instance that has no poll stored yet.</summary>
     public const string NotPolledYet = "not polled yet";
 
+    /// <summary>
+    /// An active instance's row in the list (<see cref="ListRow"/>) from <c>instances i LEFT JOIN instance_state s</c>,
+    /// with the parameter <c>@notPolledYet</c>: the list's own query and the assessment's one read select it alike.
+    /// </summary>
+    internal const string ListColumns = """
+        i.id AS Id, i.name AS Name, i.environment AS Environment, i.owner AS Owner,
+            s.product_version AS ProductVersion, s.product_level AS ProductLevel,
+            s.product_update_level AS ProductUpdateLevel, s.edition AS Edition, s.host_platform AS HostPlatform,
+            s.engine_service_account AS EngineServiceAccount,
+            COALESCE(s.ifi_state, 'Unknown') AS IfiState,
+            CASE WHEN s.instance_id IS NULL THEN @notPolledYet ELSE s.ifi_unknown_reason END AS IfiUnknownReason,
+            s.last_poll_at AS LastPollAt, s.last_good_poll_at AS LastGoodPollAt,
+            s.last_outcome AS LastOutcome, s.last_message AS LastMessage
+        """;
+
     public async Task<IReadOnlyList<InstanceListRow>> ListInstancesAsync(CancellationToken cancellationToken)
     {
-        const string sql = """
-            SELECT i.id AS Id, i.name AS Name, i.environment AS Environment, i.owner AS Owner,
-                s.product_version AS ProductVersion, s.product_level AS ProductLevel,
-                s.product_update_level AS ProductUpdateLevel, s.edition AS Edition, s.host_platform AS HostPlatform,
-                s.engine_service_account AS EngineServiceAccount,
-                COALESCE(s.ifi_state, 'Unknown') AS IfiState,
-                CASE WHEN s.instance_id IS NULL THEN @notPolledYet ELSE s.ifi_unknown_reason END AS IfiUnknownReason,
-                s.last_poll_at AS LastPollAt, s.last_good_poll_at AS LastGoodPollAt,
-                s.last_outcome AS LastOutcome, s.last_message AS LastMessage
+        const string sql = $"""
+            SELECT {ListColumns}
             FROM instances i
             LEFT JOIN instance_state s ON s.instance_id = i.id
             WHERE i.retired_at IS NULL
@@ -68,7 +76,7 @@ public sealed class FleetQueries(IDbConnectionFactory connections) : IFleetReade
     }
 
     // Rows as SQLite returns them (times and enums as text); mapped to the public records above.
-    sealed class ListRow
+    internal sealed class ListRow
     {
         public long Id { get; init; }
         public string Name { get; init; } = "";

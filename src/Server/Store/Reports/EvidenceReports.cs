@@ -23,15 +23,15 @@ public sealed class EvidenceReports(IDbConnectionFactory connections, TimeProvid
 
     public async Task<EvidenceReport> BuildAsync(DateTimeOffset from, DateTimeOffset to, string? environment, string? tag, CancellationToken ct)
     {
-        // The period's time lost, the figures the time-lost API gives for it; read before the store snapshot below,
-        // since the first assessment of a starting server writes the day's statuses.
+        // The period's time lost, the figures the time-lost API gives for it; read before the store snapshot below is
+        // taken, since the first assessment of a starting server writes the day's statuses, which the snapshot must see.
         var fleet = await assessments.GetAsync(ct);
         var lost = await zeroing.ReportAsync(fleet, from, to, ct);
 
         var bounds = new { from = StoreTime.ToText(from), to = StoreTime.ToText(to), fromDay = Day(from), toDay = Day(to) };
         await using var connection = await connections.OpenAsync(ct);
         // One snapshot of the store: the sections must agree with each other.
-        await using var tx = await connection.BeginTransactionAsync(ct);
+        await using var tx = await connection.BeginReadSnapshotAsync(ct);
 
         var instances = (await connection.QueryAsync<InstanceRow>(new CommandDefinition("""
             SELECT id AS Id, name AS Name, external_key AS ExternalKey, environment AS Environment, owner AS Owner, tags AS Tags
