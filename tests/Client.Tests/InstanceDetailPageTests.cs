@@ -99,7 +99,7 @@ public sealed class InstanceDetailPageTests : ComponentTest
     {
         var current = Details.SqlFin01(growthEvents: 4);
         RenderInteractively();
-        var page = RenderWith(new FakeDetails(_ => Task.FromResult<InstanceDetail?>(current)), current.Assessment.Registration.Id);
+        var page = RenderWith(new FakeDetails((_, window) => Task.FromResult<InstanceDetail?>(FakeDetails.InWindow(current, window))), current.Assessment.Registration.Id);
         Assert.Equal(4, page.FindAll("[data-table=growth] tbody tr").Count);
 
         current = Details.SqlFin01(growthEvents: 8); // a poll stored four more growth events
@@ -143,7 +143,72 @@ public sealed class InstanceDetailPageTests : ComponentTest
 
         Assert.Equal(20, page.FindAll("[data-table=growth] tbody tr").Count);
         Assert.Contains("Page 3 of 3", page.Find(".pager").TextContent, StringComparison.Ordinal);
-        Assert.Equal("instances/1?events=2#h-growth", page.Find(".pager a[rel=prev]").GetAttribute("href"));
+        Assert.Equal("instances/1?growth=90d&events=2#h-growth", page.Find(".pager a[rel=prev]").GetAttribute("href"));
+    }
+
+    [Fact]
+    public void The_growth_window_is_chosen_by_links_that_keep_it_in_the_address()
+    {
+        var page = RenderDetail(Details.SqlFin01(growthEvents: 30), "?growth=7d");
+
+        var windows = page.FindAll("nav.window-select a");
+        Assert.Equal(["24 h", "7 days", "30 days", "90 days", "all kept"], windows.Select(a => a.TextContent));
+        Assert.Equal("instances/1?growth=24h#h-growth", windows[0].GetAttribute("href"));
+        Assert.Equal(["7d"], page.FindAll("nav.window-select a[aria-current=true]").Select(a => a.GetAttribute("data-growth-window")));
+        Assert.Equal("Growth events, last 7 days", page.Find("#h-growth").TextContent);
+        // 30 growths seven hours apart from three hours ago: the last 168 hours hold 24 of them.
+        var starts = page.FindAll("[data-table=growth] tbody tr").Select(r => DateTimeOffset.Parse(r.GetAttribute("data-start")!, System.Globalization.CultureInfo.InvariantCulture)).ToList();
+        Assert.Equal(24, starts.Count);
+        Assert.All(starts, s => Assert.True(s >= InstanceSpec.Now.AddDays(-7)));
+    }
+
+    [Fact]
+    public void A_narrower_window_plots_and_lists_only_its_own_growths()
+    {
+        var page = RenderDetail(Details.SqlFin01(growthEvents: 24), "?growth=24h");
+
+        Assert.Equal(4, page.FindAll("[data-chart=growth] .growth-point").Count);
+        Assert.Equal(4, page.FindAll("[data-table=growth] tbody tr").Count);
+        Assert.Equal("Growth events, last 24 h", page.Find("#h-growth").TextContent);
+    }
+
+    [Theory]
+    [InlineData("", 309, "Page 1 of 7")]
+    [InlineData("?growth=all&events=3", 400, "Page 3 of 8")]
+    public void All_kept_reaches_past_the_default_90_days(string query, int growths, string pager)
+    {
+        // 400 growths seven hours apart span 117 days.
+        var page = RenderDetail(Details.SqlFin01(growthEvents: 400), query);
+
+        Assert.Equal(growths, page.FindAll("[data-chart=growth] .growth-point").Count);
+        Assert.Contains(pager, page.Find(".pager").TextContent, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void The_pages_of_a_window_keep_the_window()
+    {
+        var page = RenderDetail(Details.SqlFin01(growthEvents: 400), "?growth=all&events=3");
+
+        Assert.Equal("instances/1?growth=all&events=2#h-growth", page.Find(".pager a[rel=prev]").GetAttribute("href"));
+        Assert.Equal("Growth events, all kept", page.Find("#h-growth").TextContent);
+    }
+
+    [Fact]
+    public void An_unknown_window_in_the_address_shows_the_default_90_days()
+    {
+        var page = RenderDetail(Details.SqlFin01(growthEvents: 4), "?growth=fortnight");
+
+        Assert.Equal(["90d"], page.FindAll("nav.window-select a[aria-current=true]").Select(a => a.GetAttribute("data-growth-window")));
+    }
+
+    [Fact]
+    public void A_window_without_growth_says_so_and_still_offers_the_other_windows()
+    {
+        var page = RenderDetail(Details.SqlFin01(growthEvents: 0), "?growth=24h");
+
+        Assert.Equal("No growth in this window.", page.Find("#h-growth ~ [data-growth-empty]").TextContent);
+        Assert.Empty(page.FindAll("[data-table=growth]"));
+        Assert.Equal(5, page.FindAll("nav.window-select a").Count);
     }
 
     [Fact]

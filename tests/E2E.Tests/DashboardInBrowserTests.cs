@@ -79,6 +79,23 @@ public sealed class DashboardInBrowserTests(DemoFixture demo)
         Assert.NotEmpty(Browser.All("[data-table=polls] tbody tr"));
         Assert.NotEmpty(Browser.All("[data-remediation] ol li"));
         Browser.Screenshot("instance-detail");
+
+        // The growth explorer's window is a link: the live page takes it in place and the address keeps it.
+        Browser.WaitFor("[data-live-indicator]", seconds: 30);
+        var quarter = Browser.All("[data-chart=growth] .growth-point").Count;
+        Browser.Click("nav.window-select a[data-growth-window=all]");
+        Browser.WaitUntil(_ => Browser.Attributes("nav.window-select a[aria-current=true]", "data-growth-window") is ["all"]);
+        Assert.Contains("growth=all", Browser.Driver.Url, StringComparison.Ordinal);
+        Assert.Equal("Growth events, all kept", Browser.Text("#h-growth"));
+        var points = Browser.Attributes("[data-chart=growth] .growth-point", "data-series");
+        Assert.True(points.Count >= quarter, $"all kept plots {points.Count}, 90 days {quarter}");
+        Assert.Equal(points.Distinct().Order(StringComparer.Ordinal), Browser.Attributes("[data-chart=growth] .legend li", "data-series").Order(StringComparer.Ordinal));
+        // Each point's hover text, as Chromium shows it on hovering (an SVG title has no innerText: its textContent).
+        var titles = (IEnumerable<object>)Browser.Driver.ExecuteScript(
+            "return Array.from(document.querySelectorAll('[data-chart=growth] .growth-point > title'), t => t.textContent);")!;
+        Assert.All(titles.Cast<string>().ToList(),
+            title => Assert.Matches(@"^\d{4}-\d\d-\d\d \d\d:\d\d UTC · .+ / .+ \((data|log)\) · \+.+ in .+ · IFI (on|off|unknown)", title));
+        Browser.Screenshot("instance-growth-all");
     }
 
     [Fact]

@@ -18,15 +18,15 @@ public sealed class InstanceDetailsReader(
     IDbConnectionFactory connections,
     TimeProvider time) : IInstanceDetails
 {
-    static readonly TimeSpan History = TimeSpan.FromDays(90);
-
-    public async Task<InstanceDetail?> GetAsync(long instanceId, CancellationToken ct)
+    public async Task<InstanceDetail?> GetAsync(long instanceId, GrowthWindow growthWindow, CancellationToken ct)
     {
         var assessment = (await assessments.GetAsync(ct)).Find(instanceId);
         if (assessment is null) return null;
 
+        var now = time.GetUtcNow();
         var events = new List<GrowthEventFacts>();
-        await foreach (var (_, batch) in facts.GrowthEventsByInstanceAsync(time.GetUtcNow() - History, instanceId, ct))
+        // Every kept event: retention has already deleted the older ones.
+        await foreach (var (_, batch) in facts.GrowthEventsByInstanceAsync(growthWindow.Since(now) ?? DateTimeOffset.MinValue, instanceId, ct))
             events.AddRange(batch);
         var observations = (await facts.ObservationsAsync(instanceId, ct))[instanceId].ToList();
         var set = new InstanceFactSet
@@ -43,7 +43,7 @@ public sealed class InstanceDetailsReader(
             Assessment = assessment,
             Services = services,
             Files = EffectiveIfi.ForFiles(set),
-            GrowthEvents = GrowthEventAssessor.AssessAll(set).OrderByDescending(a => a.Event.StartTime).ToList(),
+            Growth = GrowthHistory.Of(growthWindow, now, GrowthEventAssessor.AssessAll(set)),
             Timeline = TimelineBuilder.Build(instanceId, observations),
             Polls = await queries.RecentPollsAsync(instanceId, 20, ct),
             LastProbes = probes,

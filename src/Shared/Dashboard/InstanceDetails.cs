@@ -1,6 +1,5 @@
 using IfiDashboard.Shared.Compliance.Files;
 using IfiDashboard.Shared.Compliance.Timeline;
-using IfiDashboard.Shared.Compliance.Zeroing;
 using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Shared.Dashboard;
@@ -11,8 +10,8 @@ public sealed record InstanceDetail
     public required InstanceAssessment Assessment { get; init; }
     public required IReadOnlyList<ServiceInfo> Services { get; init; }
     public required IReadOnlyList<FileIfiResult> Files { get; init; }
-    /// <summary>Growth events of the last 90 days, newest first, each with its zeroing verdict.</summary>
-    public required IReadOnlyList<GrowthEventAssessment> GrowthEvents { get; init; }
+    /// <summary>The growth events of the window the page asked for, newest first, each with its zeroing verdict.</summary>
+    public required GrowthHistory Growth { get; init; }
     public required IReadOnlyList<TimelineChange> Timeline { get; init; }
     public required IReadOnlyList<PollRow> Polls { get; init; }
     /// <summary>The probes of the latest poll, with their outcome and message.</summary>
@@ -22,5 +21,5 @@ public sealed record InstanceDetail
 
 public interface IInstanceDetails
 {
-    Task<InstanceDetail?> GetAsync(long instanceId, CancellationToken cancellationToken);
+    Task<InstanceDetail?> GetAsync(long instanceId, GrowthWindow growthWindow, CancellationToken cancellationToken);
 }

@@ -12,6 +12,42 @@ public static class Details
 {
     static readonly DateTimeOffset Now = InstanceSpec.Now;
 
+    /// <summary>
+    /// Growth number <paramref name="i"/>, every seven hours back from three hours ago, each fourth of the log. IFI was
+    /// lost at the restart five days ago (the timeline's change): growths before it had IFI.
+    /// </summary>
+    static GrowthEventAssessment Growth(int i)
+    {
+        var log = i % 4 == 3;
+        var start = Now.AddHours(-3 - i * 7);
+        var ifiOn = start < Restart;
+        return new GrowthEventAssessment
+        {
+            InstanceId = 1,
+            Event = new GrowthEventFacts
+            {
+                EventClass = log ? GrowthEventFacts.LogFileAutoGrow : GrowthEventFacts.DataFileAutoGrow,
+                DatabaseId = 5, DatabaseName = "Finance", LogicalFileName = log ? "Finance_log" : "Finance",
+                StartTime = start, DurationMicroseconds = 800_000 + i * 10_000, GrowthPages = 8192,
+            },
+            Zeroing = (log, ifiOn) switch
+            {
+                (true, _) => GrowthZeroing.LogZeroed,
+                (false, true) => GrowthZeroing.DataNotZeroed,
+                _ => GrowthZeroing.DataZeroedWithoutIfi,
+            },
+            FileIfi = (log, ifiOn) switch
+            {
+                (true, _) => new FileIfiDecision(FileIfi.Off, FileIfiReason.LogAlwaysZeroed, "log"),
+                (false, true) => new FileIfiDecision(FileIfi.On, FileIfiReason.InstanceIfiOn, "on"),
+                _ => new FileIfiDecision(FileIfi.Off, FileIfiReason.InstanceIfiOff, "off"),
+            },
+            InstanceIfi = new IfiAtTime(ifiOn ? IfiState.Enabled : IfiState.Disabled, i == 0 ? IfiEvidence.AssumedCurrent : IfiEvidence.SameServiceRun),
+        };
+    }
+
+    public static readonly DateTimeOffset Restart = Now.AddDays(-5);
+
     public static InstanceDetail SqlFin01(int growthEvents = 4, IReadOnlyList<ProbeOutcome>? probes = null)
     {
         var assessment = Fleets.Mixed()[0];
@@ -34,23 +70,11 @@ public static class Details
                 new FileIfiResult(data, new FileIfiDecision(FileIfi.Off, FileIfiReason.InstanceIfiOff, "The instance lacks IFI: data files are zeroed")),
                 new FileIfiResult(log, new FileIfiDecision(FileIfi.Off, FileIfiReason.LogAlwaysZeroed, "Log files are always zeroed")),
             ],
-            GrowthEvents = Enumerable.Range(0, growthEvents).Select(i => new GrowthEventAssessment
-            {
-                InstanceId = 1,
-                Event = new GrowthEventFacts
-                {
-                    EventClass = i % 4 == 3 ? GrowthEventFacts.LogFileAutoGrow : GrowthEventFacts.DataFileAutoGrow,
-                    DatabaseId = 5, DatabaseName = "Finance", LogicalFileName = i % 4 == 3 ? "Finance_log" : "Finance",
-                    StartTime = Now.AddHours(-3 - i * 7), DurationMicroseconds = 800_000 + i * 10_000, GrowthPages = 8192,
-                },
-                Zeroing = i % 4 == 3 ? GrowthZeroing.LogZeroed : GrowthZeroing.DataZeroedWithoutIfi,
-                FileIfi = new FileIfiDecision(FileIfi.Off, FileIfiReason.InstanceIfiOff, "off"),
-                InstanceIfi = new IfiAtTime(IfiState.Disabled, i == 0 ? IfiEvidence.AssumedCurrent : IfiEvidence.SameServiceRun),
-            }).ToList(),
+            Growth = GrowthHistory.Of(GrowthWindow.AllKept, Now, Enumerable.Range(0, growthEvents).Select(Growth)),
             Timeline =
             [
                 new TimelineChange { InstanceId = 1, Kind = TimelineChangeKind.ServiceStart, Before = "2025-04-01 02:00", After = "2025-05-03 02:00", SeenAt = Now.AddDays(-5), SeenBySnapshotId = Guid.NewGuid() },
-                new TimelineChange { InstanceId = 1, Kind = TimelineChangeKind.IfiFlag, Before = "Y", After = "N", SeenAt = Now.AddDays(-5), SeenBySnapshotId = Guid.NewGuid(), AfterRestartAt = Now.AddDays(-5).AddMinutes(-3) },
+                new TimelineChange { InstanceId = 1, Kind = TimelineChangeKind.IfiFlag, Before = "Y", After = "N", SeenAt = Restart, SeenBySnapshotId = Guid.NewGuid(), AfterRestartAt = Restart.AddMinutes(-3) },
             ],
             Polls =
             [

@@ -29,12 +29,17 @@ public sealed class FakeAssessments(Func<Task<FleetAssessment>> get) : IFleetAss
     }
 }
 
-public sealed class FakeDetails(Func<long, Task<InstanceDetail?>> get) : IInstanceDetails
+public sealed class FakeDetails(Func<long, GrowthWindow, Task<InstanceDetail?>> get) : IInstanceDetails
 {
+    /// <summary>The detail for its id, its growth events narrowed to the window asked for as the store's reader does.</summary>
     public static FakeDetails Of(InstanceDetail detail) =>
-        new(id => Task.FromResult(id == detail.Assessment.Registration.Id ? detail : null));
-    public static FakeDetails Failing(string message) => new(_ => Task.FromException<InstanceDetail?>(new InvalidOperationException(message)));
-    public static FakeDetails Pending() => new(_ => new TaskCompletionSource<InstanceDetail?>().Task);
+        new((id, window) => Task.FromResult(id == detail.Assessment.Registration.Id ? InWindow(detail, window) : null));
+    public static FakeDetails Failing(string message) => new((_, _) => Task.FromException<InstanceDetail?>(new InvalidOperationException(message)));
+    public static FakeDetails Pending() => new((_, _) => new TaskCompletionSource<InstanceDetail?>().Task);
 
-    public Task<InstanceDetail?> GetAsync(long instanceId, CancellationToken cancellationToken) => get(instanceId);
+    public static InstanceDetail InWindow(InstanceDetail detail, GrowthWindow window) =>
+        detail with { Growth = GrowthHistory.Of(window, InstanceSpec.Now, detail.Growth.Events) };
+
+    public Task<InstanceDetail?> GetAsync(long instanceId, GrowthWindow growthWindow, CancellationToken cancellationToken) =>
+        get(instanceId, growthWindow);
 }

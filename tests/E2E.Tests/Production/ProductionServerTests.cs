@@ -30,7 +30,9 @@ public sealed class ProductionServerTests(ProductionServerFixture production)
         Browser.Open(baseUrl + "inventory");
         // The demo registers its fleet once the server is up: the first instance gives the two pages of one instance.
         var id = Browser.Attribute("a[data-edit]", "data-edit", seconds: 60);
-        pages.Add(("instance-detail", $"instances/{id}"));
+        // The detail page of an instance whose trace has growths (scenarios/demo-fleet.json), every kept one in its chart.
+        var withGrowths = Browser.Attribute("a[data-edit][aria-label='Edit sql22-win-30']", "data-edit");
+        pages.Add(("instance-detail", $"instances/{withGrowths}?growth=all"));
         pages.Add(("instance-edit", $"inventory/{id}"));
 
         string[] live = ["overview", "instances", "alerts", "instance-detail"];
@@ -65,6 +67,8 @@ public sealed class ProductionServerTests(ProductionServerFixture production)
             if (name == "alerts") // the demo configures no relay and no recipient: the page says alerts are off
                 Assert.StartsWith("Alerts are off", Browser.Text("[data-alerts-off]"), StringComparison.Ordinal);
 
+            if (name == "instance-detail") // its growths are plotted once its first poll has landed
+                Browser.WaitFor("[data-chart=growth] .growth-point", seconds: 60);
             if (name == "evidence-report")
                 Browser.WaitFor("[data-report-sha256]", seconds: 30);
 

@@ -100,12 +100,12 @@ public sealed class ComplianceAssessmentTests
         await host.RegisterFleetAsync();
         await host.PollAllAsync();
 
-        var detail = await host.Services.GetRequiredService<IInstanceDetails>().GetAsync(host.IdOf("off-required"), CancellationToken.None);
+        var detail = await host.Services.GetRequiredService<IInstanceDetails>().GetAsync(host.IdOf("off-required"), GrowthWindow.Quarter, CancellationToken.None);
 
         Assert.NotNull(detail);
         Assert.Contains(detail.Files, f => f.File.LogicalName == "Sales");
-        Assert.Equal(3, detail.GrowthEvents.Count);
-        Assert.True(detail.GrowthEvents[0].Event.StartTime > detail.GrowthEvents[^1].Event.StartTime);
+        Assert.Equal(3, detail.Growth.Events.Count);
+        Assert.True(detail.Growth.Events[0].Event.StartTime > detail.Growth.Events[^1].Event.StartTime);
         Assert.Contains(detail.LastProbes, p => p.Probe == "growth-events");
         Assert.Contains(detail.Services, s => s.IsEngine && s.InstantFileInitializationEnabled == "N");
         Assert.Equal("Enabled", detail.DefaultTrace);

@@ -32,7 +32,7 @@ public sealed class LegacyBuildTests
 
         var fleet = await host.Services.GetRequiredService<FleetAssessments>().RecomputeAsync(CancellationToken.None);
         var sp2 = fleet.Instances.Single(i => i.Registration.Name == "sp2-on");
-        var detail = await host.Services.GetRequiredService<IInstanceDetails>().GetAsync(sp2.Registration.Id, CancellationToken.None);
+        var detail = await host.Services.GetRequiredService<IInstanceDetails>().GetAsync(sp2.Registration.Id, GrowthWindow.Quarter, CancellationToken.None);
         var old = fleet.Instances.Single(i => i.Registration.Name == "sp3-2012");
 
         Assert.Equal(IfiState.Disabled, sp2.Facts.Ifi.State);

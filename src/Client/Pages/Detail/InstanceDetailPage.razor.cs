@@ -15,6 +15,8 @@ public partial class InstanceDetailPage
     [Inject] IInstanceDetails Details { get; set; } = null!;
     [Parameter] public long Id { get; set; }
     [SupplyParameterFromQuery(Name = "events")] public int? EventsPage { get; set; }
+    /// <summary>The growth explorer's window, by its slug ("7d"); the default when absent.</summary>
+    [SupplyParameterFromQuery(Name = "growth")] public string? GrowthWindowSlug { get; set; }
     /// <summary>Present while prerendered on the server; lets a missing instance answer 404, not 200.</summary>
     [CascadingParameter] public HttpContext? HttpContext { get; set; }
 
@@ -28,7 +30,7 @@ public partial class InstanceDetailPage
     {
         try
         {
-            _detail = await Details.GetAsync(Id, CancellationToken.None);
+            _detail = await Details.GetAsync(Id, GrowthWindows.Parse(GrowthWindowSlug), CancellationToken.None);
             _countedAs = _detail is null ? (await Assessments.GetAsync(CancellationToken.None)).DuplicateOf.GetValueOrDefault(Id) : null;
             _loaded = true;
             _loadError = null;

@@ -50,16 +50,16 @@ public sealed class RetentionWiringTests
         }
         host.Clock.SetUtcNow(Day(200));
         var details = host.Get<IInstanceDetails>();
-        var before = await details.GetAsync(id, None);
+        var before = await details.GetAsync(id, GrowthWindow.Quarter, None);
 
         var report = await host.Get<RetentionPruner>().PruneOnceAsync(None);
         await host.Get<FleetAssessments>().RecomputeAsync(None);
-        var after = await details.GetAsync(id, None);
+        var after = await details.GetAsync(id, GrowthWindow.Quarter, None);
 
         Assert.True(report.Polls > 100, $"pruned {report.Polls} polls");
         Assert.NotNull(before);
         Assert.NotEmpty(before.Timeline);
-        Assert.Single(before.GrowthEvents);
+        Assert.Single(before.Growth.Events);
         Assert.Equal(2, before.Services.Count);
         Assert.Equal(20, before.Polls.Count);
         Assert.Equal(JsonSerializer.Serialize(before), JsonSerializer.Serialize(after));
