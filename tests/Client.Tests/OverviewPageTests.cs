@@ -89,16 +89,29 @@ public sealed class OverviewPageTests : ComponentTest
     }
 
     [Fact]
-    public void Top_lists_rank_time_lost_and_restore_risk_worst_first()
+    public void What_to_fix_first_lists_the_non_compliant_worst_first_with_why_and_where_to_start()
     {
         var page = RenderFleet(Fleets.Of(Fleets.Mixed()));
 
-        Assert.Equal(["SQLFIN01", "SQLHR01"], page.FindAll("[data-table=top-time-lost] tbody tr").Select(r => r.GetAttribute("data-instance")));
-        var restore = page.FindAll("[data-table=top-restore] tbody tr");
-        Assert.Equal(2, restore.Count);
-        Assert.Contains("SQLFIN01", restore[0].TextContent, StringComparison.Ordinal);
-        Assert.Contains("34 min 08 s", restore[0].TextContent, StringComparison.Ordinal);
-        Assert.Equal("instances/1", restore[0].QuerySelector("a")!.GetAttribute("href"));
+        // SQLHR01 is waived and loses time too: a waiver accepts it, so it is not to fix.
+        var rows = page.FindAll("[data-fix-first] li");
+        Assert.Equal(["SQLFIN01", "SQLPCI01"], rows.Select(r => r.GetAttribute("data-instance")));
+        Assert.Equal("IFI off; 42 min 00 s lost to zeroing in 30 days (no growth evidence read yet); "
+                     + "restoring Sales (200 GB) would wait ~34 min 08 s on zeroing (rate assumed)",
+            rows[0].QuerySelector("[data-fix-reason]")!.TextContent);
+        Assert.StartsWith("IFI on where the default policy forbids it", rows[1].QuerySelector("[data-fix-reason]")!.TextContent, StringComparison.Ordinal);
+        Assert.Equal("instances/1", rows[0].QuerySelector("a")!.GetAttribute("href"));
+        Assert.Equal("instances/1#h-remediation", rows[0].QuerySelector("[data-fix-remediation]")!.GetAttribute("href"));
+        Assert.Contains("What to fix first (2)", page.Find("#h-fix-first").TextContent, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void With_nothing_to_fix_the_list_says_so()
+    {
+        var page = RenderFleet(Fleets.Of(Fleets.MixedAfterSqlFin01Fixed().Where(i => i.Registration.Name != "SQLPCI01")));
+
+        Assert.Empty(page.FindAll("[data-fix-first]"));
+        Assert.Contains("Nothing to fix", page.Find("[data-fix-first-none]").TextContent, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -188,7 +201,8 @@ public sealed class OverviewPageTests : ComponentTest
         var page = RenderFleet(Fleets.Of(Fleets.Large(10_000)));
 
         Assert.Equal("1,428", Tile(page, "NonCompliant"));
-        Assert.Equal(10, page.FindAll("[data-table=top-time-lost] tbody tr").Count);
+        Assert.Equal(10, page.FindAll("[data-fix-first] li").Count);
+        Assert.Equal("All 1,428 to fix", page.Find("[data-fix-first] + p a").TextContent);
         Assert.Equal(15, page.FindAll("[data-attention=Unknown] li").Count);
         Assert.Equal("instances?status=Unknown", page.Find("[data-attention=Unknown] + p a").GetAttribute("href"));
     }

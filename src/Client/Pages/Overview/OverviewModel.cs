@@ -15,8 +15,8 @@ public sealed record OverviewModel
     public required FleetAssessment Fleet { get; init; }
     public required StatusCounts Counts { get; init; }
     public required IReadOnlyList<StatusGroup> ByDesiredState { get; init; }
-    public required IReadOnlyList<InstanceAssessment> TopTimeLost { get; init; }
-    public required IReadOnlyList<DatabaseRestoreRisk> TopRestoreRisks { get; init; }
+    /// <summary>Every instance to fix, first to fix first (<see cref="FixFirst"/>); the page shows the top <see cref="TopCount"/>.</summary>
+    public required IReadOnlyList<InstanceAssessment> ToFix { get; init; }
     public required IReadOnlyList<InstanceAssessment> Unknown { get; init; }
     public required IReadOnlyList<InstanceAssessment> Stale { get; init; }
     public required BusinessCase BusinessCase { get; init; }
@@ -40,16 +40,15 @@ public sealed record OverviewModel
             ByDesiredState = FleetSummaries.GroupBy(assessed, i => [i.Compliance.Policy.Desired.ToString()])
                 .OrderBy(g => Enum.Parse<DesiredState>(g.Key))
                 .ToList(),
-            TopTimeLost = fleet.Instances
-                .Where(i => i.TimeLost.Last30Days > TimeSpan.Zero)
-                .OrderByDescending(i => i.TimeLost.Last30Days)
-                .ThenBy(i => i.Registration.Name, StringComparer.OrdinalIgnoreCase)
-                .Take(TopCount)
-                .ToList(),
-            TopRestoreRisks = RestoreRiskRanking.TopByRestoreTime(fleet.Instances.SelectMany(i => i.Restore.Databases), TopCount),
+            ToFix = FixFirst.Rank(fleet.Instances, i => new FixFigures(i.Registration.Id, i.Registration.Name,
+                i.Registration.Environment, i.Compliance.Status, i.TimeLost.Last30Days, SlowestRestore(i)?.ExtraSeconds ?? 0)),
             Unknown = fleet.Instances.Where(i => i.Compliance.Status == ComplianceStatus.Unknown).ToList(),
             Stale = fleet.Instances.Where(i => i.Compliance.IsStale).ToList(),
             BusinessCase = BusinessCase.Build(fleet.Instances, fleet.Last30Days),
         };
     }
+
+    /// <summary>The database whose restore would wait longest on data-file zeroing; null when none would wait.</summary>
+    public static DatabaseRestoreRisk? SlowestRestore(InstanceAssessment instance) =>
+        RestoreRiskRanking.TopByRestoreTime(instance.Restore.Databases, 1).FirstOrDefault();
 }
