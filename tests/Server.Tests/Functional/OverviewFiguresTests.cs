@@ -99,4 +99,28 @@ public sealed class OverviewFiguresTests(OverviewFiguresTests.PolledDemoFleet de
         Assert.All(listed.Zip(named), x =>
             Assert.Equal($"instances/{x.Second.Registration.Id}#h-remediation", x.First.QuerySelector("[data-fix-remediation]")!.GetAttribute("href")));
     }
+
+    [Fact]
+    public async Task Every_link_on_the_overview_answers_and_the_method_topics_it_links_to_are_served()
+    {
+        var client = demo.Host.CreateClient();
+        var links = Overview.QuerySelectorAll("a[href]").Select(a => a.GetAttribute("href")!.Split('#')[0])
+            .Where(href => href.Length > 0).Distinct().ToList();
+        Assert.Contains("method/time-lost-to-zeroing", links);
+        Assert.Contains("method/restore-risk", links);
+
+        var answers = new List<string>();
+        foreach (var href in links)
+        {
+            using var response = await client.GetAsync(href.StartsWith('/') ? href : "/" + href);
+            answers.Add($"{href} {(int)response.StatusCode}");
+        }
+        Assert.Equal(links.Select(href => $"{href} 200"), answers);
+
+        var topic = await GetAsync("/method/restore-risk");
+        Assert.StartsWith("Restore risk", topic.QuerySelector("article.method-doc h1")!.TextContent, StringComparison.Ordinal);
+        // The path the pages name the method by (docs/compliance.md) answers too; a topic that does not exist does not.
+        Assert.Equal(System.Net.HttpStatusCode.OK, (await client.GetAsync("/docs/compliance.md")).StatusCode);
+        Assert.Equal(System.Net.HttpStatusCode.NotFound, (await client.GetAsync("/method/no-such-topic")).StatusCode);
+    }
 }
