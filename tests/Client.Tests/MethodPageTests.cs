@@ -34,7 +34,7 @@ public sealed class MethodPageTests : ComponentTest
     public void The_topics_the_pages_link_to_exist()
     {
         foreach (var topic in new[] { MethodDocument.TimeLost, MethodDocument.RestoreRisk, MethodDocument.Summaries,
-                     MethodDocument.Status, MethodDocument.FixFirst, MethodDocument.ZeroingRate })
+                     MethodDocument.Status, MethodDocument.FixFirst })
             Assert.NotNull(MethodDocument.Find(topic));
     }
 

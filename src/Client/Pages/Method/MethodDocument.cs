@@ -31,7 +31,7 @@ public static partial class MethodDocument
     public const string Path = "method";
 
     public const string TimeLost = "time-lost-to-zeroing", RestoreRisk = "restore-risk", Summaries = "fleet-summaries",
-        Status = "status", FixFirst = "what-to-fix-first", ZeroingRate = "zeroing-rate";
+        Status = "status", FixFirst = "what-to-fix-first";
 
     static readonly Lazy<RenderedMethod> Document = new(() => Render(ReadEmbedded()));
 
@@ -89,7 +89,7 @@ public static partial class MethodDocument
                 link.Url = Href(topic, url[1..]);
             else if (!url.StartsWith("https://", StringComparison.OrdinalIgnoreCase))
             {
-                // Another file of docs/, not served by the dashboard: keep what the link says.
+                // Another file of docs/ (not served by the dashboard) or a plain-http address: keep what the link says.
                 link.MoveChildrenAfter(link);
                 link.Remove();
             }
