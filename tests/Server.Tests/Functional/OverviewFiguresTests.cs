@@ -1,6 +1,8 @@
 using AngleSharp.Html.Dom;
 using AngleSharp.Html.Parser;
 using IfiDashboard.Server.Compliance;
+using IfiDashboard.Server.Demo;
+using IfiDashboard.Server.Store.Policy;
 using IfiDashboard.Shared.Compliance.Status;
 using IfiDashboard.Shared.Compliance.Summary;
 using IfiDashboard.Shared.Dashboard;
@@ -17,7 +19,7 @@ public sealed class OverviewFiguresTests(OverviewFiguresTests.PolledDemoFleet de
 {
     static readonly string[] Statuses = ["Compliant", "NonCompliant", "Waived", "Unknown", "NotApplicable", "stale"];
 
-    /// <summary>The demo fleet registered, polled once and assessed, with the overview read once: shared by the tests.</summary>
+    /// <summary>The demo fleet and policy registered, polled once and assessed, with the overview read once: shared by the tests.</summary>
     public sealed class PolledDemoFleet : IAsyncLifetime
     {
         public DashboardHost Host { get; private set; } = null!;
@@ -30,6 +32,9 @@ public sealed class OverviewFiguresTests(OverviewFiguresTests.PolledDemoFleet de
             ScenarioTimeShift.ShiftHistoryToYesterday(scenario, DateTimeOffset.UtcNow);
             Host = new DashboardHost([.. scenario.Instances]);
             await Host.RegisterFleetAsync();
+            // The demo's policy: PCI hosts forbid IFI, one waiver in force and one expired.
+            await DemoPolicy.SeedAsync(Host.Services.GetRequiredService<PolicyStore>(),
+                scenario.Instances.ToDictionary(i => i.Name, i => Host.IdOf(i.Name)), scenario, DateTimeOffset.UtcNow, CancellationToken.None);
             await Host.PollAllAsync();
             await Host.Services.GetRequiredService<FleetAssessments>().RecomputeAsync(CancellationToken.None);
             Fleet = await Host.Services.GetRequiredService<IFleetAssessments>().GetAsync(CancellationToken.None);
@@ -96,6 +101,10 @@ public sealed class OverviewFiguresTests(OverviewFiguresTests.PolledDemoFleet de
         // The demo's history gives the instances without IFI real growths and databases: their reasons carry figures.
         Assert.Contains(listed, li => li.QuerySelector("[data-fix-reason]")!.TextContent.Contains("lost to zeroing in 30 days", StringComparison.Ordinal));
         Assert.Contains(listed, li => li.QuerySelector("[data-fix-reason]")!.TextContent.Contains("would wait ~", StringComparison.Ordinal));
+        // Where IFI is on (policy forbids it), no restore waits on zeroing IFI would save, TDE databases' included.
+        Assert.Contains(named, i => i.Compliance.Observed == IfiDashboard.Shared.Snapshots.IfiState.Enabled && i.Restore.Databases.Any(d => d.TdeEncrypted && d.ExtraSeconds > 0));
+        Assert.All(listed.Zip(named).Where(x => x.Second.Compliance.Observed == IfiDashboard.Shared.Snapshots.IfiState.Enabled), x =>
+            Assert.DoesNotContain("would wait", x.First.QuerySelector("[data-fix-reason]")!.TextContent, StringComparison.Ordinal));
         Assert.All(listed.Zip(named), x =>
             Assert.Equal($"instances/{x.Second.Registration.Id}#h-remediation", x.First.QuerySelector("[data-fix-remediation]")!.GetAttribute("href")));
     }

@@ -75,9 +75,12 @@ public sealed record OverviewModel
             : null;
     }
 
-    /// <summary>The database whose restore would wait longest on data-file zeroing; null when none would wait.</summary>
+    /// <summary>
+    /// The database whose restore would wait longest on data-file zeroing that IFI would save; null when none would.
+    /// A TDE database's zeroing is left out: IFI cannot shorten it, so fixing the instance would not either.
+    /// </summary>
     public static DatabaseRestoreRisk? SlowestRestore(InstanceAssessment instance) =>
-        RestoreRiskRanking.TopByRestoreTime(instance.Restore.Databases, 1).FirstOrDefault();
+        RestoreRiskRanking.TopByRestoreTime(instance.Restore.Databases.Where(d => !d.TdeEncrypted), 1).FirstOrDefault();
 }
 
 /// <summary>Compliance counted per group of one kind (environment, owner, ...): the groups sum to the fleet.</summary>
