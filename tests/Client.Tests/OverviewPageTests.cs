@@ -1,5 +1,6 @@
 using IfiDashboard.Client.Pages.Overview;
 using IfiDashboard.Client.Tests.TestData;
+using IfiDashboard.Shared.Compliance.Status;
 using IfiDashboard.Shared.Dashboard;
 using Microsoft.Extensions.DependencyInjection;
 
@@ -67,11 +68,54 @@ public sealed class OverviewPageTests : ComponentTest
     {
         var page = RenderFleet(Fleets.Of(Fleets.Mixed()));
 
-        var rows = page.FindAll("[data-table=desired] tbody tr");
-        Assert.Equal(["Required", "Forbidden", "NotApplicable"], rows.Select(r => r.GetAttribute("data-desired")));
-        var forbidden = page.Find("tr[data-desired=Forbidden]");
-        Assert.Equal("0.0 %", forbidden.Children[1].TextContent);
-        Assert.Equal("1", forbidden.Children[3].TextContent);
+        var rows = page.FindAll("[data-breakdown=desired] tbody tr");
+        Assert.Equal(["Required", "Forbidden", "NotApplicable"], rows.Select(r => r.GetAttribute("data-key")));
+        var forbidden = page.Find("[data-breakdown=desired] tr[data-key=Forbidden]");
+        Assert.Equal("0.0 %", forbidden.QuerySelector("[data-percent]")!.TextContent);
+        Assert.Equal("1", forbidden.QuerySelector("[data-status-count=NonCompliant]")!.TextContent);
+    }
+
+    [Fact]
+    public void Compliance_is_broken_down_by_environment_owner_and_version_each_row_opening_the_grid_filtered_to_it()
+    {
+        var page = RenderFleet(Fleets.Of(Fleets.Mixed()));
+
+        Assert.Equal(["Cloud", "Development", "Production", "Test"], page.FindAll("[data-breakdown=environment] tbody tr").Select(r => r.GetAttribute("data-key")));
+        var production = page.Find("[data-breakdown=environment] tr[data-key=Production]");
+        // SQLFIN01, SQLFIN02, SQLOLD, SQLGONE, SQLPCI01: 1 compliant of 5 in scope.
+        Assert.Equal("20.0 %", production.QuerySelector("[data-percent]")!.TextContent);
+        Assert.Equal("2", production.QuerySelector("[data-status-count=NonCompliant]")!.TextContent);
+        Assert.Equal("instances?env=Production", production.QuerySelector("a")!.GetAttribute("href"));
+        Assert.Equal("instances?owner=%28no%20owner%29", page.Find("[data-breakdown=owner] tr[data-key='(no owner)'] a").GetAttribute("href"));
+        Assert.Equal("instances?version=16", page.Find("[data-breakdown=version] tr[data-key='SQL Server 2022'] a").GetAttribute("href"));
+    }
+
+    [Fact]
+    public void A_version_group_the_grid_cannot_show_alone_has_no_link()
+    {
+        // Azure SQL Database reports major version 12, as SQL Server 2014 does: the grid's version filter shows both.
+        var fleet = Fleets.Mixed().Concat([
+            new InstanceSpec { Id = 20, Name = "AZSQL01", Status = ComplianceStatus.NotApplicable, ProductVersion = "12.0.2000.8", EngineEdition = 5 }.Build(),
+            new InstanceSpec { Id = 21, Name = "SQL2014", ProductVersion = "12.0.6024.0" }.Build(),
+        ]);
+
+        var page = RenderFleet(Fleets.Of(fleet));
+
+        Assert.Empty(page.FindAll("[data-breakdown=version] tr[data-key='Azure SQL Database'] a"));
+        Assert.Empty(page.FindAll("[data-breakdown=version] tr[data-key='SQL Server 2014'] a"));
+        Assert.NotEmpty(page.FindAll("[data-breakdown=version] tr[data-key='SQL Server 2019'] a"));
+    }
+
+    [Fact]
+    public void Every_breakdown_sums_to_the_tiles()
+    {
+        var page = RenderFleet(Fleets.Of(Fleets.Large(2_000)));
+
+        foreach (var breakdown in page.FindAll("[data-breakdown]").Select(b => b.GetAttribute("data-breakdown")))
+            foreach (var status in new[] { "Compliant", "NonCompliant", "Waived", "Unknown", "NotApplicable", "stale" })
+                Assert.Equal(Tile(page, status), page.FindAll($"[data-breakdown={breakdown}] [data-status-count={status}]")
+                    .Sum(c => int.Parse(c.TextContent, System.Globalization.NumberStyles.AllowThousands, System.Globalization.CultureInfo.InvariantCulture))
+                    .ToString("#,0", System.Globalization.CultureInfo.InvariantCulture));
     }
 
     [Fact]
@@ -89,16 +133,29 @@ public sealed class OverviewPageTests : ComponentTest
     }
 
     [Fact]
-    public void Top_lists_rank_time_lost_and_restore_risk_worst_first()
+    public void What_to_fix_first_lists_the_non_compliant_worst_first_with_why_and_where_to_start()
     {
         var page = RenderFleet(Fleets.Of(Fleets.Mixed()));
 
-        Assert.Equal(["SQLFIN01", "SQLHR01"], page.FindAll("[data-table=top-time-lost] tbody tr").Select(r => r.GetAttribute("data-instance")));
-        var restore = page.FindAll("[data-table=top-restore] tbody tr");
-        Assert.Equal(2, restore.Count);
-        Assert.Contains("SQLFIN01", restore[0].TextContent, StringComparison.Ordinal);
-        Assert.Contains("34 min 08 s", restore[0].TextContent, StringComparison.Ordinal);
-        Assert.Equal("instances/1", restore[0].QuerySelector("a")!.GetAttribute("href"));
+        // SQLHR01 is waived and loses time too: a waiver accepts it, so it is not to fix.
+        var rows = page.FindAll("[data-fix-first] li");
+        Assert.Equal(["SQLFIN01", "SQLPCI01"], rows.Select(r => r.GetAttribute("data-instance")));
+        Assert.Equal("IFI off; 42 min 00 s lost to zeroing in 30 days (no growth evidence read yet); "
+                     + "restoring Sales (200 GB) would wait ~34 min 08 s on zeroing (rate assumed)",
+            rows[0].QuerySelector("[data-fix-reason]")!.TextContent);
+        Assert.StartsWith("IFI on where the default policy forbids it", rows[1].QuerySelector("[data-fix-reason]")!.TextContent, StringComparison.Ordinal);
+        Assert.Equal("instances/1", rows[0].QuerySelector("a")!.GetAttribute("href"));
+        Assert.Equal("instances/1#h-remediation", rows[0].QuerySelector("[data-fix-remediation]")!.GetAttribute("href"));
+        Assert.Contains("What to fix first (2)", page.Find("#h-fix-first").TextContent, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void With_nothing_to_fix_the_list_says_so()
+    {
+        var page = RenderFleet(Fleets.Of(Fleets.MixedAfterSqlFin01Fixed().Where(i => i.Registration.Name != "SQLPCI01")));
+
+        Assert.Empty(page.FindAll("[data-fix-first]"));
+        Assert.Contains("Nothing to fix", page.Find("[data-fix-first-none]").TextContent, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -188,7 +245,8 @@ public sealed class OverviewPageTests : ComponentTest
         var page = RenderFleet(Fleets.Of(Fleets.Large(10_000)));
 
         Assert.Equal("1,428", Tile(page, "NonCompliant"));
-        Assert.Equal(10, page.FindAll("[data-table=top-time-lost] tbody tr").Count);
+        Assert.Equal(10, page.FindAll("[data-fix-first] li").Count);
+        Assert.Equal("All 1,428 to fix", page.Find("[data-fix-first] + p a").TextContent);
         Assert.Equal(15, page.FindAll("[data-attention=Unknown] li").Count);
         Assert.Equal("instances?status=Unknown", page.Find("[data-attention=Unknown] + p a").GetAttribute("href"));
     }

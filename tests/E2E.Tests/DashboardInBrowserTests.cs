@@ -30,7 +30,7 @@ public sealed class DashboardInBrowserTests(DemoFixture demo)
         Assert.Empty(Browser.All("[data-progress]"));
         Assert.NotEqual("never", Browser.Text("[data-last-poll]"));
         Assert.NotEmpty(Browser.All("[data-chart=trend] circle.trend-point"));
-        Assert.NotEmpty(Browser.All("[data-table=top-time-lost] tbody tr"));
+        Assert.NotEmpty(Browser.All("[data-fix-first] li"));
         Browser.Screenshot("overview");
     }
 

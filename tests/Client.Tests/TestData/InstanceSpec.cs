@@ -34,6 +34,8 @@ public sealed record InstanceSpec
     public double RestoreExtraSeconds { get; init; }
     public string Account { get; init; } = @"NT Service\MSSQLSERVER";
     public string? Explanation { get; init; }
+    /// <summary>SERVERPROPERTY('EngineEdition'): 5 is Azure SQL Database.</summary>
+    public int? EngineEdition { get; init; }
 
     public InstanceAssessment Build()
     {
@@ -56,7 +58,7 @@ public sealed record InstanceSpec
             {
                 InstanceId = Id, Name = Name, Environment = Environment, Tags = Tags, Owner = Owner,
                 MajorVersion = polled ? major : 0, Ifi = new IfiObservation(Ifi, UnknownReason), LastGoodPollAt = lastPoll,
-                EngineServiceAccount = Account, MachineName = Name.ToUpperInvariant(),
+                EngineServiceAccount = Account, MachineName = Name.ToUpperInvariant(), EngineEdition = EngineEdition,
             },
             Compliance = new InstanceCompliance
             {

@@ -24,6 +24,8 @@ public sealed class ProductionServerTests(ProductionServerFixture production)
             ("overview", ""), ("instances", "instances"), ("policy", "policy"), ("alerts", "alerts"),
             ("alert-settings", "alerts/settings"), ("inventory", "inventory"), ("registration", "inventory/new"),
             ("changes", "changes"),
+            // The method statement the overview's figures link to, whole and one topic.
+            ("method", "method"), ("method-topic", "method/restore-risk"),
             // Today's evidence report: its sections, tables and manifest, under the same CSP as every page.
             ("evidence-report", $"reports/evidence?from={DateTime.UtcNow:yyyy-MM-dd}&to={DateTime.UtcNow.AddDays(1):yyyy-MM-dd}"),
         };
@@ -71,6 +73,13 @@ public sealed class ProductionServerTests(ProductionServerFixture production)
                 Browser.WaitFor("[data-chart=growth] .growth-point", seconds: 60);
             if (name == "evidence-report")
                 Browser.WaitFor("[data-report-sha256]", seconds: 30);
+            if (name == "overview")
+            {
+                await OverviewLinksAnswerAsync(baseUrl);
+                toggle = Browser.WaitFor("[data-theme-toggle]:not([hidden])"); // the page was left and come back to
+            }
+            if (name.StartsWith("method", StringComparison.Ordinal))
+                Assert.NotEmpty(Browser.Text("article.method-doc h1"));
 
             Assert.Empty(Browser.CspViolations());
             var light = Style("document.body", "backgroundColor");
@@ -91,6 +100,33 @@ public sealed class ProductionServerTests(ProductionServerFixture production)
 
         Assert.All(served, asset => Assert.True(asset.Value > 0, $"{asset.Key} was served empty"));
         Assert.DoesNotContain("WebRootPath was not found", production.Process(output).Output, StringComparison.Ordinal);
+    }
+
+    /// <summary>
+    /// The overview of the polled demo fleet says what to fix first and breaks compliance down; every link on it answers
+    /// 200 (the demo signs every request in), and a figure's method link opens its topic in the browser.
+    /// </summary>
+    async Task OverviewLinksAnswerAsync(string baseUrl)
+    {
+        Browser.WaitFor("[data-fix-first] li", seconds: 60);
+        Assert.NotEmpty(Browser.All("[data-breakdown=environment] tbody tr a"));
+        var links = Browser.Attributes("a[href]", "href").OfType<string>()
+            .Select(href => new Uri(new Uri(baseUrl), href)).Where(uri => uri.Host == new Uri(baseUrl).Host)
+            .Select(uri => uri.GetLeftPart(UriPartial.Query)).Distinct().ToList();
+        Assert.Contains(links, l => l.EndsWith("/method/time-lost-to-zeroing", StringComparison.Ordinal));
+        var answers = new List<string>();
+        foreach (var link in links)
+        {
+            using var response = await Http.GetAsync(link);
+            answers.Add($"{link} {(int)response.StatusCode}");
+        }
+        Assert.Equal(links.Select(l => $"{l} 200"), answers);
+
+        Browser.Click("section[aria-labelledby=h-lost] [data-method-link]");
+        Assert.StartsWith("Time lost to zeroing", Browser.Text("article.method-doc[data-method=time-lost-to-zeroing] h1", seconds: 30), StringComparison.Ordinal);
+        Browser.Driver.Navigate().Back();
+        Browser.WaitFor("[data-theme-toggle]:not([hidden])");
+        Browser.WaitFor("[data-live-indicator]", seconds: 30);
     }
 
     /// <summary>

@@ -75,7 +75,7 @@ public sealed class TimeLostEvidenceTests
         Assert.Contains("evidence covers", detail.QuerySelector("[data-evidence-note='90']")!.TextContent, StringComparison.Ordinal);
         Assert.Contains("evidence covers", detail.QuerySelector("[data-evidence-note='7']")!.TextContent, StringComparison.Ordinal);
         Assert.NotNull(detail.QuerySelector("[data-evidence-since]"));
-        Assert.Contains("evidence covers", overview.QuerySelector("tr[data-instance='new-off'] [data-evidence-note='90']")!.TextContent, StringComparison.Ordinal);
+        Assert.Contains("evidence covers", overview.QuerySelector("[data-fix-first] li[data-instance='new-off'] [data-fix-reason]")!.TextContent, StringComparison.Ordinal);
         Assert.Contains("less than 90 days of growth evidence", overview.QuerySelector("[data-time-lost='90 days'] [data-evidence-note]")!.TextContent, StringComparison.Ordinal);
         var apiSince = api.RootElement.GetProperty("timeLost").GetProperty("evidenceSince").GetDateTimeOffset();
         Assert.Equal(fresh.TimeLost.EvidenceSince.Value, apiSince);

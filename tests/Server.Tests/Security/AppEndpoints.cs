@@ -20,12 +20,18 @@ internal static class AppEndpoints
     public static List<string> PagePaths(IServiceProvider services, long id) =>
         Pages(services).Select(e => PathOf(e.RoutePattern, id.ToString(CultureInfo.InvariantCulture))).Distinct().ToList();
 
-    /// <summary>The pattern as a path, each parameter given <paramref name="value"/>.</summary>
+    /// <summary>Parameters that name something other than an id, with a value that exists.</summary>
+    static readonly Dictionary<string, string> NamedValues = new(StringComparer.OrdinalIgnoreCase)
+    {
+        ["Topic"] = IfiDashboard.Client.Pages.Method.MethodDocument.Status,
+    };
+
+    /// <summary>The pattern as a path, each id parameter given <paramref name="value"/>.</summary>
     public static string PathOf(RoutePattern pattern, string value) =>
         "/" + string.Join('/', pattern.PathSegments.Select(segment => string.Concat(segment.Parts.Select(part => part switch
         {
             RoutePatternLiteralPart literal => literal.Content,
-            RoutePatternParameterPart => value,
+            RoutePatternParameterPart parameter => NamedValues.GetValueOrDefault(parameter.Name, value),
             _ => "",
         }))));
 

@@ -4,6 +4,8 @@ using IfiDashboard.Shared.Compliance.Restore;
 using IfiDashboard.Shared.Compliance.Status;
 using IfiDashboard.Shared.Compliance.Summary;
 using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Client.Components;
+using IfiDashboard.Client.Pages.Instances;
 
 namespace IfiDashboard.Client.Pages.Overview;
 
@@ -14,9 +16,10 @@ public sealed record OverviewModel
 
     public required FleetAssessment Fleet { get; init; }
     public required StatusCounts Counts { get; init; }
-    public required IReadOnlyList<StatusGroup> ByDesiredState { get; init; }
-    public required IReadOnlyList<InstanceAssessment> TopTimeLost { get; init; }
-    public required IReadOnlyList<DatabaseRestoreRisk> TopRestoreRisks { get; init; }
+    /// <summary>Compliance by desired state, environment, owner and version: each sums to <see cref="Counts"/>.</summary>
+    public required IReadOnlyList<Breakdown> Breakdowns { get; init; }
+    /// <summary>Every instance to fix, first to fix first (<see cref="FixFirst"/>); the page shows the top <see cref="TopCount"/>.</summary>
+    public required IReadOnlyList<InstanceAssessment> ToFix { get; init; }
     public required IReadOnlyList<InstanceAssessment> Unknown { get; init; }
     public required IReadOnlyList<InstanceAssessment> Stale { get; init; }
     public required BusinessCase BusinessCase { get; init; }
@@ -37,19 +40,51 @@ public sealed record OverviewModel
         {
             Fleet = fleet,
             Counts = FleetSummaries.Count(assessed),
-            ByDesiredState = FleetSummaries.GroupBy(assessed, i => [i.Compliance.Policy.Desired.ToString()])
-                .OrderBy(g => Enum.Parse<DesiredState>(g.Key))
-                .ToList(),
-            TopTimeLost = fleet.Instances
-                .Where(i => i.TimeLost.Last30Days > TimeSpan.Zero)
-                .OrderByDescending(i => i.TimeLost.Last30Days)
-                .ThenBy(i => i.Registration.Name, StringComparer.OrdinalIgnoreCase)
-                .Take(TopCount)
-                .ToList(),
-            TopRestoreRisks = RestoreRiskRanking.TopByRestoreTime(fleet.Instances.SelectMany(i => i.Restore.Databases), TopCount),
+            Breakdowns =
+            [
+                new("desired", "Desired state", FleetSummaries.GroupBy(assessed, i => [i.Compliance.Policy.Desired.ToString()])
+                    .OrderBy(g => Enum.Parse<DesiredState>(g.Key))
+                    .Select(g => new BreakdownRow(g.Key, StatusText.Desired(Enum.Parse<DesiredState>(g.Key)), g.Counts, null))
+                    .ToList()),
+                new("environment", "Environment", FleetSummaries.ByEnvironment(assessed)
+                    .Select(g => Row(g, g.Key.Length == 0 ? null : new InstanceQuery { Environment = g.Key })).ToList()),
+                new("owner", "Owner", FleetSummaries.ByOwner(assessed)
+                    .Select(g => Row(g, new InstanceQuery { Owner = g.Key })).ToList()),
+                new("version", "Version", FleetSummaries.ByMajorVersion(assessed)
+                    .Select(g => Row(g, VersionFilter(fleet, g))).ToList()),
+            ],
+            ToFix = FixFirst.Rank(fleet.Instances, i => new FixFigures(i.Registration.Id, i.Registration.Name,
+                i.Registration.Environment, i.Compliance.Status, i.TimeLost.Last30Days, SlowestRestore(i)?.ExtraSeconds ?? 0)),
             Unknown = fleet.Instances.Where(i => i.Compliance.Status == ComplianceStatus.Unknown).ToList(),
             Stale = fleet.Instances.Where(i => i.Compliance.IsStale).ToList(),
             BusinessCase = BusinessCase.Build(fleet.Instances, fleet.Last30Days),
         };
     }
+
+    static BreakdownRow Row(StatusGroup group, InstanceQuery? grid) => new(group.Key, group.Key, group.Counts, grid?.ToUrl());
+
+    /// <summary>
+    /// The grid filters by major version alone: it shows a version's group only when no instance of another group
+    /// (an Azure platform reports a major version too) has the same major.
+    /// </summary>
+    static InstanceQuery? VersionFilter(FleetAssessment fleet, StatusGroup group)
+    {
+        var majors = fleet.Instances.Where(i => FleetSummaries.VersionKey(i.Facts) == group.Key).Select(i => i.Facts.MajorVersion).Distinct().ToList();
+        return majors is [var major] && major > 0 && fleet.Instances.Count(i => i.Facts.MajorVersion == major) == group.Counts.Total
+            ? new InstanceQuery { Version = major }
+            : null;
+    }
+
+    /// <summary>
+    /// The database whose restore would wait longest on data-file zeroing that IFI would save; null when none would.
+    /// A TDE database's zeroing is left out: IFI cannot shorten it, so fixing the instance would not either.
+    /// </summary>
+    public static DatabaseRestoreRisk? SlowestRestore(InstanceAssessment instance) =>
+        RestoreRiskRanking.TopByRestoreTime(instance.Restore.Databases.Where(d => !d.TdeEncrypted), 1).FirstOrDefault();
 }
+
+/// <summary>Compliance counted per group of one kind (environment, owner, ...): the groups sum to the fleet.</summary>
+public sealed record Breakdown(string Kind, string KeyHeading, IReadOnlyList<BreakdownRow> Rows);
+
+/// <param name="GridHref">The fleet grid filtered to exactly this group; null where the grid has no such filter.</param>
+public sealed record BreakdownRow(string Key, string Label, StatusCounts Counts, string? GridHref);

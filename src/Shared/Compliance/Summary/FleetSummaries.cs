@@ -25,7 +25,11 @@ public static class FleetSummaries
         GroupBy(instances, i => i.Facts.Tags.Count == 0 ? [NoTag] : i.Facts.Tags);
 
     public static IReadOnlyList<StatusGroup> ByMajorVersion(IEnumerable<AssessedInstance> instances) =>
-        GroupBy(instances, i => [ProductVersions.PlatformProduct(i.Facts.EngineEdition) ?? ProductVersions.ReleaseName(i.Facts.MajorVersion)]);
+        GroupBy(instances, i => [VersionKey(i.Facts)]);
+
+    /// <summary>The group <see cref="ByMajorVersion"/> puts an instance in: its platform (Azure) or release name.</summary>
+    public static string VersionKey(InstanceFacts facts) =>
+        ProductVersions.PlatformProduct(facts.EngineEdition) ?? ProductVersions.ReleaseName(facts.MajorVersion);
 
     public static IReadOnlyList<StatusGroup> ByOwner(IEnumerable<AssessedInstance> instances) =>
         GroupBy(instances, i => [string.IsNullOrWhiteSpace(i.Facts.Owner) ? NoOwner : i.Facts.Owner]);
