@@ -217,6 +217,25 @@ public sealed class OverviewPageTests : ComponentTest
     }
 
     [Fact]
+    public void Interactive_the_page_reloads_when_the_circuits_session_ends_and_not_before()
+    {
+        var auth = AddAuthorization().SetAuthorized("ops@bank.test");
+        RenderInteractively();
+        NavigateTo("?env=Production");
+        RenderWith(FakeAssessments.Of(Fleets.Of(Fleets.Mixed())));
+        var navigation = Services.GetRequiredService<Bunit.TestDoubles.BunitNavigationManager>();
+        var before = navigation.History.Count;
+
+        // The server's revalidation found the session over: the circuit's user turns anonymous.
+        auth.SetNotAuthorized();
+
+        var reload = navigation.History.First(); // newest first
+        Assert.Equal(before + 1, navigation.History.Count);
+        Assert.True(reload.Options.ForceLoad);
+        Assert.EndsWith("?env=Production", reload.Uri, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void Rendered_for_a_request_the_page_reads_once_and_follows_nothing()
     {
         var assessments = FakeAssessments.Of(Fleets.Of(Fleets.Mixed()));

@@ -1,24 +1,42 @@
 using IfiDashboard.Shared.Dashboard;
 using Microsoft.AspNetCore.Components;
+using Microsoft.AspNetCore.Components.Authorization;
 
 namespace IfiDashboard.Client.Components;
 
 /// <summary>
 /// A page that follows the fleet while it is open: rendered interactively, it reads its data again each time a new
 /// assessment lands (a poll stored, the policy changed) and re-renders in place over its circuit; no polling, no
-/// reload, so scroll position and focus stay. Prerendered it reads once, like any page.
+/// reload, so scroll position and focus stay. Prerendered it reads once, like any page. When the circuit's session ends
+/// (the server's revalidation turns a signed-in user anonymous), the page reloads: the browser then presents its
+/// cookie afresh, and signs in again or is refused, instead of the circuit following the fleet for a user it no longer
+/// knows.
 /// </summary>
 public abstract class LiveFleetPage : ComponentBase, IDisposable
 {
     [Inject] protected IFleetAssessments Assessments { get; set; } = null!;
+    [Inject] NavigationManager Navigation { get; set; } = null!;
+    /// <summary>Cascaded anew whenever the circuit's authentication state changes.</summary>
+    [CascadingParameter] Task<AuthenticationState>? Authentication { get; set; }
 
     bool _following;
+    bool _signedIn;
 
     /// <summary>Reads what the page shows, reporting a failure on the page; after every parameter change and assessment.</summary>
     protected abstract Task LoadAsync();
 
     protected override async Task OnParametersSetAsync()
     {
+        if (RendererInfo.IsInteractive && Authentication is { } authentication)
+        {
+            var signedIn = (await authentication).User.Identity?.IsAuthenticated == true;
+            if (_signedIn && !signedIn)
+            {
+                Navigation.NavigateTo(Navigation.Uri, forceLoad: true);
+                return;
+            }
+            _signedIn = signedIn;
+        }
         if (RendererInfo.IsInteractive && !_following)
         {
             Assessments.Assessed += OnAssessed;

@@ -25,6 +25,8 @@ public static class SignInExtensions
     /// <summary>The callback path the identity provider redirects back to; register it with the provider.</summary>
     public const string CallbackPath = "/signin-oidc";
     public const string SignedOutCallbackPath = "/signout-callback-oidc";
+    /// <summary>How long a sign-in lasts without use (the cookie slides), and an open circuit at most.</summary>
+    public static readonly TimeSpan SessionLifetime = TimeSpan.FromHours(8);
 
     public static WebApplicationBuilder AddIfiSignIn(this WebApplicationBuilder builder, bool demo)
     {
@@ -45,6 +47,7 @@ public static class SignInExtensions
         else if (settings.OidcConfigured)
         {
             AddOpenIdConnect(authentication, settings);
+            services.AddScoped<Microsoft.AspNetCore.Components.Authorization.AuthenticationStateProvider, CircuitSessionRevalidation>();
             schemes = new DashboardSchemes { User = CookieScheme, Challenge = OidcScheme, SignOut = [CookieScheme, OidcScheme] };
         }
         else if (settings.ProxyConfigured)
@@ -83,8 +86,9 @@ public static class SignInExtensions
             // so the API's writes cannot be forged from another site with it.
             options.Cookie.SameSite = SameSiteMode.Lax;
             options.Cookie.SecurePolicy = CookieSecurePolicy.SameAsRequest;
-            options.ExpireTimeSpan = TimeSpan.FromHours(8);
+            options.ExpireTimeSpan = SessionLifetime;
             options.SlidingExpiration = true;
+            options.Events.OnValidatePrincipal = SessionRevalidation.ValidateCookieAsync;
         });
         authentication.AddOpenIdConnect(OidcScheme, options =>
         {
@@ -115,7 +119,9 @@ public static class SignInExtensions
             {
                 if (context.Principal?.Identity is not ClaimsIdentity identity) return Task.CompletedTask;
                 var values = identity.FindAll(oidc.RoleClaim).Select(c => c.Value).ToList();
-                var roles = settings.RolesFor(values).ToList();
+                // The mapping in force now (configuration reloads), as the session's later checks use it.
+                var roles = context.HttpContext.RequestServices.GetRequiredService<IOptionsMonitor<SignInOptions>>().CurrentValue
+                    .RolesFor(values).ToList();
                 foreach (var role in roles) identity.AddClaim(new Claim(ClaimTypes.Role, role));
                 identity.AddClaim(new Claim(SignInClaims.Method, SignInClaims.OpenIdConnect));
                 var actor = new AuditActor(ChangeAuthor.Of(context.Principal), context.HttpContext.Connection.RemoteIpAddress?.ToString());

@@ -122,6 +122,32 @@ public sealed class SignInInBrowserTests(SignInFixture fixture)
     }
 
     [Fact]
+    public void A_changed_role_mapping_holds_from_the_next_request_not_from_the_next_sign_in()
+    {
+        SignInAs("operator", "policy");
+        var before = Browser.All("form[data-form=grant]").Count;
+        var configuration = (Microsoft.Extensions.Configuration.IConfigurationRoot)fixture.Server.Services
+            .GetRequiredService<Microsoft.Extensions.Configuration.IConfiguration>();
+        try
+        {
+            // The operators' group taken out of the Operator role, as an administrator would in configuration.
+            configuration["Auth:Roles:Operator:0"] = "ifi-former-operators";
+            configuration.Reload();
+            Browser.Open(Url("policy"));
+
+            // The cookie's roles no longer hold: the provider's session signs the user in again, without a prompt,
+            // with the roles the mapping gives now: none.
+            Assert.Equal("Not allowed for your role", Browser.Text("[data-signin-page] h1"));
+            Assert.Equal(1, before);
+        }
+        finally
+        {
+            configuration["Auth:Roles:Operator:0"] = "ifi-operators";
+            configuration.Reload();
+        }
+    }
+
+    [Fact]
     public void An_account_the_role_mapping_does_not_name_is_refused_every_page()
     {
         SignInAs("nobody", "");
