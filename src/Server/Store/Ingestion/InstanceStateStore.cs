@@ -62,6 +62,8 @@ internal static class InstanceStateStore
             """;
         if (changes.Count == 0)
             return;
+        // The changes feed reads these by id; snapshots of other instances are written in parallel.
+        await connection.TakeFeedOrderAsync(tx, cancellationToken);
         var rows = changes.Select(c => new
         {
             instanceId = poll.Snapshot.InstanceId,

@@ -31,7 +31,7 @@ public sealed class SnapshotStore(IDbConnectionFactory connections, RetentionHor
             """;
         using var span = IngestionTelemetry.StartStoring(snapshot);
         await using var connection = await connections.OpenAsync(cancellationToken);
-        await using var tx = await connection.BeginWriteAsync(cancellationToken);
+        await using var tx = await connection.BeginInstanceWriteAsync(snapshot.InstanceId, cancellationToken);
         if (leaseHolder is not null && await connection.ExecuteScalarAsync<long>(new CommandDefinition(admittedSql,
                 new { instanceId = snapshot.InstanceId, leaseHolder, snapshotId = snapshot.SnapshotId.ToString("D") }, tx,
                 cancellationToken: cancellationToken)) == 0)
