@@ -37,7 +37,7 @@ public static class StandaloneCollectorExtensions
         services.AddSingleton(outbox);
         services.AddSingleton<SnapshotOutbox>();
         services.AddSingleton<ISnapshotSink>(sp => sp.GetRequiredService<SnapshotOutbox>());
-        services.AddHostedService<OutboxDelivery>();
+        services.AddHostedService<SnapshotOutboxDelivery>();
         services.AddIfiCollector(configuration);
         return services;
     }

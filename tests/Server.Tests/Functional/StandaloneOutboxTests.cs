@@ -27,13 +27,13 @@ public sealed class StandaloneOutboxTests : IDisposable
         return ((IPEndPoint)listener.LocalEndpoint).Port;
     }
 
-    (SnapshotOutbox Outbox, OutboxDelivery Delivery) Collector(int port)
+    (SnapshotOutbox Outbox, SnapshotOutboxDelivery Delivery) Collector(int port)
     {
         var options = new OutboxOptions { Directory = _outbox };
         var outbox = new SnapshotOutbox(options, NullLogger<SnapshotOutbox>.Instance);
         var http = new HttpClient { BaseAddress = new Uri($"http://127.0.0.1:{port}/"), Timeout = TimeSpan.FromSeconds(10) };
         http.DefaultRequestHeaders.Add("X-Api-Key", DashboardHost.ApiKey);
-        var delivery = new OutboxDelivery(outbox, new CollectorApiClient(http), options, TimeProvider.System, NullLogger<OutboxDelivery>.Instance);
+        var delivery = new SnapshotOutboxDelivery(outbox, new CollectorApiClient(http), options, TimeProvider.System, NullLogger<SnapshotOutboxDelivery>.Instance);
         return (outbox, delivery);
     }
 

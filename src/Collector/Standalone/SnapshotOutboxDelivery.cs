@@ -5,12 +5,12 @@ using Microsoft.Extensions.Logging;
 namespace IfiDashboard.Collector.Standalone;
 
 /// <summary>Delivers queued snapshots to the server, oldest first, backing off while it cannot be reached.</summary>
-public sealed class OutboxDelivery(
+public sealed class SnapshotOutboxDelivery(
     SnapshotOutbox outbox,
     CollectorApiClient server,
     OutboxOptions options,
     TimeProvider time,
-    ILogger<OutboxDelivery> logger) : BackgroundService
+    ILogger<SnapshotOutboxDelivery> logger) : BackgroundService
 {
     static readonly TimeSpan IdleWait = TimeSpan.FromSeconds(5);
 
