@@ -26,7 +26,8 @@ public sealed record AlertHistoryItem(
     int Attempts,
     DateTimeOffset? NextAttemptAt,
     DateTimeOffset? SentAt,
-    string? LastError);
+    string? LastError,
+    IfiDashboard.Shared.Alerts.AlertSilence? SilencedBy = null);
 
 public sealed record AlertSettingsSummary(
     bool Enabled,
@@ -69,3 +70,34 @@ public sealed record AlertRuleSummary(string Name, bool Enabled, string Detail);
 public sealed record AlertRouteSummary(int Order, string Match, IReadOnlyList<string> To);
 
 public sealed record TestEmailOutcome(bool Succeeded, string Message);
+
+/// <summary>
+/// Acknowledgements, snoozes and silences (docs/alerts.md#silences): what the alert pages list and what their forms
+/// change. Each change takes the signed-in user, recorded as its author and audited; Operators and Administrators may
+/// make them.
+/// </summary>
+public interface IAlertSilences
+{
+    /// <summary>The silences in force, the soonest to end first, with the instance names they cover.</summary>
+    Task<IReadOnlyList<SilenceView>> ActiveAsync(CancellationToken ct);
+
+    /// <summary>The rules with an open alert episode on the instance (empty when nothing is alerting there).</summary>
+    Task<IReadOnlyList<string>> OpenAlertsAsync(long instanceId, CancellationToken ct);
+
+    /// <summary>Stores a new acknowledgement, snooze or silence; an acknowledgement's end is set here (the maximum).</summary>
+    /// <exception cref="ArgumentException">A field breaks its rule (<see cref="ArgumentException.ParamName"/> names it).</exception>
+    /// <exception cref="UnauthorizedAccessException">The user may not silence alerts.</exception>
+    Task<long> CreateAsync(SilenceRequest request, System.Security.Claims.ClaimsPrincipal by, CancellationToken ct);
+
+    /// <summary>Ends an active silence now.</summary>
+    /// <returns>False when no active silence has that id.</returns>
+    /// <exception cref="UnauthorizedAccessException">The user may not end silences.</exception>
+    Task<bool> EndAsync(long id, System.Security.Claims.ClaimsPrincipal by, CancellationToken ct);
+}
+
+/// <summary>What a form asks for: one scope (instance, environment or tag), a reason, and an end (not for an acknowledgement).</summary>
+public sealed record SilenceRequest(IfiDashboard.Shared.Alerts.SilenceKind Kind, long? InstanceId, string? Environment, string? Tag,
+    string Reason, DateTimeOffset? ExpiresAt);
+
+/// <summary>A silence in force, with the scope in words ("instance sql01").</summary>
+public sealed record SilenceView(IfiDashboard.Shared.Alerts.AlertSilence Silence, string Scope);

@@ -39,9 +39,9 @@ public sealed class AlertEvaluation(
             // Read before the evaluation's transaction: a concurrent evaluation can only make the count larger, and
             // then the storm starts one evaluation later.
             var recent = await outbox.RecentAlertMailAsync(fleet.ComputedAt - settings.Storm.Window, ct);
-            var written = await states.EvaluateAsync((stored, baselined) =>
+            var written = await states.EvaluateAsync((stored, baselined, silences) =>
             {
-                var plan = AlertEvaluator.Evaluate(fleet, stored, baselined, settings);
+                var plan = AlertEvaluator.Evaluate(fleet, stored, baselined, silences, settings);
                 return (plan, StormGrouping.Messages(plan.Notices, recent, settings, fleet.ComputedAt));
             }, ct);
             written += await WriteDigestAsync(fleet, settings, ct);

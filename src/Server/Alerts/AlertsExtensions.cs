@@ -40,6 +40,8 @@ public static class AlertsExtensions
             .ConfigurePrimaryHttpMessageHandler(() => new SocketsHttpHandler { AllowAutoRedirect = false })
             .RemoveAllLoggers();
         services.AddSingleton<WebhookSender>();
+        services.AddSingleton<AlertSilenceStore>();
+        services.AddSingleton<IAlertSilences, AlertSilencing>();
         services.AddSingleton<AlertStateStore>();
         services.AddSingleton<OutboxStore>();
         services.AddSingleton<OutboxDelivery>();

@@ -10,12 +10,17 @@ using Microsoft.Extensions.Options;
 namespace IfiDashboard.Server.Alerts;
 
 /// <summary>The alert pages' view of the outbox and the settings, and the test email.</summary>
-public sealed class AlertsView(OutboxStore outbox, SmtpMailClient smtp, IOptions<AlertOptions> options, TimeProvider time,
-    AuditLog audit) : IAlertsView
+public sealed class AlertsView(OutboxStore outbox, AlertSilenceStore silences, SmtpMailClient smtp, IOptions<AlertOptions> options,
+    TimeProvider time, AuditLog audit) : IAlertsView
 {
-    public async Task<IReadOnlyList<AlertHistoryItem>> RecentAsync(int count, CancellationToken ct) =>
-        (await outbox.RecentAsync(count, ct)).Select(e => new AlertHistoryItem(e.Id, e.CreatedAt, e.Kind.ToString(), e.Rule?.ToString(),
-            e.InstanceId, e.InstanceName, e.Subject, e.Recipients, e.Status.ToString(), e.Attempts, e.NextAttemptAt, e.SentAt, e.LastError)).ToList();
+    public async Task<IReadOnlyList<AlertHistoryItem>> RecentAsync(int count, CancellationToken ct)
+    {
+        var rows = await outbox.RecentAsync(count, ct);
+        var silencedBy = (await silences.FindAsync(rows.Select(r => r.SilenceId).OfType<long>().ToList(), ct)).ToDictionary(s => s.Id);
+        return rows.Select(e => new AlertHistoryItem(e.Id, e.CreatedAt, e.Kind.ToString(), e.Rule?.ToString(),
+            e.InstanceId, e.InstanceName, e.Subject, e.Recipients, e.Status.ToString(), e.Attempts, e.NextAttemptAt, e.SentAt, e.LastError,
+            e.SilenceId is { } id && silencedBy.TryGetValue(id, out var silence) ? silence : null)).ToList();
+    }
 
     public AlertSettingsSummary Settings()
     {

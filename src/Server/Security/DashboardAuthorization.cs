@@ -40,6 +40,10 @@ public static class DashboardPages
         ["approve"] = DashboardRoles.Operator,
         ["registration"] = DashboardRoles.Operator,
         ["retire"] = DashboardRoles.Operator,
+        ["acknowledge"] = DashboardRoles.Operator,
+        ["snooze"] = DashboardRoles.Operator,
+        ["silence"] = DashboardRoles.Operator,
+        ["end-silence"] = DashboardRoles.Operator,
     };
 
     /// <summary>Blazor's form field naming which form was posted.</summary>
