@@ -1,6 +1,7 @@
 using IfiDashboard.Client.Pages;
 using IfiDashboard.Client.Tests.Rendering;
 using IfiDashboard.Client.Tests.TestData;
+using IfiDashboard.Shared.Alerts;
 using IfiDashboard.Shared.Dashboard;
 using Microsoft.Extensions.DependencyInjection;
 
@@ -19,11 +20,57 @@ public sealed class AlertsPageTests : ComponentTest
         new(enabled, null, enabled ? "relay.corp.example" : "", 587, "StartTls", "ifi@corp.example", null, false, [],
             routes ?? [], defaultTo, "never", "off", "up to 10 attempts");
 
+    /// <summary>The history as given, and silences in force.</summary>
+    sealed class WithHistory(IReadOnlyList<AlertHistoryItem> rows, IReadOnlyList<SilenceView> silences) : IAlertsView, IAlertSilences
+    {
+        public Task<IReadOnlyList<AlertHistoryItem>> RecentAsync(int count, CancellationToken ct) => Task.FromResult(rows);
+        public AlertSettingsSummary Settings() => AlertsPageTests.Settings(enabled: true, ["dba@corp.example"]);
+        public Task<TestEmailOutcome> SendTestAsync(string to, CancellationToken ct) => throw new NotSupportedException();
+        public Task<IReadOnlyList<SilenceView>> ActiveAsync(CancellationToken ct) => Task.FromResult(silences);
+        public Task<IReadOnlyList<string>> OpenAlertsAsync(long instanceId, CancellationToken ct) => throw new NotSupportedException();
+        public Task<long> CreateAsync(SilenceRequest request, System.Security.Claims.ClaimsPrincipal by, CancellationToken ct) => throw new NotSupportedException();
+        public Task<bool> EndAsync(long id, System.Security.Claims.ClaimsPrincipal by, CancellationToken ct) => throw new NotSupportedException();
+    }
+
+    sealed class NoSilences : IAlertSilences
+    {
+        public Task<IReadOnlyList<SilenceView>> ActiveAsync(CancellationToken ct) => Task.FromResult<IReadOnlyList<SilenceView>>([]);
+        public Task<IReadOnlyList<string>> OpenAlertsAsync(long instanceId, CancellationToken ct) => throw new NotSupportedException();
+        public Task<long> CreateAsync(SilenceRequest request, System.Security.Claims.ClaimsPrincipal by, CancellationToken ct) => throw new NotSupportedException();
+        public Task<bool> EndAsync(long id, System.Security.Claims.ClaimsPrincipal by, CancellationToken ct) => throw new NotSupportedException();
+    }
+
     RenderedPage RenderWith(AlertSettingsSummary settings)
     {
         Services.AddSingleton<IFleetAssessments>(FakeAssessments.Of(FleetAssessment.Empty(InstanceSpec.Now)));
         Services.AddSingleton<IAlertsView>(new SettingsOnly(settings));
+        Services.AddSingleton<IAlertSilences>(new NoSilences());
         return Render<AlertsPage>();
+    }
+
+    [Fact]
+    public void Silences_in_force_are_listed_and_a_silenced_alert_says_by_whom_until_when_and_why_it_was_not_sent()
+    {
+        var silence = new AlertSilence
+        {
+            Id = 4, Kind = SilenceKind.Snooze, InstanceId = 1, Reason = "CHG-9 patch night", CreatedBy = "alice",
+            CreatedAt = InstanceSpec.Now.AddHours(-1), ExpiresAt = new DateTimeOffset(2026, 6, 1, 4, 0, 0, TimeSpan.Zero),
+        };
+        var silenced = new AlertHistoryItem(10, InstanceSpec.Now, "Opened", "NonCompliant", 1, "SQLFIN01", "[IFI] IFI off on SQLFIN01 (Production)",
+            ["dba@corp.example"], "Silenced", 0, null, null, null, silence);
+        var resolved = silenced with { Id = 11, Kind = "Resolved", Status = "Sent", SilencedBy = null };
+        var fake = new WithHistory([silenced, resolved], [new SilenceView(silence, "instance SQLFIN01")]);
+        Services.AddSingleton<IFleetAssessments>(FakeAssessments.Of(FleetAssessment.Empty(InstanceSpec.Now)));
+        Services.AddSingleton<IAlertsView>(fake);
+        Services.AddSingleton<IAlertSilences>(fake);
+
+        var page = Render<AlertsPage>();
+        page.WaitForAssertion(() => Assert.NotNull(page.Find("tr[data-outbox='10']")));
+
+        Assert.Contains("CHG-9 patch night", page.Find("tr[data-silence='4']").TextContent, StringComparison.Ordinal);
+        Assert.Equal("not sent: snooze by alice until 2026-06-01 04:00:00: CHG-9 patch night", page.Find("tr[data-outbox='10'] .delivery").TextContent);
+        Assert.Equal("alerts/silences?instance=1", page.Find("tr[data-outbox='10'] a[data-silence-link]").GetAttribute("href"));
+        Assert.Empty(page.FindAll("tr[data-outbox='11'] a[data-silence-link]"));
     }
 
     [Fact]
@@ -53,7 +100,7 @@ public sealed class AlertsPageTests : ComponentTest
         var page = RenderWith(Settings(enabled: true, defaultTo is null ? [] : [defaultTo],
             routeTo is null ? null : [new AlertRouteSummary(1, "environment Production", [routeTo])]));
 
-        Assert.Equal("No alert has been sent yet.", page.Find(".empty").TextContent);
+        Assert.Equal("No alert has been sent yet.", page.Find("[data-history-empty]").TextContent);
         Assert.Empty(page.FindAll("[data-alerts-off]"));
     }
 }
