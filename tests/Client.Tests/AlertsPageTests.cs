@@ -12,7 +12,8 @@ public sealed class AlertsPageTests : ComponentTest
     sealed class SettingsOnly(AlertSettingsSummary settings) : IAlertsView
     {
         public Task<IReadOnlyList<AlertHistoryItem>> RecentAsync(int count, CancellationToken ct) => Task.FromResult<IReadOnlyList<AlertHistoryItem>>([]);
-        public AlertSettingsSummary Settings() => settings;
+        public Task<AlertSettingsSummary> SettingsAsync(CancellationToken ct) => Task.FromResult(settings);
+        public Task SaveSettingsAsync(AlertSettingsChange change, System.Security.Claims.ClaimsPrincipal by, CancellationToken ct) => throw new NotSupportedException();
         public Task<TestEmailOutcome> SendTestAsync(string to, CancellationToken ct) => throw new NotSupportedException();
     }
 
@@ -24,7 +25,8 @@ public sealed class AlertsPageTests : ComponentTest
     sealed class WithHistory(IReadOnlyList<AlertHistoryItem> rows, IReadOnlyList<SilenceView> silences) : IAlertsView, IAlertSilences
     {
         public Task<IReadOnlyList<AlertHistoryItem>> RecentAsync(int count, CancellationToken ct) => Task.FromResult(rows);
-        public AlertSettingsSummary Settings() => AlertsPageTests.Settings(enabled: true, ["dba@corp.example"]);
+        public Task<AlertSettingsSummary> SettingsAsync(CancellationToken ct) => Task.FromResult(AlertsPageTests.Settings(enabled: true, ["dba@corp.example"]));
+        public Task SaveSettingsAsync(AlertSettingsChange change, System.Security.Claims.ClaimsPrincipal by, CancellationToken ct) => throw new NotSupportedException();
         public Task<TestEmailOutcome> SendTestAsync(string to, CancellationToken ct) => throw new NotSupportedException();
         public Task<IReadOnlyList<SilenceView>> ActiveAsync(CancellationToken ct) => Task.FromResult(silences);
         public Task<IReadOnlyList<string>> OpenAlertsAsync(long instanceId, CancellationToken ct) => throw new NotSupportedException();

@@ -6,8 +6,13 @@ public interface IAlertsView
     /// <summary>The newest outbox rows first.</summary>
     Task<IReadOnlyList<AlertHistoryItem>> RecentAsync(int count, CancellationToken ct);
 
-    /// <summary>The effective settings, without the password.</summary>
-    AlertSettingsSummary Settings();
+    /// <summary>The effective settings (configuration, with what Administrators changed here over it), without the password.</summary>
+    Task<AlertSettingsSummary> SettingsAsync(CancellationToken ct);
+
+    /// <summary>Stores the rule switches and the re-notify interval over the configuration's; audited, applied from the next evaluation.</summary>
+    /// <exception cref="UnauthorizedAccessException">The user is not an Administrator.</exception>
+    /// <exception cref="ArgumentException">The re-notify interval is out of bounds.</exception>
+    Task SaveSettingsAsync(AlertSettingsChange change, System.Security.Claims.ClaimsPrincipal by, CancellationToken ct);
 
     /// <summary>Sends a test message now, to one of the configured recipients, and says what the relay answered.</summary>
     Task<TestEmailOutcome> SendTestAsync(string to, CancellationToken ct);
@@ -43,7 +48,10 @@ public sealed record AlertSettingsSummary(
     IReadOnlyList<string> DefaultTo,
     string Renotify,
     string Digest,
-    string Delivery)
+    string Delivery,
+    TimeSpan RenotifyInterval = default,
+    string? ChangedBy = null,
+    DateTimeOffset? ChangedAt = null)
 {
     /// <summary>Every address the alerts can go to: the test email may only go to one of these.</summary>
     public IReadOnlyList<string> AllRecipients =>
@@ -66,6 +74,9 @@ public sealed record AlertSettingsSummary(
 }
 
 public sealed record AlertRuleSummary(string Name, bool Enabled, string Detail);
+
+/// <summary>What an Administrator sets on /alerts/settings: each rule on or off, and the reminder interval (zero for none).</summary>
+public sealed record AlertSettingsChange(bool NonCompliant, bool Unknown, bool WaiverExpiring, bool Recovery, TimeSpan RenotifyInterval);
 
 public sealed record AlertRouteSummary(int Order, string Match, IReadOnlyList<string> To);
 

@@ -23,7 +23,7 @@ public partial class AlertsPage
     {
         try
         {
-            _whyNoneAreSent = Alerts.Settings().WhyNoneAreSent;
+            _whyNoneAreSent = (await Alerts.SettingsAsync(CancellationToken.None)).WhyNoneAreSent;
             _rows = await Alerts.RecentAsync(Shown, CancellationToken.None);
             _silences = await Silences.ActiveAsync(CancellationToken.None);
             _loadError = null;

@@ -1,3 +1,4 @@
+using System.Security.Claims;
 using IfiDashboard.Client.Pages;
 using IfiDashboard.Server.Alerts.Delivery;
 using IfiDashboard.Server.Alerts.Mail;
@@ -10,8 +11,8 @@ using Microsoft.Extensions.Options;
 namespace IfiDashboard.Server.Alerts;
 
 /// <summary>The alert pages' view of the outbox and the settings, and the test email.</summary>
-public sealed class AlertsView(OutboxStore outbox, AlertSilenceStore silences, SmtpMailClient smtp, IOptions<AlertOptions> options,
-    TimeProvider time, AuditLog audit) : IAlertsView
+public sealed class AlertsView(OutboxStore outbox, AlertSilenceStore silences, AlertSettings alertSettings, SmtpMailClient smtp,
+    IOptions<AlertOptions> options, TimeProvider time, AuditLog audit) : IAlertsView
 {
     public async Task<IReadOnlyList<AlertHistoryItem>> RecentAsync(int count, CancellationToken ct)
     {
@@ -22,9 +23,9 @@ public sealed class AlertsView(OutboxStore outbox, AlertSilenceStore silences, S
             e.SilenceId is { } id && silencedBy.TryGetValue(id, out var silence) ? silence : null)).ToList();
     }
 
-    public AlertSettingsSummary Settings()
+    public async Task<AlertSettingsSummary> SettingsAsync(CancellationToken ct)
     {
-        var o = options.Value;
+        var (o, stored) = await alertSettings.GetAsync(ct);
         var rules = o.Rules;
         return new AlertSettingsSummary(
             o.Enabled, o.DashboardUrl, o.Smtp.Host, o.Smtp.EffectivePort, o.Smtp.Security.ToString(), o.Smtp.From,
@@ -39,12 +40,15 @@ public sealed class AlertsView(OutboxStore outbox, AlertSilenceStore silences, S
             o.DefaultTo,
             o.RenotifyInterval > TimeSpan.Zero ? $"every {MailFormat.Duration(o.RenotifyInterval)} while a problem lasts" : "never",
             o.Digest.Enabled ? $"daily after {o.Digest.TimeUtc:hh\\:mm} UTC" : "off",
-            $"up to {o.Delivery.MaxAttempts} attempts, first retry after {MailFormat.Duration(o.Delivery.FirstRetryDelay)}, doubling up to {MailFormat.Duration(o.Delivery.MaxRetryDelay)}");
+            $"up to {o.Delivery.MaxAttempts} attempts, first retry after {MailFormat.Duration(o.Delivery.FirstRetryDelay)}, doubling up to {MailFormat.Duration(o.Delivery.MaxRetryDelay)}",
+            o.RenotifyInterval, stored.ChangedBy, stored.ChangedAt);
     }
+
+    public Task SaveSettingsAsync(AlertSettingsChange change, ClaimsPrincipal by, CancellationToken ct) => alertSettings.SaveAsync(change, by, ct);
 
     public async Task<TestEmailOutcome> SendTestAsync(string to, CancellationToken ct)
     {
-        var settings = Settings();
+        var settings = await SettingsAsync(ct);
         // The page is open to anyone who can reach the dashboard: it must not become a way to mail arbitrary addresses.
         if (!settings.AllRecipients.Contains(to, StringComparer.OrdinalIgnoreCase))
             return new TestEmailOutcome(false, "The test email goes only to addresses in Alerts:DefaultTo or Alerts:Routes.");

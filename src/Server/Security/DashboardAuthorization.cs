@@ -35,6 +35,7 @@ public static class DashboardPages
     {
         ["rules"] = DashboardRoles.Administrator,
         ["test-email"] = DashboardRoles.Administrator,
+        ["alert-settings"] = DashboardRoles.Administrator,
         ["grant"] = DashboardRoles.Operator,
         ["revoke"] = DashboardRoles.Operator,
         ["approve"] = DashboardRoles.Operator,

@@ -32,6 +32,7 @@ public sealed class ProductionServerTests(ProductionServerFixture production)
         var id = Browser.Attribute("a[data-edit]", "data-edit", seconds: 60);
         pages.Add(("instance-detail", $"instances/{id}"));
         pages.Add(("instance-edit", $"inventory/{id}"));
+        pages.Add(("alert-silences", $"alerts/silences?instance={id}"));
 
         string[] live = ["overview", "instances", "alerts", "instance-detail"];
         var served = new Dictionary<string, long>(StringComparer.Ordinal);
