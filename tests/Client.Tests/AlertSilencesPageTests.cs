@@ -13,25 +13,6 @@ public sealed class AlertSilencesPageTests : ComponentTest
 {
     static readonly DateTimeOffset Now = InstanceSpec.Now;
 
-    /// <summary>Silences in force and the open alerts per instance, as the server would answer; records what is asked of it.</summary>
-    sealed class FakeSilences(IReadOnlyList<SilenceView> active, IReadOnlyDictionary<long, string[]>? open = null) : IAlertSilences
-    {
-        public List<SilenceRequest> Created { get; } = [];
-
-        public Task<IReadOnlyList<SilenceView>> ActiveAsync(CancellationToken ct) => Task.FromResult(active);
-
-        public Task<IReadOnlyList<string>> OpenAlertsAsync(long instanceId, CancellationToken ct) =>
-            Task.FromResult<IReadOnlyList<string>>(open?.GetValueOrDefault(instanceId) ?? []);
-
-        public Task<long> CreateAsync(SilenceRequest request, ClaimsPrincipal by, CancellationToken ct)
-        {
-            Created.Add(request);
-            return Task.FromResult(1L);
-        }
-
-        public Task<bool> EndAsync(long id, ClaimsPrincipal by, CancellationToken ct) => Task.FromResult(true);
-    }
-
     static SilenceView Snooze(long id, string scope, SilenceKind kind = SilenceKind.Snooze) => new(new AlertSilence
     {
         Id = id, Kind = kind, InstanceId = 1, Reason = "CHG-1234 disk migration", CreatedBy = "alice", CreatedAt = Now.AddHours(-1),

@@ -9,44 +9,15 @@ namespace IfiDashboard.Client.Tests;
 
 public sealed class AlertsPageTests : ComponentTest
 {
-    sealed class SettingsOnly(AlertSettingsSummary settings) : IAlertsView
-    {
-        public Task<IReadOnlyList<AlertHistoryItem>> RecentAsync(int count, CancellationToken ct) => Task.FromResult<IReadOnlyList<AlertHistoryItem>>([]);
-        public Task<AlertSettingsSummary> SettingsAsync(CancellationToken ct) => Task.FromResult(settings);
-        public Task SaveSettingsAsync(AlertSettingsChange change, System.Security.Claims.ClaimsPrincipal by, CancellationToken ct) => throw new NotSupportedException();
-        public Task<TestEmailOutcome> SendTestAsync(string to, CancellationToken ct) => throw new NotSupportedException();
-    }
-
     static AlertSettingsSummary Settings(bool enabled, IReadOnlyList<string> defaultTo, IReadOnlyList<AlertRouteSummary>? routes = null) =>
         new(enabled, null, enabled ? "relay.corp.example" : "", 587, "StartTls", "ifi@corp.example", null, false, [],
             routes ?? [], defaultTo, "never", "off", "up to 10 attempts");
 
-    /// <summary>The history as given, and silences in force.</summary>
-    sealed class WithHistory(IReadOnlyList<AlertHistoryItem> rows, IReadOnlyList<SilenceView> silences) : IAlertsView, IAlertSilences
-    {
-        public Task<IReadOnlyList<AlertHistoryItem>> RecentAsync(int count, CancellationToken ct) => Task.FromResult(rows);
-        public Task<AlertSettingsSummary> SettingsAsync(CancellationToken ct) => Task.FromResult(AlertsPageTests.Settings(enabled: true, ["dba@corp.example"]));
-        public Task SaveSettingsAsync(AlertSettingsChange change, System.Security.Claims.ClaimsPrincipal by, CancellationToken ct) => throw new NotSupportedException();
-        public Task<TestEmailOutcome> SendTestAsync(string to, CancellationToken ct) => throw new NotSupportedException();
-        public Task<IReadOnlyList<SilenceView>> ActiveAsync(CancellationToken ct) => Task.FromResult(silences);
-        public Task<IReadOnlyList<string>> OpenAlertsAsync(long instanceId, CancellationToken ct) => throw new NotSupportedException();
-        public Task<long> CreateAsync(SilenceRequest request, System.Security.Claims.ClaimsPrincipal by, CancellationToken ct) => throw new NotSupportedException();
-        public Task<bool> EndAsync(long id, System.Security.Claims.ClaimsPrincipal by, CancellationToken ct) => throw new NotSupportedException();
-    }
-
-    sealed class NoSilences : IAlertSilences
-    {
-        public Task<IReadOnlyList<SilenceView>> ActiveAsync(CancellationToken ct) => Task.FromResult<IReadOnlyList<SilenceView>>([]);
-        public Task<IReadOnlyList<string>> OpenAlertsAsync(long instanceId, CancellationToken ct) => throw new NotSupportedException();
-        public Task<long> CreateAsync(SilenceRequest request, System.Security.Claims.ClaimsPrincipal by, CancellationToken ct) => throw new NotSupportedException();
-        public Task<bool> EndAsync(long id, System.Security.Claims.ClaimsPrincipal by, CancellationToken ct) => throw new NotSupportedException();
-    }
-
     RenderedPage RenderWith(AlertSettingsSummary settings)
     {
         Services.AddSingleton<IFleetAssessments>(FakeAssessments.Of(FleetAssessment.Empty(InstanceSpec.Now)));
-        Services.AddSingleton<IAlertsView>(new SettingsOnly(settings));
-        Services.AddSingleton<IAlertSilences>(new NoSilences());
+        Services.AddSingleton<IAlertsView>(new FakeAlertsView(settings));
+        Services.AddSingleton<IAlertSilences>(new FakeSilences([]));
         return Render<AlertsPage>();
     }
 
@@ -61,10 +32,9 @@ public sealed class AlertsPageTests : ComponentTest
         var silenced = new AlertHistoryItem(10, InstanceSpec.Now, "Opened", "NonCompliant", 1, "SQLFIN01", "[IFI] IFI off on SQLFIN01 (Production)",
             ["dba@corp.example"], "Silenced", 0, null, null, null, silence);
         var resolved = silenced with { Id = 11, Kind = "Resolved", Status = "Sent", SilencedBy = null };
-        var fake = new WithHistory([silenced, resolved], [new SilenceView(silence, "instance SQLFIN01")]);
         Services.AddSingleton<IFleetAssessments>(FakeAssessments.Of(FleetAssessment.Empty(InstanceSpec.Now)));
-        Services.AddSingleton<IAlertsView>(fake);
-        Services.AddSingleton<IAlertSilences>(fake);
+        Services.AddSingleton<IAlertsView>(new FakeAlertsView(Settings(enabled: true, ["dba@corp.example"]), [silenced, resolved]));
+        Services.AddSingleton<IAlertSilences>(new FakeSilences([new SilenceView(silence, "instance SQLFIN01")]));
 
         var page = Render<AlertsPage>();
         page.WaitForAssertion(() => Assert.NotNull(page.Find("tr[data-outbox='10']")));

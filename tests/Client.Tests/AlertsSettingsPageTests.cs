@@ -3,6 +3,7 @@ using IfiDashboard.Client.Components.Forms;
 using IfiDashboard.Client.Pages;
 using IfiDashboard.Client.Tests.Editing;
 using IfiDashboard.Client.Tests.Rendering;
+using IfiDashboard.Client.Tests.TestData;
 using IfiDashboard.Shared.Security;
 using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.DependencyInjection;
@@ -11,14 +12,6 @@ namespace IfiDashboard.Client.Tests;
 
 public sealed class AlertsSettingsPageTests : ComponentTest
 {
-    sealed class FixedSettings(AlertSettingsSummary settings) : IAlertsView
-    {
-        public Task<IReadOnlyList<AlertHistoryItem>> RecentAsync(int count, CancellationToken ct) => throw new NotSupportedException();
-        public Task<AlertSettingsSummary> SettingsAsync(CancellationToken ct) => Task.FromResult(settings);
-        public Task SaveSettingsAsync(AlertSettingsChange change, ClaimsPrincipal by, CancellationToken ct) => throw new NotSupportedException();
-        public Task<TestEmailOutcome> SendTestAsync(string to, CancellationToken ct) => throw new NotSupportedException();
-    }
-
     static readonly AlertSettingsSummary Summary = new(true, null, "relay.corp.example", 587, "StartTls", "ifi@corp.example", null, false,
         [new("NonCompliant", false, "IFI off where policy requires it"), new("Unknown", true, "IFI state unknown for 1 h 0 min or longer")],
         [], ["dba@corp.example"], "every 12 h 0 min while a problem lasts", "off", "up to 10 attempts",
@@ -27,7 +20,7 @@ public sealed class AlertsSettingsPageTests : ComponentTest
     RenderedPage RenderAs(string role)
     {
         Services.AddEditingBasics();
-        Services.AddSingleton<IAlertsView>(new FixedSettings(Summary));
+        Services.AddSingleton<IAlertsView>(new FakeAlertsView(Summary));
         var user = new ClaimsPrincipal(new ClaimsIdentity([new Claim(ClaimTypes.Name, "someone"), new Claim(ClaimTypes.Role, role)], "test"));
         return Render<AlertsSettingsPage>(p => p.AddCascadingValue<HttpContext>(new DefaultHttpContext { User = user }));
     }
