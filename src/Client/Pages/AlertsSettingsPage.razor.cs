@@ -30,7 +30,8 @@ public partial class AlertsSettingsPage
     [SupplyParameterFromQuery(Name = "done")] public string? Done { get; set; }
 
     readonly FormErrors _errors = new();
-    AlertSettingsSummary _settings = null!;
+    // Null until the store has answered: on PostgreSQL the read completes after the first render.
+    AlertSettingsSummary? _settings;
     TestEmailOutcome? _result;
     string? _message;
     bool _failed;
@@ -87,9 +88,9 @@ public partial class AlertsSettingsPage
         _failed = true;
     }
 
-    string Login() => _settings.SmtpUserName is null
+    static string Login(AlertSettingsSummary settings) => settings.SmtpUserName is null
         ? "none (the relay accepts this server without a login)"
-        : $"{_settings.SmtpUserName}, password {(_settings.SmtpPasswordSet ? "set" : "NOT set")}";
+        : $"{settings.SmtpUserName}, password {(settings.SmtpPasswordSet ? "set" : "NOT set")}";
 }
 
 /// <summary>The alert settings form: a checkbox per rule (named as the rule) and the re-notify interval in hours.</summary>
