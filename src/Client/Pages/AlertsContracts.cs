@@ -6,8 +6,13 @@ public interface IAlertsView
     /// <summary>The newest outbox rows first.</summary>
     Task<IReadOnlyList<AlertHistoryItem>> RecentAsync(int count, CancellationToken ct);
 
-    /// <summary>The effective settings, without the password.</summary>
-    AlertSettingsSummary Settings();
+    /// <summary>The effective settings (configuration, with what Administrators changed here over it), without the password.</summary>
+    Task<AlertSettingsSummary> SettingsAsync(CancellationToken ct);
+
+    /// <summary>Stores the rule switches and the re-notify interval over the configuration's; audited, applied from the next evaluation.</summary>
+    /// <exception cref="UnauthorizedAccessException">The user is not an Administrator.</exception>
+    /// <exception cref="ArgumentException">The re-notify interval is out of bounds.</exception>
+    Task SaveSettingsAsync(AlertSettingsChange change, System.Security.Claims.ClaimsPrincipal by, CancellationToken ct);
 
     /// <summary>Sends a test message now, to one of the configured recipients, and says what the relay answered.</summary>
     Task<TestEmailOutcome> SendTestAsync(string to, CancellationToken ct);
@@ -26,7 +31,8 @@ public sealed record AlertHistoryItem(
     int Attempts,
     DateTimeOffset? NextAttemptAt,
     DateTimeOffset? SentAt,
-    string? LastError);
+    string? LastError,
+    IfiDashboard.Shared.Alerts.AlertSilence? SilencedBy = null);
 
 public sealed record AlertSettingsSummary(
     bool Enabled,
@@ -42,7 +48,10 @@ public sealed record AlertSettingsSummary(
     IReadOnlyList<string> DefaultTo,
     string Renotify,
     string Digest,
-    string Delivery)
+    string Delivery,
+    TimeSpan RenotifyInterval = default,
+    string? ChangedBy = null,
+    DateTimeOffset? ChangedAt = null)
 {
     /// <summary>Every address the alerts can go to: the test email may only go to one of these.</summary>
     public IReadOnlyList<string> AllRecipients =>
@@ -66,6 +75,40 @@ public sealed record AlertSettingsSummary(
 
 public sealed record AlertRuleSummary(string Name, bool Enabled, string Detail);
 
+/// <summary>What an Administrator sets on /alerts/settings: each rule on or off, and the reminder interval (zero for none).</summary>
+public sealed record AlertSettingsChange(bool NonCompliant, bool Unknown, bool WaiverExpiring, bool Recovery, TimeSpan RenotifyInterval);
+
 public sealed record AlertRouteSummary(int Order, string Match, IReadOnlyList<string> To);
 
 public sealed record TestEmailOutcome(bool Succeeded, string Message);
+
+/// <summary>
+/// Acknowledgements, snoozes and silences (docs/alerts.md#silences): what the alert pages list and what their forms
+/// change. Each change takes the signed-in user, recorded as its author and audited; Operators and Administrators may
+/// make them.
+/// </summary>
+public interface IAlertSilences
+{
+    /// <summary>The silences in force, the soonest to end first, with the instance names they cover.</summary>
+    Task<IReadOnlyList<SilenceView>> ActiveAsync(CancellationToken ct);
+
+    /// <summary>The rules with an open alert episode on the instance (empty when nothing is alerting there).</summary>
+    Task<IReadOnlyList<string>> OpenAlertsAsync(long instanceId, CancellationToken ct);
+
+    /// <summary>Stores a new acknowledgement, snooze or silence; an acknowledgement's end is set here (the maximum).</summary>
+    /// <exception cref="ArgumentException">A field breaks its rule (<see cref="ArgumentException.ParamName"/> names it).</exception>
+    /// <exception cref="UnauthorizedAccessException">The user may not silence alerts.</exception>
+    Task<long> CreateAsync(SilenceRequest request, System.Security.Claims.ClaimsPrincipal by, CancellationToken ct);
+
+    /// <summary>Ends an active silence now.</summary>
+    /// <returns>False when no active silence has that id.</returns>
+    /// <exception cref="UnauthorizedAccessException">The user may not end silences.</exception>
+    Task<bool> EndAsync(long id, System.Security.Claims.ClaimsPrincipal by, CancellationToken ct);
+}
+
+/// <summary>What a form asks for: one scope (instance, environment or tag), a reason, and an end (not for an acknowledgement).</summary>
+public sealed record SilenceRequest(IfiDashboard.Shared.Alerts.SilenceKind Kind, long? InstanceId, string? Environment, string? Tag,
+    string Reason, DateTimeOffset? ExpiresAt);
+
+/// <summary>A silence in force, with the scope in words ("instance sql01").</summary>
+public sealed record SilenceView(IfiDashboard.Shared.Alerts.AlertSilence Silence, string Scope);

@@ -12,8 +12,10 @@ public partial class AlertsPage
     const int Shown = 200;
 
     [Inject] IAlertsView Alerts { get; set; } = null!;
+    [Inject] IAlertSilences Silences { get; set; } = null!;
 
     IReadOnlyList<AlertHistoryItem>? _rows;
+    IReadOnlyList<SilenceView> _silences = [];
     string? _whyNoneAreSent;
     string? _loadError;
 
@@ -21,8 +23,9 @@ public partial class AlertsPage
     {
         try
         {
-            _whyNoneAreSent = Alerts.Settings().WhyNoneAreSent;
+            _whyNoneAreSent = (await Alerts.SettingsAsync(CancellationToken.None)).WhyNoneAreSent;
             _rows = await Alerts.RecentAsync(Shown, CancellationToken.None);
+            _silences = await Silences.ActiveAsync(CancellationToken.None);
             _loadError = null;
         }
         catch (Exception e)
@@ -37,6 +40,7 @@ public partial class AlertsPage
     {
         "Sent" => "badge-on",
         "Failed" => "badge-off",
+        "Silenced" => "st-na",
         _ => "badge-unknown",
     };
 
@@ -44,6 +48,9 @@ public partial class AlertsPage
     {
         "Sent" => $"sent {Moment(row.SentAt ?? row.CreatedAt)}",
         "Failed" => $"gave up: {row.LastError}",
+        "Silenced" when row.SilencedBy is { } s =>
+            $"not sent: {AlertSilencesPage.KindText(s.Kind)} by {s.CreatedBy} until {Moment(s.ExpiresAt)}: {s.Reason}",
+        "Silenced" => "not sent: silenced",
         _ when row.LastError is not null => $"retry at {Moment(row.NextAttemptAt ?? row.CreatedAt)}; last error: {row.LastError}",
         _ => "waiting to be sent",
     };

@@ -17,6 +17,7 @@ public sealed class AlertEvaluation(
     AlertStateStore states,
     OutboxStore outbox,
     OutboxDelivery delivery,
+    AlertSettings alertSettings,
     IOptions<AlertOptions> options,
     TimeProvider time,
     ILogger<AlertEvaluation> logger) : BackgroundService
@@ -34,14 +35,15 @@ public sealed class AlertEvaluation(
         await _evaluating.WaitAsync(ct);
         try
         {
-            var settings = options.Value;
+            // Read each time: an Administrator's change on /alerts/settings applies from the next evaluation.
+            var (settings, _) = await alertSettings.GetAsync(ct);
             var fleet = await assessments.GetAsync(ct);
             // Read before the evaluation's transaction: a concurrent evaluation can only make the count larger, and
             // then the storm starts one evaluation later.
             var recent = await outbox.RecentAlertMailAsync(fleet.ComputedAt - settings.Storm.Window, ct);
-            var written = await states.EvaluateAsync((stored, baselined) =>
+            var written = await states.EvaluateAsync((stored, baselined, silences) =>
             {
-                var plan = AlertEvaluator.Evaluate(fleet, stored, baselined, settings);
+                var plan = AlertEvaluator.Evaluate(fleet, stored, baselined, silences, settings);
                 return (plan, StormGrouping.Messages(plan.Notices, recent, settings, fleet.ComputedAt));
             }, ct);
             written += await WriteDigestAsync(fleet, settings, ct);

@@ -32,6 +32,43 @@ public sealed class AlertOptions
     /// <summary>Chat channels and receivers by name; a route or DefaultTo names one as <c>webhook:&lt;name&gt;</c>.</summary>
     public Dictionary<string, WebhookTarget> Webhooks { get; set; } = new(StringComparer.OrdinalIgnoreCase);
 
+    /// <summary>The settings an Administrator may change on /alerts/settings, by configuration key.</summary>
+    public static class Editable
+    {
+        public const string NonCompliant = "Rules:NonCompliant";
+        public const string Unknown = "Rules:Unknown";
+        public const string WaiverExpiring = "Rules:WaiverExpiring";
+        public const string Recovery = "Rules:Recovery";
+        public const string RenotifyInterval = "RenotifyInterval";
+
+        /// <summary>Shortest reminder interval the dashboard accepts (zero aside, which means none); the longest is 30 days.</summary>
+        public static readonly TimeSpan MinRenotify = TimeSpan.FromMinutes(15);
+        public static readonly TimeSpan MaxRenotify = TimeSpan.FromDays(30);
+    }
+
+    /// <summary>
+    /// These options with the values stored in the dashboard (<see cref="Editable"/> keys, written invariantly) in place
+    /// of the configuration's; the configured object is left as it is.
+    /// </summary>
+    public AlertOptions WithOverrides(IReadOnlyDictionary<string, string> stored)
+    {
+        if (stored.Count == 0) return this;
+        bool Switch(string key, bool configured) => stored.TryGetValue(key, out var value) ? bool.Parse(value) : configured;
+        var copy = (AlertOptions)MemberwiseClone();
+        copy.Rules = new AlertRuleOptions
+        {
+            NonCompliant = Switch(Editable.NonCompliant, Rules.NonCompliant),
+            Unknown = Switch(Editable.Unknown, Rules.Unknown),
+            UnknownAfter = Rules.UnknownAfter,
+            WaiverExpiring = Switch(Editable.WaiverExpiring, Rules.WaiverExpiring),
+            WaiverExpiringDays = Rules.WaiverExpiringDays,
+            Recovery = Switch(Editable.Recovery, Rules.Recovery),
+        };
+        if (stored.TryGetValue(Editable.RenotifyInterval, out var renotify))
+            copy.RenotifyInterval = TimeSpan.Parse(renotify, System.Globalization.CultureInfo.InvariantCulture);
+        return copy;
+    }
+
     /// <summary>Every configuration problem of the webhooks and of the webhook names used as recipients.</summary>
     public IEnumerable<string> WebhookProblems()
     {

@@ -40,6 +40,10 @@ public static class AlertsExtensions
             .ConfigurePrimaryHttpMessageHandler(() => new SocketsHttpHandler { AllowAutoRedirect = false })
             .RemoveAllLoggers();
         services.AddSingleton<WebhookSender>();
+        services.AddSingleton<AlertSettingsStore>();
+        services.AddSingleton<AlertSettings>();
+        services.AddSingleton<AlertSilenceStore>();
+        services.AddSingleton<IAlertSilences, AlertSilencing>();
         services.AddSingleton<AlertStateStore>();
         services.AddSingleton<OutboxStore>();
         services.AddSingleton<OutboxDelivery>();

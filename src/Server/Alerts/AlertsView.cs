@@ -1,3 +1,4 @@
+using System.Security.Claims;
 using IfiDashboard.Client.Pages;
 using IfiDashboard.Server.Alerts.Delivery;
 using IfiDashboard.Server.Alerts.Mail;
@@ -10,16 +11,21 @@ using Microsoft.Extensions.Options;
 namespace IfiDashboard.Server.Alerts;
 
 /// <summary>The alert pages' view of the outbox and the settings, and the test email.</summary>
-public sealed class AlertsView(OutboxStore outbox, SmtpMailClient smtp, IOptions<AlertOptions> options, TimeProvider time,
-    AuditLog audit) : IAlertsView
+public sealed class AlertsView(OutboxStore outbox, AlertSilenceStore silences, AlertSettings alertSettings, SmtpMailClient smtp,
+    IOptions<AlertOptions> options, TimeProvider time, AuditLog audit) : IAlertsView
 {
-    public async Task<IReadOnlyList<AlertHistoryItem>> RecentAsync(int count, CancellationToken ct) =>
-        (await outbox.RecentAsync(count, ct)).Select(e => new AlertHistoryItem(e.Id, e.CreatedAt, e.Kind.ToString(), e.Rule?.ToString(),
-            e.InstanceId, e.InstanceName, e.Subject, e.Recipients, e.Status.ToString(), e.Attempts, e.NextAttemptAt, e.SentAt, e.LastError)).ToList();
-
-    public AlertSettingsSummary Settings()
+    public async Task<IReadOnlyList<AlertHistoryItem>> RecentAsync(int count, CancellationToken ct)
     {
-        var o = options.Value;
+        var rows = await outbox.RecentAsync(count, ct);
+        var silencedBy = (await silences.FindAsync(rows.Select(r => r.SilenceId).OfType<long>().ToList(), ct)).ToDictionary(s => s.Id);
+        return rows.Select(e => new AlertHistoryItem(e.Id, e.CreatedAt, e.Kind.ToString(), e.Rule?.ToString(),
+            e.InstanceId, e.InstanceName, e.Subject, e.Recipients, e.Status.ToString(), e.Attempts, e.NextAttemptAt, e.SentAt, e.LastError,
+            e.SilenceId is { } id && silencedBy.TryGetValue(id, out var silence) ? silence : null)).ToList();
+    }
+
+    public async Task<AlertSettingsSummary> SettingsAsync(CancellationToken ct)
+    {
+        var (o, stored) = await alertSettings.GetAsync(ct);
         var rules = o.Rules;
         return new AlertSettingsSummary(
             o.Enabled, o.DashboardUrl, o.Smtp.Host, o.Smtp.EffectivePort, o.Smtp.Security.ToString(), o.Smtp.From,
@@ -34,12 +40,15 @@ public sealed class AlertsView(OutboxStore outbox, SmtpMailClient smtp, IOptions
             o.DefaultTo,
             o.RenotifyInterval > TimeSpan.Zero ? $"every {MailFormat.Duration(o.RenotifyInterval)} while a problem lasts" : "never",
             o.Digest.Enabled ? $"daily after {o.Digest.TimeUtc:hh\\:mm} UTC" : "off",
-            $"up to {o.Delivery.MaxAttempts} attempts, first retry after {MailFormat.Duration(o.Delivery.FirstRetryDelay)}, doubling up to {MailFormat.Duration(o.Delivery.MaxRetryDelay)}");
+            $"up to {o.Delivery.MaxAttempts} attempts, first retry after {MailFormat.Duration(o.Delivery.FirstRetryDelay)}, doubling up to {MailFormat.Duration(o.Delivery.MaxRetryDelay)}",
+            o.RenotifyInterval, stored.ChangedBy, stored.ChangedAt);
     }
+
+    public Task SaveSettingsAsync(AlertSettingsChange change, ClaimsPrincipal by, CancellationToken ct) => alertSettings.SaveAsync(change, by, ct);
 
     public async Task<TestEmailOutcome> SendTestAsync(string to, CancellationToken ct)
     {
-        var settings = Settings();
+        var settings = await SettingsAsync(ct);
         // The page is open to anyone who can reach the dashboard: it must not become a way to mail arbitrary addresses.
         if (!settings.AllRecipients.Contains(to, StringComparer.OrdinalIgnoreCase))
             return new TestEmailOutcome(false, "The test email goes only to addresses in Alerts:DefaultTo or Alerts:Routes.");

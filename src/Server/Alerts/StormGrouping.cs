@@ -10,16 +10,19 @@ namespace IfiDashboard.Server.Alerts;
 /// Turns one evaluation's alerts into outbox messages: one mail per alert, unless a recipient list is in a storm
 /// (more than <c>Alerts:Storm:Threshold</c> alert mails within the window, counting those already written), in which
 /// case its alerts of this evaluation become one grouped mail. The problems newly registered instances were found with
-/// (<see cref="AlertNoticeKind.Baseline"/>) go to each list as one baseline mail, storm or not. Pure: the recent counts
-/// come from the store.
+/// (<see cref="AlertNoticeKind.Baseline"/>) go to each list as one baseline mail, storm or not. A silenced alert is one
+/// message of its own, recorded and never sent, and counts toward nothing. Pure: the recent counts come from the store.
 /// </summary>
 public static class StormGrouping
 {
     public static IReadOnlyList<OutboxMessage> Messages(IReadOnlyList<AlertNotice> notices, RecentAlertMail recent,
         AlertOptions options, DateTimeOffset now)
     {
-        var messages = new List<OutboxMessage>();
-        foreach (var group in notices.GroupBy(n => OutboxWriter.RecipientsText(AlertRouter.RecipientsFor(n.Instance.Registration, options))))
+        var messages = notices.Where(n => n.SilencedBy is not null)
+            .Select(n => new OutboxMessage(n.DedupeKey, n.Kind, n.Instance.Registration.Id, n.Instance.Registration.Name, n.Rule,
+                AlertRouter.RecipientsFor(n.Instance.Registration, options), AlertMailComposer.Compose(n, options, now), n.SilencedBy!.Id))
+            .ToList();
+        foreach (var group in notices.Where(n => n.SilencedBy is null).GroupBy(n => OutboxWriter.RecipientsText(AlertRouter.RecipientsFor(n.Instance.Registration, options))))
         {
             var recipients = AlertRouter.RecipientsFor(group.First().Instance.Registration, options);
             if (group.Where(n => n.Kind == AlertNoticeKind.Baseline).ToList() is { Count: > 0 } baseline)

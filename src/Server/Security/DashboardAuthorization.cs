@@ -35,12 +35,17 @@ public static class DashboardPages
     {
         ["rules"] = DashboardRoles.Administrator,
         ["test-email"] = DashboardRoles.Administrator,
+        ["alert-settings"] = DashboardRoles.Administrator,
         ["grant"] = DashboardRoles.Operator,
         ["revoke"] = DashboardRoles.Operator,
         ["approve"] = DashboardRoles.Operator,
         ["registration"] = DashboardRoles.Operator,
         ["retire"] = DashboardRoles.Operator,
         ["import"] = DashboardRoles.Operator,
+        ["acknowledge"] = DashboardRoles.Operator,
+        ["snooze"] = DashboardRoles.Operator,
+        ["silence"] = DashboardRoles.Operator,
+        ["end-silence"] = DashboardRoles.Operator,
     };
 
     /// <summary>Blazor's form field naming which form was posted.</summary>

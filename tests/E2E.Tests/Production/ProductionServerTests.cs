@@ -36,6 +36,7 @@ public sealed class ProductionServerTests(ProductionServerFixture production)
         var withGrowths = Browser.Attribute("a[data-edit][aria-label='Edit sql22-win-30']", "data-edit");
         pages.Add(("instance-detail", $"instances/{withGrowths}?growth=all"));
         pages.Add(("instance-edit", $"inventory/{id}"));
+        pages.Add(("alert-silences", $"alerts/silences?instance={id}"));
 
         string[] live = ["overview", "instances", "alerts", "instance-detail"];
         var served = new Dictionary<string, long>(StringComparer.Ordinal);

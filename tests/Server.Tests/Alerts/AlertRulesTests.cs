@@ -2,6 +2,7 @@ using IfiDashboard.Server.Alerts;
 using IfiDashboard.Server.Alerts.Mail;
 using IfiDashboard.Server.Alerts.Rules;
 using IfiDashboard.Server.Compliance;
+using IfiDashboard.Shared.Alerts;
 using IfiDashboard.Shared.Compliance.Policy;
 using IfiDashboard.Shared.Compliance.Status;
 using IfiDashboard.Shared.Dashboard;
@@ -64,10 +65,10 @@ public sealed class AlertRulesTests : IAsyncLifetime
     /// (its first assessment), unless <paramref name="baselined"/> says otherwise.
     /// </summary>
     static IReadOnlyList<AlertNotice> Step(List<AlertState> states, FleetAssessment fleet, AlertOptions options,
-        HashSet<long>? baselined = null)
+        HashSet<long>? baselined = null, IReadOnlyList<AlertSilence>? silences = null)
     {
         baselined ??= [.. fleet.Instances.Select(i => i.Registration.Id)];
-        var plan = AlertEvaluator.Evaluate(fleet, states, baselined, options);
+        var plan = AlertEvaluator.Evaluate(fleet, states, baselined, silences ?? [], options);
         baselined.UnionWith(plan.Baselined);
         states.RemoveAll(s => plan.Deletes.Contains((s.InstanceId, s.Rule)) || plan.Upserts.Any(u => u.InstanceId == s.InstanceId && u.Rule == s.Rule));
         states.AddRange(plan.Upserts);
@@ -151,7 +152,7 @@ public sealed class AlertRulesTests : IAsyncLifetime
 
         Assert.Single(Step(states, fleet, Options()));
 
-        Assert.True(AlertEvaluator.Evaluate(fleet, states, fleet.Instances.Select(i => i.Registration.Id).ToHashSet(), Options()).IsEmpty);
+        Assert.True(AlertEvaluator.Evaluate(fleet, states, fleet.Instances.Select(i => i.Registration.Id).ToHashSet(), [], Options()).IsEmpty);
     }
 
     [Fact]
@@ -198,5 +199,44 @@ public sealed class AlertRulesTests : IAsyncLifetime
         Assert.Empty(again);
         Assert.Equal(AlertNoticeKind.Resolved, resolved.Kind);
         Assert.Equal((AlertNoticeKind.Opened, AlertRule.NonCompliant), (lost.Kind, lost.Rule));
+    }
+
+    static AlertSilence Silence(SilenceKind kind, DateTimeOffset until, long? instanceId = null, string? environment = null) => new()
+    {
+        Id = 7, Kind = kind, InstanceId = instanceId, Environment = environment, Reason = "maintenance", CreatedBy = "alice",
+        CreatedAt = T0, ExpiresAt = until,
+    };
+
+    [Fact]
+    public void A_silence_of_the_environment_marks_the_alert_silenced_and_the_episode_advances_as_if_it_was_sent()
+    {
+        var states = new List<AlertState>();
+        var environment = _template.Instances.Single().Registration.Environment.ToUpperInvariant();
+        var silence = Silence(SilenceKind.Silence, T0.AddHours(2), environment: environment);
+
+        var silenced = Assert.Single(Step(states, Fleet(T0, ComplianceStatus.NonCompliant), Options(), silences: [silence]));
+        var afterExpiry = Step(states, Fleet(T0.AddHours(3), ComplianceStatus.NonCompliant), Options(), silences: [silence]);
+        var reminder = Assert.Single(Step(states, Fleet(T0.AddHours(4), ComplianceStatus.NonCompliant), Options(), silences: [silence]));
+
+        Assert.Equal((AlertNoticeKind.Opened, 7L), (silenced.Kind, silenced.SilencedBy?.Id));
+        Assert.Empty(afterExpiry);
+        Assert.Equal((AlertNoticeKind.Reminder, (AlertSilence?)null), (reminder.Kind, reminder.SilencedBy));
+    }
+
+    [Fact]
+    public void An_acknowledgement_ends_when_the_instance_has_no_open_episode_and_not_while_it_is_unseen()
+    {
+        var states = new List<AlertState>();
+        var id = _template.Instances.Single().Registration.Id;
+        var acknowledgement = Silence(SilenceKind.Acknowledgement, T0.AddDays(30), instanceId: id);
+        Step(states, Fleet(T0, ComplianceStatus.NonCompliant), Options());
+        var baselined = new HashSet<long> { id };
+
+        var whileUnknown = AlertEvaluator.Evaluate(Fleet(T0.AddMinutes(5), ComplianceStatus.Unknown), states, baselined, [acknowledgement], Options());
+        var whenFixed = AlertEvaluator.Evaluate(Fleet(T0.AddMinutes(10), ComplianceStatus.Compliant), states, baselined, [acknowledgement], Options());
+
+        Assert.Empty(whileUnknown.AcknowledgementsEnded);
+        Assert.Equal([acknowledgement], whenFixed.AcknowledgementsEnded);
+        Assert.Equal(7L, Assert.Single(whenFixed.Notices).SilencedBy?.Id);
     }
 }

@@ -43,10 +43,20 @@ public sealed class WaiverGrant
         var reason = Reason?.Trim() ?? "";
         if (reason.Length == 0) errors.Add(Field(nameof(Reason)), "Say why: the reason is shown wherever the instance's status is.");
         else if (reason.Length > MaxReasonLength) errors.Add(Field(nameof(Reason)), $"At most {MaxReasonLength} characters.");
-        if (!DateTime.TryParseExact(ExpiresAt?.Trim(), ExpiryFormats, CultureInfo.InvariantCulture,
-                DateTimeStyles.AssumeUniversal | DateTimeStyles.AdjustToUniversal, out var expires))
-            errors.Add(Field(nameof(ExpiresAt)), "A UTC date and time, e.g. 2030-06-01T00:00.");
-        return errors.Any ? null : (id, reason, new DateTimeOffset(expires, TimeSpan.Zero));
+        if (!TryParseMoment(ExpiresAt, out var expires))
+            errors.Add(Field(nameof(ExpiresAt)), MomentRule);
+        return errors.Any ? null : (id, reason, expires);
+    }
+
+    public const string MomentRule = "A UTC date and time, e.g. 2030-06-01T00:00.";
+
+    /// <summary>A UTC date and time as a datetime-local input (or a person) writes it; the dashboard's one clock is UTC.</summary>
+    public static bool TryParseMoment(string? text, out DateTimeOffset moment)
+    {
+        var parsed = DateTime.TryParseExact(text?.Trim(), ExpiryFormats, CultureInfo.InvariantCulture,
+            DateTimeStyles.AssumeUniversal | DateTimeStyles.AdjustToUniversal, out var utc);
+        moment = parsed ? new DateTimeOffset(utc, TimeSpan.Zero) : default;
+        return parsed;
     }
 
     /// <summary>The form field an editor's <see cref="ArgumentException.ParamName"/> is about.</summary>

@@ -20,6 +20,7 @@ public static class AlertMailComposer
         var facts = Facts(notice);
         var steps = notice.Kind == AlertNoticeKind.Resolved ? [] : instance.Remediation.Steps;
         var link = MailFormat.InstanceLink(options.DashboardUrl, instance.Registration.Id);
+        var silenceLink = notice.Kind == AlertNoticeKind.Resolved ? null : MailFormat.SilenceLink(options.DashboardUrl, instance.Registration.Id);
 
         var text = new StringBuilder();
         text.AppendLine(headline).AppendLine();
@@ -30,6 +31,7 @@ public static class AlertMailComposer
             for (var i = 0; i < steps.Count; i++) text.Append("  ").Append(i + 1).Append(". ").AppendLine(steps[i]);
         }
         text.AppendLine().AppendLine(link is null ? "Instance page: set Alerts:DashboardUrl to get a link here." : $"Instance page: {link}");
+        if (silenceLink is not null) text.AppendLine($"Acknowledge or snooze: {silenceLink}");
 
         var html = new StringBuilder();
         html.Append("<!DOCTYPE html><html><body style=\"font-family:Segoe UI,Arial,sans-serif;font-size:14px\">");
@@ -47,6 +49,8 @@ public static class AlertMailComposer
         }
         if (link is not null)
             html.Append("<p><a href=\"").Append(MailFormat.Html(link)).Append("\">Open ").Append(MailFormat.Html(name)).Append(" in IfiDashboard</a></p>");
+        if (silenceLink is not null)
+            html.Append("<p><a href=\"").Append(MailFormat.Html(silenceLink)).Append("\">Acknowledge or snooze this alert</a></p>");
         html.Append("</body></html>");
 
         return new AlertMailContent("[IFI] " + headline, text.ToString(), html.ToString());

@@ -22,5 +22,12 @@ internal static class MailFormat
     public static string? InstanceLink(string? dashboardUrl, long instanceId) =>
         string.IsNullOrWhiteSpace(dashboardUrl) ? null : $"{dashboardUrl.TrimEnd('/')}/instances/{instanceId}";
 
+    /// <summary>
+    /// The page that offers to acknowledge or snooze the instance's alert, or null without <c>Alerts:DashboardUrl</c>.
+    /// A page with a form, never a link that changes anything: mail scanners open links, and the person must sign in.
+    /// </summary>
+    public static string? SilenceLink(string? dashboardUrl, long instanceId) =>
+        string.IsNullOrWhiteSpace(dashboardUrl) ? null : $"{dashboardUrl.TrimEnd('/')}/alerts/silences?instance={instanceId}";
+
     public static string Html(string text) => WebUtility.HtmlEncode(text);
 }

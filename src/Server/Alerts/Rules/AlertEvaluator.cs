@@ -1,3 +1,4 @@
+using IfiDashboard.Shared.Alerts;
 using IfiDashboard.Shared.Compliance.Status;
 using IfiDashboard.Shared.Dashboard;
 
@@ -7,13 +8,17 @@ namespace IfiDashboard.Server.Alerts.Rules;
 /// The alert rules as a pure function: an assessment and the stored episodes in, the changes out. Transition-based:
 /// a message goes out when an instance enters a problem, again after the re-notify interval, and once when the
 /// problem ends. Evaluating the same assessment twice decides nothing the second time. The problems an instance's
-/// first assessment after a poll finds are its baseline (<see cref="AlertNoticeKind.Baseline"/>), not news.
+/// first assessment after a poll finds are its baseline (<see cref="AlertNoticeKind.Baseline"/>), not news. An
+/// instance a silence covers gets its notices all the same, marked with the silence (recorded, not sent), so its
+/// episodes advance on the usual schedule and alerting resumes on it when the silence ends; an acknowledgement ends
+/// once its instance has no open episode left.
 /// </summary>
 public static class AlertEvaluator
 {
     /// <param name="baselined">Instances whose baseline an earlier evaluation took.</param>
+    /// <param name="silences">The silences in force at the assessment's time.</param>
     public static AlertPlan Evaluate(FleetAssessment fleet, IReadOnlyCollection<AlertState> states,
-        IReadOnlySet<long> baselined, AlertOptions options)
+        IReadOnlySet<long> baselined, IReadOnlyList<AlertSilence> silences, AlertOptions options)
     {
         var now = fleet.ComputedAt;
         var stored = states.ToDictionary(s => (s.InstanceId, s.Rule));
@@ -22,6 +27,7 @@ public static class AlertEvaluator
         var notices = new List<AlertNotice>();
         var assessed = new HashSet<long>();
         var newBaselines = new List<long>();
+        var stillOpen = new HashSet<long>();
 
         foreach (var instance in fleet.Instances)
         {
@@ -31,6 +37,9 @@ public static class AlertEvaluator
             var isBaseline = !baselined.Contains(id) && instance.State.LastPollAt is not null;
             if (isBaseline) newBaselines.Add(id);
             var ended = new List<AlertState>();
+            // The instance's own acknowledgement or snooze first: it names the person who is on it.
+            var silence = silences.Where(s => s.IsActiveAt(now) && s.Covers(instance.Registration))
+                .OrderBy(s => s.InstanceId is null).ThenByDescending(s => s.ExpiresAt).FirstOrDefault();
             foreach (var rule in Enum.GetValues<AlertRule>())
             {
                 stored.TryGetValue((id, rule), out var existing);
@@ -40,6 +49,8 @@ public static class AlertEvaluator
                     continue;
                 }
                 var condition = AlertCondition.Check(rule, instance, now, options.Rules);
+                if (condition.Kind == AlertConditionKind.Holds || condition.Kind == AlertConditionKind.Unseen && existing is not null)
+                    stillOpen.Add(id);
                 if (condition.Kind == AlertConditionKind.Holds)
                 {
                     var episode = existing is not null && existing.Subject == condition.Subject
@@ -48,7 +59,7 @@ public static class AlertEvaluator
                     if (Due(rule, episode, now, options) is { } kind)
                     {
                         notices.Add(new AlertNotice(isBaseline && kind == AlertNoticeKind.Opened ? AlertNoticeKind.Baseline : kind,
-                            rule, instance, episode));
+                            rule, instance, episode, silence));
                         episode = episode with { NotifiedAt = now, NotifyCount = episode.NotifyCount + 1 };
                     }
                     if (episode != existing) upserts.Add(episode);
@@ -64,13 +75,16 @@ public static class AlertEvaluator
             if (ended.Count > 0 && options.Rules.Recovery && instance.Compliance.Status is not (ComplianceStatus.NonCompliant or ComplianceStatus.Unknown))
             {
                 var first = ended.MinBy(e => e.OpenedAt)!;
-                notices.Add(new AlertNotice(AlertNoticeKind.Resolved, first.Rule, instance, first));
+                notices.Add(new AlertNotice(AlertNoticeKind.Resolved, first.Rule, instance, first, silence));
             }
         }
 
         // Retired instances: their episodes end without a word.
         deletes.AddRange(states.Where(s => !assessed.Contains(s.InstanceId)).Select(s => (s.InstanceId, s.Rule)));
-        return new AlertPlan(upserts, deletes, notices, newBaselines);
+        var acknowledgementsEnded = silences
+            .Where(s => s.Kind == SilenceKind.Acknowledgement && s.IsActiveAt(now) && s.InstanceId is { } i && !stillOpen.Contains(i))
+            .ToList();
+        return new AlertPlan(upserts, deletes, notices, newBaselines, acknowledgementsEnded);
     }
 
     static AlertNoticeKind? Due(AlertRule rule, AlertState episode, DateTimeOffset now, AlertOptions options)

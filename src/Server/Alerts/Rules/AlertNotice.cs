@@ -1,10 +1,15 @@
 using System.Globalization;
+using IfiDashboard.Shared.Alerts;
 using IfiDashboard.Shared.Dashboard;
 
 namespace IfiDashboard.Server.Alerts.Rules;
 
-/// <summary>A message the evaluation decided to send, for one instance and one episode.</summary>
-public sealed record AlertNotice(AlertNoticeKind Kind, AlertRule Rule, InstanceAssessment Instance, AlertState Episode)
+/// <summary>
+/// A message the evaluation decided to send, for one instance and one episode; held back (recorded, not sent) when
+/// <see cref="SilencedBy"/> covers the instance.
+/// </summary>
+public sealed record AlertNotice(AlertNoticeKind Kind, AlertRule Rule, InstanceAssessment Instance, AlertState Episode,
+    AlertSilence? SilencedBy = null)
 {
     /// <summary>
     /// Unique per message the rules can decide: the same decision made twice (two evaluations of one assessment,

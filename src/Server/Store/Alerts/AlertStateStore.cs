@@ -1,5 +1,6 @@
 using Dapper;
 using IfiDashboard.Server.Alerts.Rules;
+using IfiDashboard.Shared.Alerts;
 
 namespace IfiDashboard.Server.Store.Alerts;
 
@@ -8,12 +9,12 @@ namespace IfiDashboard.Server.Store.Alerts;
 /// rows in one write transaction (BEGIN IMMEDIATE on SQLite), so a second evaluator (another thread or another
 /// server on the same store) waits and then sees the first one's decisions: no alert is decided twice.
 /// </summary>
-public sealed class AlertStateStore(IDbConnectionFactory connections, TimeProvider time)
+public sealed class AlertStateStore(IDbConnectionFactory connections, TimeProvider time, AlertSilenceStore silences)
 {
-    /// <param name="decide">Given the open episodes and the instances whose baseline was taken.</param>
+    /// <param name="decide">Given the open episodes, the instances whose baseline was taken and the silences in force.</param>
     /// <returns>How many outbox rows were written.</returns>
     public async Task<int> EvaluateAsync(
-        Func<IReadOnlyList<AlertState>, IReadOnlySet<long>, (AlertPlan Plan, IReadOnlyList<OutboxMessage> Messages)> decide,
+        Func<IReadOnlyList<AlertState>, IReadOnlySet<long>, IReadOnlyList<AlertSilence>, (AlertPlan Plan, IReadOnlyList<OutboxMessage> Messages)> decide,
         CancellationToken ct)
     {
         const string select = """
@@ -36,10 +37,12 @@ public sealed class AlertStateStore(IDbConnectionFactory connections, TimeProvid
         await using var tx = await connection.BeginWriteAsync(ct);
         var rows = await connection.QueryAsync<StateRow>(new CommandDefinition(select, transaction: tx, cancellationToken: ct));
         var baselined = (await connection.QueryAsync<long>(new CommandDefinition(selectBaselines, transaction: tx, cancellationToken: ct))).ToHashSet();
-        var (plan, messages) = decide(rows.Select(r => r.ToState()).ToList(), baselined);
+        var now = time.GetUtcNow();
+        var active = await AlertSilenceStore.ActiveAsync(connection, tx, now, ct);
+        var (plan, messages) = decide(rows.Select(r => r.ToState()).ToList(), baselined, active);
         if (plan.IsEmpty && messages.Count == 0) return 0;
 
-        var now = time.GetUtcNow();
+        await silences.EndResolvedAsync(connection, tx, plan.AcknowledgementsEnded, now, ct);
         foreach (var instanceId in plan.Baselined)
             await connection.ExecuteAsync(new CommandDefinition(insertBaseline,
                 new { instanceId, takenAt = StoreTime.ToText(now) }, tx, cancellationToken: ct));

@@ -24,4 +24,7 @@ public sealed record OutboxEntry
     public DateTimeOffset? LastAttemptAt { get; init; }
     public string? LastError { get; init; }
     public DateTimeOffset? SentAt { get; init; }
+
+    /// <summary>The silence that held this alert back (<see cref="OutboxStatus.Silenced"/>).</summary>
+    public long? SilenceId { get; init; }
 }

@@ -3,7 +3,10 @@ using IfiDashboard.Server.Alerts.Rules;
 
 namespace IfiDashboard.Server.Store.Alerts;
 
-/// <summary>A message to put in the outbox. <see cref="DedupeKey"/> is unique: inserting the same decision twice stores one row.</summary>
+/// <summary>
+/// A message to put in the outbox. <see cref="DedupeKey"/> is unique: inserting the same decision twice stores one row.
+/// With <see cref="SilencedBy"/> it is recorded <see cref="OutboxStatus.Silenced"/> and never sent.
+/// </summary>
 public sealed record OutboxMessage(
     string DedupeKey,
     AlertNoticeKind Kind,
@@ -11,4 +14,5 @@ public sealed record OutboxMessage(
     string? InstanceName,
     AlertRule? Rule,
     IReadOnlyList<string> Recipients,
-    AlertMailContent Content);
+    AlertMailContent Content,
+    long? SilencedBy = null);

@@ -11,7 +11,7 @@ internal sealed class OutboxRow
         id AS Id, kind AS Kind, instance_id AS InstanceId, instance_name AS InstanceName, rule AS Rule,
         recipients AS Recipients, subject AS Subject, text_body AS TextBody, html_body AS HtmlBody, attachments AS Attachments, message_id AS MessageId,
         created_at AS CreatedAt, status AS Status, attempts AS Attempts, next_attempt_at AS NextAttemptAt,
-        last_attempt_at AS LastAttemptAt, last_error AS LastError, sent_at AS SentAt
+        last_attempt_at AS LastAttemptAt, last_error AS LastError, sent_at AS SentAt, silence_id AS SilenceId
         """;
 
     public long Id { get; init; }
@@ -32,6 +32,7 @@ internal sealed class OutboxRow
     public string? LastAttemptAt { get; init; }
     public string? LastError { get; init; }
     public string? SentAt { get; init; }
+    public long? SilenceId { get; init; }
 
     public OutboxEntry ToEntry() => new()
     {
@@ -53,5 +54,6 @@ internal sealed class OutboxRow
         LastAttemptAt = StoreTime.ParseNullable(LastAttemptAt),
         LastError = LastError,
         SentAt = StoreTime.ParseNullable(SentAt),
+        SilenceId = SilenceId,
     };
 }

@@ -32,7 +32,7 @@ public sealed class OutboxStore(IDbConnectionFactory connections, TimeProvider t
         const string sql = """
             SELECT recipients AS Recipients, kind AS Kind, COUNT(*) AS Count
             FROM alert_outbox
-            WHERE created_at >= @since AND kind IN ('Opened', 'Reminder', 'Resolved', 'Grouped')
+            WHERE created_at >= @since AND kind IN ('Opened', 'Reminder', 'Resolved', 'Grouped') AND status <> 'Silenced'
             GROUP BY recipients, kind;
             """;
         await using var connection = await connections.OpenAsync(ct);

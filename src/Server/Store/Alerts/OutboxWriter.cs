@@ -22,9 +22,11 @@ internal static class OutboxWriter
     {
         const string sql = """
             INSERT INTO alert_outbox (dedupe_key, kind, instance_id, instance_name, rule, recipients, subject, text_body,
-                html_body, attachments, message_id, created_at, status, attempts, next_attempt_at, last_attempt_at, last_error, sent_at)
+                html_body, attachments, message_id, created_at, status, attempts, next_attempt_at, last_attempt_at, last_error, sent_at,
+                silence_id)
             VALUES (@dedupeKey, @kind, @instanceId, @instanceName, @rule, @recipients, @subject, @textBody,
-                @htmlBody, @attachments, @messageId, @now, @status, @attempts, @nextAttemptAt, @lastAttemptAt, @lastError, @sentAt)
+                @htmlBody, @attachments, @messageId, @now, @status, @attempts, @nextAttemptAt, @lastAttemptAt, @lastError, @sentAt,
+                @silenceId)
             ON CONFLICT (dedupe_key) DO NOTHING;
             """;
         var inserted = 0;
@@ -32,8 +34,9 @@ internal static class OutboxWriter
         foreach (var message in messages.SelectMany(PerChannel))
         {
             // A message without recipients can never be sent: it is stored failed, so the history shows the gap.
-            var status = finalStatus ?? (message.Recipients.Count == 0 ? OutboxStatus.Failed : OutboxStatus.Pending);
-            var error = finalError ?? (message.Recipients.Count == 0 ? NoRecipients : null);
+            var status = finalStatus ?? (message.SilencedBy is not null ? OutboxStatus.Silenced
+                : message.Recipients.Count == 0 ? OutboxStatus.Failed : OutboxStatus.Pending);
+            var error = finalError ?? (status == OutboxStatus.Failed ? NoRecipients : null);
             inserted += await connection.ExecuteAsync(new CommandDefinition(sql, new
             {
                 dedupeKey = message.DedupeKey,
@@ -54,6 +57,7 @@ internal static class OutboxWriter
                 lastAttemptAt = finalStatus is null ? null : at,
                 lastError = error,
                 sentAt = status == OutboxStatus.Sent ? at : null,
+                silenceId = message.SilencedBy,
             }, tx, cancellationToken: ct));
         }
         return inserted;

@@ -13,6 +13,11 @@ public static class AuditActions
     public const string ApiKeyIssued = "api-key.issued";
     public const string ApiKeyRevoked = "api-key.revoked";
     public const string TestEmailSent = "alerts.test-email";
+    public const string AlertAcknowledged = "alert.acknowledged";
+    public const string AlertSnoozed = "alert.snoozed";
+    public const string AlertSilenced = "alert.silenced";
+    public const string AlertSilenceEnded = "alert.silence-ended";
+    public const string AlertSettingsSaved = "alerts.settings-saved";
     public const string SignIn = "sign-in";
     public const string SignInFailed = "sign-in.failed";
     public const string CollectorRefused = "collector.refused";

@@ -15,7 +15,7 @@ internal static class AlertOutboxPruner
         DELETE FROM alert_outbox
         WHERE id IN (
             SELECT id FROM alert_outbox
-            WHERE created_at < @cutoff AND (status = @sent OR status = @failed)
+            WHERE created_at < @cutoff AND (status = @sent OR status = @failed OR status = @silenced)
             ORDER BY created_at, id
             LIMIT @batchSize);
         """;
@@ -27,6 +27,7 @@ internal static class AlertOutboxPruner
             cutoff = StoreTime.ToText(cutoff),
             sent = nameof(OutboxStatus.Sent),
             failed = nameof(OutboxStatus.Failed),
+            silenced = nameof(OutboxStatus.Silenced),
             batchSize = (long)batchSize,
         }, cancellationToken: ct));
 }

@@ -120,7 +120,7 @@ public sealed class RetentionPruner(
         }
         logger.LogInformation(
             "Retention pruned {Polls} polls ({ProbeOutcomes} probe outcomes, {ServiceSnapshots} service rows) started before {PollsBefore:o}, " +
-            "{GrowthEvents} growth events started before {EventsBefore:o} and {AlertMails} sent or failed alert mails written before {MailBefore:o}, in {Batches} batches",
+            "{GrowthEvents} growth events started before {EventsBefore:o} and {AlertMails} sent, failed or silenced alert mails written before {MailBefore:o}, in {Batches} batches",
             report.Polls, report.ProbeOutcomes, report.ServiceSnapshots, cutoffs.PollsBefore,
             report.GrowthEvents, cutoffs.GrowthEventsBefore, report.AlertMails, cutoffs.AlertMailBefore, report.Batches);
     }

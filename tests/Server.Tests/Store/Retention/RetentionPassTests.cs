@@ -74,6 +74,6 @@ public sealed class RetentionPassTests
 
         Assert.Contains("Retention pruned 10 polls (10 probe outcomes, 0 service rows)", logs.All);
         Assert.Contains("7 growth events started before 2026-05-05T08:00:00.0000000+00:00", logs.All);
-        Assert.Contains("5 sent or failed alert mails", logs.All);
+        Assert.Contains("5 sent, failed or silenced alert mails", logs.All);
     }
 }
