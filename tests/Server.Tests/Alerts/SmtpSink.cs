@@ -46,11 +46,25 @@ internal sealed class SmtpSink : IAsyncDisposable
     /// <summary>A sink on a free port, not started yet.</summary>
     public static SmtpSink Create(SinkMode mode, string? user = null, string? password = null) => new(mode, FreePort(), user, password);
 
+    /// <summary>
+    /// A sink on a free port, started. The port is free when chosen, but another process (a test host binding port 0)
+    /// may take it before the relay binds it: no one has been told this port yet, so another is chosen then.
+    /// </summary>
     public static async Task<SmtpSink> StartAsync(SinkMode mode, string? user = null, string? password = null)
     {
-        var sink = Create(mode, user, password);
-        await sink.StartAsync();
-        return sink;
+        for (var attempt = 1; ; attempt++)
+        {
+            var sink = Create(mode, user, password);
+            try
+            {
+                await sink.StartAsync();
+                return sink;
+            }
+            catch (InvalidOperationException e) when (attempt < 5 && e.Message.Contains("address already in use", StringComparison.Ordinal))
+            {
+                await sink.DisposeAsync();
+            }
+        }
     }
 
     public async Task StartAsync()
