@@ -40,16 +40,6 @@ public sealed class AlertSettingsTests
         Assert.Equal($"[IFI] Still: IFI off on {Name} (Production)", reminder.Subject);
         Assert.Equal("every 1 h 0 min while a problem lasts", (await host.Services.GetRequiredService<IAlertsView>().SettingsAsync(CancellationToken.None)).Renotify);
 
-        var operatorClient = TestSignIn.AsRole(host.CreateClient(), DashboardRoles.Operator);
-        var before = await StoreDump.AllTextAsync(host.Services);
-        using var refused = await operatorClient.PostAsync("/alerts/settings", new FormUrlEncodedContent(new Dictionary<string, string>
-        {
-            ["_handler"] = "alert-settings", ["__RequestVerificationToken"] = await TestSignIn.FormTokenAsync(operatorClient),
-            [AlertSettingsForm.RenotifyField] = "0",
-        }));
-        Assert.Equal(HttpStatusCode.Forbidden, refused.StatusCode);
-        Assert.Equal(before, await StoreDump.AllTextAsync(host.Services));
-
         // The NonCompliant rule switched off: the episode ends, no reminder and no recovery mail.
         // As a browser posts a form with that box unticked: without the field.
         using var switchedOff = await admin.PostAsync("/alerts/settings", new FormUrlEncodedContent(new Dictionary<string, string>
@@ -59,6 +49,9 @@ public sealed class AlertSettingsTests
             [AlertSettingsForm.Field("Recovery")] = "true", [AlertSettingsForm.RenotifyField] = "1",
         }));
         Assert.True(switchedOff.IsSuccessStatusCode);
+        // Nothing of the last hour's evaluation still running when the clock moves on: it would read the settings
+        // before the switch and decide at the later time.
+        await host.SettleAsync();
         bed.Clock.Advance(TimeSpan.FromHours(2));
         await host.PollAndAssessAsync();
         await host.SettleAsync();
@@ -67,5 +60,17 @@ public sealed class AlertSettingsTests
         Assert.Equal(2, audit.Count);
         Assert.All(audit, e => Assert.Equal(TestSignIn.UserName(DashboardRoles.Administrator), e.Actor));
         Assert.Contains("\"Rules:NonCompliant\":\"false\"", audit[0].After, StringComparison.Ordinal);
+
+        // Last, once the clock has stopped moving: a store dump assesses anew, which wakes an evaluation in the
+        // background, and one running while the clock moved on would decide at the later time.
+        var operatorClient = TestSignIn.AsRole(host.CreateClient(), DashboardRoles.Operator);
+        var before = await StoreDump.AllTextAsync(host.Services);
+        using var refused = await operatorClient.PostAsync("/alerts/settings", new FormUrlEncodedContent(new Dictionary<string, string>
+        {
+            ["_handler"] = "alert-settings", ["__RequestVerificationToken"] = await TestSignIn.FormTokenAsync(operatorClient),
+            [AlertSettingsForm.RenotifyField] = "0",
+        }));
+        Assert.Equal(HttpStatusCode.Forbidden, refused.StatusCode);
+        Assert.Equal(before, await StoreDump.AllTextAsync(host.Services));
     }
 }

@@ -25,10 +25,8 @@ public sealed class StandaloneCollectorProcessTests : IDisposable
 
     static async Task<(DashboardHost Host, int Port)> ServerAsync()
     {
-        var port = StandaloneOutboxTests.FreePort();
         var host = new DashboardHost(new ScenarioInstance { Name = "remote", Profile = "2019", IfiEnabled = true });
-        host.UseKestrel(port);
-        host.StartServer();
+        var port = host.StartOnFreePort();
         await host.RegisterFleetAsync();
         return (host, port);
     }

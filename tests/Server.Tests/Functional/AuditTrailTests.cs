@@ -40,9 +40,7 @@ public sealed class AuditTrailTests : IAsyncLifetime
     {
         // A server of its own on a real socket, so that it sees a remote address.
         await using var host = new DashboardHost();
-        var port = StandaloneOutboxTests.FreePort();
-        host.UseKestrel(port);
-        host.StartServer();
+        var port = host.StartOnFreePort();
         var issuer = host.Services.GetRequiredService<ApiKeyIssuer>();
         var (cmdb, cmdbKey) = await issuer.CreateAsync("cmdb", ["read", "inventory:write"], null, CancellationToken.None);
         var (_, auditKey) = await issuer.CreateAsync("siem", ["audit:read"], null, CancellationToken.None);

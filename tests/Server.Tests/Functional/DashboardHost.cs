@@ -94,6 +94,19 @@ public sealed class DashboardHost : WebApplicationFactory<Program>
     }
 
     /// <summary>A client signed in as an administrator (<see cref="TestSignIn"/>).</summary>
+    /// <summary>
+    /// Starts the server on a real loopback socket on a port the system picks at bind time, and returns it: a port
+    /// picked earlier and bound later can be taken by another test process in between.
+    /// </summary>
+    public int StartOnFreePort()
+    {
+        UseKestrel(0);
+        StartServer();
+        var address = Services.GetRequiredService<Microsoft.AspNetCore.Hosting.Server.IServer>().Features
+            .Get<Microsoft.AspNetCore.Hosting.Server.Features.IServerAddressesFeature>()!.Addresses.First();
+        return new Uri(address).Port;
+    }
+
     public HttpClient AdministratorClient() => TestSignIn.As(CreateClient(), "admin@bank.test", DashboardRoles.Administrator);
 
     /// <summary>Registers every simulated instance as an operator would: by host, port and credential name.</summary>

@@ -76,12 +76,10 @@ public sealed class StandaloneOutboxTests : IDisposable
     [Fact]
     public async Task A_snapshot_the_server_refuses_for_good_is_set_aside_and_the_queue_behind_it_is_delivered()
     {
-        var port = FreePort();
+        await using var host = new DashboardHost(new ScenarioInstance { Name = "remote", Profile = "2019" });
+        var port = host.StartOnFreePort();
         var (outbox, delivery) = Collector(port);
         using var releaseOutbox = outbox;
-        await using var host = new DashboardHost(new ScenarioInstance { Name = "remote", Profile = "2019" });
-        host.UseKestrel(port);
-        host.StartServer();
         await host.RegisterFleetAsync();
         await host.Services.GetRequiredService<IInstanceSource>()
             .LeaseDueAsync(DashboardHost.RemoteCollector, 1, TimeSpan.FromMinutes(1), CancellationToken.None);

@@ -34,10 +34,8 @@ public sealed class StandaloneRideThroughTests
 
     static async Task<Setup> StartAsync(int rideThroughMinutes = 60)
     {
-        var serverPort = StandaloneOutboxTests.FreePort();
         var host = new DashboardHost(new ScenarioInstance { Name = "remote", Profile = "2019" });
-        host.UseKestrel(serverPort);
-        host.StartServer();
+        var serverPort = host.StartOnFreePort();
         await host.RegisterFleetAsync();
         var relay = new SwitchableRelay(StandaloneOutboxTests.FreePort(), serverPort);
         relay.Up();
