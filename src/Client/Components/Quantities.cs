@@ -46,6 +46,9 @@ public static class Quantities
 
     public static string Count(int value) => value.ToString("#,0", Invariant);
 
+    /// <summary>"1 row", "1,000 rows": the count and an English noun that takes an s.</summary>
+    public static string Plural(int count, string noun) => $"{Count(count)} {noun}{(count == 1 ? "" : "s")}";
+
     /// <summary>UTC, to the minute: the dashboard's one clock.</summary>
     public static string Moment(DateTimeOffset? at) =>
         at?.UtcDateTime.ToString("yyyy-MM-dd HH:mm 'UTC'", Invariant) ?? "never";

@@ -41,6 +41,7 @@ public partial class AlertSilencesPage
     IReadOnlyList<SilenceView> _active = [];
     IReadOnlyList<string> _openAlerts = [];
     IReadOnlyList<(string Value, string Label)> _scopes = [];
+    FleetAssessment? _fleet;
     InstanceAssessment? _instance;
     SilenceView? _confirmEnd;
     string _defaultUntil = "";
@@ -63,7 +64,7 @@ public partial class AlertSilencesPage
         try
         {
             _active = await Silences.ActiveAsync(CancellationToken.None);
-            var fleet = await Assessments.GetAsync(CancellationToken.None);
+            var fleet = _fleet = await Assessments.GetAsync(CancellationToken.None);
             _scopes = Scopes(fleet);
             if (InstanceId is { } id && fleet.Find(id) is { } instance)
             {
@@ -161,11 +162,8 @@ public partial class AlertSilencesPage
 
     static string Redirect(string done, string scope) => $"alerts/silences?done={done}&scope={Uri.EscapeDataString(scope)}";
 
-    string ScopeText(SilenceRequest request) =>
-        request.InstanceId is { } id
-            ? "instance " + (_instance?.Registration.Id == id ? _instance.Registration.Name
-                : _scopes.FirstOrDefault(s => s.Value == SilenceForm.InstanceScope + id.ToString(CultureInfo.InvariantCulture)).Label ?? $"#{id}")
-            : request.Environment is { } environment ? $"environment {environment}" : $"tag {request.Tag}";
+    string ScopeText(SilenceRequest request) => AlertSilence.ScopeOf(request.InstanceId,
+        request.InstanceId is { } id ? _fleet?.Find(id)?.Registration.Name : null, request.Environment, request.Tag);
 
     void Refuse(string message)
     {

@@ -106,6 +106,16 @@ public sealed class AlertSettingsForm
 
     public static string Field(string rule) => "Change." + rule;
 
+    /// <summary>The switch as posted for the rule named <paramref name="rule"/>; null for a rule the form does not edit.</summary>
+    public bool? IsOn(string rule) => rule switch
+    {
+        nameof(NonCompliant) => NonCompliant,
+        nameof(Unknown) => Unknown,
+        nameof(WaiverExpiring) => WaiverExpiring,
+        nameof(Recovery) => Recovery,
+        _ => null,
+    };
+
     /// <summary>Hours as a person writes them ("24", "0.5"); the server checks the bounds.</summary>
     public static string Hours(TimeSpan interval) => interval.TotalHours.ToString("0.##", CultureInfo.InvariantCulture);
 

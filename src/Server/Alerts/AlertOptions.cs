@@ -55,13 +55,12 @@ public sealed class AlertOptions
         if (stored.Count == 0) return this;
         bool Switch(string key, bool configured) => stored.TryGetValue(key, out var value) ? bool.Parse(value) : configured;
         var copy = (AlertOptions)MemberwiseClone();
-        copy.Rules = new AlertRuleOptions
+        // A copy of every rule setting, so one added later keeps its configured value; then the stored switches.
+        copy.Rules = Rules with
         {
             NonCompliant = Switch(Editable.NonCompliant, Rules.NonCompliant),
             Unknown = Switch(Editable.Unknown, Rules.Unknown),
-            UnknownAfter = Rules.UnknownAfter,
             WaiverExpiring = Switch(Editable.WaiverExpiring, Rules.WaiverExpiring),
-            WaiverExpiringDays = Rules.WaiverExpiringDays,
             Recovery = Switch(Editable.Recovery, Rules.Recovery),
         };
         if (stored.TryGetValue(Editable.RenotifyInterval, out var renotify))
@@ -81,7 +80,7 @@ public sealed class AlertOptions
 }
 
 /// <summary>Per-rule switches and thresholds.</summary>
-public sealed class AlertRuleOptions
+public sealed record AlertRuleOptions
 {
     public bool NonCompliant { get; set; } = true;
     public bool Unknown { get; set; } = true;

@@ -19,7 +19,11 @@ public sealed class AlertSilencing(AlertSilenceStore silences, AlertStateStore s
     public async Task<IReadOnlyList<SilenceView>> ActiveAsync(CancellationToken ct)
     {
         var active = await silences.ListActiveAsync(ct);
-        var names = (await instances.ListActiveAsync(ct)).ToDictionary(i => i.Id, i => i.Name);
+        // The inventory is read only for names, and only when a silence names an instance: the live alerts page asks
+        // after every assessment, and most silences cover an environment or a tag.
+        var names = active.Any(s => s.InstanceId is not null)
+            ? (await instances.ListActiveAsync(ct)).ToDictionary(i => i.Id, i => i.Name)
+            : [];
         return active.Select(s => new SilenceView(s,
             s.Scope(s.InstanceId is { } id ? names.GetValueOrDefault(id, $"#{id} (retired)") : null))).ToList();
     }

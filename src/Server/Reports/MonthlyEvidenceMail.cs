@@ -106,7 +106,8 @@ public sealed class MonthlyEvidenceMail(
               + (period.Environment is null ? "" : "&environment=" + Uri.EscapeDataString(period.Environment))
               + (period.Tag is null ? "" : "&tag=" + Uri.EscapeDataString(period.Tag));
         const string about = "Attached: the report as JSON (what GET /api/v1/reports/evidence answers for this period and scope; "
-            + "its manifest holds each section's SHA-256) and the instances as CSV. A copy made later must show the same SHA-256.";
+            + "its manifest holds each section's SHA-256) and the instances as CSV. A copy made later must show the same SHA-256 "
+            + "for every section but the business case, which follows the policy in force when the copy is made.";
 
         var text = new StringBuilder().AppendLine(subject).AppendLine();
         foreach (var (label, value) in facts) text.AppendLine($"{label}: {value}");

@@ -48,10 +48,13 @@ public sealed record AlertSilence
         : Tag is { } tag && instance.Tags.Contains(tag, StringComparer.OrdinalIgnoreCase);
 
     /// <summary>What it covers, in words: "instance sql01", "environment Test", "tag pci".</summary>
-    public string Scope(string? instanceName = null) =>
-        InstanceId is { } id ? $"instance {instanceName ?? "#" + id}"
-        : Environment is { } environment ? $"environment {environment}"
-        : $"tag {Tag}";
+    public string Scope(string? instanceName = null) => ScopeOf(InstanceId, instanceName, Environment, Tag);
+
+    /// <summary><see cref="Scope"/> of a silence asked for, before it is stored.</summary>
+    public static string ScopeOf(long? instanceId, string? instanceName, string? environment, string? tag) =>
+        instanceId is { } id ? $"instance {instanceName ?? "#" + id}"
+        : environment is not null ? $"environment {environment}"
+        : $"tag {tag}";
 }
 
 /// <summary>

@@ -1,4 +1,5 @@
 using IfiDashboard.Shared.Compliance.Policy;
+using IfiDashboard.Shared.Compliance.Summary;
 using IfiDashboard.Shared.Compliance.Zeroing;
 
 namespace IfiDashboard.Shared.Dashboard;
@@ -16,8 +17,6 @@ public sealed record BusinessCase(
     IReadOnlyList<BusinessCaseLine> ByEnvironment,
     IReadOnlyList<BusinessCaseLine> ByOwner)
 {
-    public const string NoOwner = "(no owner)";
-
     public const string Method =
         "Time lost: the duration of each data-file autogrowth (default trace) made while the instance had no effective " +
         "IFI, as on the instance pages. Saving if policy were met: the part of it on instances whose policy requires " +
@@ -40,7 +39,7 @@ public sealed record BusinessCase(
             .OrderByDescending(l => l.Lost).ThenBy(l => l.Key, StringComparer.OrdinalIgnoreCase)
             .ToList();
         return new BusinessCase(window.From, window.To, Line("fleet", rows), By(i => i.Registration.Environment),
-            By(i => i.Registration.Owner is { Length: > 0 } owner ? owner : NoOwner));
+            By(i => string.IsNullOrWhiteSpace(i.Registration.Owner) ? FleetSummaries.NoOwner : i.Registration.Owner));
     }
 
     static BusinessCaseLine Line(string key, IEnumerable<(InstanceAssessment Instance, ZeroingTotals Totals)> rows)

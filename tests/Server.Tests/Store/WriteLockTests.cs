@@ -15,14 +15,7 @@ public sealed class WriteLockTests
     {
         await using var store = await TestStore.CreateMigratedAsync();
         await using var first = await store.OpenAsync();
-        await using var second = await store.OpenAsync();
-        if (store.Connections.Dialect.IsPostgres)
-            await second.ExecuteAsync("SET lock_timeout = '50ms';");
-        else
-        {
-            await second.ExecuteAsync("PRAGMA busy_timeout = 0;");
-            ((SqliteConnection)second).DefaultTimeout = 1;
-        }
+        await using var second = await ImpatientAsync(store);
 
         await using var held = await first.BeginWriteAsync(CancellationToken.None);
 

@@ -41,12 +41,14 @@ public partial class ChangesPage
             var fleet = await Assessments.GetAsync(CancellationToken.None);
             var grid = GridSource.For(fleet);
             _options = grid.Options;
-            var instances = grid.Matching(new InstanceQuery { Environment = _query.Environment, Tag = _query.Tag })
+            // By id once: a year of changes across the fleet is looked up here, one change at a time.
+            var matching = grid.Matching(new InstanceQuery { Environment = _query.Environment, Tag = _query.Tag })
                 .Select(row => row.Id).ToHashSet();
+            var instances = fleet.Instances.Where(i => matching.Contains(i.Registration.Id)).ToDictionary(i => i.Registration.Id, i => i.Registration);
             var changes = await Timeline.ReadAsync(Time.GetUtcNow().AddDays(-_query.Days), CancellationToken.None);
             _rows = changes
-                .Where(c => instances.Contains(c.InstanceId) && (_query.Kind is null || ChangesQuery.KindOf(c) == _query.Kind))
-                .Select(c => new ChangeRow(c, fleet.Find(c.InstanceId)!.Registration))
+                .Where(c => instances.ContainsKey(c.InstanceId) && (_query.Kind is null || ChangesQuery.KindOf(c) == _query.Kind))
+                .Select(c => new ChangeRow(c, instances[c.InstanceId]))
                 .ToList();
             _loadError = null;
         }

@@ -1,4 +1,5 @@
 using System.Text;
+using IfiDashboard.Client.Components;
 using IfiDashboard.Shared.Editing;
 using IfiDashboard.Shared.Inventory;
 using Microsoft.AspNetCore.Components;
@@ -73,7 +74,7 @@ public partial class ImportPage
             return;
         }
         if (refused > 0)
-            Fail($"{Plural(refused, "row")} of {_preview.Count} would be refused; nothing was registered.");
+            Fail($"{Quantities.Plural(refused, "row")} of {_preview.Count} would be refused; nothing was registered.");
         else
             _message = $"Every row can be registered. Nothing is registered until you confirm below.";
     }
@@ -97,8 +98,6 @@ public partial class ImportPage
         using var reader = new StreamReader(file.OpenReadStream(), Encoding.UTF8, detectEncodingFromByteOrderMarks: true);
         return await reader.ReadToEndAsync();
     }
-
-    static string Plural(int count, string noun) => count == 1 ? $"1 {noun}" : $"{count} {noun}s";
 
     void Fail(string message)
     {

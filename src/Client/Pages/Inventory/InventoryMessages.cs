@@ -10,7 +10,7 @@ public static class InventoryMessages
     public static string Retired(long id, string name) => Url("retired", id, name);
 
     public static string Imported(int count) =>
-        string.Create(CultureInfo.InvariantCulture, $"inventory?done=imported&name={Uri.EscapeDataString(count == 1 ? "1 instance" : $"{count} instances")}");
+        string.Create(CultureInfo.InvariantCulture, $"inventory?done=imported&name={Uri.EscapeDataString(Components.Quantities.Plural(count, "instance"))}");
 
     static string Url(string done, long id, string name) =>
         string.Create(CultureInfo.InvariantCulture, $"inventory?done={done}&id={id}&name={Uri.EscapeDataString(name)}");

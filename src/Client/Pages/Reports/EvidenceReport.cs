@@ -6,7 +6,8 @@ namespace IfiDashboard.Client.Pages.Reports;
 /// What an auditor asks for, for one period and scope: the policy versions in force, the waivers that counted, each
 /// instance's statuses with the evidence behind them, and every change with who made it. Built only from what the
 /// store keeps for good (policy versions, waivers, the daily statuses, polls, the audit log), in a fixed order and
-/// without the time of its making, so the report of a closed period is byte-identical however often it is made.
+/// without the time of its making, so each section of a closed period's report is byte-identical however often it is
+/// made; only the business case follows today's policy and inventory (docs/reports.md), and the manifest shows that.
 /// </summary>
 public sealed record EvidenceReport(
     EvidencePeriod Period,

@@ -39,7 +39,4 @@ public sealed class AlertSettingsStore(IDbConnectionFactory connections, TimePro
 }
 
 /// <summary>The stored overrides, with who changed them last and when (null when none is stored).</summary>
-public sealed record StoredAlertSettings(IReadOnlyDictionary<string, string> Values, string? ChangedBy, DateTimeOffset? ChangedAt)
-{
-    public static readonly StoredAlertSettings None = new(new Dictionary<string, string>(), null, null);
-}
+public sealed record StoredAlertSettings(IReadOnlyDictionary<string, string> Values, string? ChangedBy, DateTimeOffset? ChangedAt);

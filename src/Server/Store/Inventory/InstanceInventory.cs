@@ -159,10 +159,10 @@ public sealed class InstanceInventory(IDbConnectionFactory connections, TimeProv
         var rowOfId = new Dictionary<long, int>();
         var outcomes = new List<(InventoryWrite, int?)>();
         // Read once and kept up to date with the rows registered: the write lock is held for one read, not one a row.
-        var active = (await ListActiveRecordsAsync(connection, tx, ct)).ToList();
+        var holders = new InventoryFields.Holders(await ListActiveRecordsAsync(connection, tx, ct));
         foreach (var registration in registrations)
         {
-            if (Refusal(registration, active, null) is { } refused)
+            if (Refusal(registration, holders, null) is { } refused)
             {
                 // A row of this import in the way is named by its row: its id exists only inside this transaction.
                 outcomes.Add(refused.Refusal?.Existing is { } existing && rowOfId.TryGetValue(existing.Id, out var row)
@@ -171,7 +171,7 @@ public sealed class InstanceInventory(IDbConnectionFactory connections, TimeProv
                 continue;
             }
             var created = await InsertAsync(connection, tx, registration, null, now, ct);
-            active.Add(created);
+            holders.Add(created);
             rowOfId[created.Registration.Id] = outcomes.Count;
             outcomes.Add((new InventoryWrite(InventoryWriteResult.Created, created), null));
         }
@@ -199,18 +199,16 @@ public sealed class InstanceInventory(IDbConnectionFactory connections, TimeProv
     /// <summary>Why the registration may not be stored: a broken rule, a name in use, a server registered already.</summary>
     async Task<InventoryWrite?> RefusalAsync(DbConnection connection, DbTransaction tx, InstanceRegistration registration, long? exceptId,
         CancellationToken ct)
-        // A registration that breaks a rule is refused for it without reading the inventory.
-        => Refusal(registration, InstanceRules.Check(registration).Count > 0 ? [] : await ListActiveRecordsAsync(connection, tx, ct), exceptId);
+        => Refusal(registration, new InventoryFields.Holders(await ListActiveRecordsAsync(connection, tx, ct)), exceptId);
 
     /// <summary><see cref="RefusalAsync"/> against the active instances given.</summary>
-    static InventoryWrite? Refusal(InstanceRegistration registration, IReadOnlyList<InventoryRecord> active, long? exceptId)
+    static InventoryWrite? Refusal(InstanceRegistration registration, InventoryFields.Holders active, long? exceptId)
     {
         if (InstanceRules.Check(registration) is { Count: > 0 } broken)
             return InventoryWrite.Refused(new InventoryRefusal(InventoryRefusalKind.Invalid, broken));
-        var others = active.Where(r => r.Registration.Id != exceptId).ToList();
-        if (others.FirstOrDefault(r => string.Equals(r.Registration.Name, registration.Name, StringComparison.OrdinalIgnoreCase)) is { } named)
+        if (active.OfName(registration.Name, exceptId) is { } named)
             return InventoryWrite.Refused(InventoryRefusal.NameTaken(registration.Name, named.Registration));
-        if (InventoryFields.SameServer(others, registration) is { } same)
+        if (active.OfServer(registration, exceptId) is { } same)
             return InventoryWrite.Refused(InventoryRefusal.ServerTaken(registration, same.Registration));
         return null;
     }
@@ -293,7 +291,8 @@ public sealed class InstanceInventory(IDbConnectionFactory connections, TimeProv
     {
         const string sql = $"""
             SELECT {InstanceRow.InventoryColumns},
-                (SELECT s.server_name FROM instance_state s WHERE s.instance_id = instances.id AND s.last_good_poll_id IS NOT NULL) AS PolledServerName
+                -- What the server said it is, as the assessment reads it: any poll that read its identity.
+                (SELECT s.server_name FROM instance_state s WHERE s.instance_id = instances.id) AS PolledServerName
             FROM instances
             WHERE retired_at IS NULL;
             """;

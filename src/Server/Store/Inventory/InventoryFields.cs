@@ -39,9 +39,58 @@ public static class InventoryFields
     /// </summary>
     public static InventoryRecord? SameServer(IEnumerable<InventoryRecord> others, InstanceRegistration registration)
     {
-        var wanted = Keys(registration, null).ToHashSet(StringComparer.Ordinal);
-        return others.FirstOrDefault(o => OneMachinePossible(o.Registration.Host, registration.Host)
-                                          && Keys(o.Registration, o.PolledServerName).Any(wanted.Contains));
+        var index = new ServerIndex<InventoryRecord>(o => o.Registration);
+        foreach (var other in others) index.Add(other, other.PolledServerName);
+        return index.Find(registration, null);
+    }
+
+    /// <summary>
+    /// Which active registration holds a name (ignoring case) or a server: indexed once, and kept up to date as a
+    /// batch registers its own, so each check costs the registration's own keys.
+    /// </summary>
+    public sealed class Holders
+    {
+        readonly Dictionary<string, InventoryRecord> _names = new(StringComparer.OrdinalIgnoreCase);
+        readonly ServerIndex<InventoryRecord> _servers = new(r => r.Registration);
+
+        public Holders(IEnumerable<InventoryRecord> active)
+        {
+            foreach (var record in active) Add(record);
+        }
+
+        public void Add(InventoryRecord record)
+        {
+            _names.TryAdd(record.Registration.Name, record);
+            _servers.Add(record, record.PolledServerName);
+        }
+
+        public InventoryRecord? OfName(string name, long? exceptId) =>
+            _names.TryGetValue(name, out var holder) && holder.Registration.Id != exceptId ? holder : null;
+
+        public InventoryRecord? OfServer(InstanceRegistration registration, long? exceptId) => _servers.Find(registration, null, exceptId);
+    }
+
+    /// <summary>
+    /// Registrations by the keys they reach their server by, so that finding the one a registration shares its server
+    /// with costs its own few keys, not a pass over every registration (a sync or an import checks thousands).
+    /// </summary>
+    public sealed class ServerIndex<T>(Func<T, InstanceRegistration> registrationOf) where T : class
+    {
+        readonly Dictionary<string, List<T>> _byKey = new(StringComparer.Ordinal);
+
+        public void Add(T item, string? polledServerName)
+        {
+            foreach (var key in Keys(registrationOf(item), polledServerName))
+            {
+                if (!_byKey.TryGetValue(key, out var list)) _byKey[key] = list = [];
+                list.Add(item);
+            }
+        }
+
+        /// <summary>The first added that reaches the server <paramref name="registration"/> reaches, other than <paramref name="exceptId"/>.</summary>
+        public T? Find(InstanceRegistration registration, string? polledServerName, long? exceptId = null) =>
+            Keys(registration, polledServerName).SelectMany(k => _byKey.GetValueOrDefault(k) ?? [])
+                .FirstOrDefault(o => registrationOf(o) is var other && other.Id != exceptId && OneMachinePossible(other.Host, registration.Host));
     }
 
     /// <summary>
@@ -53,23 +102,15 @@ public static class InventoryFields
     public static IReadOnlyDictionary<long, InstanceRegistration> Duplicates(IEnumerable<InstanceRegistration> active,
         Func<long, string?> polledServerName)
     {
-        var byKey = new Dictionary<string, List<InstanceRegistration>>(StringComparer.Ordinal);
+        var index = new ServerIndex<InstanceRegistration>(r => r);
         var duplicates = new Dictionary<long, InstanceRegistration>();
         foreach (var registration in active.OrderBy(r => r.Id))
         {
-            var keys = Keys(registration, polledServerName(registration.Id)).ToList();
-            var original = keys.SelectMany(k => byKey.GetValueOrDefault(k) ?? [])
-                .FirstOrDefault(o => OneMachinePossible(o.Host, registration.Host));
-            if (original is not null)
-            {
+            var polled = polledServerName(registration.Id);
+            if (index.Find(registration, polled) is { } original)
                 duplicates[registration.Id] = original;
-                continue;
-            }
-            foreach (var key in keys)
-            {
-                if (!byKey.TryGetValue(key, out var list)) byKey[key] = list = [];
-                list.Add(registration);
-            }
+            else
+                index.Add(registration, polled);
         }
         return duplicates;
     }

@@ -35,16 +35,19 @@ public sealed class SyncPlan
         // Once the sync is applied, the instances outside it that stay (registered another way, or CMDB instances the
         // payload leaves out and does not retire) keep their names and servers; desired instances claim theirs in order.
         var kept = active.Where(r => r.ExternalKey is null || (!desiredKeys.Contains(r.ExternalKey) && !retireMissing)).ToList();
-        var claimed = new List<InventoryRecord>(kept);
+        var keptNames = new Dictionary<string, InventoryRecord>(StringComparer.OrdinalIgnoreCase);
+        foreach (var record in kept) keptNames.TryAdd(record.Registration.Name, record);
+        var claimed = new InventoryFields.ServerIndex<InventoryRecord>(r => r.Registration);
+        foreach (var record in kept) claimed.Add(record, record.PolledServerName);
         for (var i = 0; i < desired.Count; i++)
         {
             var registration = desired[i].Registration;
-            if (kept.FirstOrDefault(r => string.Equals(r.Registration.Name, registration.Name, StringComparison.OrdinalIgnoreCase)) is { } named)
+            if (keptNames.GetValueOrDefault(registration.Name) is { } named)
             {
                 plan.Refusals.Add((i, InventoryRefusal.NameTaken(registration.Name, named.Registration)));
                 continue;
             }
-            if (InventoryFields.SameServer(claimed, registration) is { } same)
+            if (claimed.Find(registration, null) is { } same)
             {
                 plan.Refusals.Add((i, InventoryRefusal.ServerTaken(registration, same.Registration)));
                 continue;
@@ -55,7 +58,7 @@ public sealed class SyncPlan
                 ? current.PolledServerName
                 : null;
             claimed.Add(new InventoryRecord(registration with { Id = current?.Registration.Id ?? 0 }, desired[i].ExternalKey,
-                default, default, 0, polled));
+                default, default, 0, polled), polled);
         }
         return plan;
     }

@@ -61,8 +61,10 @@ public sealed class RemediationPacks(IDbConnectionFactory connections, AuditLog 
             JOIN remediation_packs p ON p.id = e.pack_id
             WHERE NOT EXISTS (SELECT 1 FROM remediation_pack_instances newer
                               WHERE newer.instance_id = e.instance_id AND newer.pack_id > e.pack_id)
+              -- A poll started after the pack was made (a poll under way then cannot show the change): a range read
+              -- on ix_polls_instance_started, on every assessment.
               AND NOT EXISTS (SELECT 1 FROM polls q
-                              WHERE q.instance_id = e.instance_id AND q.finished_at > p.generated_at
+                              WHERE q.instance_id = e.instance_id AND q.started_at > p.generated_at
                                 AND q.ifi_state = e.desired_ifi);
             """;
         await using var connection = await connections.OpenAsync(ct);
@@ -81,7 +83,7 @@ public sealed class RemediationPacks(IDbConnectionFactory connections, AuditLog 
         const string instancesSql = """
             SELECT e.instance_id AS InstanceId, i.name AS Name, e.action AS Action, e.desired_ifi AS DesiredIfi,
                 (SELECT MIN(q.finished_at) FROM polls q
-                 WHERE q.instance_id = e.instance_id AND q.finished_at > p.generated_at AND q.ifi_state = e.desired_ifi) AS ConfirmedAt
+                 WHERE q.instance_id = e.instance_id AND q.started_at > p.generated_at AND q.ifi_state = e.desired_ifi) AS ConfirmedAt
             FROM remediation_pack_instances e
             JOIN remediation_packs p ON p.id = e.pack_id
             JOIN instances i ON i.id = e.instance_id
