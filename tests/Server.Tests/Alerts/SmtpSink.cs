@@ -85,6 +85,8 @@ internal sealed class SmtpSink : IAsyncDisposable
         {
             while (await process.StandardOutput.ReadLineAsync(timeout.Token) is { } line)
                 if (line == "READY") return;
+            // Its output ended without READY: it is exiting (its port taken, say). Its error says why once it has.
+            await process.WaitForExitAsync(timeout.Token);
         }
         catch (OperationCanceledException)
         {
