@@ -84,17 +84,18 @@ public sealed record InstanceQuery
     public string ToUrl(string path = "instances")
     {
         var query = new StringBuilder();
-        void Add(string name, string? value)
+        void Add(string name, string? value, bool escape = true)
         {
             if (string.IsNullOrEmpty(value)) return;
-            query.Append(query.Length == 0 ? '?' : '&').Append(name).Append('=').Append(Uri.EscapeDataString(value));
+            query.Append(query.Length == 0 ? '?' : '&').Append(name).Append('=').Append(escape ? Uri.EscapeDataString(value) : value);
         }
         foreach (var (key, value) in Filters) Add(key, value);
         if (Sort != GridColumn.Name || Descending) Add(SortKey, Sort.ToString().ToLowerInvariant());
         if (Descending) Add(DirectionKey, "desc");
         if (Page > 1) Add(PageKey, Page.ToString(CultureInfo.InvariantCulture));
         if (PageSize != DefaultPageSize) Add(PageSizeKey, PageSize.ToString(CultureInfo.InvariantCulture));
-        if (Columns != GridColumns.All) Add(ColumnsKey, Columns.ToString());
+        // Column names are letters only; their commas stay readable.
+        if (Columns != GridColumns.All) Add(ColumnsKey, Columns.ToString(), escape: false);
         return path + query;
     }
 

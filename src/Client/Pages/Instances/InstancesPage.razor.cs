@@ -33,6 +33,7 @@ public partial class InstancesPage
     };
 
     InstanceQuery _query = new();
+    InstanceQuery? _asked;
     GridSource? _source;
     IReadOnlyList<InstanceGridRow>? _rows;
     FilterOptions? _options;
@@ -70,14 +71,16 @@ public partial class InstancesPage
         {
             var fleet = await Assessments.GetAsync(CancellationToken.None);
             var source = GridSource.For(fleet);
-            if (_pagination is null || asked != _query)
+            // An assessment can land while the grid's own change of address is on its way, with the old address still
+            // here: only an address that changed, to something the grid did not write (a link, Back), resets the view.
+            if (_pagination is null || (asked != _asked && asked != _query))
             {
-                // The first load, or an address the grid did not write (a link, Back): the grid starts anew from it.
                 _query = asked with { Page = source.Page(asked).Page };
                 _pagination = new PaginationState { ItemsPerPage = _query.PageSize };
                 await _pagination.SetCurrentPageIndexAsync(_query.Page - 1);
                 _gridVersion++;
             }
+            _asked = asked;
             if (source != _source)
             {
                 _source = source;
