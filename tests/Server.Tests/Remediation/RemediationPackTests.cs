@@ -161,7 +161,7 @@ public sealed class RemediationPackTests : IAsyncLifetime
         Assert.Equal(ComplianceStatus.NonCompliant, pending.Compliance.Status);
         Assert.Equal((packId, TestSignIn.UserName(DashboardRoles.Operator)), (pending.RemediationPending!.PackId, pending.RemediationPending.GeneratedBy));
         Assert.NotNull(page.QuerySelector("[data-remediation-pending]"));
-        Assert.NotNull(grid.QuerySelector("tr[data-instance='sql-grant'] [data-remediation-pending]"));
+        Assert.NotNull(Functional.FleetGrid.Cell(grid, "sql-grant", "status")?.QuerySelector("[data-remediation-pending]"));
         Assert.Equal("sql-grant", grid.QuerySelector("form[data-remediation-pack] input[name=q]")?.GetAttribute("value"));
         Assert.NotEmpty(page.QuerySelector("form[data-remediation-pack] input[name=__RequestVerificationToken]")?.GetAttribute("value") ?? "");
         Assert.Equal((TestSignIn.UserName(DashboardRoles.Operator), $"remediation pack {packId}"), (audit.Actor, audit.Target));
