@@ -160,6 +160,20 @@ public sealed partial class InstancesPageTests : ComponentTest
     }
 
     [Fact]
+    public void Following_a_link_out_of_the_grid_is_not_called_back()
+    {
+        RenderInteractively();
+        var page = RenderAt("?sort=timelost&dir=desc&page=1&cols=status");
+        var navigation = Services.GetRequiredService<NavigationManager>();
+
+        navigation.NavigateTo("instances/1");
+
+        page.WaitForAssertion(() => Assert.Equal("instances/1", Address()));
+        page.Render(); // whatever the grid renders while it is still on the page
+        Assert.Equal("instances/1", Address());
+    }
+
+    [Fact]
     public void A_fleet_of_ten_thousand_is_paged()
     {
         var page = RenderAt("", Fleets.Large(10_000));

@@ -12,6 +12,8 @@ namespace IfiDashboard.Client.Pages.Instances;
 public sealed record InstanceQuery
 {
     public const int DefaultPageSize = 50;
+    /// <summary>The grid's address, relative to the app's base.</summary>
+    public const string GridPath = "instances";
 
     /// <summary>The query-string names, shared by the page, its links, the CSV export and the remediation pack.</summary>
     public const string StatusKey = "status", EnvironmentKey = "env", TagKey = "tag", VersionKey = "version", OwnerKey = "owner",
@@ -81,7 +83,7 @@ public sealed record InstanceQuery
         Page = 1,
     };
 
-    public string ToUrl(string path = "instances")
+    public string ToUrl(string path = GridPath)
     {
         var query = new StringBuilder();
         void Add(string name, string? value, bool escape = true)

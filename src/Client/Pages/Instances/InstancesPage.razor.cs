@@ -127,6 +127,8 @@ public partial class InstancesPage
     void KeepAddressInStep()
     {
         if (!RendererInfo.IsInteractive) return;
+        // Following a link out of the grid, the query parameters empty before the page goes: that is no view to keep.
+        if (Navigation.ToBaseRelativePath(Navigation.Uri).Split('?', '#')[0] != InstanceQuery.GridPath) return;
         var address = Navigation.ToAbsoluteUri(_query.ToUrl()).AbsoluteUri;
         if (address != Navigation.ToAbsoluteUri(Navigation.Uri).AbsoluteUri) Navigation.NavigateTo(address, replace: true);
     }
