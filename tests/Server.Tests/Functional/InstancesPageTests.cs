@@ -27,13 +27,20 @@ public sealed class InstancesPageTests
     static Task AssessAsync(DashboardHost host) =>
         host.Services.GetRequiredService<FleetAssessments>().RecomputeAsync(CancellationToken.None);
 
-    [Fact]
-    public async Task The_csv_export_linked_from_the_grid_serves_every_row_of_the_view_in_its_order()
+    /// <summary>The fleet registered, polled once and assessed.</summary>
+    static async Task<DashboardHost> PolledFleetAsync()
     {
-        await using var host = new DashboardHost(Fleet());
+        var host = new DashboardHost(Fleet());
         await host.RegisterFleetAsync();
         await host.PollAllAsync();
         await AssessAsync(host);
+        return host;
+    }
+
+    [Fact]
+    public async Task The_csv_export_linked_from_the_grid_serves_every_row_of_the_view_in_its_order()
+    {
+        await using var host = await PolledFleetAsync();
 
         var grid = await GetAsync(host, "/instances?q=prod-ifi&sort=name&dir=desc&size=25");
         var href = grid.QuerySelector("a[data-export=csv]")!.GetAttribute("href")!;
@@ -59,10 +66,7 @@ public sealed class InstancesPageTests
     [Fact]
     public async Task A_pasted_grid_address_is_served_as_that_view_and_its_export_holds_every_column()
     {
-        await using var host = new DashboardHost(Fleet());
-        await host.RegisterFleetAsync();
-        await host.PollAllAsync();
-        await AssessAsync(host);
+        await using var host = await PolledFleetAsync();
 
         var grid = await GetAsync(host, "/instances?q=prod-ifi&policy=required&sort=name&dir=desc&cols=ifi,version");
 
@@ -108,10 +112,7 @@ public sealed class InstancesPageTests
     [Fact]
     public async Task Overview_counts_statuses_and_the_detail_page_shows_the_engine_account()
     {
-        await using var host = new DashboardHost(Fleet());
-        await host.RegisterFleetAsync();
-        await host.PollAllAsync();
-        await AssessAsync(host);
+        await using var host = await PolledFleetAsync();
 
         var overview = await GetAsync(host, "/");
         var detail = await GetAsync(host, $"/instances/{host.IdOf("prod-ifi-off")}");
@@ -164,10 +165,7 @@ public sealed class InstancesPageTests
     [Fact]
     public async Task No_password_reaches_the_pages_or_the_store()
     {
-        await using var host = new DashboardHost(Fleet());
-        await host.RegisterFleetAsync();
-        await host.PollAllAsync();
-        await AssessAsync(host);
+        await using var host = await PolledFleetAsync();
 
         var client = host.CreateClient();
         var html = await client.GetStringAsync("/") + await client.GetStringAsync("/instances")
