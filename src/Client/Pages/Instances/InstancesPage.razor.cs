@@ -111,8 +111,7 @@ public partial class InstancesPage
     {
         _query = _query.SortedBy(column);
         if (_pagination is { CurrentPageIndex: > 0 }) await _pagination.SetCurrentPageIndexAsync(0);
-        if (_grid is not null)
-            await _grid.SortByColumnAsync(header, _query.Descending ? SortDirection.Descending : SortDirection.Ascending);
+        if (_grid is not null) await _grid.SortByColumnAsync(header, SortedDirection);
     }
 
     void ShowColumn(GridColumn column, bool shown)
