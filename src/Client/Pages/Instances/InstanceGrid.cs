@@ -11,12 +11,9 @@ public static class InstanceGrid
 {
     public const string StaleFilter = "stale";
 
-    public static GridPage Apply(IEnumerable<InstanceGridRow> rows, InstanceQuery query) =>
-        PageOf(Sort(rows.Where(r => Matches(r, query)), query).ToList(), query);
-
     /// <summary>
-    /// <see cref="Apply"/> for rows already in the query's order (<see cref="Sorted"/>): filtering keeps that order and
-    /// the sort is total (name, then id), so the page is the same, without sorting the fleet on every request.
+    /// One page of the view, from rows already in the query's order (<see cref="Sorted"/>): filtering keeps that order
+    /// and the sort is total (name, then id), so the fleet is not sorted again on every request.
     /// </summary>
     public static GridPage ApplySorted(IReadOnlyList<InstanceGridRow> sorted, InstanceQuery query) =>
         PageOf(MatchingSorted(sorted, query), query);
