@@ -69,11 +69,12 @@ public sealed class FleetAssessments(
                 await Task.Delay(_pacing.DelayAfterChange(), time, stoppingToken);
                 while (_changed.CurrentCount > 0) await _changed.WaitAsync(stoppingToken);
                 var startedAt = time.GetUtcNow();
+                var allocatedBefore = GC.GetTotalAllocatedBytes();
                 try
                 {
                     await ComputeAsync(onlyIfMissing: false, stoppingToken);
                     _pacing.Built(startedAt);
-                    RebuildMemory.Release();
+                    RebuildMemory.Release(GC.GetTotalAllocatedBytes() - allocatedBefore);
                 }
                 catch (Exception e) when (e is not OperationCanceledException)
                 {
