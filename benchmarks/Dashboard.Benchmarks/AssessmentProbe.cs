@@ -1,6 +1,6 @@
 using System.Diagnostics;
-using System.Globalization;
 using System.Diagnostics.Metrics;
+using System.Globalization;
 using Dapper;
 using IfiDashboard.Server.Compliance;
 using IfiDashboard.Server.Store;
@@ -81,7 +81,7 @@ internal static class AssessmentProbe
             await using var provider = Services(copy, clock);
             var builder = provider.GetRequiredService<FleetAssessmentBuilder>();
             var snapshots = provider.GetRequiredService<SnapshotStore>();
-            using var reassessed = new ReassessedCount(provider.GetRequiredService<IMeterFactory>());
+            using var reassessed = new ReassessedInstances(provider.GetRequiredService<IMeterFactory>());
 
             const string activeSql = """
                 SELECT i.id AS Id, i.name AS Name, s.last_poll_at AS LastPollAt
@@ -115,10 +115,10 @@ internal static class AssessmentProbe
 
             async Task CompareAsync(string what)
             {
-                var before = reassessed.Incremental;
+                var before = reassessed.ByIncrementalBuilds;
                 var stepLoad = Machine.LoadAverage();
                 var (incremental, time, bytes) = await MeasureAsync(() => builder.BuildAsync(CancellationToken.None));
-                var instances = reassessed.Incremental - before;
+                var instances = reassessed.ByIncrementalBuilds - before;
                 var reference = await builder.RebuildAsync(CancellationToken.None);
                 var same = AssessmentFingerprint.Of(incremental) == AssessmentFingerprint.Of(reference);
                 report.Add($"diagnostic: {what}",
@@ -154,33 +154,6 @@ internal static class AssessmentProbe
         public DateTimeOffset Now { get; set; } = now;
 
         public override DateTimeOffset GetUtcNow() => Now;
-    }
-
-    /// <summary>The instances the incremental builds of one service provider assessed again (the server's meter).</summary>
-    sealed class ReassessedCount : IDisposable
-    {
-        readonly MeterListener _listener = new();
-        long _incremental;
-
-        public ReassessedCount(IMeterFactory meters)
-        {
-            _listener.InstrumentPublished = (instrument, listener) =>
-            {
-                if (instrument.Meter.Scope == meters && instrument.Name == FleetAssessmentBuilder.ReassessedInstrument)
-                    listener.EnableMeasurementEvents(instrument);
-            };
-            _listener.SetMeasurementEventCallback<long>((_, value, tags, _) =>
-            {
-                foreach (var tag in tags)
-                    if (tag is { Key: FleetAssessmentBuilder.KindTag, Value: "incremental" })
-                        Interlocked.Add(ref _incremental, value);
-            });
-            _listener.Start();
-        }
-
-        public long Incremental => Interlocked.Read(ref _incremental);
-
-        public void Dispose() => _listener.Dispose();
     }
 
     /// <summary>The managed heap's size after each GC, sampled every 20 ms: how high a build drives it.</summary>

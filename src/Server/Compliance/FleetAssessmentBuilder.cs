@@ -38,6 +38,8 @@ public sealed class FleetAssessmentBuilder(
     public const string BuildsInstrument = "ifidashboard.assessment.builds";
     public const string ReassessedInstrument = "ifidashboard.assessment.reassessed";
     public const string KindTag = "kind";
+    public const string IncrementalKind = "incremental";
+    public const string EveryInstanceKind = "every instance";
 
     /// <summary>
     /// Above this share of the fleet, reading the facts of every instance in one pass costs less than reading the
@@ -83,6 +85,11 @@ public sealed class FleetAssessmentBuilder(
         var policy = await policies.GetCurrentAsync(ct);
         var pending = await remediation.PendingAsync(ct);
         var waivers = policy.Waivers.ToLookup(w => w.InstanceId);
+        // Resolved once per credential and build: thousands of instances share a handful of credentials.
+        var logins = new Dictionary<string, string>(StringComparer.Ordinal);
+        string LoginOf(InstanceRegistration registration) => registration.CredentialName is not { } name
+            ? RemediationAdvisor.CollectorLoginPlaceholder
+            : logins.TryGetValue(name, out var login) ? login : logins[name] = ResolveLogin(name);
 
         // The previous build's assessments hold only for the rules they were judged by, and only forward in time.
         var kept = everyInstance || _previous is not { } previous || previous.PolicyVersion != policy.Version || now < previous.At
@@ -130,7 +137,7 @@ public sealed class FleetAssessmentBuilder(
             foreach (var id in due.Where(dueSet.Contains).ToList())
                 Assess(id, []);
         }
-        var kind = new KeyValuePair<string, object?>(KindTag, kept is null ? "every instance" : "incremental");
+        var kind = new KeyValuePair<string, object?>(KindTag, kept is null ? EveryInstanceKind : IncrementalKind);
         _builds.Add(1, kind);
         _reassessed.Add(due.Count, kind);
 
@@ -183,21 +190,20 @@ public sealed class FleetAssessmentBuilder(
     }
 
     // The credential's user name where this server holds it; a standalone collector's credential is named instead.
-    string LoginOf(InstanceRegistration registration)
+    string ResolveLogin(string credentialName)
     {
-        if (registration.CredentialName is not { } name) return RemediationAdvisor.CollectorLoginPlaceholder;
         try
         {
-            return credentials?.Resolve(name) switch
+            return credentials?.Resolve(credentialName) switch
             {
-                null => $"<login of credential {name}>",
+                null => $"<login of credential {credentialName}>",
                 { IsIntegratedSecurity: true } => RemediationAdvisor.CollectorLoginPlaceholder,
                 var login => login.UserId!,
             };
         }
         catch (FormatException)
         {
-            return $"<login of credential {name}>";
+            return $"<login of credential {credentialName}>";
         }
     }
 

@@ -55,15 +55,15 @@ public sealed class IncrementalAssessmentTests
             await fleet.PollAsync(id);
         await bed.Incremental.BuildAsync(None);
 
-        using var counted = new ReassessedCounter(bed.Meters);
+        using var counted = new ReassessedInstances(bed.Meters);
         bed.Clock.Advance(TimeSpan.FromMinutes(1));
         var incremental = await bed.Incremental.BuildAsync(None);
 
-        Assert.Equal(0, counted.Incremental);
+        Assert.Equal(0, counted.ByIncrementalBuilds);
         Assert.Equal(10, incremental.Instances.Count);
         await fleet.PollAsync(fleet.Ids[3]);
         await bed.Incremental.BuildAsync(None);
-        Assert.Equal(1, counted.Incremental);
+        Assert.Equal(1, counted.ByIncrementalBuilds);
     }
 
     static void AssertSame(FleetAssessment expected, FleetAssessment actual, string step)
@@ -85,33 +85,6 @@ public sealed class IncrementalAssessmentTests
                          $"stale {p.First.Compliance.IsStale}/{p.Second.Compliance.IsStale}, " +
                          $"30 d lost {p.First.TimeLost.Last30Days}/{p.Second.TimeLost.Last30Days}")
             .DefaultIfEmpty(expected.Instances.Count != actual.Instances.Count ? "instance counts differ" : "the windows differ"));
-
-    /// <summary>Counts the instances the builders of one service provider read again, by the build's kind.</summary>
-    sealed class ReassessedCounter : IDisposable
-    {
-        readonly MeterListener _listener = new();
-        long _incremental;
-
-        public ReassessedCounter(IMeterFactory meters)
-        {
-            _listener.InstrumentPublished = (instrument, listener) =>
-            {
-                if (instrument.Meter.Scope == meters && instrument.Name == FleetAssessmentBuilder.ReassessedInstrument)
-                    listener.EnableMeasurementEvents(instrument);
-            };
-            _listener.SetMeasurementEventCallback<long>((_, value, tags, _) =>
-            {
-                foreach (var tag in tags)
-                    if (tag is { Key: FleetAssessmentBuilder.KindTag, Value: "incremental" })
-                        Interlocked.Add(ref _incremental, value);
-            });
-            _listener.Start();
-        }
-
-        public long Incremental => Interlocked.Read(ref _incremental);
-
-        public void Dispose() => _listener.Dispose();
-    }
 
     /// <summary>A store with the assessment's parts over it, and one builder kept from build to build.</summary>
     sealed class AssessmentBed : IAsyncDisposable
