@@ -117,12 +117,16 @@ internal static class AssessmentProbe
             {
                 var before = reassessed.ByIncrementalBuilds;
                 var stepLoad = Machine.LoadAverage();
+                // CPU time as well as wall time: on a loaded machine the wall time says more about the others' work.
+                var cpu = Process.GetCurrentProcess().TotalProcessorTime;
                 var (incremental, time, bytes) = await MeasureAsync(() => builder.BuildAsync(CancellationToken.None));
+                cpu = Process.GetCurrentProcess().TotalProcessorTime - cpu;
                 var instances = reassessed.ByIncrementalBuilds - before;
                 var reference = await builder.RebuildAsync(CancellationToken.None);
                 var same = AssessmentFingerprint.Of(incremental) == AssessmentFingerprint.Of(reference);
                 report.Add($"diagnostic: {what}",
-                    $"{time.TotalMilliseconds:F0} ms, {bytes / 1048576.0:F1} MB allocated, {instances} instances assessed again; " +
+                    $"{time.TotalMilliseconds:F0} ms ({cpu.TotalMilliseconds:F0} ms CPU), {bytes / 1048576.0:F1} MB allocated, " +
+                    $"{instances} instances assessed again; " +
                     $"fingerprint {(same ? "equal to" : "DIFFERENT from")} a build of every instance", "—", stepLoad);
             }
         }
