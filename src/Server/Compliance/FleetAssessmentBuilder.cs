@@ -80,7 +80,11 @@ public sealed class FleetAssessmentBuilder(
     {
         var now = time.GetUtcNow();
         var active = (await facts.ActiveInstancesAsync(ct)).ToDictionary(a => a.Registration.Id);
-        var duplicates = InventoryFields.Duplicates(active.Values.Select(a => a.Registration), id => active[id].Facts.ServerName);
+        // Finding duplicates compares every registration with the others (tens of milliseconds at 10,000): the same
+        // registrations and server names give the same answer.
+        var duplicates = !everyInstance && _previous is { } last && SameInventory(last.Active, active)
+            ? last.Duplicates
+            : InventoryFields.Duplicates(active.Values.Select(a => a.Registration), id => active[id].Facts.ServerName);
         var counted = active.Values.Where(a => !duplicates.ContainsKey(a.Registration.Id)).ToDictionary(a => a.Registration.Id);
         var policy = await policies.GetCurrentAsync(ct);
         var pending = await remediation.PendingAsync(ct);
@@ -171,8 +175,16 @@ public sealed class FleetAssessmentBuilder(
             Polled = counted.Values.Count(a => a.State.LastPollAt is not null),
             DuplicateOf = duplicates,
         };
-        return (fleet, new Previous(now, policy.Version, ordered.ToDictionary(a => a.Assessment.Registration.Id)));
+        return (fleet, new Previous(now, policy.Version, ordered.ToDictionary(a => a.Assessment.Registration.Id), active, duplicates));
     }
+
+    static bool SameInventory(IReadOnlyDictionary<long, ActiveInstance> before, IReadOnlyDictionary<long, ActiveInstance> now) =>
+        before.Count == now.Count && now.All(n => before.TryGetValue(n.Key, out var b)
+            && SameRegistration(b.Registration, n.Value.Registration) && b.Facts.ServerName == n.Value.Facts.ServerName);
+
+    // By value: the record's own equality compares the tags by reference.
+    static bool SameRegistration(InstanceRegistration a, InstanceRegistration b) =>
+        a.Tags.SequenceEqual(b.Tags) && a == b with { Tags = a.Tags };
 
     /// <summary>
     /// The compliance recorded per day over the last 90 days. Only today's entries change (the assessment records the
@@ -207,8 +219,12 @@ public sealed class FleetAssessmentBuilder(
         }
     }
 
-    /// <summary>The previous build: when it ran, under which rules, and each counted instance's assessment.</summary>
-    sealed record Previous(DateTimeOffset At, int PolicyVersion, IReadOnlyDictionary<long, Assessed> Instances);
+    /// <summary>
+    /// The previous build: when it ran, under which rules, each counted instance's assessment, and the active
+    /// instances with the duplicates found among them.
+    /// </summary>
+    sealed record Previous(DateTimeOffset At, int PolicyVersion, IReadOnlyDictionary<long, Assessed> Instances,
+        IReadOnlyDictionary<long, ActiveInstance> Active, IReadOnlyDictionary<long, InstanceRegistration> Duplicates);
 
     sealed record PastDays(DateOnly Today, IReadOnlyList<DailyCompliance> Days);
 
@@ -249,8 +265,7 @@ public sealed class FleetAssessmentBuilder(
             && State == other.State
             && Facts == other.Facts
             && CollectorLogin == other.CollectorLogin
-            && Registration.Tags.SequenceEqual(other.Registration.Tags)
-            && Registration == other.Registration with { Tags = Registration.Tags }
+            && SameRegistration(Registration, other.Registration)
             && Waivers.SequenceEqual(other.Waivers);
 
         public override int GetHashCode() => Registration.Id.GetHashCode();

@@ -72,8 +72,8 @@ public sealed class FleetAssessments(
                 var allocatedBefore = GC.GetTotalAllocatedBytes();
                 try
                 {
-                    await ComputeAsync(onlyIfMissing: false, stoppingToken);
-                    _pacing.Built(startedAt);
+                    var assessment = await ComputeAsync(onlyIfMissing: false, stoppingToken);
+                    _pacing.Built(startedAt, assessment.Instances.Count);
                     RebuildMemory.Release(GC.GetTotalAllocatedBytes() - allocatedBefore);
                 }
                 catch (Exception e) when (e is not OperationCanceledException)

@@ -49,7 +49,7 @@ public sealed class IncrementalAssessmentTests
     public async Task An_unchanged_fleet_a_minute_later_reads_no_instance_again()
     {
         await using var bed = await AssessmentBed.CreateAsync();
-        var fleet = new RandomFleet(bed, new Random(1616));
+        var fleet = new RandomFleet(bed, new Random(1616), duplicates: false);
         await fleet.RegisterAsync(10);
         foreach (var id in fleet.Ids)
             await fleet.PollAsync(id);
@@ -57,10 +57,9 @@ public sealed class IncrementalAssessmentTests
 
         using var counted = new ReassessedInstances(bed.Meters);
         bed.Clock.Advance(TimeSpan.FromMinutes(1));
-        var incremental = await bed.Incremental.BuildAsync(None);
+        await bed.Incremental.BuildAsync(None);
 
         Assert.Equal(0, counted.ByIncrementalBuilds);
-        Assert.Equal(10, incremental.Instances.Count);
         await fleet.PollAsync(fleet.Ids[3]);
         await bed.Incremental.BuildAsync(None);
         Assert.Equal(1, counted.ByIncrementalBuilds);
@@ -118,7 +117,8 @@ public sealed class IncrementalAssessmentTests
     }
 
     /// <summary>Instances with random registrations and polls, and the random changes a step makes.</summary>
-    sealed class RandomFleet(AssessmentBed bed, Random random)
+    /// <param name="duplicates">Whether a poll may report another registration's server name (a duplicate).</param>
+    sealed class RandomFleet(AssessmentBed bed, Random random, bool duplicates = true)
     {
         static readonly string[] Environments = ["Production", "Test", "Development"];
         static readonly string[] Tags = ["pci", "finance", "web"];
@@ -250,12 +250,14 @@ public sealed class IncrementalAssessmentTests
             if (random.Next(8) == 0)
                 return snapshot with { Probes = [new ProbeOutcome(ProbeNames.Connect, OutcomeClass.Unreachable, "host not found")] };
             var ifi = random.Next(3) switch { 0 => "N", _ => "Y" };
+            // Now and then the name another registration's server reported: the two are one server, counted once.
+            var server = duplicates && random.Next(10) == 0 ? $"HOST{_ids[random.Next(_ids.Count)]}" : $"HOST{id}";
             return snapshot with
             {
                 Identity = new InstanceIdentity
                 {
                     ProductVersion = "16.0.4135.4", Edition = "Enterprise Edition (64-bit)", EngineEdition = 3,
-                    MachineName = $"HOST{id}", ServerName = $"HOST{id}",
+                    MachineName = server, ServerName = server,
                 },
                 Services =
                 [
