@@ -44,6 +44,10 @@ public sealed class FactsReader(IDbConnectionFactory connections)
         return rows.ToList();
     }
 
+    // Every read here is ordered: the engine keeps the order of files (per-database restore risk) and of polls taken at
+    // the same moment, and PostgreSQL returns rows in the order its plan makes them, which differs between reading
+    // every instance and reading a few by id.
+
     /// <param name="instanceIds">Null for every instance.</param>
     public async Task<ILookup<long, DatabaseFileFacts>> FilesAsync(IReadOnlyCollection<long>? instanceIds, CancellationToken ct)
     {
@@ -61,7 +65,7 @@ public sealed class FactsReader(IDbConnectionFactory connections)
         foreach (var (filter, parameters) in InstanceFilters(instanceIds, null))
         {
             await using var reader = await connection.ExecuteReaderAsync(
-                new CommandDefinition($"{sql}{Where(filter)};", parameters, cancellationToken: ct));
+                new CommandDefinition($"{sql}{Where(filter)} ORDER BY instance_id, database_id, file_id;", parameters, cancellationToken: ct));
             while (await reader.ReadAsync(ct))
             {
                 files.Add((reader.GetInt64(0), new DatabaseFileFacts
@@ -91,7 +95,7 @@ public sealed class FactsReader(IDbConnectionFactory connections)
         var rows = new List<EncryptionFactRow>();
         foreach (var (filter, parameters) in InstanceFilters(instanceIds, null))
             rows.AddRange(await connection.QueryAsync<EncryptionFactRow>(new CommandDefinition(
-                $"{sql}{Where(filter)};", parameters, cancellationToken: ct)));
+                $"{sql}{Where(filter)} ORDER BY instance_id, database_id;", parameters, cancellationToken: ct)));
         return rows.ToLookup(r => r.InstanceId, r => new DatabaseEncryptionFacts((int)r.DatabaseId, (int)r.EncryptionState));
     }
 
@@ -110,7 +114,8 @@ public sealed class FactsReader(IDbConnectionFactory connections)
             WHERE p.id IN (
                 SELECT poll_id FROM ifi_changes
                 UNION SELECT last_good_poll_id FROM instance_state WHERE last_good_poll_id IS NOT NULL
-                UNION SELECT MIN(id) FROM polls WHERE is_good = 1 GROUP BY instance_id);
+                UNION SELECT MIN(id) FROM polls WHERE is_good = 1 GROUP BY instance_id)
+            ORDER BY p.id;
             """;
         // Some instances' polls are found through their own index entries instead of every poll in the store.
         static string Some(Func<string, string> of) => $"""
@@ -122,7 +127,8 @@ public sealed class FactsReader(IDbConnectionFactory connections)
               AND p.id IN (
                 SELECT poll_id FROM ifi_changes WHERE {of("instance_id")}
                 UNION SELECT last_good_poll_id FROM instance_state WHERE {of("instance_id")} AND last_good_poll_id IS NOT NULL
-                UNION SELECT MIN(id) FROM polls WHERE is_good = 1 AND {of("instance_id")} GROUP BY instance_id);
+                UNION SELECT MIN(id) FROM polls WHERE is_good = 1 AND {of("instance_id")} GROUP BY instance_id)
+            ORDER BY p.id;
             """;
         await using var connection = await connections.OpenAsync(ct);
         var rows = new List<ObservationRow>();
