@@ -5,8 +5,8 @@ namespace IfiDashboard.Server.Compliance;
 /// for a second. While polls keep landing (an embedded collector polling 10,000 instances a minute), rebuilds would
 /// otherwise run back to back. So the pause after a rebuild lasts at least twice the rebuild (a rebuild of every
 /// instance takes seconds at that size: the server spends at most a third of its time on those), and at least
-/// 2 ms per instance: an incremental rebuild still reads and recombines every instance's row, about 20 µs of CPU
-/// each, so at 10,000 instances rebuilds come at most every 20 s, about 1 % of a core where issue 16 allows 2 %
+/// 3 ms per instance: an incremental rebuild still reads and recombines every instance's row, 25 to 45 µs of CPU
+/// each, so at 10,000 instances rebuilds come at most every 30 s, 0.8 to 1.6 % of a core where issue 16 allows 2 %
 /// (docs/benchmarks.md#incremental-assessment). It does not depend on how busy the machine is. A small fleet, whose
 /// rebuild takes milliseconds, is still current within about a second.
 /// </summary>
@@ -19,7 +19,7 @@ internal sealed class RebuildPacing(TimeProvider time)
 
     const int PauseFactor = 2;
 
-    public static readonly TimeSpan PausePerInstance = TimeSpan.FromMilliseconds(2);
+    public static readonly TimeSpan PausePerInstance = TimeSpan.FromMilliseconds(3);
 
     DateTimeOffset _earliestNext = DateTimeOffset.MinValue;
 

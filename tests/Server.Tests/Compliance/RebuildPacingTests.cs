@@ -55,11 +55,11 @@ public sealed class RebuildPacingTests
     }
 
     [Fact]
-    public void A_fast_rebuild_of_a_large_fleet_waits_two_milliseconds_per_instance()
+    public void A_fast_rebuild_of_a_large_fleet_waits_three_milliseconds_per_instance()
     {
         var pacing = AfterRebuildTaking(TimeSpan.FromMilliseconds(200), instances: 10_000);
 
-        Assert.Equal(TimeSpan.FromSeconds(20), pacing.DelayAfterChange());
+        Assert.Equal(TimeSpan.FromSeconds(30), pacing.DelayAfterChange());
     }
 
     [Fact]
