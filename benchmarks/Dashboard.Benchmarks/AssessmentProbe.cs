@@ -1,6 +1,11 @@
 using System.Diagnostics;
+using System.Diagnostics.Metrics;
+using System.Globalization;
+using Dapper;
 using IfiDashboard.Server.Compliance;
 using IfiDashboard.Server.Store;
+using IfiDashboard.Server.Store.Ingestion;
+using Microsoft.Data.Sqlite;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 
@@ -9,22 +14,17 @@ namespace IfiDashboard.Dashboard.Benchmarks;
 /// <summary>
 /// Where the first assessment's time and memory go, measured in this process with the server's own builder: the
 /// growth-event stream alone (SQLite and row mapping), then whole builds, with the bytes allocated and the bytes the
-/// finished assessment keeps alive. A diagnostic (--probe-assessment), not one of the targets.
+/// finished assessment keeps alive; then, on a copy of the store, incremental builds after 1 % of the instances got a
+/// new poll (through SnapshotStore) and after a minute with no change, each compared by fingerprint with a build of
+/// every instance at the same clock. A diagnostic (--probe-assessment), not one of the targets.
 /// </summary>
 internal static class AssessmentProbe
 {
     public static async Task RunAsync(BenchmarkOptions options, Report report)
     {
-        var configuration = new ConfigurationBuilder()
-            .AddInMemoryCollection(new Dictionary<string, string?> { ["Store:ConnectionString"] = $"Data Source={options.StorePath}" })
-            .Build();
-        var services = new ServiceCollection();
-        services.AddLogging();
-        if (options.ProbeClock is { } clock)
-            services.AddSingleton<TimeProvider>(new FixedClock(clock));
-        services.AddIfiStore(configuration);
-        services.AddIfiCompliance(configuration);
-        await using var provider = services.BuildServiceProvider();
+        await using var provider = Services(options.StorePath, options.ProbeClock is { } clock ? new SettableClock(clock) : null);
+        // A store seeded by an older build gets the columns this build reads.
+        await provider.MigrateIfiStoreAsync();
         var facts = provider.GetRequiredService<FactsReader>();
         var builder = provider.GetRequiredService<FleetAssessmentBuilder>();
 
@@ -43,15 +43,15 @@ internal static class AssessmentProbe
         // as in the server, where pages hold the current assessment while the next one is built.
         load = Machine.LoadAverage();
         var before = Retained();
-        var (first, firstTime, firstBytes) = await MeasureAsync(() => builder.BuildAsync(CancellationToken.None));
+        var (first, firstTime, firstBytes) = await MeasureAsync(() => builder.RebuildAsync(CancellationToken.None));
         var kept = Retained() - before;
-        report.Add("diagnostic: FleetAssessmentBuilder.BuildAsync, first (in this process)",
+        report.Add("diagnostic: FleetAssessmentBuilder.RebuildAsync, first (in this process)",
             $"{firstTime.TotalSeconds:F1} s, {firstBytes / 1048576.0:F0} MB allocated, {kept / 1048576.0:F0} MB kept by the finished assessment",
             "—", load);
         load = Machine.LoadAverage();
         using var sampler = new HeapSampler();
-        var (second, secondTime, secondBytes) = await MeasureAsync(() => builder.BuildAsync(CancellationToken.None));
-        report.Add("diagnostic: FleetAssessmentBuilder.BuildAsync, second (in this process)",
+        var (second, secondTime, secondBytes) = await MeasureAsync(() => builder.RebuildAsync(CancellationToken.None));
+        report.Add("diagnostic: FleetAssessmentBuilder.RebuildAsync, second (in this process)",
             $"{secondTime.TotalSeconds:F1} s, {secondBytes / 1048576.0:F0} MB allocated, managed heap peak {sampler.PeakBytes / 1048576.0:F0} MB",
             "—", load);
         if (options.ProbeClock is not null)
@@ -59,11 +59,105 @@ internal static class AssessmentProbe
                 AssessmentFingerprint.Of(second), "—", load);
         GC.KeepAlive(first);
         GC.KeepAlive(second);
+        await ProbeIncrementalAsync(options, report);
     }
 
-    sealed class FixedClock(DateTimeOffset now) : TimeProvider
+    /// <summary>
+    /// On a copy of the store (the benchmark's stays as seeded): a build of every instance, then 1 % of the instances
+    /// polled and an incremental build, then the clock a minute on and another; each incremental build is compared
+    /// with a build of every instance at the same clock.
+    /// </summary>
+    static async Task ProbeIncrementalAsync(BenchmarkOptions options, Report report)
     {
-        public override DateTimeOffset GetUtcNow() => now;
+        var copy = Path.Combine(Path.GetTempPath(), $"ifi-probe-{Guid.NewGuid():N}.db");
+        try
+        {
+            await using (var source = new SqliteConnection($"Data Source={options.StorePath};Pooling=False"))
+            {
+                await source.OpenAsync();
+                await source.ExecuteAsync("VACUUM INTO @copy;", new { copy });
+            }
+            var clock = new SettableClock(options.ProbeClock ?? DateTimeOffset.UtcNow);
+            await using var provider = Services(copy, clock);
+            var builder = provider.GetRequiredService<FleetAssessmentBuilder>();
+            var snapshots = provider.GetRequiredService<SnapshotStore>();
+            using var reassessed = new ReassessedInstances(provider.GetRequiredService<IMeterFactory>());
+
+            const string activeSql = """
+                SELECT i.id AS Id, i.name AS Name, s.last_poll_at AS LastPollAt
+                FROM instances i LEFT JOIN instance_state s ON s.instance_id = i.id
+                WHERE i.retired_at IS NULL;
+                """;
+            List<(long Id, string Name, string? LastPollAt)> active;
+            await using (var connection = await provider.GetRequiredService<IDbConnectionFactory>().OpenAsync(CancellationToken.None))
+                active = (await connection.QueryAsync<(long Id, string Name, string? LastPollAt)>(activeSql)).ToList();
+            // After the stored polls, so that the new ones are the instances' latest.
+            var latest = active.Max(a => a.LastPollAt is { } at ? DateTimeOffset.Parse(at, CultureInfo.InvariantCulture) : DateTimeOffset.MinValue);
+            if (latest >= clock.Now) clock.Now = latest.AddMinutes(1);
+
+            var load = Machine.LoadAverage();
+            var (_, fullTime, fullBytes) = await MeasureAsync(() => builder.RebuildAsync(CancellationToken.None));
+            report.Add("diagnostic: build of every instance (the reference, on a copy of the store)",
+                $"{fullTime.TotalSeconds:F2} s, {fullBytes / 1048576.0:F0} MB allocated", "—", load);
+
+            var random = new Random(options.Seed + 2);
+            var byName = active.ToDictionary(a => a.Name, a => a.Id);
+            var polled = SyntheticFleet.Create(options.Instances, options.Events, options.Seed, clock.Now, options.Days)
+                .Where(i => i.Index % 100 == 0 && byName.ContainsKey(i.Name))
+                .ToList();
+            foreach (var instance in polled)
+                await snapshots.WriteAsync(SnapshotPlan.Next(instance, byName[instance.Name], clock.Now.AddSeconds(1), random),
+                    CancellationToken.None);
+            clock.Now = clock.Now.AddSeconds(5);
+            await CompareAsync($"incremental build after {polled.Count} instances ({polled.Count * 100.0 / active.Count:F0} %) got a new poll");
+            clock.Now = clock.Now.AddMinutes(1);
+            await CompareAsync("incremental build a minute later, nothing changed");
+
+            async Task CompareAsync(string what)
+            {
+                var before = reassessed.ByIncrementalBuilds;
+                var stepLoad = Machine.LoadAverage();
+                // CPU time as well as wall time: on a loaded machine the wall time says more about the others' work.
+                var cpu = Process.GetCurrentProcess().TotalProcessorTime;
+                var (incremental, time, bytes) = await MeasureAsync(() => builder.BuildAsync(CancellationToken.None));
+                cpu = Process.GetCurrentProcess().TotalProcessorTime - cpu;
+                var instances = reassessed.ByIncrementalBuilds - before;
+                var reference = await builder.RebuildAsync(CancellationToken.None);
+                var same = AssessmentFingerprint.Of(incremental) == AssessmentFingerprint.Of(reference);
+                report.Add($"diagnostic: {what}",
+                    $"{time.TotalMilliseconds:F0} ms ({cpu.TotalMilliseconds:F0} ms CPU), {bytes / 1048576.0:F1} MB allocated, " +
+                    $"{instances} instances assessed again; " +
+                    $"fingerprint {(same ? "equal to" : "DIFFERENT from")} a build of every instance", "—", stepLoad);
+            }
+        }
+        finally
+        {
+            SqliteConnection.ClearAllPools();
+            foreach (var file in new[] { copy, copy + "-wal", copy + "-shm" })
+                File.Delete(file);
+        }
+    }
+
+    static ServiceProvider Services(string storePath, TimeProvider? clock)
+    {
+        var configuration = new ConfigurationBuilder()
+            .AddInMemoryCollection(new Dictionary<string, string?> { ["Store:ConnectionString"] = $"Data Source={storePath}" })
+            .Build();
+        var services = new ServiceCollection();
+        services.AddLogging();
+        if (clock is not null)
+            services.AddSingleton(clock);
+        services.AddIfiStore(configuration);
+        services.AddIfiCompliance(configuration);
+        return services.BuildServiceProvider();
+    }
+
+    /// <summary>A clock the probe sets: fixed for the fingerprint, moved for the incremental builds.</summary>
+    sealed class SettableClock(DateTimeOffset now) : TimeProvider
+    {
+        public DateTimeOffset Now { get; set; } = now;
+
+        public override DateTimeOffset GetUtcNow() => Now;
     }
 
     /// <summary>The managed heap's size after each GC, sampled every 20 ms: how high a build drives it.</summary>

@@ -34,6 +34,13 @@ internal static class SnapshotPlan
         }
     }
 
+    /// <summary>The instance's next good poll, finished at <paramref name="finished"/>, with the growths of the five minutes before.</summary>
+    public static InstanceSnapshot Next(SyntheticInstance instance, long id, DateTimeOffset finished, Random random)
+    {
+        var events = GrowthEvents(instance, finished.AddMinutes(-5), finished, random).Take(random.Next(4)).ToList();
+        return Snapshot(instance, id, finished, failure: null, events);
+    }
+
     static InstanceSnapshot Snapshot(SyntheticInstance instance, long id, DateTimeOffset finished, OutcomeClass? failure,
         IReadOnlyList<GrowthEventInfo> events)
     {

@@ -16,6 +16,7 @@ public static class ComplianceExtensions
     public static IServiceCollection AddIfiCompliance(this IServiceCollection services, IConfiguration configuration)
     {
         services.TryAddSingleton<FleetChanges>();
+        services.AddMetrics();
         services.AddSingleton(new ZeroingRateOptions
         {
             DefaultBytesPerSecond = configuration.GetValue("Compliance:DefaultZeroingMBps", ZeroingRateOptions.DefaultBytesPerSecondValue / 1024 / 1024) * 1024 * 1024,

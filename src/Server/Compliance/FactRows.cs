@@ -8,7 +8,8 @@ namespace IfiDashboard.Server.Compliance;
 /// <summary>An active instance as the assessment reads it: its registration, its list row and its engine's facts.</summary>
 internal sealed record ActiveInstance(InstanceRegistration Registration, InstanceListRow State, InstanceFactRow Facts);
 
-internal sealed class InstanceFactRow
+/// <summary>A record: the assessment compares an instance's row with the one its last assessment was made from.</summary>
+internal sealed record InstanceFactRow
 {
     public long Id { get; init; }
     public string Tags { get; init; } = "[]";
@@ -27,6 +28,8 @@ internal sealed class InstanceFactRow
     /// flag 1806 overrides it; instance_state holds the effective flag).
     /// </summary>
     public string? EngineDmvIfiEnabled { get; init; }
+    /// <summary>Polls stored for the instance, a late one too: what changes when its files, history or events may have.</summary>
+    public long? PollsStored { get; init; }
 }
 
 internal sealed class EncryptionFactRow

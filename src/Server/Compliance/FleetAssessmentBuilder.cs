@@ -1,9 +1,12 @@
+using System.Diagnostics.Metrics;
 using IfiDashboard.Collector.Credentials;
+using IfiDashboard.Server.Ingestion;
 using IfiDashboard.Server.Store.Dashboard;
 using IfiDashboard.Server.Store.Inventory;
 using IfiDashboard.Server.Store.Policy;
 using IfiDashboard.Server.Store.Remediation;
 using IfiDashboard.Shared.Compliance.Facts;
+using IfiDashboard.Shared.Compliance.Policy;
 using IfiDashboard.Shared.Compliance.Remediation;
 using IfiDashboard.Shared.Compliance.Summary;
 using IfiDashboard.Shared.Compliance.Zeroing;
@@ -12,7 +15,14 @@ using IfiDashboard.Shared.Inventory;
 
 namespace IfiDashboard.Server.Compliance;
 
-/// <summary>Reads the store and assesses every active instance; growth events stream one instance at a time.</summary>
+/// <summary>
+/// Reads the store and assesses every active instance; growth events stream one instance at a time. A build after
+/// the first is incremental (docs/decisions/0013-incremental-assessment.md): it reads the active instances, the policy
+/// and what remediation is pending, and assesses again, from their own files, TDE, history and growth events, only the
+/// instances whose row or stored polls changed or whose last assessment has run out (<see cref="InstanceAssessor.Assess"/>
+/// says until when it holds); the others keep their assessment. The policy's rules changing, the clock going back, or
+/// <see cref="RebuildAsync"/> assess every instance. One build runs at a time.
+/// </summary>
 public sealed class FleetAssessmentBuilder(
     FactsReader facts,
     PolicyStore policies,
@@ -20,76 +30,139 @@ public sealed class FleetAssessmentBuilder(
     RemediationPacks remediation,
     ZeroingRateOptions rateOptions,
     TimeProvider time,
+    IMeterFactory meters,
     ICredentialResolver? credentials = null)
 {
-    static readonly TimeSpan History = TimeSpan.FromDays(90);
+    /// <summary>The server's meter, as exported (with the traces of <see cref="IngestionTelemetry"/>).</summary>
+    public const string MeterName = IngestionTelemetry.Name;
+    public const string BuildsInstrument = "ifidashboard.assessment.builds";
+    public const string ReassessedInstrument = "ifidashboard.assessment.reassessed";
+    public const string KindTag = "kind";
+    public const string IncrementalKind = "incremental";
+    public const string EveryInstanceKind = "every instance";
 
-    public async Task<FleetAssessment> BuildAsync(CancellationToken ct)
+    /// <summary>
+    /// Above this share of the fleet, reading the facts of every instance in one pass costs less than reading the
+    /// instances' own rows in lists of ids.
+    /// </summary>
+    const int WholeFleetReadDivisor = 4;
+
+    readonly SemaphoreSlim _building = new(1, 1);
+    readonly Counter<long> _builds = meters.Create(MeterName).CreateCounter<long>(BuildsInstrument,
+        description: "Fleet assessments built, by kind (every instance, incremental)");
+    readonly Counter<long> _reassessed = meters.Create(MeterName).CreateCounter<long>(ReassessedInstrument,
+        description: "Instances whose facts an assessment read and assessed again, by the assessment's kind");
+    Previous? _previous;
+    PastDays? _pastDays;
+
+    /// <summary>Assesses the fleet, again only what changed since the previous build.</summary>
+    public Task<FleetAssessment> BuildAsync(CancellationToken ct) => BuildAsync(everyInstance: false, ct);
+
+    /// <summary>Assesses every instance from the store, as the first build does.</summary>
+    public Task<FleetAssessment> RebuildAsync(CancellationToken ct) => BuildAsync(everyInstance: true, ct);
+
+    async Task<FleetAssessment> BuildAsync(bool everyInstance, CancellationToken ct)
+    {
+        await _building.WaitAsync(ct);
+        try
+        {
+            var (assessment, previous) = await AssessAsync(everyInstance, ct);
+            _previous = previous;
+            return assessment;
+        }
+        finally
+        {
+            _building.Release();
+        }
+    }
+
+    async Task<(FleetAssessment, Previous)> AssessAsync(bool everyInstance, CancellationToken ct)
     {
         var now = time.GetUtcNow();
         var active = (await facts.ActiveInstancesAsync(ct)).ToDictionary(a => a.Registration.Id);
-        var duplicates = InventoryFields.Duplicates(active.Values.Select(a => a.Registration), id => active[id].Facts.ServerName);
+        // Finding duplicates compares every registration with the others (tens of milliseconds at 10,000): the same
+        // registrations and server names give the same answer.
+        var duplicates = !everyInstance && _previous is { } last && SameInventory(last.Active, active)
+            ? last.Duplicates
+            : InventoryFields.Duplicates(active.Values.Select(a => a.Registration), id => active[id].Facts.ServerName);
         var counted = active.Values.Where(a => !duplicates.ContainsKey(a.Registration.Id)).ToDictionary(a => a.Registration.Id);
-        var files = await facts.FilesAsync(null, ct);
-        var encryption = await facts.EncryptionAsync(null, ct);
-        var observations = await facts.ObservationsAsync(null, ct);
         var policy = await policies.GetCurrentAsync(ct);
         var pending = await remediation.PendingAsync(ct);
+        var waivers = policy.Waivers.ToLookup(w => w.InstanceId);
+        // Resolved once per credential and build: thousands of instances share a handful of credentials.
+        var logins = new Dictionary<string, string>(StringComparer.Ordinal);
+        string LoginOf(InstanceRegistration registration) => registration.CredentialName is not { } name
+            ? RemediationAdvisor.CollectorLoginPlaceholder
+            : logins.TryGetValue(name, out var login) ? login : logins[name] = ResolveLogin(name);
 
-        var assessed = new Dictionary<long, (InstanceAssessment Assessment, IReadOnlyList<InstanceZeroing> Windows)>();
+        // The previous build's assessments hold only for the rules they were judged by, and only forward in time.
+        var kept = everyInstance || _previous is not { } previous || previous.PolicyVersion != policy.Version || now < previous.At
+            ? null
+            : previous.Instances;
+        var assessed = new Dictionary<long, Assessed>(counted.Count);
+        var due = new List<long>();
+        foreach (var (id, instance) in counted)
+        {
+            var basis = new AssessmentBasis(instance.Registration, instance.State, instance.Facts, LoginOf(instance.Registration), waivers[id]);
+            if (kept is not null && kept.TryGetValue(id, out var before) && now < before.ValidUntil && before.Basis.Equals(basis))
+                assessed[id] = before;
+            else
+                due.Add(id);
+        }
+
+        // A few instances' facts are read by their ids; many, in one pass over the fleet's.
+        var readIds = kept is null || due.Count > counted.Count / WholeFleetReadDivisor ? null : due;
+        var dueSet = due.ToHashSet();
+        var reassessing = due.Count > 0;
+        var files = reassessing ? await facts.FilesAsync(readIds, ct) : null;
+        var encryption = reassessing ? await facts.EncryptionAsync(readIds, ct) : null;
+        var observations = reassessing ? await facts.ObservationsAsync(readIds, ct) : null;
         void Assess(long id, List<GrowthEventFacts> events)
         {
-            if (!counted.TryGetValue(id, out var instance)) return;
-            var (registration, state, extra) = instance;
+            if (!dueSet.Remove(id)) return;
+            var (registration, state, extra) = counted[id];
             var set = new InstanceFactSet
             {
                 Instance = InstanceAssessor.Facts(registration, state, extra),
-                Files = files[id].ToList(),
-                Encryption = encryption[id].ToList(),
+                Files = files![id].ToList(),
+                Encryption = encryption![id].ToList(),
                 GrowthEvents = events,
-                History = observations[id].ToList(),
+                History = observations![id].ToList(),
             };
-            var assessment = InstanceAssessor.Assess(registration, state, set, policy, rateOptions, now, LoginOf(registration), out var windows);
-            assessed[id] = (assessment with { RemediationPending = pending.GetValueOrDefault(id) }, windows);
+            var login = LoginOf(registration);
+            var (assessment, windows, validUntil) = InstanceAssessor.Assess(registration, state, set, policy, rateOptions, now, login);
+            assessed[id] = new Assessed(assessment, windows, new AssessmentBasis(registration, state, extra, login, waivers[id]), validUntil);
         }
 
-        await foreach (var (id, events) in facts.GrowthEventsByInstanceAsync(now - History, null, ct))
-            Assess(id, events);
-        foreach (var id in counted.Keys.Where(id => !assessed.ContainsKey(id)))
-            Assess(id, []);
+        if (reassessing)
+        {
+            await foreach (var (id, events) in facts.GrowthEventsByInstanceAsync(now - InstanceAssessor.History, readIds, ct))
+                Assess(id, events);
+            foreach (var id in due.Where(dueSet.Contains).ToList())
+                Assess(id, []);
+        }
+        var kind = new KeyValuePair<string, object?>(KindTag, kept is null ? EveryInstanceKind : IncrementalKind);
+        _builds.Add(1, kind);
+        _reassessed.Add(due.Count, kind);
 
-        var ordered = assessed.Values.OrderBy(a => a.Assessment.Registration.Name, StringComparer.OrdinalIgnoreCase).ToList();
+        // What the assessment shows as of now: what remediation is pending, and the moment the windows end.
+        var ordered = assessed.Values
+            .Select(a => a.At(now, pending.GetValueOrDefault(a.Assessment.Registration.Id)))
+            .OrderBy(a => a.Assessment.Registration.Name, StringComparer.OrdinalIgnoreCase)
+            .ThenBy(a => a.Assessment.Registration.Id)
+            .ToList();
         var today = DateOnly.FromDateTime(now.UtcDateTime);
         // A status is seen once the instance has been polled: registering it (which wakes an assessment before its
         // first poll) must not give its first day an Unknown it never had.
         await daily.RecordAsync(today, ordered
             .Where(a => counted[a.Assessment.Registration.Id].State.LastPollAt is not null)
             .Select(a => (a.Assessment.Registration.Id, a.Assessment.Compliance.Status)), ct);
-        var series = DailyComplianceSeries.EndingWithNow(DailyComplianceSeries.Build(await daily.ReadAsync(today.AddDays(-89), ct)), today,
+        var series = DailyComplianceSeries.EndingWithNow(await DailySeriesAsync(today, everyInstance || kept is null, ct), today,
             FleetSummaries.Count(ordered.Select(a => new AssessedInstance(a.Assessment.Facts, a.Assessment.Compliance))));
-
-        // The credential's user name where this server holds it; a standalone collector's credential is named instead.
-        string LoginOf(InstanceRegistration registration)
-        {
-            if (registration.CredentialName is not { } name) return RemediationAdvisor.CollectorLoginPlaceholder;
-            try
-            {
-                return credentials?.Resolve(name) switch
-                {
-                    null => $"<login of credential {name}>",
-                    { IsIntegratedSecurity: true } => RemediationAdvisor.CollectorLoginPlaceholder,
-                    var login => login.UserId!,
-                };
-            }
-            catch (FormatException)
-            {
-                return $"<login of credential {name}>";
-            }
-        }
 
         ZeroingReport Window(int index, int days) =>
             ZeroingReportBuilder.Combine(now.AddDays(-days), now, ordered.Select(a => a.Windows[index]).ToList());
-        return new FleetAssessment
+        var fleet = new FleetAssessment
         {
             ComputedAt = now,
             PolicyVersion = policy.Version,
@@ -102,5 +175,99 @@ public sealed class FleetAssessmentBuilder(
             Polled = counted.Values.Count(a => a.State.LastPollAt is not null),
             DuplicateOf = duplicates,
         };
+        return (fleet, new Previous(now, policy.Version, ordered.ToDictionary(a => a.Assessment.Registration.Id), active, duplicates));
+    }
+
+    static bool SameInventory(IReadOnlyDictionary<long, ActiveInstance> before, IReadOnlyDictionary<long, ActiveInstance> now) =>
+        before.Count == now.Count && now.All(n => before.TryGetValue(n.Key, out var b)
+            && SameRegistration(b.Registration, n.Value.Registration) && b.Facts.ServerName == n.Value.Facts.ServerName);
+
+    // By value: the record's own equality compares the tags by reference.
+    static bool SameRegistration(InstanceRegistration a, InstanceRegistration b) =>
+        a.Tags.SequenceEqual(b.Tags) && a == b with { Tags = a.Tags };
+
+    /// <summary>
+    /// The compliance recorded per day over the last 90 days. Only today's entries change (the assessment records the
+    /// day it runs on), so the days before are read again only when the day changed or everything is assessed anew.
+    /// </summary>
+    async Task<IReadOnlyList<DailyCompliance>> DailySeriesAsync(DateOnly today, bool readAll, CancellationToken ct)
+    {
+        if (readAll || _pastDays is not { } past || past.Today != today)
+        {
+            var days = DailyComplianceSeries.Build(await daily.ReadAsync(today.AddDays(-89), ct));
+            _pastDays = new PastDays(today, days.Where(d => d.Day < today).ToList());
+            return days;
+        }
+        return [.. past.Days, .. DailyComplianceSeries.Build(await daily.ReadAsync(today, ct))];
+    }
+
+    // The credential's user name where this server holds it; a standalone collector's credential is named instead.
+    string ResolveLogin(string credentialName)
+    {
+        try
+        {
+            return credentials?.Resolve(credentialName) switch
+            {
+                null => $"<login of credential {credentialName}>",
+                { IsIntegratedSecurity: true } => RemediationAdvisor.CollectorLoginPlaceholder,
+                var login => login.UserId!,
+            };
+        }
+        catch (FormatException)
+        {
+            return $"<login of credential {credentialName}>";
+        }
+    }
+
+    /// <summary>
+    /// The previous build: when it ran, under which rules, each counted instance's assessment, and the active
+    /// instances with the duplicates found among them.
+    /// </summary>
+    sealed record Previous(DateTimeOffset At, int PolicyVersion, IReadOnlyDictionary<long, Assessed> Instances,
+        IReadOnlyDictionary<long, ActiveInstance> Active, IReadOnlyDictionary<long, InstanceRegistration> Duplicates);
+
+    sealed record PastDays(DateOnly Today, IReadOnlyList<DailyCompliance> Days);
+
+    /// <summary>
+    /// One instance's assessment with its part of the fleet's 7, 30 and 90-day reports, what it was computed from, and
+    /// the first moment at which the same facts would be assessed otherwise.
+    /// </summary>
+    sealed record Assessed(InstanceAssessment Assessment, IReadOnlyList<InstanceZeroing> Windows, AssessmentBasis Basis,
+        DateTimeOffset ValidUntil)
+    {
+        /// <summary>
+        /// The assessment as a build at <paramref name="now"/> shows it: the pending remediation is read on every build,
+        /// and the windows end now. A copy of the two records only; everything else is shared with the previous build.
+        /// </summary>
+        public Assessed At(DateTimeOffset now, RemediationPending? pending) =>
+            Assessment.TimeLost.WindowsEndAt == now && Assessment.RemediationPending == pending
+                ? this
+                : this with
+                {
+                    Assessment = Assessment with
+                    {
+                        RemediationPending = pending,
+                        TimeLost = Assessment.TimeLost with { WindowsEndAt = now },
+                    },
+                };
+    }
+
+    /// <summary>
+    /// What an instance's assessment is computed from besides its files, TDE, history and growth events (which change
+    /// only with a stored poll, counted in <see cref="InstanceFactRow.PollsStored"/>), the policy's rules and the clock.
+    /// </summary>
+    sealed record AssessmentBasis(InstanceRegistration Registration, InstanceListRow State, InstanceFactRow Facts,
+        string CollectorLogin, IEnumerable<Waiver> Waivers)
+    {
+        // Compared by value: the records' own equality would compare the lists by reference.
+        public bool Equals(AssessmentBasis? other) =>
+            other is not null
+            && State == other.State
+            && Facts == other.Facts
+            && CollectorLogin == other.CollectorLogin
+            && SameRegistration(Registration, other.Registration)
+            && Waivers.SequenceEqual(other.Waivers);
+
+        public override int GetHashCode() => Registration.Id.GetHashCode();
     }
 }

@@ -5,7 +5,9 @@ namespace IfiDashboard.Server.Compliance;
 /// <summary>
 /// Keeps the fleet's assessment current: recomputed in the background shortly after stored data changes (a burst of
 /// polls is one recompute, and while polls keep landing rebuilds are spaced: see <see cref="RebuildPacing"/>) and
-/// every minute (staleness and waiver expiry depend on the clock alone). Pages read the latest result from memory.
+/// every minute (staleness, waiver expiry and the windows' edges depend on the clock alone), each time assessing again
+/// only the instances that changed or whose assessment ran out (<see cref="FleetAssessmentBuilder"/>). Pages read the
+/// latest result from memory.
 /// </summary>
 public sealed class FleetAssessments(
     FleetAssessmentBuilder builder,
@@ -25,10 +27,14 @@ public sealed class FleetAssessments(
     public async Task<FleetAssessment> GetAsync(CancellationToken cancellationToken) =>
         Volatile.Read(ref _current) ?? await ComputeAsync(onlyIfMissing: true, cancellationToken);
 
+    /// <summary>Assesses every instance anew from the store (on demand; the background keeps it current incrementally).</summary>
     public Task<FleetAssessment> RecomputeAsync(CancellationToken cancellationToken) =>
-        ComputeAsync(onlyIfMissing: false, cancellationToken);
+        ComputeAsync(onlyIfMissing: false, everyInstance: true, cancellationToken);
 
-    async Task<FleetAssessment> ComputeAsync(bool onlyIfMissing, CancellationToken cancellationToken)
+    Task<FleetAssessment> ComputeAsync(bool onlyIfMissing, CancellationToken cancellationToken) =>
+        ComputeAsync(onlyIfMissing, everyInstance: false, cancellationToken);
+
+    async Task<FleetAssessment> ComputeAsync(bool onlyIfMissing, bool everyInstance, CancellationToken cancellationToken)
     {
         await _computing.WaitAsync(cancellationToken);
         try
@@ -38,7 +44,9 @@ public sealed class FleetAssessments(
             // instances and a million growth events).
             if (onlyIfMissing && Volatile.Read(ref _current) is { } built)
                 return built;
-            var assessment = await builder.BuildAsync(cancellationToken);
+            var assessment = everyInstance
+                ? await builder.RebuildAsync(cancellationToken)
+                : await builder.BuildAsync(cancellationToken);
             Volatile.Write(ref _current, assessment);
             Assessed?.Invoke();
             return assessment;
@@ -61,11 +69,12 @@ public sealed class FleetAssessments(
                 await Task.Delay(_pacing.DelayAfterChange(), time, stoppingToken);
                 while (_changed.CurrentCount > 0) await _changed.WaitAsync(stoppingToken);
                 var startedAt = time.GetUtcNow();
+                var allocatedBefore = GC.GetTotalAllocatedBytes();
                 try
                 {
-                    await RecomputeAsync(stoppingToken);
-                    _pacing.Built(startedAt);
-                    RebuildMemory.Release();
+                    var assessment = await ComputeAsync(onlyIfMissing: false, stoppingToken);
+                    _pacing.Built(startedAt, assessment.Instances.Count);
+                    RebuildMemory.Release(GC.GetTotalAllocatedBytes() - allocatedBefore);
                 }
                 catch (Exception e) when (e is not OperationCanceledException)
                 {

@@ -26,14 +26,14 @@ public sealed class InstanceDetailsReader(
         var now = time.GetUtcNow();
         var events = new List<GrowthEventFacts>();
         // Every kept event: retention has already deleted the older ones.
-        await foreach (var (_, batch) in facts.GrowthEventsByInstanceAsync(growthWindow.Since(now) ?? DateTimeOffset.MinValue, instanceId, ct))
+        await foreach (var (_, batch) in facts.GrowthEventsByInstanceAsync(growthWindow.Since(now) ?? DateTimeOffset.MinValue, [instanceId], ct))
             events.AddRange(batch);
-        var observations = (await facts.ObservationsAsync(instanceId, ct))[instanceId].ToList();
+        var observations = (await facts.ObservationsAsync([instanceId], ct))[instanceId].ToList();
         var set = new InstanceFactSet
         {
             Instance = assessment.Facts,
-            Files = (await facts.FilesAsync(instanceId, ct))[instanceId].ToList(),
-            Encryption = (await facts.EncryptionAsync(instanceId, ct))[instanceId].ToList(),
+            Files = (await facts.FilesAsync([instanceId], ct))[instanceId].ToList(),
+            Encryption = (await facts.EncryptionAsync([instanceId], ct))[instanceId].ToList(),
             GrowthEvents = events,
             History = observations,
         };

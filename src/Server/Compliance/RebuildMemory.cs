@@ -16,9 +16,13 @@ internal static class RebuildMemory
     /// </summary>
     const long WorthReleasingBytes = 128L * 1024 * 1024;
 
-    public static void Release()
+    /// <param name="allocatedBytes">
+    /// What the process allocated while the build ran. An incremental build, which assesses a few instances again,
+    /// allocates megabytes: it grew nothing worth a blocking collection, and it runs up to once a second.
+    /// </param>
+    public static void Release(long allocatedBytes)
     {
-        if (GC.GetTotalMemory(forceFullCollection: false) < WorthReleasingBytes)
+        if (allocatedBytes < WorthReleasingBytes || GC.GetTotalMemory(forceFullCollection: false) < WorthReleasingBytes)
             return;
         GC.Collect(GC.MaxGeneration, GCCollectionMode.Aggressive, blocking: true, compacting: true);
     }

@@ -25,7 +25,7 @@ public static class TelemetryExtensions
                 .AddAspNetCoreInstrumentation()
                 .AddHttpClientInstrumentation(),
             metrics => metrics
-                .AddMeter(NpgsqlName)
+                .AddMeter(IngestionTelemetry.Name, NpgsqlName)
                 .AddAspNetCoreInstrumentation()
                 .AddHttpClientInstrumentation());
         return builder;

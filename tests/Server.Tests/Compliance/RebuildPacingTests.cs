@@ -7,12 +7,12 @@ public sealed class RebuildPacingTests
 {
     readonly FakeTimeProvider _time = new(new DateTimeOffset(2026, 11, 22, 6, 0, 0, TimeSpan.Zero));
 
-    RebuildPacing AfterRebuildTaking(TimeSpan duration)
+    RebuildPacing AfterRebuildTaking(TimeSpan duration, int instances = 30)
     {
         var pacing = new RebuildPacing(_time);
         var started = _time.GetUtcNow();
         _time.Advance(duration);
-        pacing.Built(started);
+        pacing.Built(started, instances);
         return pacing;
     }
 
@@ -55,9 +55,17 @@ public sealed class RebuildPacingTests
     }
 
     [Fact]
+    public void A_fast_rebuild_of_a_large_fleet_waits_three_milliseconds_per_instance()
+    {
+        var pacing = AfterRebuildTaking(TimeSpan.FromMilliseconds(200), instances: 10_000);
+
+        Assert.Equal(TimeSpan.FromSeconds(30), pacing.DelayAfterChange());
+    }
+
+    [Fact]
     public void The_pause_never_exceeds_a_minute()
     {
-        var pacing = AfterRebuildTaking(TimeSpan.FromMinutes(3));
+        var pacing = AfterRebuildTaking(TimeSpan.FromMinutes(3), instances: 100_000);
 
         Assert.Equal(RebuildPacing.MaximumPause, pacing.DelayAfterChange());
     }

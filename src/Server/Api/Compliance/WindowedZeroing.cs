@@ -18,10 +18,10 @@ public sealed class WindowedZeroing(FactsReader facts)
     {
         var id = instance.Registration.Id;
         var events = new List<GrowthEventFacts>();
-        await foreach (var (_, batch) in facts.GrowthEventsByInstanceAsync(from, id, ct))
+        await foreach (var (_, batch) in facts.GrowthEventsByInstanceAsync(from, [id], ct))
             events.AddRange(batch.Where(e => e.StartTime < to));
         events.Sort(GrowthEventCursor.Compare);
-        var set = Set(instance, events, await facts.EncryptionAsync(id, ct), await facts.ObservationsAsync(id, ct));
+        var set = Set(instance, events, await facts.EncryptionAsync([id], ct), await facts.ObservationsAsync([id], ct));
         return GrowthEventAssessor.AssessAll(set);
     }
 

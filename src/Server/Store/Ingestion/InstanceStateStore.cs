@@ -53,6 +53,17 @@ internal static class InstanceStateStore
         await connection.ExecuteAsync(new CommandDefinition(sql, state, tx, cancellationToken: cancellationToken));
     }
 
+    /// <summary>
+    /// Counts a stored poll, also one delivered late that leaves the state alone: its growth events are new facts all
+    /// the same, and the assessment re-reads an instance's facts only when its state row changed.
+    /// </summary>
+    public static Task CountStoredPollAsync(DbConnection connection, DbTransaction tx, long instanceId,
+        CancellationToken cancellationToken)
+    {
+        const string sql = "UPDATE instance_state SET polls_stored = polls_stored + 1 WHERE instance_id = @instanceId;";
+        return connection.ExecuteAsync(new CommandDefinition(sql, new { instanceId }, tx, cancellationToken: cancellationToken));
+    }
+
     public static async Task InsertChangesAsync(DbConnection connection, DbTransaction tx, StoredSnapshot poll,
         IReadOnlyList<EngineChange> changes, CancellationToken cancellationToken)
     {

@@ -50,6 +50,7 @@ public sealed class SnapshotStore(IDbConnectionFactory connections, RetentionHor
         // Read inside the write transaction: after any prune that committed before it, so never older than that cut-off.
         var keepEventsFrom = retention?.GrowthEventsKeptFrom();
         await CollectedFactsStore.WriteAsync(connection, tx, poll, isLatest, keepEventsFrom, cancellationToken);
+        await InstanceStateStore.CountStoredPollAsync(connection, tx, snapshot.InstanceId, cancellationToken);
         await tx.CommitAsync(cancellationToken);
         return true;
     }

@@ -22,4 +22,14 @@ public sealed record Waiver
     /// </summary>
     public bool IsActiveAt(DateTimeOffset now) =>
         GrantedAt <= now && now < ExpiresAt && (!NeedsApproval || ApprovedAt is { } approved && approved <= now);
+
+    /// <summary>The first moment after <paramref name="now"/> at which <see cref="IsActiveAt"/> may answer otherwise; MaxValue if none.</summary>
+    public DateTimeOffset NextChangeAfter(DateTimeOffset now)
+    {
+        var next = DateTimeOffset.MaxValue;
+        foreach (var moment in (ReadOnlySpan<DateTimeOffset?>)[GrantedAt, ExpiresAt, ApprovedAt])
+            if (moment > now && moment < next)
+                next = moment.Value;
+        return next;
+    }
 }

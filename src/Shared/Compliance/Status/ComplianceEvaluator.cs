@@ -43,6 +43,23 @@ public static class ComplianceEvaluator
         };
     }
 
+    /// <summary>
+    /// The first moment after <paramref name="now"/> at which <see cref="Evaluate"/> may judge the same facts under the
+    /// same policy otherwise: one of the instance's waivers starting or ending, or its last good poll going stale.
+    /// DateTimeOffset.MaxValue when nothing but new facts or a new policy can change the verdict.
+    /// </summary>
+    public static DateTimeOffset ChangesAt(InstanceFacts instance, PolicyDocument policy, DateTimeOffset now)
+    {
+        var next = DateTimeOffset.MaxValue;
+        foreach (var waiver in policy.Waivers)
+            if (waiver.InstanceId == instance.InstanceId && waiver.NextChangeAfter(now) is var change && change < next)
+                next = change;
+        if (instance.LastGoodPollAt is { } lastGood && Staleness.StaleFrom(lastGood, instance.PollInterval) is var stale
+            && stale > now && stale < next)
+            next = stale;
+        return next;
+    }
+
     /// <summary>The status table of docs/compliance.md, and nothing else.</summary>
     public static ComplianceStatus Judge(DesiredState desired, IfiState observed, Waiver? activeWaiver)
     {

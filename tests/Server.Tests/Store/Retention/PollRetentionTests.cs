@@ -72,15 +72,15 @@ public sealed class PollRetentionTests
             await bed.WriteAsync(TestData.Good(id, Day(day), ifi: "N"));
         bed.Clock.SetUtcNow(Day(200));
         var facts = new FactsReader(bed.Store.Connections);
-        var observationsBefore = (await facts.ObservationsAsync(id, None))[id].ToList();
+        var observationsBefore = (await facts.ObservationsAsync([id], None))[id].ToList();
 
         var report = await bed.PruneAsync();
 
         Assert.Equal([0, 2, 3, 4, .. Enumerable.Range(110, 90)], await bed.PollDaysAsync(id));
         Assert.Equal(200 - 94, report.Polls);
         // What the compliance engine reads as the instance's IFI history is untouched.
-        Assert.Equal(observationsBefore, (await facts.ObservationsAsync(id, None))[id].ToList());
-        Assert.Single((await facts.FilesAsync(id, None))[id]);
+        Assert.Equal(observationsBefore, (await facts.ObservationsAsync([id], None))[id].ToList());
+        Assert.Single((await facts.FilesAsync([id], None))[id]);
         Assert.Equal(1, await bed.CountAsync("SELECT COUNT(*) FROM ifi_changes;"));
         Assert.Equal(1, await bed.CountAsync("SELECT COUNT(*) FROM growth_events;"));
     }

@@ -2,13 +2,14 @@ using System.Security.Cryptography;
 using System.Text.Json;
 using IfiDashboard.Shared.Dashboard;
 
-namespace IfiDashboard.Dashboard.Benchmarks;
+namespace IfiDashboard.Server.Compliance;
 
 /// <summary>
-/// A digest of everything an assessment computes per instance and per window, so that a change meant to save memory
-/// can be shown to leave the numbers alone on the 10,000-instance store (the unit tests cover the small cases).
+/// A digest of everything an assessment computes per instance and per window: the benchmark shows with it that a change
+/// meant to save time or memory leaves the numbers alone on the 10,000-instance store, and the tests that an
+/// incremental build equals a build of every instance.
 /// </summary>
-internal static class AssessmentFingerprint
+public static class AssessmentFingerprint
 {
     public static string Of(FleetAssessment assessment)
     {
