@@ -62,6 +62,9 @@ internal sealed class SoakRun(BenchmarkOptions options)
                 ["Collector:Name"] = CollectorName,
                 ["Alerts:Enabled"] = "true",
                 ["Alerts:DefaultTo:0"] = "oncall@soak.test",
+                // An instance faulty for its minute is Unknown for one to two minutes: with the default hour nothing
+                // would be mailed, with a minute the flapping instances open and resolve alerts all along.
+                ["Alerts:Rules:UnknownAfter"] = "00:01:00",
                 ["Alerts:Smtp:Host"] = "127.0.0.1",
                 ["Alerts:Smtp:Port"] = smtp.Port.ToString(CultureInfo.InvariantCulture),
                 ["Alerts:Smtp:Security"] = "None",
