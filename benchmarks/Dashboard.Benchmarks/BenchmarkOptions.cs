@@ -36,6 +36,15 @@ internal sealed record BenchmarkOptions
     /// <summary>Only the probe: no server, no collector (a fingerprint comparison needs nothing else).</summary>
     public bool ProbeOnly { get; init; }
 
+    /// <summary>Runs the soak (<see cref="Soak.SoakRun"/>) for this many minutes instead of the benchmark.</summary>
+    public int SoakMinutes { get; init; }
+    public int SoakLockEveryMinutes { get; init; } = 10;
+    public int SoakLockSeconds { get; init; } = 30;
+    /// <summary>Minutes before memory must stay flat; by default 10, or a third of a shorter soak.</summary>
+    public int? SoakWarmupMinutes { get; init; }
+    /// <summary>Where the soak keeps its store, logs and mails; a new temporary directory by default.</summary>
+    public string? SoakDirectory { get; init; }
+
     public string StorePath => Path.GetFullPath(Store ?? Path.Combine(Path.GetTempPath(),
         $"ifi-dashboard-bench-{Instances}-{Events}-{Days}d.db"));
 
@@ -44,6 +53,8 @@ internal sealed record BenchmarkOptions
                                     [--requests N=50] [--warmup N=5] [--idle-seconds N=130] [--seed N] [--configuration Release|Debug]
                                     [--collector-fleet N=0] [--collector-seconds N=60] [--collector-only] [--server-env NAME=VALUE]...
                                     [--probe-assessment] [--probe-clock TIME] [--probe-only]
+               Dashboard.Benchmarks --soak-minutes N [--soak-lock-every N=10] [--soak-lock-seconds N=30]
+                                    [--soak-warmup N] [--soak-dir PATH] [--server-env NAME=VALUE]...
           --store PATH          reuse this SQLite store when it exists, otherwise build it there
                                 (default: the temp directory, named by instances, events and days)
           --rebuild             delete the store first and build it again
@@ -55,6 +66,10 @@ internal sealed record BenchmarkOptions
           --probe-clock TIME    the probe's builds see this fixed time and print a fingerprint of the assessment
           --probe-only          run the probe alone (no server, no collector)
           --server-env N=V      set an environment variable for the server process (repeatable), e.g. DOTNET_gcServer=0
+          --soak-minutes N      the soak instead: the demo fleet with faults switched every minute, the store's write
+                                lock held --soak-lock-seconds every --soak-lock-every minutes, alerts by SMTP
+          --soak-warmup N       minutes after which memory must stay flat (default 10, or a third of a shorter soak)
+          --soak-dir PATH       keep the soak's store, server log and mails there (default: a new temp directory)
         """;
 
     public static BenchmarkOptions Parse(string[] args)
@@ -86,6 +101,11 @@ internal sealed record BenchmarkOptions
                 "--collector-fleet" => options with { CollectorFleet = Math.Max(0, Number()) },
                 "--collector-only" => options with { CollectorOnly = true },
                 "--collector-seconds" => options with { CollectorSeconds = Positive(Number(), "--collector-seconds") },
+                "--soak-minutes" => options with { SoakMinutes = Positive(Number(), "--soak-minutes") },
+                "--soak-lock-every" => options with { SoakLockEveryMinutes = Positive(Number(), "--soak-lock-every") },
+                "--soak-lock-seconds" => options with { SoakLockSeconds = Positive(Number(), "--soak-lock-seconds") },
+                "--soak-warmup" => options with { SoakWarmupMinutes = Math.Max(0, Number()) },
+                "--soak-dir" => options with { SoakDirectory = Value() },
                 "--server-env" => options with { ServerEnvironment = With(options.ServerEnvironment, Value()) },
                 _ => throw new ArgumentException($"Unknown option {args[i]}."),
             };

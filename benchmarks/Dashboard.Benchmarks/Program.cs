@@ -1,7 +1,9 @@
 using IfiDashboard.Dashboard.Benchmarks;
+using IfiDashboard.Dashboard.Benchmarks.Soak;
 
-// Dashboard rendering and memory at fleet scale (docs/benchmarks.md, "Dashboard rendering and memory").
+// Dashboard rendering and memory at fleet scale (docs/benchmarks.md, "Dashboard rendering and memory"), or the soak ("Soak").
 if (BenchmarkStartup.ParseOrExplain(args, BenchmarkOptions.Parse, BenchmarkOptions.Usage) is not { } options) return 2;
+if (options.SoakMinutes > 0) return await new SoakRun(options).RunAsync();
 
 Console.WriteLine($"# Dashboard benchmark: {options.Instances} instances, {options.Events} growth events over {options.Days} days");
 Console.WriteLine($"machine: {Machine.Describe()}");

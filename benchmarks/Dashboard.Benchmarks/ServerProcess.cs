@@ -22,6 +22,7 @@ internal sealed class ServerProcess : IAsyncDisposable
 
     public Uri Address { get; }
     public int Pid => _process.Id;
+    public bool HasExited => _process.HasExited;
     public ProcessMemory Memory() => ProcessMemory.Read(_process.Id);
 
     public static ServerProcess Start(string serverDll, string workingDirectory, string logPath, IReadOnlyDictionary<string, string> settings,
@@ -80,7 +81,7 @@ internal sealed class ServerProcess : IAsyncDisposable
         throw new TimeoutException($"The server did not answer /healthz within {timeout.TotalSeconds:F0} s.");
     }
 
-    static int FreePort()
+    internal static int FreePort()
     {
         using var listener = new TcpListener(IPAddress.Loopback, 0);
         listener.Start();

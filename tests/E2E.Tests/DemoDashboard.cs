@@ -21,7 +21,7 @@ namespace IfiDashboard.E2E.Tests;
 public sealed class DemoDashboard : WebApplicationFactory<Program>
 {
     readonly string _directory = Directory.CreateTempSubdirectory("ifi-e2e-").FullName;
-    readonly Scenario _scenario = LoadDemo();
+    readonly Scenario _scenario = DemoMode.LoadScenario(DateTimeOffset.UtcNow);
 
     public DemoDashboard()
     {
@@ -32,13 +32,6 @@ public sealed class DemoDashboard : WebApplicationFactory<Program>
     public int Port { get; }
     public string BaseUrl => $"http://127.0.0.1:{Port}/";
     public int InstanceCount => _scenario.Instances.Count;
-
-    static Scenario LoadDemo()
-    {
-        var scenario = DemoScenario.Load();
-        ScenarioTimeShift.ShiftHistoryToYesterday(scenario, DateTimeOffset.UtcNow);
-        return scenario;
-    }
 
     internal static int FreePort()
     {

@@ -11,28 +11,14 @@ namespace IfiDashboard.Server.Collection;
 /// </summary>
 public sealed class RetryingSnapshotSink(NotifyingSnapshotSink inner, TimeProvider time, ILogger<RetryingSnapshotSink> logger) : ISnapshotSink
 {
-    static readonly TimeSpan FirstPause = TimeSpan.FromMilliseconds(250);
-    static readonly TimeSpan LongestPause = TimeSpan.FromSeconds(15);
-
     public async Task WriteAsync(InstanceSnapshot snapshot, CancellationToken cancellationToken)
     {
-        var pause = FirstPause;
-        for (var attempt = 1; ; attempt++)
-        {
-            try
-            {
-                await inner.WriteAsync(snapshot, cancellationToken);
-                if (attempt > 1)
-                    logger.LogInformation("Stored the poll of instance {InstanceId} after {Attempts} attempts", snapshot.InstanceId, attempt);
-                return;
-            }
-            catch (Exception e) when (StoreBusy.IsBusy(e) && !cancellationToken.IsCancellationRequested)
-            {
-                logger.LogWarning("The store is busy: the poll of instance {InstanceId} is kept and stored again in {Pause} (attempt {Attempt})",
-                    snapshot.InstanceId, pause, attempt);
-            }
-            await Task.Delay(pause, time, cancellationToken);
-            pause = TimeSpan.FromTicks(Math.Min(pause.Ticks * 2, LongestPause.Ticks));
-        }
+        var attempts = await StoreBusy.UntilTakenAsync(() => inner.WriteAsync(snapshot, cancellationToken), time,
+            (pause, attempt) => logger.LogWarning(
+                "The store is busy: the poll of instance {InstanceId} is kept and stored again in {Pause} (attempt {Attempt})",
+                snapshot.InstanceId, pause, attempt),
+            cancellationToken);
+        if (attempts > 1)
+            logger.LogInformation("Stored the poll of instance {InstanceId} after {Attempts} attempts", snapshot.InstanceId, attempts);
     }
 }

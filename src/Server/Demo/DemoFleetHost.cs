@@ -19,8 +19,20 @@ public sealed class DemoFleetHost(Scenario scenario, InstanceInventory instances
     public async Task StartAsync(CancellationToken cancellationToken)
     {
         _fleet = FleetSimulator.Start(scenario, line => logger.LogWarning("{SimulatorMessage}", line));
+        await RegisterAsync(_fleet, instances, policies, time.GetUtcNow(), cancellationToken);
+        changes.Publish();
+        logger.LogInformation("Demo fleet: {Count} simulated instances on 127.0.0.1", _fleet.Instances.Count);
+    }
+
+    /// <summary>
+    /// Registers every instance of a running demo fleet and seeds the demo's policy: the demo's start-up, and the soak
+    /// benchmark's, which runs the fleet in its own process so that it can switch faults while the server polls.
+    /// </summary>
+    public static async Task RegisterAsync(FleetSimulator fleet, InstanceInventory instances, PolicyStore policies,
+        DateTimeOffset now, CancellationToken cancellationToken)
+    {
         var ids = new Dictionary<string, long>(StringComparer.OrdinalIgnoreCase);
-        foreach (var instance in _fleet.Instances)
+        foreach (var instance in fleet.Instances)
         {
             var seeded = await instances.SeedAsync(Registration(instance), cancellationToken);
             // The demo's own fleet follows every rule; a refusal here is a bug in the scenario, not a user's mistake.
@@ -28,9 +40,7 @@ public sealed class DemoFleetHost(Scenario scenario, InstanceInventory instances
                 throw new InvalidOperationException($"The demo instance {instance.Name} was refused: {first.Path}: {first.Message}");
             ids[instance.Name] = seeded.Record!.Registration.Id;
         }
-        await DemoPolicy.SeedAsync(policies, ids, scenario, time.GetUtcNow(), cancellationToken);
-        changes.Publish();
-        logger.LogInformation("Demo fleet: {Count} simulated instances on 127.0.0.1", _fleet.Instances.Count);
+        await DemoPolicy.SeedAsync(policies, ids, fleet.Scenario, now, cancellationToken);
     }
 
     static InstanceRegistration Registration(SimulatedInstance instance)

@@ -19,13 +19,20 @@ public static class DemoMode
     /// </summary>
     public static void Configure(WebApplicationBuilder builder)
     {
-        var scenario = DemoScenario.Load();
-        ScenarioTimeShift.ShiftHistoryToYesterday(scenario, DateTimeOffset.UtcNow);
+        var scenario = LoadScenario(DateTimeOffset.UtcNow);
         var login = scenario.DefaultLogins.FirstOrDefault()
                     ?? throw new InvalidOperationException("The demo fleet defines no default login.");
         builder.Configuration.AddInMemoryCollection(CredentialSettings(login));
         builder.Services.AddSingleton(scenario);
         builder.Services.AddHostedService<DemoFleetHost>();
+    }
+
+    /// <summary>The demo fleet with its history moved to end yesterday, as every demo start sees it.</summary>
+    public static Scenario LoadScenario(DateTimeOffset now)
+    {
+        var scenario = DemoScenario.Load();
+        ScenarioTimeShift.ShiftHistoryToYesterday(scenario, now);
+        return scenario;
     }
 
     /// <summary>

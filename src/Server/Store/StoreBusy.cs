@@ -49,6 +49,34 @@ public static class StoreBusy
         return false;
     }
 
+    static readonly TimeSpan FirstPause = TimeSpan.FromMilliseconds(250);
+    static readonly TimeSpan LongestPause = TimeSpan.FromSeconds(15);
+
+    /// <summary>
+    /// Runs a write that must not be given up on until the store takes it: a poll the embedded collector has no outbox
+    /// for, the mark of a mail the relay already accepted. Busy answers are waited out with growing pauses (250 ms
+    /// doubling to 15 s), each reported to <paramref name="onBusy"/> with the pause and the attempt; any other error, or
+    /// <paramref name="ct"/>, ends it. Returns the number of attempts.
+    /// </summary>
+    public static async Task<int> UntilTakenAsync(Func<Task> write, TimeProvider time, Action<TimeSpan, int> onBusy, CancellationToken ct)
+    {
+        var pause = FirstPause;
+        for (var attempt = 1; ; attempt++)
+        {
+            try
+            {
+                await write();
+                return attempt;
+            }
+            catch (Exception e) when (IsBusy(e) && !ct.IsCancellationRequested)
+            {
+                onBusy(pause, attempt);
+            }
+            await Task.Delay(pause, time, ct);
+            pause = TimeSpan.FromTicks(Math.Min(pause.Ticks * 2, LongestPause.Ticks));
+        }
+    }
+
     /// <summary>Runs a write for a person: a busy store becomes <see cref="StoreBusyException"/>, whose message they can read.</summary>
     public static async Task<T> ForPersonAsync<T>(Func<Task<T>> write)
     {

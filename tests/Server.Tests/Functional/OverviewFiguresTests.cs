@@ -28,8 +28,7 @@ public sealed class OverviewFiguresTests(OverviewFiguresTests.PolledDemoFleet de
 
         public async Task InitializeAsync()
         {
-            var scenario = DemoScenario.Load();
-            ScenarioTimeShift.ShiftHistoryToYesterday(scenario, DateTimeOffset.UtcNow);
+            var scenario = DemoMode.LoadScenario(DateTimeOffset.UtcNow);
             Host = new DashboardHost([.. scenario.Instances]);
             await Host.RegisterFleetAsync();
             // The demo's policy: PCI hosts forbid IFI, one waiver in force and one expired.

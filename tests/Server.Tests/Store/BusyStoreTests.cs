@@ -1,4 +1,3 @@
-using System.Data.Common;
 using System.Net;
 using System.Net.Http.Json;
 using Dapper;
@@ -12,10 +11,8 @@ using IfiDashboard.Shared.Snapshots;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
-using Microsoft.Data.Sqlite;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
-using Npgsql;
 
 namespace IfiDashboard.Server.Tests.Store;
 
@@ -42,34 +39,7 @@ public sealed class BusyStoreTests : IAsyncLifetime
         _logs.Dispose();
     }
 
-    /// <summary>Holds the store's write lock from a connection of its own, as another process would, until disposed.</summary>
-    async Task<IAsyncDisposable> HoldWriteLockAsync()
-    {
-        DbConnection connection = _fleet.Store.Dialect.IsPostgres
-            ? new NpgsqlConnection(_fleet.Store.ConnectionString)
-            : new SqliteConnection(new SqliteConnectionStringBuilder(_fleet.Store.ConnectionString) { Pooling = false }.ConnectionString);
-        await connection.OpenAsync();
-        var transaction = await connection.BeginTransactionAsync();
-        if (connection is NpgsqlConnection)
-        {
-            // The store's write lock, and every table locked against writes (reads go on), as SQLite's RESERVED lock does.
-            await connection.ExecuteAsync("SELECT pg_advisory_xact_lock(@key);", new { key = WriteTransactions.StoreWriteLockKey }, transaction);
-            var tables = await connection.QueryAsync<string>("SELECT tablename FROM pg_tables WHERE schemaname = 'public';", transaction: transaction);
-            await connection.ExecuteAsync($"LOCK TABLE {string.Join(", ", tables)} IN EXCLUSIVE MODE;", transaction: transaction);
-        }
-        else // a write takes SQLite's RESERVED lock, which every other writer then waits for
-            await connection.ExecuteAsync("CREATE TABLE IF NOT EXISTS busy_marker (x INTEGER); INSERT INTO busy_marker VALUES (1);", transaction: transaction);
-        return new Held(connection, transaction);
-    }
-
-    sealed class Held(DbConnection connection, DbTransaction transaction) : IAsyncDisposable
-    {
-        public async ValueTask DisposeAsync()
-        {
-            await transaction.RollbackAsync();
-            await connection.DisposeAsync();
-        }
-    }
+    Task<HeldWriteLock> HoldWriteLockAsync() => HeldWriteLock.TakeAsync(_fleet.Store);
 
     async Task<int> PollCountAsync()
     {

@@ -1,6 +1,7 @@
 using IfiDashboard.Server.Alerts.Mail;
 using IfiDashboard.Server.Alerts.Smtp;
 using IfiDashboard.Server.Alerts.Webhooks;
+using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Alerts;
 using Microsoft.Extensions.Options;
 
@@ -85,8 +86,13 @@ public sealed class OutboxDelivery(
             await MarkFailedAsync(entry, e.Message, e.Permanent);
             return false;
         }
-        // The relay or receiver has it: record that first, without letting a shutdown interrupt the write.
-        await outbox.MarkSentAsync(entry.Id, CancellationToken.None);
+        // The relay or receiver has it: record that first, without letting a shutdown interrupt the write, and through
+        // another writer holding the store: a mark given up on leaves the row to be sent again when its claim runs out.
+        await StoreBusy.UntilTakenAsync(() => outbox.MarkSentAsync(entry.Id, CancellationToken.None), time,
+            (pause, attempt) => logger.LogWarning(
+                "The store is busy: alert {OutboxId} was accepted and is marked sent again in {Pause} (attempt {Attempt})",
+                entry.Id, pause, attempt),
+            ct);
         if (webhook is null)
             logger.LogInformation("Alert mail {OutboxId} accepted by the relay for {RecipientCount} recipient(s)", entry.Id, entry.Recipients.Count);
         else
