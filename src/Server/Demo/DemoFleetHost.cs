@@ -31,16 +31,38 @@ public sealed class DemoFleetHost(Scenario scenario, InstanceInventory instances
     public static async Task RegisterAsync(FleetSimulator fleet, InstanceInventory instances, PolicyStore policies,
         DateTimeOffset now, CancellationToken cancellationToken)
     {
-        var ids = new Dictionary<string, long>(StringComparer.OrdinalIgnoreCase);
-        foreach (var instance in fleet.Instances)
-        {
-            var seeded = await instances.SeedAsync(Registration(instance), cancellationToken);
-            // The demo's own fleet follows every rule; a refusal here is a bug in the scenario, not a user's mistake.
-            if (seeded.Refusal is { Errors: [var first, ..] })
-                throw new InvalidOperationException($"The demo instance {instance.Name} was refused: {first.Path}: {first.Message}");
-            ids[instance.Name] = seeded.Record!.Registration.Id;
-        }
+        var ids = await SeedAsync(instances, fleet.Instances.Select(Registration).ToList(), cancellationToken);
         await DemoPolicy.SeedAsync(policies, ids, fleet.Scenario, now, cancellationToken);
+    }
+
+    /// <summary>
+    /// Seeds the demo's registrations by name. A restarted demo listens on new ports, and one instance's new port can be
+    /// another's old one, still registered until that one is seeded: the inventory refuses a second registration of
+    /// one address, so a refused registration is tried again once the others have moved. A refusal that another pass
+    /// does not clear (a registration of the user's own on that address) is a bug in the demo, not a user's mistake.
+    /// </summary>
+    internal static async Task<IReadOnlyDictionary<string, long>> SeedAsync(InstanceInventory instances,
+        IReadOnlyList<InstanceRegistration> registrations, CancellationToken cancellationToken)
+    {
+        var ids = new Dictionary<string, long>(StringComparer.OrdinalIgnoreCase);
+        var pending = registrations;
+        while (pending.Count > 0)
+        {
+            var refused = new List<(InstanceRegistration Registration, InventoryWrite Write)>();
+            foreach (var registration in pending)
+            {
+                var seeded = await instances.SeedAsync(registration, cancellationToken);
+                if (seeded.Refusal is not null) refused.Add((registration, seeded));
+                else ids[registration.Name] = seeded.Record!.Registration.Id;
+            }
+            if (refused.Count == pending.Count && refused is [var (stuck, write), ..])
+            {
+                var first = write.Refusal!.Errors[0];
+                throw new InvalidOperationException($"The demo instance {stuck.Name} was refused: {first.Path}: {first.Message}");
+            }
+            pending = refused.Select(r => r.Registration).ToList();
+        }
+        return ids;
     }
 
     static InstanceRegistration Registration(SimulatedInstance instance)
