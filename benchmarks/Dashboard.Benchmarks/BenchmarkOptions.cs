@@ -36,6 +36,18 @@ internal sealed record BenchmarkOptions
     /// <summary>Only the probe: no server, no collector (a fingerprint comparison needs nothing else).</summary>
     public bool ProbeOnly { get; init; }
 
+    /// <summary>
+    /// Interactive sessions instead of the page run: this many Chromium tabs holding the overview or the grid open on
+    /// their circuits (<see cref="SessionsRun"/>); 0 runs the page benchmark.
+    /// </summary>
+    public int Sessions { get; init; }
+    /// <summary>Changes landed through the API while the sessions are open, each timed to every open overview.</summary>
+    public int Landings { get; init; } = 10;
+    /// <summary>Sorts, and as many filter changes, timed in one open grid while the other sessions stay open.</summary>
+    public int GridActions { get; init; } = 50;
+    /// <summary>Where dotnet-counters and dotnet-gcdump are, when they are on neither PATH nor ~/.dotnet/tools.</summary>
+    public string? DotnetTools { get; init; }
+
     public string StorePath => Path.GetFullPath(Store ?? Path.Combine(Path.GetTempPath(),
         $"ifi-dashboard-bench-{Instances}-{Events}-{Days}d.db"));
 
@@ -44,6 +56,7 @@ internal sealed record BenchmarkOptions
                                     [--requests N=50] [--warmup N=5] [--idle-seconds N=130] [--seed N] [--configuration Release|Debug]
                                     [--collector-fleet N=0] [--collector-seconds N=60] [--collector-only] [--server-env NAME=VALUE]...
                                     [--probe-assessment] [--probe-clock TIME] [--probe-only]
+                                    [--sessions N [--landings N=10] [--grid-actions N=50] [--dotnet-tools DIR]]
           --store PATH          reuse this SQLite store when it exists, otherwise build it there
                                 (default: the temp directory, named by instances, events and days)
           --rebuild             delete the store first and build it again
@@ -55,6 +68,11 @@ internal sealed record BenchmarkOptions
           --probe-clock TIME    the probe's builds see this fixed time and print a fingerprint of the assessment
           --probe-only          run the probe alone (no server, no collector)
           --server-env N=V      set an environment variable for the server process (repeatable), e.g. DOTNET_gcServer=0
+          --sessions N          instead of the pages: N headless Chromium tabs on the overview or the grid (one in five),
+                                memory per idle circuit, assessment landing to every open overview, grid sort/filter
+          --landings N          changes landed through the API and timed to every open overview
+          --grid-actions N      sorts, and as many filter changes, timed in one open grid
+          --dotnet-tools DIR    where dotnet-counters and dotnet-gcdump are (default: PATH, then ~/.dotnet/tools)
         """;
 
     public static BenchmarkOptions Parse(string[] args)
@@ -86,6 +104,10 @@ internal sealed record BenchmarkOptions
                 "--collector-fleet" => options with { CollectorFleet = Math.Max(0, Number()) },
                 "--collector-only" => options with { CollectorOnly = true },
                 "--collector-seconds" => options with { CollectorSeconds = Positive(Number(), "--collector-seconds") },
+                "--sessions" => options with { Sessions = Positive(Number(), "--sessions") },
+                "--landings" => options with { Landings = Positive(Number(), "--landings") },
+                "--grid-actions" => options with { GridActions = Positive(Number(), "--grid-actions") },
+                "--dotnet-tools" => options with { DotnetTools = Value() },
                 "--server-env" => options with { ServerEnvironment = With(options.ServerEnvironment, Value()) },
                 _ => throw new ArgumentException($"Unknown option {args[i]}."),
             };

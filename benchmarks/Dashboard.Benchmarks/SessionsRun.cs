@@ -1,0 +1,174 @@
+using System.Diagnostics;
+using System.Security.Cryptography;
+using IfiDashboard.E2E.Tests;
+using Microsoft.Data.Sqlite;
+
+namespace IfiDashboard.Dashboard.Benchmarks;
+
+/// <summary>
+/// Interactive sessions on the benchmark store (<c>--sessions 50</c>): the Release server with the collector off, and
+/// that many headless Chromium tabs holding the overview (four in five) or the grid open on their circuits. Measures
+/// memory per idle circuit, the time from an assessment landing to every open overview showing it, and the grid's
+/// sort and filter round trips while the other sessions stay open (docs/benchmarks.md, "Interactive sessions").
+/// </summary>
+internal sealed class SessionsRun(BenchmarkOptions options, Report report)
+{
+    const double CircuitTargetMb = 1;
+    const double LandingTargetMs = 1000;
+    const double GridTargetMs = 100;
+
+    public async Task RunAsync()
+    {
+        // The run registers and retires an instance and issues a key: on a copy, so the shared store stays as seeded.
+        var directory = Directory.CreateTempSubdirectory("ifi-dashboard-bench-sessions-").FullName;
+        var copy = Path.Combine(directory, "store.db");
+        File.Copy(options.StorePath, copy);
+        if (File.Exists(options.StorePath + "-wal")) File.Copy(options.StorePath + "-wal", copy + "-wal");
+
+        var adminKey = Convert.ToBase64String(RandomNumberGenerator.GetBytes(36));
+        using var http = new HttpClient { Timeout = TimeSpan.FromMinutes(5) };
+        var log = Path.ChangeExtension(options.StorePath, ".sessions-server.log");
+        await using var server = ServerProcess.Start(RepositoryLayout.ServerDll(options.Configuration), directory, log,
+            new Dictionary<string, string>
+            {
+                ["Store:ConnectionString"] = $"Data Source={copy}",
+                ["Collector:Enabled"] = "false",
+                ["Api:BootstrapAdminKey"] = adminKey,
+            }, options.ServerEnvironment);
+        await server.WaitUntilAliveAsync(http, TimeSpan.FromMinutes(2));
+        await new PageTimer(http, server.Address).GetAsync("/", Markers.Overview); // the first assessment is built
+        Console.WriteLine($"sessions run: server pid {server.Pid} at {server.Address} (log: {log})");
+        var landing = await AssessmentLanding.IssueKeyAsync(http, server.Address, adminKey);
+        var diagnostics = RuntimeDiagnostics.Find(options.DotnetTools, directory);
+        if (diagnostics.Missing.Length > 0)
+            Console.WriteLine($"not found: {diagnostics.Missing} (dotnet tool install --tool-path DIR dotnet-gcdump / dotnet-counters, then --dotnet-tools DIR); " +
+                              "memory from /proc alone, circuits counted in the tabs alone");
+
+        var circuits = diagnostics.StartCountingCircuits(server.Pid);
+        using var sessions = new BrowserSessions(new Browser(), server.Address);
+        sessions.WarmUp();
+        var idle = await MemoryAsync(server, landing, diagnostics, "no session open");
+
+        var load = Machine.LoadAverage();
+        var opening = Stopwatch.StartNew();
+        sessions.Open(options.Sessions);
+        var (live, visible) = sessions.WaitAllLive(TimeSpan.FromMinutes(3));
+        Console.WriteLine($"{sessions.Count} tabs open ({sessions.OverviewTabs.Count} overviews, {sessions.GridTabs.Count} grids), " +
+                          $"{live} live, {visible} visible, in {opening.Elapsed.TotalSeconds:F0} s");
+        report.Add($"sessions open (Chromium tabs showing the live indicator; {sessions.OverviewTabs.Count} overviews, {sessions.GridTabs.Count} grids)",
+            $"{live} of {sessions.Count} live, {visible} visible, opened in {opening.Elapsed.TotalSeconds:F0} s", "—", load);
+
+        var busy = await MemoryAsync(server, landing, diagnostics, $"{sessions.Count} sessions idle");
+        if (circuits is not null)
+        {
+            var (active, connected) = await circuits.StopAsync();
+            Console.WriteLine($"Blazor's circuit meter, net since before the warm-up: {active} active, {connected} connected");
+            report.Add("circuits by Blazor's meter (opened and not closed since before the warm-up)", $"{active} active, {connected} connected", "—", busy.Load);
+        }
+        ReportMemory(idle, busy, sessions.Count);
+
+        await LandingsAsync(sessions, landing);
+        GridRoundTrips(sessions);
+
+        await server.DisposeAsync();
+        SqliteConnection.ClearAllPools();
+        try { Directory.Delete(directory, recursive: true); } catch (IOException) { }
+    }
+
+    sealed record Memory(ProcessMemory Process, long? HeapBytes, string Load);
+
+    /// <summary>
+    /// Read just after an assessment landed (the server rebuilds it every minute: mid-rebuild, two assessments and the
+    /// rebuild's garbage are alive), the heap after the full GC that dotnet-gcdump induces, RSS right after it.
+    /// </summary>
+    static async Task<Memory> MemoryAsync(ServerProcess server, AssessmentLanding landing, RuntimeDiagnostics diagnostics, string what)
+    {
+        await landing.WaitForNextAsync(TimeSpan.FromSeconds(150));
+        var load = Machine.LoadAverage();
+        var heap = await diagnostics.LiveHeapBytesAsync(server.Pid);
+        var memory = server.Memory();
+        Console.WriteLine($"{what}: RSS {memory.RssMb:F1} MB (peak {memory.PeakRssMb:F0} MB), live managed heap {Mb(heap)}");
+        return new Memory(memory, heap, load);
+    }
+
+    void ReportMemory(Memory idle, Memory busy, int sessions)
+    {
+        report.Add("server with no session open (after warm-up, GC)",
+            $"RSS {idle.Process.RssMb:F0} MB · live heap {Mb(idle.HeapBytes)}", "—", idle.Load);
+        report.Add($"server with {sessions} idle sessions (GC)",
+            $"RSS {busy.Process.RssMb:F0} MB · live heap {Mb(busy.HeapBytes)}", "—", busy.Load);
+        var rssPerCircuit = (busy.Process.RssMb - idle.Process.RssMb) / sessions;
+        report.Add("RSS per idle circuit ((with − without) ÷ sessions)", $"{rssPerCircuit:F2} MB",
+            Report.Verdict(rssPerCircuit <= CircuitTargetMb, "≤ 1 MB"), busy.Load);
+        if (idle.HeapBytes is { } before && busy.HeapBytes is { } after)
+        {
+            var heapPerCircuit = (after - before) / 1048576.0 / sessions;
+            report.Add("live managed heap per idle circuit", $"{heapPerCircuit:F2} MB",
+                Report.Verdict(heapPerCircuit <= CircuitTargetMb, "≤ 1 MB"), busy.Load);
+        }
+    }
+
+    static string Mb(long? bytes) => bytes is { } b ? $"{b / 1048576.0:F1} MB" : "not read";
+
+    /// <summary>
+    /// Each repetition lands a change through the API and times, per overview tab, from the landing (the earlier bound:
+    /// see <see cref="AssessmentLanding"/>) to the moment the tab's DOM showed that assessment.
+    /// </summary>
+    async Task LandingsAsync(BrowserSessions sessions, AssessmentLanding landing)
+    {
+        var load = Machine.LoadAverage();
+        var perTab = new List<double>();
+        var toEvery = new List<double>();
+        var uncertainty = new List<double>();
+        var missed = 0;
+        sessions.WatchOverviews();
+        for (var i = 0; i < options.Landings; i++)
+        {
+            var (_, before) = await landing.CurrentAsync();
+            await landing.ChangeAsync();
+            var landed = await landing.WaitForChangedAsync(before, TimeSpan.FromSeconds(120));
+            var shown = sessions.WhenOverviewsShowed(landed.ComputedAt.ToUnixTimeMilliseconds(), TimeSpan.FromSeconds(60));
+            var delays = shown.OfType<long>().Select(at => (double)(at - landed.NotBefore.ToUnixTimeMilliseconds())).ToList();
+            missed += shown.Count(at => at is null);
+            perTab.AddRange(delays);
+            if (delays.Count > 0) toEvery.Add(delays.Max());
+            uncertainty.Add(landed.UncertaintyMs);
+            Console.WriteLine($"landing {i + 1}: {delays.Count} of {shown.Count} overviews updated; " +
+                              (delays.Count > 0 ? $"p50 {new Latencies("", delays, 0).P50:F0} ms, max {delays.Max():F0} ms " : "") +
+                              $"after it landed (known within {landed.UncertaintyMs:F0} ms)");
+        }
+        var tabs = sessions.OverviewTabs.Count;
+        var eachTab = new Latencies("", perTab, 0);
+        var every = new Latencies("", toEvery, 0);
+        report.Add($"assessment landing → each open overview ({options.Landings} landings × {tabs} overviews, {sessions.Count} sessions)",
+            $"p50 {eachTab.P50:F0} ms · p95 {eachTab.P95:F0} ms · max {eachTab.Max:F0} ms" + (missed > 0 ? $" · {missed} never updated" : ""),
+            "—", load);
+        report.Add($"assessment landing → every open overview (slowest tab per landing, {options.Landings} landings)",
+            $"p50 {every.P50:F0} ms · p95 {every.P95:F0} ms · max {every.Max:F0} ms (landing known within {new Latencies("", uncertainty, 0).P50:F0} ms)",
+            Report.Verdict(missed == 0 && every.Max < LandingTargetMs, "< 1 s"), load);
+    }
+
+    /// <summary>Sorts and filters in one grid tab, one after the other, while every other tab stays open on its circuit.</summary>
+    void GridRoundTrips(BrowserSessions sessions)
+    {
+        var load = Machine.LoadAverage();
+        var grid = sessions.GridProbe();
+        var environments = grid.Environments();
+        var sorts = new List<double>();
+        var filters = new List<double>();
+        for (var i = 0; i < options.GridActions; i++)
+        {
+            sorts.Add(grid.SortByName());
+            filters.Add(grid.FilterEnvironment(environments[i % environments.Count]));
+        }
+        Console.WriteLine($"grid: sort p50 {new Latencies("", sorts, 0).P50:F0} ms, filter p50 {new Latencies("", filters, 0).P50:F0} ms " +
+                          $"over {options.GridActions} each, {environments.Count} environments");
+        foreach (var (what, times) in new[] { ("sort by instance name, the other way", sorts), ("filter on one environment", filters) })
+        {
+            var latencies = new Latencies(what, times, 0);
+            report.Add($"grid {what}: click to rows shown ({times.Count} actions, {sessions.Count} sessions open)",
+                $"p50 {latencies.P50:F0} ms · p95 {latencies.P95:F0} ms · max {latencies.Max:F0} ms",
+                Report.Verdict(latencies.P95 < GridTargetMs, "p95 < 100 ms"), load);
+        }
+    }
+}
