@@ -19,18 +19,15 @@ internal sealed class RuntimeDiagnostics(string? gcdump, string? counters, strin
     public string Missing => string.Join(", ", new[] { ("dotnet-gcdump", gcdump), ("dotnet-counters", counters) }
         .Where(t => t.Item2 is null).Select(t => t.Item1));
 
-    /// <summary>Bytes of live managed objects after the full GC the dump induces; null without dotnet-gcdump.</summary>
-    public async Task<long?> LiveHeapBytesAsync(int pid)
+    /// <summary>Live managed objects after the full GC the dump induces, in all and by type; null without dotnet-gcdump.</summary>
+    public async Task<HeapDump?> LiveHeapAsync(int pid)
     {
         if (gcdump is null) return null;
         var file = Path.Combine(workDirectory, $"server-{DateTime.UtcNow:HHmmssfff}.gcdump");
         await RunAsync(gcdump, ["collect", "-p", pid.ToString(CultureInfo.InvariantCulture), "-o", file]);
         var report = await RunAsync(gcdump, ["report", file]);
         File.Delete(file);
-        // "  123,456,789  GC Heap bytes"
-        var line = report.Split('\n').FirstOrDefault(l => l.Contains("GC Heap bytes", StringComparison.Ordinal))
-            ?? throw new InvalidOperationException($"dotnet-gcdump report gave no heap size:\n{report}");
-        return long.Parse(line.Trim().Split(' ', 2)[0], NumberStyles.AllowThousands, CultureInfo.InvariantCulture);
+        return HeapDump.Parse(report);
     }
 
     /// <summary>
@@ -102,4 +99,34 @@ internal sealed class CircuitCount(Process process, string file)
         File.Delete(file);
         return (active, connected);
     }
+}
+
+/// <summary>What <c>dotnet-gcdump report</c> prints: the live heap's bytes, and its bytes by type.</summary>
+internal sealed record HeapDump(long Bytes, IReadOnlyDictionary<string, long> BytesByType)
+{
+    public double Mb => Bytes / 1048576.0;
+
+    // "     24,569,310  GC Heap bytes", then rows "  80,024  1  System.String (Bytes > 10K)  [System.Private.CoreLib.dll]".
+    public static HeapDump Parse(string report)
+    {
+        long total = 0;
+        var byType = new Dictionary<string, long>();
+        foreach (var line in report.Split('\n'))
+        {
+            var fields = line.Trim().Split(' ', 3, StringSplitOptions.RemoveEmptyEntries);
+            if (fields.Length < 2 || !long.TryParse(fields[0], NumberStyles.AllowThousands, CultureInfo.InvariantCulture, out var bytes)) continue;
+            if (line.Contains("GC Heap bytes", StringComparison.Ordinal)) { total = bytes; continue; }
+            if (fields.Length < 3 || !long.TryParse(fields[1], NumberStyles.AllowThousands, CultureInfo.InvariantCulture, out _)) continue;
+            var type = fields[2];
+            foreach (var cut in new[] { "  [", " (Bytes >" })
+                if (type.IndexOf(cut, StringComparison.Ordinal) is var at and >= 0) type = type[..at];
+            byType[type] = byType.GetValueOrDefault(type) + bytes;
+        }
+        return total > 0 ? new HeapDump(total, byType) : throw new InvalidOperationException($"dotnet-gcdump report gave no heap size:\n{report}");
+    }
+
+    /// <summary>The types that grew most from <paramref name="before"/> to this dump, with their growth in bytes.</summary>
+    public IEnumerable<(string Type, long Bytes)> GrowthSince(HeapDump before, int top) => BytesByType
+        .Select(t => (t.Key, t.Value - before.BytesByType.GetValueOrDefault(t.Key)))
+        .OrderByDescending(t => t.Item2).Take(top);
 }

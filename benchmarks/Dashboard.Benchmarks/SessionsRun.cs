@@ -75,7 +75,7 @@ internal sealed class SessionsRun(BenchmarkOptions options, Report report)
         try { Directory.Delete(directory, recursive: true); } catch (IOException) { }
     }
 
-    sealed record Memory(ProcessMemory Process, long? HeapBytes, string Load);
+    sealed record Memory(ProcessMemory Process, HeapDump? Heap, string Load);
 
     /// <summary>
     /// Read just after an assessment landed (the server rebuilds it every minute: mid-rebuild, two assessments and the
@@ -85,7 +85,7 @@ internal sealed class SessionsRun(BenchmarkOptions options, Report report)
     {
         await landing.WaitForNextAsync(TimeSpan.FromSeconds(150));
         var load = Machine.LoadAverage();
-        var heap = await diagnostics.LiveHeapBytesAsync(server.Pid);
+        var heap = await diagnostics.LiveHeapAsync(server.Pid);
         var memory = server.Memory();
         Console.WriteLine($"{what}: RSS {memory.RssMb:F1} MB (peak {memory.PeakRssMb:F0} MB), live managed heap {Mb(heap)}");
         return new Memory(memory, heap, load);
@@ -94,21 +94,25 @@ internal sealed class SessionsRun(BenchmarkOptions options, Report report)
     void ReportMemory(Memory idle, Memory busy, int sessions)
     {
         report.Add("server with no session open (after warm-up, GC)",
-            $"RSS {idle.Process.RssMb:F0} MB · live heap {Mb(idle.HeapBytes)}", "—", idle.Load);
+            $"RSS {idle.Process.RssMb:F0} MB · live heap {Mb(idle.Heap)}", "—", idle.Load);
         report.Add($"server with {sessions} idle sessions (GC)",
-            $"RSS {busy.Process.RssMb:F0} MB · live heap {Mb(busy.HeapBytes)}", "—", busy.Load);
+            $"RSS {busy.Process.RssMb:F0} MB · live heap {Mb(busy.Heap)}", "—", busy.Load);
         var rssPerCircuit = (busy.Process.RssMb - idle.Process.RssMb) / sessions;
         report.Add("RSS per idle circuit ((with − without) ÷ sessions)", $"{rssPerCircuit:F2} MB",
             Report.Verdict(rssPerCircuit <= CircuitTargetMb, "≤ 1 MB"), busy.Load);
-        if (idle.HeapBytes is { } before && busy.HeapBytes is { } after)
+        if (idle.Heap is { } before && busy.Heap is { } after)
         {
-            var heapPerCircuit = (after - before) / 1048576.0 / sessions;
+            // Where an idle circuit's memory goes, by type: what the sessions added to the live heap.
+            Console.WriteLine($"live heap growth with {sessions} sessions, by type (KB per circuit):");
+            foreach (var (type, bytes) in after.GrowthSince(before, top: 12))
+                Console.WriteLine($"  {bytes / 1024.0 / sessions,8:F1}  {type}");
+            var heapPerCircuit = (after.Mb - before.Mb) / sessions;
             report.Add("live managed heap per idle circuit", $"{heapPerCircuit:F2} MB",
                 Report.Verdict(heapPerCircuit <= CircuitTargetMb, "≤ 1 MB"), busy.Load);
         }
     }
 
-    static string Mb(long? bytes) => bytes is { } b ? $"{b / 1048576.0:F1} MB" : "not read";
+    static string Mb(HeapDump? heap) => heap is null ? "not read" : $"{heap.Mb:F1} MB";
 
     /// <summary>
     /// Each repetition lands a change through the API and times, per overview tab, from the landing (the earlier bound:
@@ -134,10 +138,11 @@ internal sealed class SessionsRun(BenchmarkOptions options, Report report)
             if (delays.Count > 0) toEvery.Add(delays.Max());
             uncertainty.Add(landed.UncertaintyMs);
             Console.WriteLine($"landing {i + 1}: {delays.Count} of {shown.Count} overviews updated; " +
-                              (delays.Count > 0 ? $"p50 {new Latencies("", delays, 0).P50:F0} ms, max {delays.Max():F0} ms " : "") +
+                              (delays.Count > 0 ? $"first {delays.Min():F0} ms, p50 {new Latencies("", delays, 0).P50:F0} ms, last {delays.Max():F0} ms " : "") +
                               $"after it landed (known within {landed.UncertaintyMs:F0} ms)");
         }
         var tabs = sessions.OverviewTabs.Count;
+        if (perTab.Count == 0) throw new InvalidOperationException($"No overview showed any of the {options.Landings} landings within 60 s.");
         var eachTab = new Latencies("", perTab, 0);
         var every = new Latencies("", toEvery, 0);
         report.Add($"assessment landing → each open overview ({options.Landings} landings × {tabs} overviews, {sessions.Count} sessions)",
