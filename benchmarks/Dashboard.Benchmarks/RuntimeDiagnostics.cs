@@ -106,7 +106,8 @@ internal sealed record HeapDump(long Bytes, IReadOnlyDictionary<string, long> By
 {
     public double Mb => Bytes / 1048576.0;
 
-    // "     24,569,310  GC Heap bytes", then rows "  80,024  1  System.String (Bytes > 10K)  [System.Private.CoreLib.dll]".
+    // "     24,569,310  GC Heap bytes", then rows "  2,894  25  System.String (Bytes > 1K)  [System.Private.CoreLib.dll]" whose first
+    // column is an object's size, so a type's bytes are size × count: an estimate (the rows add up to less than the total).
     public static HeapDump Parse(string report)
     {
         long total = 0;
@@ -116,11 +117,11 @@ internal sealed record HeapDump(long Bytes, IReadOnlyDictionary<string, long> By
             var fields = line.Trim().Split(' ', 3, StringSplitOptions.RemoveEmptyEntries);
             if (fields.Length < 2 || !long.TryParse(fields[0], NumberStyles.AllowThousands, CultureInfo.InvariantCulture, out var bytes)) continue;
             if (line.Contains("GC Heap bytes", StringComparison.Ordinal)) { total = bytes; continue; }
-            if (fields.Length < 3 || !long.TryParse(fields[1], NumberStyles.AllowThousands, CultureInfo.InvariantCulture, out _)) continue;
+            if (fields.Length < 3 || !long.TryParse(fields[1], NumberStyles.AllowThousands, CultureInfo.InvariantCulture, out var count)) continue;
             var type = fields[2];
             foreach (var cut in new[] { "  [", " (Bytes >" })
                 if (type.IndexOf(cut, StringComparison.Ordinal) is var at and >= 0) type = type[..at];
-            byType[type] = byType.GetValueOrDefault(type) + bytes;
+            byType[type] = byType.GetValueOrDefault(type) + bytes * count;
         }
         return total > 0 ? new HeapDump(total, byType) : throw new InvalidOperationException($"dotnet-gcdump report gave no heap size:\n{report}");
     }

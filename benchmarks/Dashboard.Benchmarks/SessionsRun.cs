@@ -67,7 +67,7 @@ internal sealed class SessionsRun(BenchmarkOptions options, Report report)
         }
         ReportMemory(idle, busy, sessions.Count);
 
-        await LandingsAsync(sessions, landing);
+        await LandingsAsync(sessions, landing, server.Pid);
         GridRoundTrips(sessions);
 
         await server.DisposeAsync();
@@ -103,7 +103,7 @@ internal sealed class SessionsRun(BenchmarkOptions options, Report report)
         if (idle.Heap is { } before && busy.Heap is { } after)
         {
             // Where an idle circuit's memory goes, by type: what the sessions added to the live heap.
-            Console.WriteLine($"live heap growth with {sessions} sessions, by type (KB per circuit):");
+            Console.WriteLine($"live heap growth with {sessions} sessions, by type (KB per circuit, estimated from dotnet-gcdump report):");
             foreach (var (type, bytes) in after.GrowthSince(before, top: 12))
                 Console.WriteLine($"  {bytes / 1024.0 / sessions,8:F1}  {type}");
             var heapPerCircuit = (after.Mb - before.Mb) / sessions;
@@ -118,20 +118,28 @@ internal sealed class SessionsRun(BenchmarkOptions options, Report report)
     /// Each repetition lands a change through the API and times, per overview tab, from the landing (the earlier bound:
     /// see <see cref="AssessmentLanding"/>) to the moment the tab's DOM showed that assessment.
     /// </summary>
-    async Task LandingsAsync(BrowserSessions sessions, AssessmentLanding landing)
+    async Task LandingsAsync(BrowserSessions sessions, AssessmentLanding landing, int serverPid)
     {
         var load = Machine.LoadAverage();
         var perTab = new List<double>();
         var toEvery = new List<double>();
         var uncertainty = new List<double>();
         var missed = 0;
+        var cpu = new List<(double Assessing, double Server, double Browser)>();
         sessions.WatchOverviews();
         for (var i = 0; i < options.Landings; i++)
         {
             var (_, before) = await landing.CurrentAsync();
+            var serverAtChange = ProcessCpu.Milliseconds(serverPid);
             await landing.ChangeAsync();
             var landed = await landing.WaitForChangedAsync(before, TimeSpan.FromSeconds(120));
+            var (serverAtLanding, browserAtLanding) = (ProcessCpu.Milliseconds(serverPid), ProcessCpu.BrowserMilliseconds(serverPid));
             var shown = sessions.WhenOverviewsShowed(landed.ComputedAt.ToUnixTimeMilliseconds(), TimeSpan.FromSeconds(60));
+            // Whose work the pages waited on: the server's (re-reading and rendering on every circuit) or the browser's
+            // (40 tabs applying and laying out the update; the reads of the stamps add a little).
+            var serverAfter = ProcessCpu.Milliseconds(serverPid) - serverAtLanding;
+            var browserAfter = ProcessCpu.BrowserMilliseconds(serverPid) - browserAtLanding;
+            cpu.Add((serverAtLanding - serverAtChange, serverAfter, browserAfter));
             var delays = shown.OfType<long>().Select(at => (double)(at - landed.NotBefore.ToUnixTimeMilliseconds())).ToList();
             missed += shown.Count(at => at is null);
             perTab.AddRange(delays);
@@ -139,7 +147,8 @@ internal sealed class SessionsRun(BenchmarkOptions options, Report report)
             uncertainty.Add(landed.UncertaintyMs);
             Console.WriteLine($"landing {i + 1}: {delays.Count} of {shown.Count} overviews updated; " +
                               (delays.Count > 0 ? $"first {delays.Min():F0} ms, p50 {new Latencies("", delays, 0).P50:F0} ms, last {delays.Max():F0} ms " : "") +
-                              $"after it landed (known within {landed.UncertaintyMs:F0} ms)");
+                              $"after it landed (known within {landed.UncertaintyMs:F0} ms); CPU: server {serverAtLanding - serverAtChange:F0} ms " +
+                              $"to land it, then server {serverAfter:F0} ms and browser {browserAfter:F0} ms until every tab showed it");
         }
         var tabs = sessions.OverviewTabs.Count;
         if (perTab.Count == 0) throw new InvalidOperationException($"No overview showed any of the {options.Landings} landings within 60 s.");
@@ -151,6 +160,8 @@ internal sealed class SessionsRun(BenchmarkOptions options, Report report)
         report.Add($"assessment landing → every open overview (slowest tab per landing, {options.Landings} landings)",
             $"p50 {every.P50:F0} ms · p95 {every.P95:F0} ms · max {every.Max:F0} ms (landing known within {new Latencies("", uncertainty, 0).P50:F0} ms)",
             Report.Verdict(missed == 0 && every.Max < LandingTargetMs, "< 1 s"), load);
+        report.Add("CPU per landing (mean): server assessing; then, until every tab showed it, server and browser",
+            $"{cpu.Average(c => c.Assessing):F0} ms; then {cpu.Average(c => c.Server):F0} ms server, {cpu.Average(c => c.Browser):F0} ms browser", "—", load);
     }
 
     /// <summary>Sorts and filters in one grid tab, one after the other, while every other tab stays open on its circuit.</summary>
