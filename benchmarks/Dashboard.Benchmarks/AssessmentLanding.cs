@@ -14,7 +14,7 @@ namespace IfiDashboard.Dashboard.Benchmarks;
 /// </summary>
 internal sealed class AssessmentLanding(HttpClient http, Uri server, string key)
 {
-    static readonly TimeSpan PollInterval = TimeSpan.FromMilliseconds(20);
+    static readonly TimeSpan PollInterval = TimeSpan.FromMilliseconds(25);
     const string ProbeKey = "dashboard-benchmark-landing";
 
     bool _registered;

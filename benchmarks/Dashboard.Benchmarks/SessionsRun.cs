@@ -47,7 +47,7 @@ internal sealed class SessionsRun(BenchmarkOptions options, Report report)
         var circuits = diagnostics.StartCountingCircuits(server.Pid);
         using var sessions = new BrowserSessions(new Browser(), server.Address);
         sessions.WarmUp();
-        var idle = await MemoryAsync(server, landing, diagnostics, "no session open");
+        var idle = await MemoryAsync(server, landing, diagnostics, sessions, "no session open");
 
         var load = Machine.LoadAverage();
         var opening = Stopwatch.StartNew();
@@ -58,7 +58,8 @@ internal sealed class SessionsRun(BenchmarkOptions options, Report report)
         report.Add($"sessions open (Chromium tabs showing the live indicator; {sessions.OverviewTabs.Count} overviews, {sessions.GridTabs.Count} grids)",
             $"{live} of {sessions.Count} live, {visible} visible, opened in {opening.Elapsed.TotalSeconds:F0} s", "—", load);
 
-        var busy = await MemoryAsync(server, landing, diagnostics, $"{sessions.Count} sessions idle");
+        sessions.WatchOverviews();
+        var busy = await MemoryAsync(server, landing, diagnostics, sessions, $"{sessions.Count} sessions idle");
         if (circuits is not null)
         {
             var (active, connected) = await circuits.StopAsync();
@@ -78,17 +79,37 @@ internal sealed class SessionsRun(BenchmarkOptions options, Report report)
     sealed record Memory(ProcessMemory Process, HeapDump? Heap, string Load);
 
     /// <summary>
-    /// Read just after an assessment landed (the server rebuilds it every minute: mid-rebuild, two assessments and the
-    /// rebuild's garbage are alive), the heap after the full GC that dotnet-gcdump induces, RSS right after it.
+    /// Read once an assessment landed and every open page took it (the server rebuilds it every minute: mid-rebuild,
+    /// or while circuits still show the previous one, two assessments are alive): the heap after the full GC that
+    /// dotnet-gcdump induces, RSS right after it.
     /// </summary>
-    static async Task<Memory> MemoryAsync(ServerProcess server, AssessmentLanding landing, RuntimeDiagnostics diagnostics, string what)
+    static async Task<Memory> MemoryAsync(ServerProcess server, AssessmentLanding landing, RuntimeDiagnostics diagnostics,
+        BrowserSessions sessions, string what)
     {
-        await landing.WaitForNextAsync(TimeSpan.FromSeconds(150));
+        var landed = await landing.WaitForNextAsync(TimeSpan.FromSeconds(150));
+        if (sessions.Count > 0)
+            sessions.WhenOverviewsShowed(landed.ComputedAt.ToUnixTimeMilliseconds(), TimeSpan.FromSeconds(60));
+        await QuietAsync(server.Pid);
         var load = Machine.LoadAverage();
         var heap = await diagnostics.LiveHeapAsync(server.Pid);
         var memory = server.Memory();
         Console.WriteLine($"{what}: RSS {memory.RssMb:F1} MB (peak {memory.PeakRssMb:F0} MB), live managed heap {Mb(heap)}");
         return new Memory(memory, heap, load);
+    }
+
+    /// <summary>Waits (up to a minute) for the server to use under 5 % of a core over half a second: the grids re-rendered too.</summary>
+    static async Task QuietAsync(int pid)
+    {
+        var clock = Stopwatch.StartNew();
+        var before = ProcessCpu.Milliseconds(pid);
+        while (clock.Elapsed < TimeSpan.FromMinutes(1))
+        {
+            await Task.Delay(500);
+            var now = ProcessCpu.Milliseconds(pid);
+            if (now - before < 25) return;
+            before = now;
+        }
+        Console.WriteLine("the server did not fall quiet within a minute; memory read anyway");
     }
 
     void ReportMemory(Memory idle, Memory busy, int sessions)
@@ -124,9 +145,10 @@ internal sealed class SessionsRun(BenchmarkOptions options, Report report)
         var perTab = new List<double>();
         var toEvery = new List<double>();
         var uncertainty = new List<double>();
+        var atLeast = new List<double>();
+        var toEveryAtLeast = new List<double>();
         var missed = 0;
         var cpu = new List<(double Assessing, double Server, double Browser)>();
-        sessions.WatchOverviews();
         for (var i = 0; i < options.Landings; i++)
         {
             var (_, before) = await landing.CurrentAsync();
@@ -141,6 +163,8 @@ internal sealed class SessionsRun(BenchmarkOptions options, Report report)
             var browserAfter = ProcessCpu.BrowserMilliseconds(serverPid) - browserAtLanding;
             cpu.Add((serverAtLanding - serverAtChange, serverAfter, browserAfter));
             var delays = shown.OfType<long>().Select(at => (double)(at - landed.NotBefore.ToUnixTimeMilliseconds())).ToList();
+            atLeast.AddRange(shown.OfType<long>().Select(at => Math.Max(0, (double)(at - landed.NotAfter.ToUnixTimeMilliseconds()))));
+            if (delays.Count > 0) toEveryAtLeast.Add(Math.Max(0, delays.Max() - landed.UncertaintyMs));
             missed += shown.Count(at => at is null);
             perTab.AddRange(delays);
             if (delays.Count > 0) toEvery.Add(delays.Max());
@@ -154,11 +178,15 @@ internal sealed class SessionsRun(BenchmarkOptions options, Report report)
         if (perTab.Count == 0) throw new InvalidOperationException($"No overview showed any of the {options.Landings} landings within 60 s.");
         var eachTab = new Latencies("", perTab, 0);
         var every = new Latencies("", toEvery, 0);
-        report.Add($"assessment landing → each open overview ({options.Landings} landings × {tabs} overviews, {sessions.Count} sessions)",
-            $"p50 {eachTab.P50:F0} ms · p95 {eachTab.P95:F0} ms · max {eachTab.Max:F0} ms" + (missed > 0 ? $" · {missed} never updated" : ""),
-            "—", load);
-        report.Add($"assessment landing → every open overview (slowest tab per landing, {options.Landings} landings)",
-            $"p50 {every.P50:F0} ms · p95 {every.P95:F0} ms · max {every.Max:F0} ms (landing known within {new Latencies("", uncertainty, 0).P50:F0} ms)",
+        var eachTabAtLeast = new Latencies("", atLeast, 0);
+        var everyAtLeast = new Latencies("", toEveryAtLeast, 0);
+        // At most: from the earliest the landing can have been; at least: from the latest (the API's answer that showed it).
+        report.Add($"assessment landing → each open overview ({options.Landings} landings × {tabs} overviews, {sessions.Count} sessions), at most · at least",
+            $"p50 {eachTab.P50:F0} · {eachTabAtLeast.P50:F0} ms, p95 {eachTab.P95:F0} · {eachTabAtLeast.P95:F0} ms, max {eachTab.Max:F0} · {eachTabAtLeast.Max:F0} ms"
+            + (missed > 0 ? $" · {missed} never updated" : ""), "—", load);
+        report.Add($"assessment landing → every open overview (slowest tab per landing, {options.Landings} landings), at most · at least",
+            $"p50 {every.P50:F0} · {everyAtLeast.P50:F0} ms, p95 {every.P95:F0} · {everyAtLeast.P95:F0} ms, max {every.Max:F0} · {everyAtLeast.Max:F0} ms " +
+            $"(landing known within {new Latencies("", uncertainty, 0).P50:F0} ms, p50)",
             Report.Verdict(missed == 0 && every.Max < LandingTargetMs, "< 1 s"), load);
         report.Add("CPU per landing (mean): server assessing; then, until every tab showed it, server and browser",
             $"{cpu.Average(c => c.Assessing):F0} ms; then {cpu.Average(c => c.Server):F0} ms server, {cpu.Average(c => c.Browser):F0} ms browser", "—", load);
