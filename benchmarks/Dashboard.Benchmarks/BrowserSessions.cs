@@ -30,11 +30,12 @@ internal sealed class BrowserSessions(Browser browser, Uri server) : IDisposable
         browser.Open("about:blank");
     }
 
-    /// <summary>Opens <paramref name="count"/> tabs, every fifth on the grid and the others on the overview.</summary>
+    /// <summary>Opens <paramref name="count"/> more tabs, every fifth on the grid and the others on the overview.</summary>
     public void Open(int count)
     {
-        for (var i = 0; i < count; i++)
+        for (var opened = 0; opened < count; opened++)
         {
+            var i = _tabs.Count;
             var path = i % 5 == 4 ? GridPath : "";
             if (i > 0) browser.Driver.SwitchTo().NewWindow(WindowType.Tab);
             browser.Open(new Uri(server, path).ToString());
