@@ -72,15 +72,25 @@ public sealed class FormattingTests
     [Fact]
     public void Query_round_trips_through_its_url()
     {
-        var query = InstanceQuery.Parse("stale", "Test", "pci", 15, "dba team", "fin", "restore", "desc", 3, 100);
+        const string url = "instances?status=stale&env=Test&tag=pci&version=15&owner=dba%20team&policy=Forbidden&q=fin&sort=restore&dir=desc&page=3&size=100&cols=name,status,ifi";
+        var values = Microsoft.AspNetCore.WebUtilities.QueryHelpers.ParseQuery(url[url.IndexOf('?')..]);
 
-        Assert.Equal("instances?status=stale&env=Test&tag=pci&version=15&owner=dba%20team&q=fin&sort=restore&dir=desc&page=3&size=100", query.ToUrl());
+        var query = InstanceQuery.Parse(key => values.TryGetValue(key, out var value) ? value.ToString() : null);
+
+        Assert.Equal(url, query.ToUrl());
+        Assert.Equal(Shared.Compliance.Policy.DesiredState.Forbidden, query.Policy);
+        Assert.Equal([GridColumn.Name, GridColumn.Status, GridColumn.Ifi], GridColumns.InOrder.Where(query.Columns.Shows));
     }
 
     [Fact]
     public void Unparseable_query_values_fall_back_to_defaults()
     {
-        var query = InstanceQuery.Parse(" ", null, null, null, null, null, "nonsense", "sideways", -4, 7);
+        var values = new Dictionary<string, string>
+        {
+            ["status"] = " ", ["version"] = "fifteen", ["policy"] = "sometimes", ["sort"] = "nonsense", ["dir"] = "sideways",
+            ["page"] = "-4", ["size"] = "7", ["cols"] = "colour,,size",
+        };
+        var query = InstanceQuery.Parse(values.GetValueOrDefault);
 
         Assert.Equal(new InstanceQuery(), query);
         Assert.Equal("instances", query.ToUrl());

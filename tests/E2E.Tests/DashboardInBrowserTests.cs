@@ -1,3 +1,4 @@
+using IfiDashboard.Client.Pages.Instances;
 using IfiDashboard.Shared.Compliance.Policy;
 using IfiDashboard.Shared.Compliance.Status;
 using IfiDashboard.Shared.Dashboard;
@@ -14,6 +15,8 @@ public sealed class DashboardInBrowserTests(DemoFixture demo)
 {
     Browser Browser => demo.Browser;
     string Url(string path) => demo.Server.BaseUrl + path;
+
+    IReadOnlyList<string> GridHeaders() => Browser.Texts("table[data-grid=instances] thead th").Select(t => t?.Trim() ?? "").ToList();
 
     static int Number(string text) => int.Parse(text.Replace(",", ""), System.Globalization.CultureInfo.InvariantCulture);
 
@@ -39,7 +42,7 @@ public sealed class DashboardInBrowserTests(DemoFixture demo)
     {
         Browser.Open(Url("instances"));
         Browser.WaitFor("table[data-grid]");
-        var all = Browser.Attributes("tbody tr[data-instance]", "data-status").Count;
+        var all = Browser.Attributes("tbody a[data-instance]", "data-status").Count;
         Browser.Screenshot("instances");
 
         // By keyboard, as a person without a mouse would (clicking an <option> opens a native popup headless Chromium can hang on).
@@ -48,27 +51,74 @@ public sealed class DashboardInBrowserTests(DemoFixture demo)
         Browser.WaitUntil(d => d.Url.Contains("status=NonCompliant", StringComparison.Ordinal));
         Browser.WaitFor("table[data-grid]");
 
-        var statuses = Browser.Attributes("tbody tr[data-instance]", "data-status");
+        var statuses = Browser.Attributes("tbody a[data-instance]", "data-status");
         Assert.Equal(demo.Server.InstanceCount, all);
         Assert.InRange(statuses.Count, 1, all - 1);
         Assert.All(statuses, s => Assert.Equal("NonCompliant", s));
         Assert.EndsWith("instances/export.csv?status=NonCompliant", Browser.Attribute("a[data-export=csv]", "href"), StringComparison.Ordinal);
         Browser.Screenshot("instances-filtered");
 
-        // Sorting is a link (enhanced navigation); the live grid takes the new view and keeps the filter.
-        Browser.Click("th a[data-sort=Name]");
-        Browser.WaitUntil(_ => Browser.Attributes("th[aria-sort]", "aria-sort") is ["descending"]); // by name, the other way
-        var names = Browser.Attributes("tbody tr[data-instance]", "data-instance");
+        // Sorting happens in place on the live grid; the filter stays, and the address follows.
+        Browser.WaitFor("[data-live-indicator]");
+        Browser.Click("th button[data-sort=Name]");
+        Browser.WaitUntil(_ => Browser.All("th[aria-sort=descending] button[data-sort=Name]").Count == 1); // by name, the other way
+        var names = Browser.Attributes("tbody a[data-instance]", "data-instance");
         Assert.Equal(names.OrderDescending(StringComparer.OrdinalIgnoreCase), names);
-        Assert.All(Browser.Attributes("tbody tr[data-instance]", "data-status"), s => Assert.Equal("NonCompliant", s));
-        Assert.Contains("status=NonCompliant", Browser.Driver.Url, StringComparison.Ordinal);
+        Assert.All(Browser.Attributes("tbody a[data-instance]", "data-status"), s => Assert.Equal("NonCompliant", s));
+        Browser.WaitUntil(d => d.Url.EndsWith("instances?status=NonCompliant&sort=name&dir=desc", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task A_grid_address_with_filter_sort_columns_and_page_reopens_that_view()
+    {
+        const string address = "instances?policy=Required&sort=timelost&dir=desc&page=2&size=25&cols=name,status,timelost";
+        var view = InstanceQuery.Parse(key => Microsoft.AspNetCore.WebUtilities.QueryHelpers.ParseQuery(address[address.IndexOf('?')..])
+            .TryGetValue(key, out var value) ? value.ToString() : null);
+        var fleet = await demo.Server.Services.GetRequiredService<IFleetAssessments>().GetAsync(CancellationToken.None);
+        var expected = GridSource.For(fleet).Page(view);
+        Assert.True(expected.Page == 2, $"the demo fleet has {expected.Matching} instances that require IFI: no second page of 25");
+
+        Browser.Open(Url(address));
+        Browser.WaitFor("[data-live-indicator]"); // and once the circuit is up, the live grid keeps the view it was given
+
+        Assert.Equal(expected.Rows.Select(r => r.Name), Browser.Attributes("tbody a[data-instance]", "data-instance"));
+        Assert.Equal(["Instance", "Status", "Lost, 30 d"], GridHeaders());
+        Assert.Single(Browser.All("th[aria-sort=descending] button[data-sort=TimeLost]"));
+        Assert.Contains("Page 2 of", Browser.Text(".paginator .pagination-text"), StringComparison.Ordinal);
+        Assert.True(Browser.All("select[name=policy] option[value=Required]").Single().Selected);
+        Assert.EndsWith(address, Browser.Driver.Url, StringComparison.Ordinal);
+        Assert.Empty(Browser.HorizontalOverflow());
+    }
+
+    [Fact]
+    public void A_column_hidden_by_keyboard_leaves_the_grid_and_the_address_keeps_it()
+    {
+        Browser.Open(Url("instances?status=NonCompliant"));
+        Browser.WaitFor("[data-live-indicator]");
+        Assert.Contains("Owner", GridHeaders());
+
+        Browser.WaitFor("[data-column-choice] summary").SendKeys(Keys.Enter); // opens the column choice
+        var owner = Browser.WaitFor("[data-column-choice] input[data-column=Owner]");
+        owner.SendKeys(Keys.Space);
+
+        Browser.WaitUntil(_ => !GridHeaders().Contains("Owner"));
+        Browser.WaitUntil(d => d.Url.Contains("status=NonCompliant&cols=name,status,environment,tags,version,ifi,policy,timelost,restore,lastpoll", StringComparison.Ordinal));
+        Assert.False(owner.Selected);
+        Assert.Contains("every column", Browser.Text(".grid-meta"), StringComparison.Ordinal);
+        Assert.EndsWith("instances/export.csv?status=NonCompliant", Browser.Attribute("a[data-export=csv]", "href"), StringComparison.Ordinal);
+        Browser.Screenshot("instances-columns-chosen");
+
+        // The address reopens the grid without the column.
+        Browser.Open(Browser.Driver.Url);
+        Browser.WaitFor("table[data-grid=instances]");
+        Assert.DoesNotContain("Owner", GridHeaders());
     }
 
     [Fact]
     public void The_instance_with_most_time_lost_opens_on_its_detail_page()
     {
         Browser.Open(Url("instances?sort=timelost&dir=desc"));
-        const string link = "tbody tr[data-instance] th a";
+        const string link = "tbody a[data-instance]";
         var name = Browser.Text(link);
 
         Browser.Click(link);
@@ -102,7 +152,7 @@ public sealed class DashboardInBrowserTests(DemoFixture demo)
     public void An_unreachable_instance_shows_its_failed_probe_and_what_to_do()
     {
         Browser.Open(Url("instances?q=unreachable"));
-        Browser.Click("tbody tr[data-instance] th a");
+        Browser.Click("tbody a[data-instance]");
 
         Assert.Contains("Test-NetConnection", Browser.Text("tr[data-outcome=Unreachable]"), StringComparison.Ordinal);
         Browser.Screenshot("instance-unreachable");
@@ -172,16 +222,16 @@ public sealed class DashboardInBrowserTests(DemoFixture demo)
 
             Browser.Open(Url("instances?status=NonCompliant"));
             Browser.WaitFor("[data-live-indicator]");
-            Assert.Empty(Browser.All($"tr[data-instance='{instance.Name}']"));
+            Assert.Empty(Browser.All($"a[data-instance='{instance.Name}']"));
             MarkPage();
 
             simulated.IfiEnabled = false; // and lost again
             await demo.Server.PollLandsAsync(instance);
 
-            Assert.Equal("NonCompliant", Browser.Attribute($"tr[data-instance='{instance.Name}']", "data-status", seconds: 20));
+            Assert.Equal("NonCompliant", Browser.Attribute($"a[data-instance='{instance.Name}']", "data-status", seconds: 20));
             Assert.NotEmpty(Browser.All("#kept"));
             Assert.Contains("status=NonCompliant", Browser.Driver.Url, StringComparison.Ordinal);
-            Assert.All(Browser.Attributes("tbody tr[data-instance]", "data-status"), s => Assert.Equal("NonCompliant", s));
+            Assert.All(Browser.Attributes("tbody a[data-instance]", "data-status"), s => Assert.Equal("NonCompliant", s));
         }
         finally
         {

@@ -15,7 +15,7 @@ namespace IfiDashboard.Client.Components;
 public abstract class LiveFleetPage : ComponentBase, IDisposable
 {
     [Inject] protected IFleetAssessments Assessments { get; set; } = null!;
-    [Inject] NavigationManager Navigation { get; set; } = null!;
+    [Inject] protected NavigationManager Navigation { get; set; } = null!;
     /// <summary>Cascaded anew whenever the circuit's authentication state changes.</summary>
     [CascadingParameter] Task<AuthenticationState>? Authentication { get; set; }
 

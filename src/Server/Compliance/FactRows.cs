@@ -16,9 +16,9 @@ internal sealed class InstanceFactRow
     public long? EngineEdition { get; init; }
     public string? HostPlatform { get; init; }
     public string? ServerName { get; init; }
-    public string? EngineLastStartupTime { get; init; }
+    public DateTimeOffset? EngineLastStartupTime { get; init; }
     /// <summary>The oldest default-trace event any poll saw: growth evidence reaches back no further.</summary>
-    public string? EvidenceSince { get; init; }
+    public DateTimeOffset? EvidenceSince { get; init; }
     public long? IsClustered { get; init; }
     /// <summary>Node names, the current owner first, comma-separated; null when not read.</summary>
     public string? ClusterNodes { get; init; }
@@ -40,8 +40,8 @@ internal sealed class ObservationRow
 {
     public long InstanceId { get; init; }
     public string SnapshotId { get; init; } = "";
-    public string PolledAt { get; init; } = "";
+    public DateTimeOffset PolledAt { get; init; }
     public string IfiState { get; init; } = "";
     public string? Account { get; init; }
-    public string? Started { get; init; }
+    public DateTimeOffset? Started { get; init; }
 }

@@ -120,10 +120,10 @@ public sealed class FactsReader(IDbConnectionFactory connections)
         return rows.ToLookup(r => r.InstanceId, r => new PollObservation
         {
             SnapshotId = Guid.Parse(r.SnapshotId),
-            PolledAt = StoreTime.Parse(r.PolledAt),
+            PolledAt = r.PolledAt,
             Ifi = Enum.Parse<IfiState>(r.IfiState),
             ServiceAccount = r.Account,
-            ServiceStartedAt = StoreTime.ParseNullable(r.Started),
+            ServiceStartedAt = r.Started,
         });
     }
 
@@ -144,7 +144,7 @@ public sealed class FactsReader(IDbConnectionFactory connections)
             : select + " WHERE instance_id = @instanceId AND start_time >= @since ORDER BY start_time;";
         await using var connection = await connections.OpenAsync(ct);
         await using var reader = await connection.ExecuteReaderAsync(
-            new CommandDefinition(sql, new { since = StoreTime.ToText(since), instanceId }, cancellationToken: ct));
+            new CommandDefinition(sql, new { since, instanceId }, cancellationToken: ct));
         // A million rows per rebuild: read column by column instead of through a row object each, and share the
         // database and file names (a handful per instance) rather than keep a copy per event.
         var names = new SharedStrings();

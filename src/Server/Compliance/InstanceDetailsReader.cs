@@ -94,7 +94,7 @@ public sealed class InstanceDetailsReader(
         public string? StatusDesc { get; init; }
         public string? StartupTypeDesc { get; init; }
         public long ProcessId { get; init; }
-        public string? LastStartupTime { get; init; }
+        public DateTimeOffset? LastStartupTime { get; init; }
         public string? IsClustered { get; init; }
         public string? Ifi { get; init; }
         public long IsEngine { get; init; }
@@ -106,7 +106,7 @@ public sealed class InstanceDetailsReader(
             StatusDesc = StatusDesc,
             StartupTypeDesc = StartupTypeDesc,
             ProcessId = (int)ProcessId,
-            LastStartupTime = StoreTime.ParseNullable(LastStartupTime),
+            LastStartupTime = LastStartupTime,
             IsClustered = IsClustered,
             InstantFileInitializationEnabled = Ifi,
             IsEngine = IsEngine != 0,

@@ -1,4 +1,3 @@
-using System.Globalization;
 using IfiDashboard.Client.Pages.Instances;
 using IfiDashboard.Server.Compliance;
 using IfiDashboard.Shared.Compliance.Timeline;
@@ -24,10 +23,7 @@ public static class InstancesExport
     static async Task<IResult> ExportAsync(HttpRequest request, IFleetAssessments assessments, FactsReader facts, CancellationToken ct)
     {
         string? Value(string key) => request.Query.TryGetValue(key, out var values) ? values.ToString() : null;
-        var query = InstanceQuery.Parse(Value(InstanceQuery.StatusKey), Value(InstanceQuery.EnvironmentKey), Value(InstanceQuery.TagKey),
-            int.TryParse(Value(InstanceQuery.VersionKey), NumberStyles.None, CultureInfo.InvariantCulture, out var version) ? version : null,
-            Value(InstanceQuery.OwnerKey), Value(InstanceQuery.TextKey), Value(InstanceQuery.SortKey), Value(InstanceQuery.DirectionKey),
-            page: null, pageSize: null);
+        var query = InstanceQuery.Parse(Value);
         var rows = GridSource.For(await assessments.GetAsync(ct)).Matching(query);
         var ifiSince = new Dictionary<long, DateTimeOffset>();
         foreach (var polls in await facts.ObservationsAsync(null, ct))

@@ -7,6 +7,7 @@ using IfiDashboard.Server.Api.Http;
 using IfiDashboard.Server.Api.Inventory;
 using IfiDashboard.Server.Store.Audit;
 using IfiDashboard.Server.Store.Remediation;
+using IfiDashboard.Shared.Compliance.Policy;
 using IfiDashboard.Shared.Compliance.Remediation;
 using IfiDashboard.Shared.Compliance.Status;
 using IfiDashboard.Shared.Dashboard;
@@ -65,10 +66,7 @@ public static class RemediationEndpoints
         var format = Value(FormatKey) ?? ScriptFormat;
         if (format is not (ScriptFormat or PlanFormat)) errors.Add(FormatKey, "script or plan.");
         var instance = ParseId(Value(InstanceKey), errors);
-        var query = InstanceQuery.Parse(Value(InstanceQuery.StatusKey), Value(InstanceQuery.EnvironmentKey), Value(InstanceQuery.TagKey),
-            int.TryParse(Value(InstanceQuery.VersionKey), NumberStyles.None, CultureInfo.InvariantCulture, out var version) ? version : null,
-            Value(InstanceQuery.OwnerKey), Value(InstanceQuery.TextKey), Value(InstanceQuery.SortKey), Value(InstanceQuery.DirectionKey),
-            page: null, pageSize: null);
+        var query = InstanceQuery.Parse(Value);
         if (errors.Any) return TypedResults.BadRequest(string.Join(" ", errors.ToDictionary().Select(e => $"{e.Key}: {string.Join(" ", e.Value)}")));
         return await AnswerAsync(context, instance, query, format, ct);
     }
@@ -84,9 +82,18 @@ public static class RemediationEndpoints
         if (status is not null && status != InstanceGrid.StaleFilter && !Enum.TryParse<ComplianceStatus>(status, ignoreCase: true, out _))
             errors.Add(InstanceQuery.StatusKey, $"One of {string.Join(", ", Enum.GetNames<ComplianceStatus>())} or {InstanceGrid.StaleFilter}.");
         var version = QueryValues.Int(q, InstanceQuery.VersionKey, 9, 99, errors);
-        var query = InstanceQuery.Parse(status, QueryValues.Text(q, InstanceQuery.EnvironmentKey, errors), QueryValues.Text(q, InstanceQuery.TagKey, errors),
-            version, QueryValues.Text(q, InstanceQuery.OwnerKey, errors), QueryValues.Text(q, InstanceQuery.TextKey, errors),
-            sort: null, direction: null, page: null, pageSize: null);
+        var policy = QueryValues.Text(q, InstanceQuery.PolicyKey, errors);
+        if (policy is not null && !Enum.TryParse<DesiredState>(policy, ignoreCase: true, out _))
+            errors.Add(InstanceQuery.PolicyKey, $"One of {string.Join(", ", Enum.GetNames<DesiredState>())}.");
+        string? Filter(string key) => key switch
+        {
+            InstanceQuery.StatusKey => status,
+            InstanceQuery.VersionKey => version?.ToString(CultureInfo.InvariantCulture),
+            InstanceQuery.PolicyKey => policy,
+            InstanceQuery.EnvironmentKey or InstanceQuery.TagKey or InstanceQuery.OwnerKey or InstanceQuery.TextKey => QueryValues.Text(q, key, errors),
+            _ => null, // a pack holds every matching instance: no sort, page or columns
+        };
+        var query = InstanceQuery.Parse(Filter);
         if (instance is not null && query.HasFilters) errors.Add(InstanceKey, "Either one instance or the grid's filters, not both.");
         if (errors.Any) return ApiProblems.Validation(errors.ToDictionary());
         return await AnswerAsync(context, instance, query, format, ct);

@@ -55,6 +55,28 @@ public sealed class InventoryPageTests : ComponentTest
         Assert.Empty(page.FindAll("[data-confirm-retire]"));
     }
 
+    static InstanceRegistration[] Large() =>
+        Enumerable.Range(1, 120).Select(i => FakeInventoryEditor.Instance(i, $"SQL{i:000}")).Reverse().ToArray();
+
+    [Fact]
+    public void A_large_inventory_is_paged_by_name()
+    {
+        var page = RenderAt("inventory", FakeInventoryEditor.Of(Large()));
+
+        Assert.Equal(InventoryPage.PageSize, page.FindAll("tr[data-instance]").Count);
+        Assert.Equal("SQL001", page.Find("tr[data-instance]").GetAttribute("data-instance"));
+        Assert.Equal("inventory?page=2", page.Find(".pager a[rel=next]").GetAttribute("href"));
+    }
+
+    [Fact]
+    public void The_last_page_of_the_inventory_holds_the_last_registrations()
+    {
+        var page = RenderAt("inventory?page=3", FakeInventoryEditor.Of(Large()));
+
+        Assert.Equal(Enumerable.Range(101, 20).Select(i => $"SQL{i:000}"), page.FindAll("tr[data-instance]").Select(r => r.GetAttribute("data-instance")));
+        Assert.Contains("Page 3 of 3", page.Find(".pager").TextContent, StringComparison.Ordinal);
+    }
+
     [Fact]
     public void Retire_asks_for_confirmation_with_a_form_for_that_instance_only()
     {

@@ -57,7 +57,7 @@ public sealed class EditingInBrowserTests(EditingFixture demo)
     string? GridStatus(string name)
     {
         Browser.Open(Url($"instances?q={Uri.EscapeDataString(name)}"));
-        return Browser.Attribute($"tr[data-instance='{name}']", "data-status");
+        return Browser.Attribute($"table[data-grid=instances] a[data-instance='{name}']", "data-status");
     }
 
     [Fact]

@@ -25,7 +25,7 @@ public sealed class AzurePlatformTests
         var grid = new HtmlParser().ParseDocument(await host.CreateClient().GetStringAsync("/instances"));
         var detail = new HtmlParser().ParseDocument(await host.CreateClient().GetStringAsync($"/instances/{id}"));
 
-        var version = grid.QuerySelector("tr[data-instance='paas']")!.Children[5];
+        var version = FleetGrid.Cell(grid, "paas", "version")!.QuerySelector("[title]")!;
         Assert.StartsWith(product, version.TextContent.Trim(), StringComparison.Ordinal);
         Assert.DoesNotContain("2014", version.GetAttribute("title"), StringComparison.Ordinal);
         var identity = detail.QuerySelector("#h-identity")!.ParentElement!.TextContent;

@@ -25,7 +25,7 @@ public sealed class EditingPagesTests
         host.Services.GetRequiredService<FleetAssessments>().RecomputeAsync(CancellationToken.None);
 
     static async Task<string?> GridStatusAsync(HttpClient client, string name) =>
-        (await PageAsync(client, "/instances")).QuerySelector($"tr[data-instance='{name}']")?.GetAttribute("data-status");
+        (await PageAsync(client, "/instances")).QuerySelector($"a[data-instance='{name}']")?.GetAttribute("data-status");
 
     static async Task<IHtmlDocument> PageAsync(HttpClient client, string path) =>
         new HtmlParser().ParseDocument(await client.GetStringAsync(path));

@@ -27,13 +27,20 @@ public sealed class InstancesPageTests
     static Task AssessAsync(DashboardHost host) =>
         host.Services.GetRequiredService<FleetAssessments>().RecomputeAsync(CancellationToken.None);
 
-    [Fact]
-    public async Task The_csv_export_linked_from_the_grid_serves_every_row_of_the_view_in_its_order()
+    /// <summary>The fleet registered, polled once and assessed.</summary>
+    static async Task<DashboardHost> PolledFleetAsync()
     {
-        await using var host = new DashboardHost(Fleet());
+        var host = new DashboardHost(Fleet());
         await host.RegisterFleetAsync();
         await host.PollAllAsync();
         await AssessAsync(host);
+        return host;
+    }
+
+    [Fact]
+    public async Task The_csv_export_linked_from_the_grid_serves_every_row_of_the_view_in_its_order()
+    {
+        await using var host = await PolledFleetAsync();
 
         var grid = await GetAsync(host, "/instances?q=prod-ifi&sort=name&dir=desc&size=25");
         var href = grid.QuerySelector("a[data-export=csv]")!.GetAttribute("href")!;
@@ -57,6 +64,26 @@ public sealed class InstancesPageTests
     }
 
     [Fact]
+    public async Task A_pasted_grid_address_is_served_as_that_view_and_its_export_holds_every_column()
+    {
+        await using var host = await PolledFleetAsync();
+
+        var grid = await GetAsync(host, "/instances?q=prod-ifi&policy=required&sort=name&dir=desc&cols=ifi,version");
+
+        Assert.Equal(["prod-ifi-on", "prod-ifi-off"], FleetGrid.Names(grid));
+        Assert.Equal(["Instance", "Version", "IFI"], grid.QuerySelectorAll("table[data-grid=instances] thead th").Select(th => th.TextContent.Trim()));
+        Assert.NotNull(grid.QuerySelector("th[aria-sort=descending] button[data-sort=Name]"));
+        Assert.True(grid.QuerySelector("select[name=policy] option[value=Required]")!.HasAttribute("selected"));
+        Assert.Equal(["Name", "Version", "Ifi"],
+            grid.QuerySelectorAll("[data-column-choice] input[checked]").Select(box => box.GetAttribute("data-column")));
+        var href = grid.QuerySelector("a[data-export=csv]")!.GetAttribute("href")!;
+        Assert.Equal("instances/export.csv?policy=Required&q=prod-ifi&sort=name&dir=desc", href);
+        var lines = (await host.CreateClient().GetStringAsync("/" + href)).TrimStart('\uFEFF').Split("\r\n", StringSplitOptions.RemoveEmptyEntries);
+        Assert.Equal(string.Join(',', IfiDashboard.Client.Pages.Instances.InstanceCsv.Header), lines[0]);
+        Assert.Equal(["prod-ifi-on", "prod-ifi-off"], lines.Skip(1).Select(l => l.Split(',')[0]));
+    }
+
+    [Fact]
     public async Task Grid_lists_every_instance_with_the_ifi_state_the_collector_read()
     {
         await using var host = new DashboardHost(Fleet());
@@ -67,29 +94,25 @@ public sealed class InstancesPageTests
         var document = await GetAsync(host, "/instances");
 
         Assert.Equal(4, polled);
-        string Cell(string instance, int column) =>
-            document.QuerySelector($"tr[data-instance='{instance}']")!.Children[column].TextContent.Trim();
-        string Ifi(string instance) =>
-            document.QuerySelector($"tr[data-instance='{instance}'] [data-ifi-state]")!.GetAttribute("data-ifi-state")!;
+        string Cell(string instance, string column) => FleetGrid.Cell(document, instance, column)!.TextContent.Trim();
+        string Ifi(string instance) => FleetGrid.Cell(document, instance, "ifi")!.QuerySelector("[data-ifi-state]")!.GetAttribute("data-ifi-state")!;
         Assert.Equal("Enabled", Ifi("prod-ifi-on"));
         Assert.Equal("Disabled", Ifi("prod-ifi-off"));
         Assert.Equal("Unknown", Ifi("legacy-2012"));
-        Assert.Contains("build too old", Cell("legacy-2012", 6), StringComparison.Ordinal);
-        Assert.Contains("unreachable", Cell("gone", 6), StringComparison.Ordinal);
-        Assert.Contains("SQL Server 2022", document.QuerySelector("tr[data-instance='prod-ifi-off']")!.Children[5].GetAttribute("title"), StringComparison.Ordinal);
-        Assert.Contains("16.0.4135.4", document.QuerySelector("tr[data-instance='prod-ifi-off']")!.Children[5].GetAttribute("title"), StringComparison.Ordinal);
-        Assert.StartsWith("2022", Cell("prod-ifi-off", 5), StringComparison.Ordinal);
-        Assert.NotEqual("never", Cell("prod-ifi-on", 10));
-        Assert.Equal("NonCompliant", document.QuerySelector("tr[data-instance='prod-ifi-off']")!.GetAttribute("data-status"));
+        Assert.Contains("build too old", Cell("legacy-2012", "ifi"), StringComparison.Ordinal);
+        Assert.Contains("unreachable", Cell("gone", "ifi"), StringComparison.Ordinal);
+        var version = FleetGrid.Cell(document, "prod-ifi-off", "version")!.QuerySelector("[title]")!.GetAttribute("title");
+        Assert.Contains("SQL Server 2022", version, StringComparison.Ordinal);
+        Assert.Contains("16.0.4135.4", version, StringComparison.Ordinal);
+        Assert.StartsWith("2022", Cell("prod-ifi-off", "version"), StringComparison.Ordinal);
+        Assert.NotEqual("never", Cell("prod-ifi-on", "last-poll"));
+        Assert.Equal("NonCompliant", document.QuerySelector("a[data-instance='prod-ifi-off']")!.GetAttribute("data-status"));
     }
 
     [Fact]
     public async Task Overview_counts_statuses_and_the_detail_page_shows_the_engine_account()
     {
-        await using var host = new DashboardHost(Fleet());
-        await host.RegisterFleetAsync();
-        await host.PollAllAsync();
-        await AssessAsync(host);
+        await using var host = await PolledFleetAsync();
 
         var overview = await GetAsync(host, "/");
         var detail = await GetAsync(host, $"/instances/{host.IdOf("prod-ifi-off")}");
@@ -113,7 +136,7 @@ public sealed class InstancesPageTests
         var document = await GetAsync(host, "/instances");
         var overview = await GetAsync(host, "/");
 
-        var badge = document.QuerySelector("tr[data-instance='fresh'] [data-ifi-state]")!;
+        var badge = FleetGrid.Cell(document, "fresh", "ifi")!.QuerySelector("[data-ifi-state]")!;
         Assert.Equal("Unknown", badge.GetAttribute("data-ifi-state"));
         Assert.Contains("not polled yet", badge.TextContent, StringComparison.Ordinal);
         Assert.Contains("Polled 0 of 1", overview.QuerySelector("[data-progress]")!.TextContent.Replace("\n", " "), StringComparison.Ordinal);
@@ -142,10 +165,7 @@ public sealed class InstancesPageTests
     [Fact]
     public async Task No_password_reaches_the_pages_or_the_store()
     {
-        await using var host = new DashboardHost(Fleet());
-        await host.RegisterFleetAsync();
-        await host.PollAllAsync();
-        await AssessAsync(host);
+        await using var host = await PolledFleetAsync();
 
         var client = host.CreateClient();
         var html = await client.GetStringAsync("/") + await client.GetStringAsync("/instances")

@@ -101,7 +101,7 @@ public sealed class TimeLostEvidenceTests
         Assert.Equal("unknown", unknown.TimeLost.Show30Days(d => d.ToString()));
         Assert.Equal(GrowthTimingSuggestion.SuggestsOn, unknown.TimeLost.Evidence.Suggestion);
         Assert.Equal(GrowthTimingSuggestion.None, fleet.Instances.Single(i => i.Registration.Name == "unknown-small").TimeLost.Evidence.Suggestion);
-        Assert.Equal("unknown", document.QuerySelector("tr[data-instance='unknown-fast']")!.Children[8].TextContent.Trim());
+        Assert.Equal("unknown", FleetGrid.Cell(document, "unknown-fast", "time-lost")!.TextContent.Trim());
         Assert.Equal("unknown", detail.QuerySelector("[data-time-lost='30']")!.TextContent.Trim());
         Assert.Contains("growths suggest IFI is on", detail.QuerySelector("[data-growth-evidence]")!.TextContent, StringComparison.Ordinal);
     }

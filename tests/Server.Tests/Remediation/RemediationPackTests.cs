@@ -117,6 +117,14 @@ public sealed class RemediationPackTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task A_pack_for_the_grids_policy_filter_holds_only_the_instances_under_that_policy()
+    {
+        var script = await Operator().GetStringAsync("/api/v1/remediation?policy=forbidden");
+
+        Assert.Equal(["sql-pci"], PowerShellPack.Read(script).Select(e => e.Text("Instance")));
+    }
+
+    [Fact]
     public async Task Hostile_account_names_stay_inside_literals_in_the_script_and_escaped_in_the_plan()
     {
         var client = Operator();
@@ -161,7 +169,7 @@ public sealed class RemediationPackTests : IAsyncLifetime
         Assert.Equal(ComplianceStatus.NonCompliant, pending.Compliance.Status);
         Assert.Equal((packId, TestSignIn.UserName(DashboardRoles.Operator)), (pending.RemediationPending!.PackId, pending.RemediationPending.GeneratedBy));
         Assert.NotNull(page.QuerySelector("[data-remediation-pending]"));
-        Assert.NotNull(grid.QuerySelector("tr[data-instance='sql-grant'] [data-remediation-pending]"));
+        Assert.NotNull(Functional.FleetGrid.Cell(grid, "sql-grant", "status")?.QuerySelector("[data-remediation-pending]"));
         Assert.Equal("sql-grant", grid.QuerySelector("form[data-remediation-pack] input[name=q]")?.GetAttribute("value"));
         Assert.NotEmpty(page.QuerySelector("form[data-remediation-pack] input[name=__RequestVerificationToken]")?.GetAttribute("value") ?? "");
         Assert.Equal((TestSignIn.UserName(DashboardRoles.Operator), $"remediation pack {packId}"), (audit.Actor, audit.Target));
@@ -179,7 +187,7 @@ public sealed class RemediationPackTests : IAsyncLifetime
     {
         var client = Operator();
         using var compliant = await client.GetAsync("/api/v1/remediation?status=Compliant&format=json");
-        using var bad = await client.GetAsync("/api/v1/remediation?format=exe&instance=-1&status=Green");
+        using var bad = await client.GetAsync("/api/v1/remediation?format=exe&instance=-1&status=Green&policy=Sometimes");
         using var missing = await client.GetAsync("/api/v1/remediation?instance=999999");
         var problem = await bad.Content.ReadFromJsonAsync<JsonElement>();
         var packs = await CountPacksAsync();
@@ -188,7 +196,7 @@ public sealed class RemediationPackTests : IAsyncLifetime
         Assert.False(compliant.Headers.Contains(RemediationEndpoints.PackIdHeader));
         Assert.Equal(HttpStatusCode.BadRequest, bad.StatusCode);
         Assert.Equal("application/problem+json", bad.Content.Headers.ContentType?.MediaType);
-        Assert.Equal(["format", "instance", "status"], problem.GetProperty("errors").EnumerateObject().Select(p => p.Name).Order());
+        Assert.Equal(["format", "instance", "policy", "status"], problem.GetProperty("errors").EnumerateObject().Select(p => p.Name).Order());
         Assert.Equal(HttpStatusCode.NotFound, missing.StatusCode);
         Assert.Equal(0, packs);
     }

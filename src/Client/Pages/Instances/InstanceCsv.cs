@@ -6,8 +6,8 @@ using IfiDashboard.Shared.Snapshots;
 namespace IfiDashboard.Client.Pages.Instances;
 
 /// <summary>
-/// The grid as CSV (RFC 4180): the columns the page shows, for every row its filters match, in its order, on every
-/// page. Served by <see cref="ExportPath"/> with the grid's own query string, so the live page does not carry (and
+/// The grid as CSV (RFC 4180): every column of the grid, whichever the view shows, for every row its filters match, in
+/// its order, on every page. Served by <see cref="ExportPath"/> with the grid's own query string, so the live page does not carry (and
 /// re-encode on each assessment) a copy of the file.
 /// </summary>
 public static class InstanceCsv

@@ -11,12 +11,9 @@ public static class InstanceGrid
 {
     public const string StaleFilter = "stale";
 
-    public static GridPage Apply(IEnumerable<InstanceGridRow> rows, InstanceQuery query) =>
-        PageOf(Sort(rows.Where(r => Matches(r, query)), query).ToList(), query);
-
     /// <summary>
-    /// <see cref="Apply"/> for rows already in the query's order (<see cref="Sorted"/>): filtering keeps that order and
-    /// the sort is total (name, then id), so the page is the same, without sorting the fleet on every request.
+    /// One page of the view, from rows already in the query's order (<see cref="Sorted"/>): filtering keeps that order
+    /// and the sort is total (name, then id), so the fleet is not sorted again on every request.
     /// </summary>
     public static GridPage ApplySorted(IReadOnlyList<InstanceGridRow> sorted, InstanceQuery query) =>
         PageOf(MatchingSorted(sorted, query), query);
@@ -43,7 +40,11 @@ public static class InstanceGrid
         && (q.Tag is null || (q.Tag == FleetSummaries.NoTag ? row.Tags.Count == 0 : row.Tags.Any(t => Same(t, q.Tag))))
         && (q.Version is null || row.MajorVersion == q.Version)
         && (q.Owner is null || (q.Owner == FleetSummaries.NoOwner ? row.Owner.Length == 0 : Same(row.Owner, q.Owner)))
+        && (q.Policy is null || row.Desired == q.Policy)
         && (q.Text is null || Contains(row, q.Text));
+
+    /// <summary>Tags are a list and the policy has three values: neither orders a fleet usefully, so neither sorts.</summary>
+    public static bool IsSortable(GridColumn column) => column is not (GridColumn.Tags or GridColumn.Policy);
 
     /// <summary>Numbers read worst-first; names read A to Z.</summary>
     public static bool DescendingFirst(GridColumn column) => column is GridColumn.TimeLost or GridColumn.Restore or GridColumn.LastPoll;

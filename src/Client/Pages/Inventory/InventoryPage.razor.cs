@@ -18,6 +18,10 @@ public partial class InventoryPage
     [SupplyParameterFromQuery(Name = "retire")] public long? RetireId { get; set; }
     [SupplyParameterFromQuery(Name = "done")] public string? Done { get; set; }
     [SupplyParameterFromQuery(Name = "name")] public string? ChangedName { get; set; }
+    [SupplyParameterFromQuery(Name = "page")] public int? PageNumber { get; set; }
+
+    /// <summary>A page of registrations: at 2,000 instances the whole list was a 1.6 MB page.</summary>
+    public const int PageSize = 50;
 
     [SupplyParameterFromForm(FormName = "retire")] public RetireRequest? Retire { get; set; }
 
@@ -25,6 +29,8 @@ public partial class InventoryPage
     /// <summary>Registrations that reach the same server as an earlier one, which is the one the figures count.</summary>
     IReadOnlyDictionary<long, InstanceRegistration> _duplicateOf = new Dictionary<long, InstanceRegistration>();
     InstanceRegistration? _confirm;
+    IReadOnlyList<InstanceRegistration> _shown = [];
+    int _page = 1, _pages = 1;
     string? _loadError;
     string? _message;
     bool _failed;
@@ -37,6 +43,9 @@ public partial class InventoryPage
             _instances = (await Inventory.ListAsync(CancellationToken.None))
                 .OrderBy(i => i.Name, StringComparer.OrdinalIgnoreCase).ToList();
             _duplicateOf = (await Assessments.GetAsync(CancellationToken.None)).DuplicateOf;
+            _pages = Math.Max(1, (_instances.Count + PageSize - 1) / PageSize);
+            _page = Math.Clamp(PageNumber ?? 1, 1, _pages);
+            _shown = _instances.Skip((_page - 1) * PageSize).Take(PageSize).ToList();
             _confirm = _instances.FirstOrDefault(i => i.Id == RetireId);
             if (RetireId is { } id && _confirm is null)
                 Fail($"No active instance has id {id}: it may already be retired.");

@@ -19,7 +19,7 @@ internal static class ChangeFeed
         {
             // Times are fixed-width UTC text: ordinal order is time order. On a tie the journal goes first.
             var takeJournal = t == timeline.Count
-                || (j < journal.Count && string.CompareOrdinal(journal[j].OccurredAt, timeline[t].ChangedAt) <= 0);
+                || (j < journal.Count && journal[j].OccurredAt <= timeline[t].ChangedAt);
             if (takeJournal)
             {
                 items.Add(Entry(journal[j]));
@@ -36,9 +36,9 @@ internal static class ChangeFeed
     }
 
     static ChangeEntry Entry(JournalRow row) => row.Kind == JournalKinds.Status
-        ? new ChangeEntry($"j{row.Id}", "status", row.OldValue is null ? "firstSeen" : "changed", StoreTime.Parse(row.OccurredAt),
+        ? new ChangeEntry($"j{row.Id}", "status", row.OldValue is null ? "firstSeen" : "changed", row.OccurredAt,
             row.InstanceId, row.InstanceName, row.ExternalKey, row.OldValue, row.NewValue, null, row.Detail)
-        : new ChangeEntry($"j{row.Id}", "inventory", row.Change, StoreTime.Parse(row.OccurredAt),
+        : new ChangeEntry($"j{row.Id}", "inventory", row.Change, row.OccurredAt,
             row.InstanceId, row.InstanceName, row.ExternalKey, null, null, row.Version, row.Detail);
 
     static ChangeEntry Entry(TimelineRow row)
@@ -50,7 +50,7 @@ internal static class ChangeFeed
             "last_startup_time" => ("serviceStarted", "The engine service restarted"),
             _ => (row.Field, "Engine service changed"),
         };
-        return new ChangeEntry($"t{row.Id}", "timeline", change, StoreTime.Parse(row.ChangedAt), row.InstanceId,
+        return new ChangeEntry($"t{row.Id}", "timeline", change, row.ChangedAt, row.InstanceId,
             row.InstanceName, row.ExternalKey, row.OldValue, row.NewValue, null, detail);
     }
 }

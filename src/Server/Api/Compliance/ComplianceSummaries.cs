@@ -26,6 +26,6 @@ internal static class ComplianceSummaries
             Groups(FleetSummaries.ByTag(assessed)),
             Groups(FleetSummaries.ByMajorVersion(assessed)),
             Groups(FleetSummaries.ByOwner(assessed)),
-            new TimeLostWindows(ZeroingWindow.Of(fleet.Last7Days), ZeroingWindow.Of(fleet.Last30Days), ZeroingWindow.Of(fleet.Last90Days)));
+            new TimeLostWindows(TimeLostWindow.Of(fleet.Last7Days), TimeLostWindow.Of(fleet.Last30Days), TimeLostWindow.Of(fleet.Last90Days)));
     }
 }

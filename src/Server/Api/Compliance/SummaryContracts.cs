@@ -41,12 +41,12 @@ public sealed record StatusGroupResource(string Key, StatusCountsResource Counts
 /// <summary>Instances per desired state, as the policy (or the platform) decides it.</summary>
 public sealed record DesiredStateCounts(int Required, int Forbidden, int NotApplicable);
 
-public sealed record TimeLostWindows(ZeroingWindow Last7Days, ZeroingWindow Last30Days, ZeroingWindow Last90Days);
+public sealed record TimeLostWindows(TimeLostWindow Last7Days, TimeLostWindow Last30Days, TimeLostWindow Last90Days);
 
 /// <summary>Growth events that started in [from, to) and how their time was spent.</summary>
-public sealed record ZeroingWindow(DateTimeOffset From, DateTimeOffset To, ZeroingTotalsResource Totals)
+public sealed record TimeLostWindow(DateTimeOffset From, DateTimeOffset To, ZeroingTotalsResource Totals)
 {
-    public static ZeroingWindow Of(ZeroingReport report) => new(report.From, report.To, ZeroingTotalsResource.From(report.Fleet));
+    public static TimeLostWindow Of(ZeroingReport report) => new(report.From, report.To, ZeroingTotalsResource.From(report.Fleet));
 }
 
 /// <summary>

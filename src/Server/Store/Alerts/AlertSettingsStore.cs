@@ -13,10 +13,10 @@ public sealed class AlertSettingsStore(IDbConnectionFactory connections, TimePro
     public async Task<StoredAlertSettings> GetAsync(CancellationToken ct)
     {
         await using var connection = await connections.OpenAsync(ct);
-        var rows = (await connection.QueryAsync<(string Name, string Value, string ChangedBy, string ChangedAt)>(new CommandDefinition(
+        var rows = (await connection.QueryAsync<(string Name, string Value, string ChangedBy, DateTimeOffset ChangedAt)>(new CommandDefinition(
             "SELECT name, value, changed_by, changed_at FROM alert_settings ORDER BY changed_at DESC, name;", cancellationToken: ct))).ToList();
         return new StoredAlertSettings(rows.ToDictionary(r => r.Name, r => r.Value, StringComparer.Ordinal),
-            rows.Count == 0 ? null : rows[0].ChangedBy, rows.Count == 0 ? null : StoreTime.Parse(rows[0].ChangedAt));
+            rows.Count == 0 ? null : rows[0].ChangedBy, rows.Count == 0 ? null : rows[0].ChangedAt);
     }
 
     public async Task SaveAsync(IReadOnlyDictionary<string, string> values, string changedBy, CancellationToken ct)
@@ -25,7 +25,7 @@ public sealed class AlertSettingsStore(IDbConnectionFactory connections, TimePro
             INSERT INTO alert_settings (name, value, changed_by, changed_at) VALUES (@name, @value, @changedBy, @now)
             ON CONFLICT (name) DO UPDATE SET value = excluded.value, changed_by = excluded.changed_by, changed_at = excluded.changed_at;
             """;
-        var now = StoreTime.ToText(time.GetUtcNow());
+        var now = time.GetUtcNow();
         await using var connection = await connections.OpenAsync(ct);
         await using var tx = await connection.BeginWriteAsync(ct);
         var before = (await connection.QueryAsync<(string Name, string Value)>(new CommandDefinition(

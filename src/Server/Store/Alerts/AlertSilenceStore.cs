@@ -39,8 +39,8 @@ public sealed class AlertSilenceStore(IDbConnectionFactory connections, TimeProv
             tag = silence.Tag,
             reason = silence.Reason,
             createdBy = silence.CreatedBy,
-            createdAt = StoreTime.ToText(silence.CreatedAt),
-            expiresAt = StoreTime.ToText(silence.ExpiresAt),
+            createdAt = silence.CreatedAt,
+            expiresAt = silence.ExpiresAt,
         }, tx, cancellationToken: ct));
         var action = silence.Kind switch
         {
@@ -64,7 +64,7 @@ public sealed class AlertSilenceStore(IDbConnectionFactory connections, TimeProv
         await using var tx = await connection.BeginWriteAsync(ct);
         var before = (await connection.QuerySingleOrDefaultAsync<SilenceRow>(new CommandDefinition(select, new { id }, tx, cancellationToken: ct)))?.ToSilence();
         if (before is null || !before.IsActiveAt(now)
-            || await connection.ExecuteAsync(new CommandDefinition(end, new { id, endedBy, now = StoreTime.ToText(now) }, tx, cancellationToken: ct)) != 1)
+            || await connection.ExecuteAsync(new CommandDefinition(end, new { id, endedBy, now }, tx, cancellationToken: ct)) != 1)
             return false;
         await audit.AppendAsync(connection, tx, AuditActions.AlertSilenceEnded, $"silence {id} ({before.Scope()})", before,
             new { endedAt = now, endedBy }, ct);
@@ -77,7 +77,7 @@ public sealed class AlertSilenceStore(IDbConnectionFactory connections, TimeProv
     {
         await using var connection = await connections.OpenAsync(ct);
         var rows = await connection.QueryAsync<SilenceRow>(new CommandDefinition(ActiveSql,
-            new { now = StoreTime.ToText(time.GetUtcNow()) }, cancellationToken: ct));
+            new { now = time.GetUtcNow() }, cancellationToken: ct));
         return rows.Select(r => r.ToSilence()).ToList();
     }
 
@@ -96,7 +96,7 @@ public sealed class AlertSilenceStore(IDbConnectionFactory connections, TimeProv
 
     /// <summary>The silences in force at <paramref name="now"/>, read inside an alert evaluation's transaction.</summary>
     internal static async Task<IReadOnlyList<AlertSilence>> ActiveAsync(DbConnection connection, DbTransaction tx, DateTimeOffset now, CancellationToken ct) =>
-        (await connection.QueryAsync<SilenceRow>(new CommandDefinition(ActiveSql, new { now = StoreTime.ToText(now) }, tx, cancellationToken: ct)))
+        (await connection.QueryAsync<SilenceRow>(new CommandDefinition(ActiveSql, new { now }, tx, cancellationToken: ct)))
             .Select(r => r.ToSilence()).ToList();
 
     /// <summary>Ends acknowledgements whose alert resolved, inside the evaluation that saw it resolve.</summary>
@@ -107,7 +107,7 @@ public sealed class AlertSilenceStore(IDbConnectionFactory connections, TimeProv
         foreach (var acknowledgement in acknowledgements)
         {
             await connection.ExecuteAsync(new CommandDefinition(end,
-                new { id = acknowledgement.Id, endedBy = Resolved, now = StoreTime.ToText(now) }, tx, cancellationToken: ct));
+                new { id = acknowledgement.Id, endedBy = Resolved, now }, tx, cancellationToken: ct));
             await audit.AppendAsync(connection, tx, AuditActions.AlertSilenceEnded, $"silence {acknowledgement.Id} ({acknowledgement.Scope()})",
                 acknowledgement, new { endedAt = now, endedBy = Resolved }, ct);
         }
@@ -122,16 +122,16 @@ public sealed class AlertSilenceStore(IDbConnectionFactory connections, TimeProv
         public string? Tag { get; init; }
         public string Reason { get; init; } = "";
         public string CreatedBy { get; init; } = "";
-        public string CreatedAt { get; init; } = "";
-        public string ExpiresAt { get; init; } = "";
-        public string? EndedAt { get; init; }
+        public DateTimeOffset CreatedAt { get; init; }
+        public DateTimeOffset ExpiresAt { get; init; }
+        public DateTimeOffset? EndedAt { get; init; }
         public string? EndedBy { get; init; }
 
         public AlertSilence ToSilence() => new()
         {
             Id = Id, Kind = Enum.Parse<SilenceKind>(Kind), InstanceId = InstanceId, Environment = Environment, Tag = Tag,
-            Reason = Reason, CreatedBy = CreatedBy, CreatedAt = StoreTime.Parse(CreatedAt), ExpiresAt = StoreTime.Parse(ExpiresAt),
-            EndedAt = StoreTime.ParseNullable(EndedAt), EndedBy = EndedBy,
+            Reason = Reason, CreatedBy = CreatedBy, CreatedAt = CreatedAt, ExpiresAt = ExpiresAt,
+            EndedAt = EndedAt, EndedBy = EndedBy,
         };
     }
 }

@@ -45,7 +45,7 @@ public sealed class AlertStateStore(IDbConnectionFactory connections, TimeProvid
         await silences.EndResolvedAsync(connection, tx, plan.AcknowledgementsEnded, now, ct);
         foreach (var instanceId in plan.Baselined)
             await connection.ExecuteAsync(new CommandDefinition(insertBaseline,
-                new { instanceId, takenAt = StoreTime.ToText(now) }, tx, cancellationToken: ct));
+                new { instanceId, takenAt = now }, tx, cancellationToken: ct));
 
         foreach (var (instanceId, rule) in plan.Deletes)
             await connection.ExecuteAsync(new CommandDefinition(delete, new { instanceId, rule = rule.ToString() }, tx, cancellationToken: ct));
@@ -55,8 +55,8 @@ public sealed class AlertStateStore(IDbConnectionFactory connections, TimeProvid
                 instanceId = state.InstanceId,
                 rule = state.Rule.ToString(),
                 subject = state.Subject,
-                openedAt = StoreTime.ToText(state.OpenedAt),
-                notifiedAt = StoreTime.ToText(state.NotifiedAt),
+                openedAt = state.OpenedAt,
+                notifiedAt = state.NotifiedAt,
                 notifyCount = state.NotifyCount,
             }, tx, cancellationToken: ct));
         var written = await OutboxWriter.InsertAsync(connection, tx, messages, now, ct);
@@ -81,11 +81,11 @@ public sealed class AlertStateStore(IDbConnectionFactory connections, TimeProvid
         public long InstanceId { get; init; }
         public string Rule { get; init; } = "";
         public string Subject { get; init; } = "";
-        public string OpenedAt { get; init; } = "";
-        public string? NotifiedAt { get; init; }
+        public DateTimeOffset OpenedAt { get; init; }
+        public DateTimeOffset? NotifiedAt { get; init; }
         public long NotifyCount { get; init; }
 
-        public AlertState ToState() => new(InstanceId, Enum.Parse<AlertRule>(Rule), Subject, StoreTime.Parse(OpenedAt),
-            StoreTime.ParseNullable(NotifiedAt), (int)NotifyCount);
+        public AlertState ToState() => new(InstanceId, Enum.Parse<AlertRule>(Rule), Subject, OpenedAt,
+            NotifiedAt, (int)NotifyCount);
     }
 }

@@ -25,13 +25,13 @@ internal sealed class OutboxRow
     public string HtmlBody { get; init; } = "";
     public string? Attachments { get; init; }
     public string MessageId { get; init; } = "";
-    public string CreatedAt { get; init; } = "";
+    public DateTimeOffset CreatedAt { get; init; }
     public string Status { get; init; } = "";
     public long Attempts { get; init; }
-    public string? NextAttemptAt { get; init; }
-    public string? LastAttemptAt { get; init; }
+    public DateTimeOffset? NextAttemptAt { get; init; }
+    public DateTimeOffset? LastAttemptAt { get; init; }
     public string? LastError { get; init; }
-    public string? SentAt { get; init; }
+    public DateTimeOffset? SentAt { get; init; }
     public long? SilenceId { get; init; }
 
     public OutboxEntry ToEntry() => new()
@@ -47,13 +47,13 @@ internal sealed class OutboxRow
         HtmlBody = HtmlBody,
         Attachments = Attachments is null ? [] : JsonSerializer.Deserialize<List<MailAttachment>>(Attachments, OutboxWriter.AttachmentsJson) ?? [],
         MessageId = MessageId,
-        CreatedAt = StoreTime.Parse(CreatedAt),
+        CreatedAt = CreatedAt,
         Status = Enum.Parse<OutboxStatus>(Status),
         Attempts = (int)Attempts,
-        NextAttemptAt = StoreTime.ParseNullable(NextAttemptAt),
-        LastAttemptAt = StoreTime.ParseNullable(LastAttemptAt),
+        NextAttemptAt = NextAttemptAt,
+        LastAttemptAt = LastAttemptAt,
         LastError = LastError,
-        SentAt = StoreTime.ParseNullable(SentAt),
+        SentAt = SentAt,
         SilenceId = SilenceId,
     };
 }

@@ -37,7 +37,7 @@ public sealed class OutboxStore(IDbConnectionFactory connections, TimeProvider t
             """;
         await using var connection = await connections.OpenAsync(ct);
         var rows = (await connection.QueryAsync<(string Recipients, string Kind, long Count)>(new CommandDefinition(sql,
-            new { since = StoreTime.ToText(since) }, cancellationToken: ct))).ToList();
+            new { since }, cancellationToken: ct))).ToList();
         var single = rows.Where(r => r.Kind != nameof(AlertNoticeKind.Grouped))
             .GroupBy(r => r.Recipients).ToDictionary(g => g.Key, g => (int)g.Sum(r => r.Count));
         var grouped = rows.Where(r => r.Kind == nameof(AlertNoticeKind.Grouped)).Select(r => r.Recipients).ToHashSet();
@@ -73,12 +73,12 @@ public sealed class OutboxStore(IDbConnectionFactory connections, TimeProvider t
         await using var connection = await connections.OpenAsync(ct);
         await using var tx = await connection.BeginWriteAsync(ct);
         var row = await connection.QuerySingleOrDefaultAsync<OutboxRow>(new CommandDefinition(select,
-            new { now = StoreTime.ToText(now) }, tx, cancellationToken: ct));
+            new { now }, tx, cancellationToken: ct));
         if (row is null)
             return null;
         var entry = row.ToEntry();
         await connection.ExecuteAsync(new CommandDefinition(claim,
-            new { id = entry.Id, until = StoreTime.ToText(now + claimFor) }, tx, cancellationToken: ct));
+            new { id = entry.Id, until = now + claimFor }, tx, cancellationToken: ct));
         await tx.CommitAsync(ct);
         return entry;
     }
@@ -88,7 +88,7 @@ public sealed class OutboxStore(IDbConnectionFactory connections, TimeProvider t
     {
         const string sql = "SELECT MIN(next_attempt_at) FROM alert_outbox WHERE status = 'Pending';";
         await using var connection = await connections.OpenAsync(ct);
-        return StoreTime.ParseNullable(await connection.ExecuteScalarAsync<string?>(new CommandDefinition(sql, cancellationToken: ct)));
+        return await connection.ExecuteScalarAsync<DateTimeOffset?>(new CommandDefinition(sql, cancellationToken: ct));
     }
 
     public async Task MarkSentAsync(long id, CancellationToken ct)
@@ -100,7 +100,7 @@ public sealed class OutboxStore(IDbConnectionFactory connections, TimeProvider t
             WHERE id = @id AND status = 'Pending';
             """;
         await using var connection = await connections.OpenAsync(ct);
-        await connection.ExecuteAsync(new CommandDefinition(sql, new { id, now = StoreTime.ToText(time.GetUtcNow()) }, cancellationToken: ct));
+        await connection.ExecuteAsync(new CommandDefinition(sql, new { id, now = time.GetUtcNow() }, cancellationToken: ct));
     }
 
     /// <summary>Records a failed attempt: retried at <paramref name="retryAt"/>, or given up on when it is null.</summary>
@@ -117,8 +117,8 @@ public sealed class OutboxStore(IDbConnectionFactory connections, TimeProvider t
             id,
             error,
             status = (retryAt is null ? OutboxStatus.Failed : OutboxStatus.Pending).ToString(),
-            now = StoreTime.ToText(time.GetUtcNow()),
-            retryAt = StoreTime.ToText(retryAt),
+            now = time.GetUtcNow(),
+            retryAt,
         }, cancellationToken: ct));
     }
 

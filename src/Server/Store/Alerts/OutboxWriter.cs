@@ -30,7 +30,7 @@ internal static class OutboxWriter
             ON CONFLICT (dedupe_key) DO NOTHING;
             """;
         var inserted = 0;
-        var at = StoreTime.ToText(now);
+        DateTimeOffset? at = now; // nullable, as the optional time columns below take it or NULL
         foreach (var message in messages.SelectMany(PerChannel))
         {
             // A message without recipients can never be sent: it is stored failed, so the history shows the gap.

@@ -32,7 +32,7 @@ public sealed class ApiKeyRepository(IDbConnectionFactory connections, TimeProvi
                 keyHash,
                 name,
                 scopes = JsonSerializer.Serialize(scopes),
-                createdAt = StoreTime.ToText(timeProvider.GetUtcNow()),
+                createdAt = timeProvider.GetUtcNow(),
                 collectorName,
             }, tx, cancellationToken: cancellationToken));
             record = row.ToRecord();
@@ -103,7 +103,7 @@ public sealed class ApiKeyRepository(IDbConnectionFactory connections, TimeProvi
             $"SELECT {ApiKeyRow.Columns} FROM api_keys WHERE prefix = @prefix;", new { prefix }, tx,
             cancellationToken: cancellationToken)))?.ToRecord();
         var row = await connection.QuerySingleOrDefaultAsync<ApiKeyRow>(new CommandDefinition(sql,
-            new { prefix, revokedAt = StoreTime.ToText(timeProvider.GetUtcNow()) }, tx, cancellationToken: cancellationToken));
+            new { prefix, revokedAt = timeProvider.GetUtcNow() }, tx, cancellationToken: cancellationToken));
         var after = row?.ToRecord();
         // Revoking twice changes nothing the second time, so it is recorded once.
         if (before is { IsActive: true } && after is not null)

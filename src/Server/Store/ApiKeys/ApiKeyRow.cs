@@ -13,11 +13,11 @@ internal sealed class ApiKeyRow
     public string Prefix { get; init; } = "";
     public string Name { get; init; } = "";
     public string Scopes { get; init; } = "[]";
-    public string CreatedAt { get; init; } = "";
-    public string? RevokedAt { get; init; }
+    public DateTimeOffset CreatedAt { get; init; }
+    public DateTimeOffset? RevokedAt { get; init; }
     public string? CollectorName { get; init; }
 
     public ApiKeyRecord ToRecord() => new(
-        Prefix, Name, JsonSerializer.Deserialize<string[]>(Scopes) ?? [], StoreTime.Parse(CreatedAt), StoreTime.ParseNullable(RevokedAt),
+        Prefix, Name, JsonSerializer.Deserialize<string[]>(Scopes) ?? [], CreatedAt, RevokedAt,
         CollectorName);
 }

@@ -34,7 +34,7 @@ public sealed class AuditLog(IDbConnectionFactory connections, TimeProvider time
         var who = actor ?? actors.Current();
         return connection.ExecuteAsync(new CommandDefinition(sql, new
         {
-            occurredAt = StoreTime.ToText(time.GetUtcNow()),
+            occurredAt = time.GetUtcNow(),
             actor = who.Name,
             remoteAddress = who.RemoteAddress,
             action,
@@ -84,8 +84,8 @@ public sealed class AuditLog(IDbConnectionFactory connections, TimeProvider time
         {
             actor = filter.Actor,
             action = filter.Action,
-            from = StoreTime.ToText(filter.From),
-            to = StoreTime.ToText(filter.To),
+            from = filter.From,
+            to = filter.To,
             beforeId,
             limit = Math.Clamp(limit, 1, MaxPageSize),
         }, cancellationToken: ct));
@@ -108,7 +108,7 @@ public sealed class AuditLog(IDbConnectionFactory connections, TimeProvider time
     sealed class AuditRow
     {
         public long Id { get; init; }
-        public string OccurredAt { get; init; } = "";
+        public DateTimeOffset OccurredAt { get; init; }
         public string Actor { get; init; } = "";
         public string? RemoteAddress { get; init; }
         public string Action { get; init; } = "";
@@ -117,7 +117,7 @@ public sealed class AuditLog(IDbConnectionFactory connections, TimeProvider time
         public string? After { get; init; }
 
         public AuditRecord ToRecord() =>
-            new(Id, StoreTime.Parse(OccurredAt), Actor, RemoteAddress, Action, Target, Before, After);
+            new(Id, OccurredAt, Actor, RemoteAddress, Action, Target, Before, After);
     }
 }
 

@@ -28,7 +28,7 @@ public sealed class ChangeJournal(IDbConnectionFactory connections, TimeProvider
         await using var tx = await connection.BeginWriteAsync(ct);
         var last = (await connection.QueryAsync<(long InstanceId, string Status)>(new CommandDefinition(lastSql, transaction: tx, cancellationToken: ct)))
             .ToDictionary(r => r.InstanceId, r => r.Status);
-        var recordedAt = StoreTime.ToText(time.GetUtcNow());
+        var recordedAt = time.GetUtcNow();
         var entries = observations
             .Where(o => !last.TryGetValue(o.InstanceId, out var previous) || previous != o.Status)
             .OrderBy(o => o.InstanceId)
@@ -36,7 +36,7 @@ public sealed class ChangeJournal(IDbConnectionFactory connections, TimeProvider
             {
                 instanceId = o.InstanceId,
                 status = o.Status,
-                occurredAt = StoreTime.ToText(assessedAt),
+                occurredAt = assessedAt,
                 recordedAt,
                 oldValue = last.GetValueOrDefault(o.InstanceId),
                 detail = o.Explanation,
@@ -62,7 +62,7 @@ public sealed class ChangeJournal(IDbConnectionFactory connections, TimeProvider
             ON CONFLICT DO NOTHING;
             """;
         return connection.ExecuteAsync(new CommandDefinition(sql,
-            new { instanceId, change, occurredAt = StoreTime.ToText(occurredAt) }, tx, cancellationToken: ct));
+            new { instanceId, change, occurredAt }, tx, cancellationToken: ct));
     }
 
     /// <summary>Up to <paramref name="limit"/> journal rows after <paramref name="afterId"/>, in id order.</summary>

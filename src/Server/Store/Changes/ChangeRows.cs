@@ -25,7 +25,7 @@ public sealed class JournalRow
     public string Kind { get; init; } = "";
     public long InstanceId { get; init; }
     public string Change { get; init; } = "";
-    public string OccurredAt { get; init; } = "";
+    public DateTimeOffset OccurredAt { get; init; }
     public string? OldValue { get; init; }
     public string? NewValue { get; init; }
     public long? Version { get; init; }
@@ -40,7 +40,7 @@ public sealed class TimelineRow
     public long Id { get; init; }
     public long InstanceId { get; init; }
     public string Field { get; init; } = "";
-    public string ChangedAt { get; init; } = "";
+    public DateTimeOffset ChangedAt { get; init; }
     public string? OldValue { get; init; }
     public string? NewValue { get; init; }
     public string InstanceName { get; init; } = "";

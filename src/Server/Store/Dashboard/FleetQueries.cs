@@ -90,14 +90,14 @@ public sealed class FleetQueries(IDbConnectionFactory connections) : IFleetReade
         public string? EngineServiceAccount { get; init; }
         public string IfiState { get; init; } = "";
         public string? IfiUnknownReason { get; init; }
-        public string? LastPollAt { get; init; }
-        public string? LastGoodPollAt { get; init; }
+        public DateTimeOffset? LastPollAt { get; init; }
+        public DateTimeOffset? LastGoodPollAt { get; init; }
         public string? LastOutcome { get; init; }
         public string? LastMessage { get; init; }
 
         public InstanceListRow ToRecord() => new(Id, Name, Environment, Owner, ProductVersion, ProductLevel,
             ProductUpdateLevel, Edition, HostPlatform, EngineServiceAccount, Enum.Parse<IfiState>(IfiState),
-            IfiUnknownReason, StoreTime.ParseNullable(LastPollAt), StoreTime.ParseNullable(LastGoodPollAt),
+            IfiUnknownReason, LastPollAt, LastGoodPollAt,
             LastOutcome is null ? null : Enum.Parse<OutcomeClass>(LastOutcome), LastMessage);
     }
 
@@ -115,8 +115,8 @@ public sealed class FleetQueries(IDbConnectionFactory connections) : IFleetReade
         public string SnapshotId { get; init; } = "";
         public long InstanceId { get; init; }
         public string CollectorName { get; init; } = "";
-        public string StartedAt { get; init; } = "";
-        public string FinishedAt { get; init; } = "";
+        public DateTimeOffset StartedAt { get; init; }
+        public DateTimeOffset FinishedAt { get; init; }
         public string Outcome { get; init; } = "";
         public string? Message { get; init; }
         public string IfiState { get; init; } = "";
@@ -124,7 +124,7 @@ public sealed class FleetQueries(IDbConnectionFactory connections) : IFleetReade
         public long IsGood { get; init; }
 
         public PollRow ToRecord() => new(Id, Guid.Parse(SnapshotId), InstanceId, CollectorName,
-            StoreTime.Parse(StartedAt), StoreTime.Parse(FinishedAt), Enum.Parse<OutcomeClass>(Outcome), Message,
+            StartedAt, FinishedAt, Enum.Parse<OutcomeClass>(Outcome), Message,
             Enum.Parse<IfiState>(IfiState), IfiUnknownReason, IsGood != 0);
     }
 }

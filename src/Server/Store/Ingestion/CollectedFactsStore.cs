@@ -13,7 +13,7 @@ internal static class CollectedFactsStore
 {
     /// <param name="keepEventsFrom">Growth events that started earlier are not stored (retention has or would have
     /// pruned them); null stores all.</param>
-    public static async Task WriteAsync(DbConnection connection, DbTransaction tx, PollFacts poll, bool isLatest,
+    public static async Task WriteAsync(DbConnection connection, DbTransaction tx, StoredSnapshot poll, bool isLatest,
         DateTimeOffset? keepEventsFrom, CancellationToken ct)
     {
         var snapshot = poll.Snapshot;
@@ -33,7 +33,7 @@ internal static class CollectedFactsStore
     static bool ProbeSucceeded(InstanceSnapshot snapshot, string probe) =>
         snapshot.Probes.Any(p => p.Probe == probe && p.Outcome == OutcomeClass.Ok);
 
-    static async Task InsertGrowthEventsAsync(DbConnection connection, DbTransaction tx, PollFacts poll,
+    static async Task InsertGrowthEventsAsync(DbConnection connection, DbTransaction tx, StoredSnapshot poll,
         DateTimeOffset? keepFrom, CancellationToken ct)
     {
         var events = keepFrom is { } from
@@ -54,9 +54,9 @@ internal static class CollectedFactsStore
             databaseName = e.DatabaseName,
             fileName = e.FileName,
             eventClass = e.EventClass,
-            startTime = StoreTime.ToText(e.StartTime),
+            startTime = e.StartTime,
             startTimeLocal = e.StartTimeLocal is { } local ? StoreTime.ServerLocalText(local) : null,
-            endTime = StoreTime.ToText(e.EndTime),
+            endTime = e.EndTime,
             durationUs = e.DurationMicroseconds,
             growthPages = e.GrowthPages,
             pollId = poll.PollId,
@@ -64,7 +64,7 @@ internal static class CollectedFactsStore
         await connection.ExecuteAsync(new CommandDefinition(sql, rows, tx, cancellationToken: ct));
     }
 
-    static async Task ReplaceFilesAsync(DbConnection connection, DbTransaction tx, PollFacts poll, CancellationToken ct)
+    static async Task ReplaceFilesAsync(DbConnection connection, DbTransaction tx, StoredSnapshot poll, CancellationToken ct)
     {
         const string delete = "DELETE FROM database_files WHERE instance_id = @instanceId;";
         const string insert = """
@@ -94,7 +94,7 @@ internal static class CollectedFactsStore
         await connection.ExecuteAsync(new CommandDefinition(insert, rows, tx, cancellationToken: ct));
     }
 
-    static async Task ReplaceEncryptionAsync(DbConnection connection, DbTransaction tx, PollFacts poll, CancellationToken ct)
+    static async Task ReplaceEncryptionAsync(DbConnection connection, DbTransaction tx, StoredSnapshot poll, CancellationToken ct)
     {
         const string delete = "DELETE FROM database_encryption WHERE instance_id = @instanceId;";
         const string insert = """
@@ -110,7 +110,7 @@ internal static class CollectedFactsStore
         await connection.ExecuteAsync(new CommandDefinition(insert, rows, tx, cancellationToken: ct));
     }
 
-    static async Task ReplaceBackupsAsync(DbConnection connection, DbTransaction tx, PollFacts poll, CancellationToken ct)
+    static async Task ReplaceBackupsAsync(DbConnection connection, DbTransaction tx, StoredSnapshot poll, CancellationToken ct)
     {
         const string delete = "DELETE FROM database_backups WHERE instance_id = @instanceId;";
         const string insert = """
@@ -148,8 +148,8 @@ internal static class CollectedFactsStore
         // A trace read with no event at all is evidence from this poll on.
         var evidenceSince = snapshot.DefaultTrace is { Enabled: true, CurrentPath: not null } read
             && snapshot.Probes.Any(p => p.Probe == ProbeNames.GrowthEvents && p.Outcome == OutcomeClass.Ok)
-            ? StoreTime.ToText(read.OldestEventAt ?? snapshot.StartedAt)
-            : null;
+            ? read.OldestEventAt ?? snapshot.StartedAt
+            : (DateTimeOffset?)null;
         await connection.ExecuteAsync(new CommandDefinition(sql,
             new
             {

@@ -20,7 +20,8 @@ internal sealed record EngineChange(string Field, string? OldValue, string? NewV
         {
             new EngineChange(IfiEnabled, previous.EngineIfiEnabled, next.EngineIfiEnabled),
             new EngineChange(ServiceAccount, previous.EngineServiceAccount, next.EngineServiceAccount),
-            new EngineChange(LastStartupTime, previous.EngineLastStartupTime, next.EngineLastStartupTime),
+            // The timeline's old and new values are text whatever the field: a time in the store's text form.
+            new EngineChange(LastStartupTime, StoreTime.ToText(previous.EngineLastStartupTime), StoreTime.ToText(next.EngineLastStartupTime)),
         };
         // Ignoring case: Windows account names are case-insensitive, and the other fields are Y/N and fixed-format times.
         return candidates.Where(c => !string.Equals(c.OldValue, c.NewValue, StringComparison.OrdinalIgnoreCase)).ToList();

@@ -17,9 +17,9 @@ internal sealed record InstanceStateRow
 
     public long InstanceId { get; init; }
     public long LastPollId { get; init; }
-    public string LastPollAt { get; init; } = "";
+    public DateTimeOffset LastPollAt { get; init; }
     public long? LastGoodPollId { get; init; }
-    public string? LastGoodPollAt { get; init; }
+    public DateTimeOffset? LastGoodPollAt { get; init; }
     public string? ProductVersion { get; init; }
     public string? ProductLevel { get; init; }
     public string? ProductUpdateLevel { get; init; }
@@ -29,7 +29,7 @@ internal sealed record InstanceStateRow
     public string? ServerName { get; init; }
     public string? EngineServiceAccount { get; init; }
     public string? EngineIfiEnabled { get; init; }
-    public string? EngineLastStartupTime { get; init; }
+    public DateTimeOffset? EngineLastStartupTime { get; init; }
     public string IfiState { get; init; } = "";
     public string? IfiUnknownReason { get; init; }
     public string LastOutcome { get; init; } = "";
@@ -41,7 +41,7 @@ internal sealed record InstanceStateRow
     /// what earlier polls learned. The engine's IFI flag is the determined state ("Y"/"N"), from the DMV or, on builds
     /// without its column, from the start-up error-log line, so the timeline follows either source.
     /// </summary>
-    public static InstanceStateRow After(InstanceStateRow? previous, PollFacts poll)
+    public static InstanceStateRow After(InstanceStateRow? previous, StoredSnapshot poll)
     {
         var snapshot = poll.Snapshot;
         var identity = snapshot.Identity;
@@ -49,7 +49,7 @@ internal sealed record InstanceStateRow
         var ifi = IfiObservation.From(snapshot);
         var ifiFlag = ifi.State switch { Shared.Snapshots.IfiState.Enabled => "Y", Shared.Snapshots.IfiState.Disabled => "N", _ => engine?.InstantFileInitializationEnabled };
         var overall = snapshot.Overall;
-        var pollAt = StoreTime.ToText(snapshot.FinishedAt);
+        var pollAt = snapshot.FinishedAt;
 
         return new InstanceStateRow
         {
@@ -67,7 +67,7 @@ internal sealed record InstanceStateRow
             ServerName = identity is null ? previous?.ServerName : identity.ServerName,
             EngineServiceAccount = engine is null ? previous?.EngineServiceAccount : engine.ServiceAccount,
             EngineIfiEnabled = engine is null ? previous?.EngineIfiEnabled : ifiFlag,
-            EngineLastStartupTime = engine is null ? previous?.EngineLastStartupTime : StoreTime.ToText(engine.LastStartupTime),
+            EngineLastStartupTime = engine is null ? previous?.EngineLastStartupTime : engine.LastStartupTime,
             IfiState = ifi.State.ToString(),
             IfiUnknownReason = ifi.UnknownReason,
             LastOutcome = overall.Outcome.ToString(),

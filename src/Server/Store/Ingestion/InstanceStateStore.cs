@@ -53,7 +53,7 @@ internal static class InstanceStateStore
         await connection.ExecuteAsync(new CommandDefinition(sql, state, tx, cancellationToken: cancellationToken));
     }
 
-    public static async Task InsertChangesAsync(DbConnection connection, DbTransaction tx, PollFacts poll,
+    public static async Task InsertChangesAsync(DbConnection connection, DbTransaction tx, StoredSnapshot poll,
         IReadOnlyList<EngineChange> changes, CancellationToken cancellationToken)
     {
         const string sql = """
@@ -68,7 +68,7 @@ internal static class InstanceStateStore
         {
             instanceId = poll.Snapshot.InstanceId,
             pollId = poll.PollId,
-            changedAt = StoreTime.ToText(poll.Snapshot.FinishedAt),
+            changedAt = poll.Snapshot.FinishedAt,
             field = c.Field,
             oldValue = c.OldValue,
             newValue = c.NewValue,

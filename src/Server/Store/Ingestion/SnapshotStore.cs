@@ -43,7 +43,7 @@ public sealed class SnapshotStore(IDbConnectionFactory connections, RetentionHor
             return true; // already stored: the rollback on dispose ends the empty transaction
         }
 
-        var poll = new PollFacts(snapshot, pollId.Value);
+        var poll = new StoredSnapshot(snapshot, pollId.Value);
         await InsertProbesAsync(connection, tx, poll, cancellationToken);
         await InsertServicesAsync(connection, tx, poll, cancellationToken);
         var isLatest = await UpdateStateAsync(connection, tx, poll, cancellationToken);
@@ -72,17 +72,17 @@ public sealed class SnapshotStore(IDbConnectionFactory connections, RetentionHor
             snapshotId = snapshot.SnapshotId.ToString("D"),
             instanceId = snapshot.InstanceId,
             collectorName = snapshot.CollectorName,
-            startedAt = StoreTime.ToText(snapshot.StartedAt),
-            finishedAt = StoreTime.ToText(snapshot.FinishedAt),
+            startedAt = snapshot.StartedAt,
+            finishedAt = snapshot.FinishedAt,
             outcome = overall.Outcome.ToString(),
             message = overall.Message,
             ifiState = ifi.State.ToString(),
             ifiUnknownReason = ifi.UnknownReason,
-            isGood = PollFacts.IsGoodPoll(snapshot) ? 1L : 0L,
+            isGood = StoredSnapshot.IsGoodPoll(snapshot) ? 1L : 0L,
         }, tx, cancellationToken: cancellationToken));
     }
 
-    static async Task InsertProbesAsync(DbConnection connection, DbTransaction tx, PollFacts poll,
+    static async Task InsertProbesAsync(DbConnection connection, DbTransaction tx, StoredSnapshot poll,
         CancellationToken cancellationToken)
     {
         const string sql = """
@@ -100,7 +100,7 @@ public sealed class SnapshotStore(IDbConnectionFactory connections, RetentionHor
         await connection.ExecuteAsync(new CommandDefinition(sql, rows, tx, cancellationToken: cancellationToken));
     }
 
-    static async Task InsertServicesAsync(DbConnection connection, DbTransaction tx, PollFacts poll,
+    static async Task InsertServicesAsync(DbConnection connection, DbTransaction tx, StoredSnapshot poll,
         CancellationToken cancellationToken)
     {
         const string sql = """
@@ -117,7 +117,7 @@ public sealed class SnapshotStore(IDbConnectionFactory connections, RetentionHor
             statusDesc = s.StatusDesc,
             startupTypeDesc = s.StartupTypeDesc,
             processId = s.ProcessId,
-            lastStartupTime = StoreTime.ToText(s.LastStartupTime),
+            lastStartupTime = s.LastStartupTime,
             isClustered = s.IsClustered,
             ifiEnabled = s.InstantFileInitializationEnabled,
             isEngine = s.IsEngine ? 1L : 0L,
@@ -126,13 +126,13 @@ public sealed class SnapshotStore(IDbConnectionFactory connections, RetentionHor
     }
 
     /// <returns>False when the snapshot is older than the stored state (kept as history only).</returns>
-    static async Task<bool> UpdateStateAsync(DbConnection connection, DbTransaction tx, PollFacts poll,
+    static async Task<bool> UpdateStateAsync(DbConnection connection, DbTransaction tx, StoredSnapshot poll,
         CancellationToken cancellationToken)
     {
         var previous = await InstanceStateStore.GetAsync(connection, tx, poll.Snapshot.InstanceId, cancellationToken);
         // A replayed snapshot older than the state (an on-disk queue drained late) is kept as history only: it must
         // not move the current state, or the timeline, backwards.
-        if (previous is not null && string.CompareOrdinal(previous.LastPollAt, StoreTime.ToText(poll.Snapshot.FinishedAt)) > 0)
+        if (previous is not null && previous.LastPollAt > poll.Snapshot.FinishedAt)
             return false;
 
         var next = InstanceStateRow.After(previous, poll);

@@ -267,7 +267,7 @@ public sealed class InstanceInventory(IDbConnectionFactory connections, TimeProv
             WHERE id = @id AND retired_at IS NULL;
             """;
         await connection.ExecuteAsync(new CommandDefinition(sql,
-            new { id = current.Registration.Id, now = StoreTime.ToText(now) }, tx, cancellationToken: ct));
+            new { id = current.Registration.Id, now }, tx, cancellationToken: ct));
         var retired = (await FindAsync(connection, tx, "id = @id", new { id = current.Registration.Id }, ct))!;
         await RecordAsync(connection, tx, AuditActions.InstanceRetired, current, retired, now, ct);
         return retired;

@@ -35,10 +35,10 @@ internal sealed class InstanceRow
     public string? ServerCertificatePath { get; init; }
     public string? CredentialName { get; init; }
     public long PollIntervalSeconds { get; init; }
-    public string? RetiredAt { get; init; }
+    public DateTimeOffset? RetiredAt { get; init; }
     public string? ExternalKey { get; init; }
-    public string? CreatedAt { get; init; }
-    public string? UpdatedAt { get; init; }
+    public DateTimeOffset CreatedAt { get; init; }
+    public DateTimeOffset UpdatedAt { get; init; }
     public long Version { get; init; }
     /// <summary>The server's name for itself at its last good poll; only read where duplicates are looked for.</summary>
     public string? PolledServerName { get; init; }
@@ -61,12 +61,12 @@ internal sealed class InstanceRow
         ServerCertificatePath = ServerCertificatePath,
         CredentialName = CredentialName,
         PollIntervalSeconds = (int)PollIntervalSeconds,
-        RetiredAt = StoreTime.ParseNullable(RetiredAt),
+        RetiredAt = RetiredAt,
     };
 
     /// <summary>Only for rows read with <see cref="InventoryColumns"/>.</summary>
     public InventoryRecord ToInventoryRecord() => new(
-        ToRegistration(), ExternalKey, StoreTime.Parse(CreatedAt!), StoreTime.Parse(UpdatedAt!), Version, PolledServerName);
+        ToRegistration(), ExternalKey, CreatedAt, UpdatedAt, Version, PolledServerName);
 
     /// <summary>Parameters for writing a registration; names match the @parameters of the inventory SQL.</summary>
     public static DynamicParameters Parameters(InstanceRegistration r, DateTimeOffset now) => new(new
@@ -84,6 +84,6 @@ internal sealed class InstanceRow
         serverCertificatePath = r.ServerCertificatePath,
         credentialName = r.CredentialName,
         pollIntervalSeconds = r.PollIntervalSeconds,
-        now = StoreTime.ToText(now),
+        now,
     });
 }

@@ -44,7 +44,7 @@ public sealed class StoreInstanceSource(IDbConnectionFactory connections, TimePr
         if (maxHeld is { } most)
         {
             var held = await connection.ExecuteScalarAsync<long>(new CommandDefinition(HeldSql,
-                new { collectorName, now = StoreTime.ToText(now) }, tx, cancellationToken: cancellationToken));
+                new { collectorName, now }, tx, cancellationToken: cancellationToken));
             maxCount = (int)Math.Min(maxCount, Math.Max(0, most - held));
             if (maxCount == 0)
                 return [];
@@ -52,8 +52,8 @@ public sealed class StoreInstanceSource(IDbConnectionFactory connections, TimePr
         var rows = await connection.QueryAsync<InstanceRow>(new CommandDefinition(sql, new
         {
             collectorName,
-            leaseExpiresAt = StoreTime.ToText(now + leaseDuration),
-            now = StoreTime.ToText(now),
+            leaseExpiresAt = now + leaseDuration,
+            now,
             maxCount,
         }, tx, cancellationToken: cancellationToken));
         var leased = rows.ToList();
@@ -91,12 +91,12 @@ public sealed class StoreInstanceSource(IDbConnectionFactory connections, TimePr
         await using var tx = await connection.BeginWriteAsync(cancellationToken);
         var now = timeProvider.GetUtcNow();
         var interval = await connection.ExecuteScalarAsync<long?>(new CommandDefinition(intervalSql,
-            new { instanceId, collectorName, now = StoreTime.ToText(now) }, tx, cancellationToken: cancellationToken));
+            new { instanceId, collectorName, now }, tx, cancellationToken: cancellationToken));
         if (interval is null)
             return;
         var latest = now + TimeSpan.FromSeconds(interval.Value * MaxIntervalsAhead);
         await connection.ExecuteAsync(new CommandDefinition(sql,
-            new { instanceId, collectorName, now = StoreTime.ToText(now), nextPollAt = StoreTime.ToText(nextPollAt < latest ? nextPollAt : latest) }, tx,
+            new { instanceId, collectorName, now, nextPollAt = nextPollAt < latest ? nextPollAt : latest }, tx,
             cancellationToken: cancellationToken));
         await tx.CommitAsync(cancellationToken);
     }
@@ -106,7 +106,7 @@ public sealed class StoreInstanceSource(IDbConnectionFactory connections, TimePr
     {
         await using var connection = await connections.OpenAsync(cancellationToken);
         return await connection.ExecuteScalarAsync<long>(new CommandDefinition(HeldSql,
-            new { collectorName, now = StoreTime.ToText(timeProvider.GetUtcNow()) }, cancellationToken: cancellationToken));
+            new { collectorName, now = timeProvider.GetUtcNow() }, cancellationToken: cancellationToken));
     }
 
     const string HeldSql = """

@@ -53,7 +53,7 @@ public sealed class PolicyStore(IDbConnectionFactory connections, TimeProvider t
         {
             rules = JsonSerializer.Serialize(rules, Json),
             author,
-            createdAt = StoreTime.ToText(time.GetUtcNow()),
+            createdAt = time.GetUtcNow(),
         }, tx, cancellationToken: ct));
         await audit.AppendAsync(connection, tx, AuditActions.PolicySaved, $"policy version {version}",
             previous is null ? null : new { version = previous.Version, rules = JsonSerializer.Deserialize<List<PolicyRule>>(previous.Rules, Json) },
@@ -76,8 +76,8 @@ public sealed class PolicyStore(IDbConnectionFactory connections, TimeProvider t
             instanceId = waiver.InstanceId,
             reason = waiver.Reason,
             author = waiver.Author,
-            grantedAt = StoreTime.ToText(waiver.GrantedAt),
-            expiresAt = StoreTime.ToText(waiver.ExpiresAt),
+            grantedAt = waiver.GrantedAt,
+            expiresAt = waiver.ExpiresAt,
             needsApproval = waiver.NeedsApproval ? 1 : 0,
         }, tx, cancellationToken: ct));
         await audit.AppendAsync(connection, tx, AuditActions.WaiverGranted, $"waiver {id} (instance {waiver.InstanceId})", null, waiver, ct);
@@ -98,7 +98,7 @@ public sealed class PolicyStore(IDbConnectionFactory connections, TimeProvider t
         var before = await connection.QuerySingleOrDefaultAsync<WaiverRow>(new CommandDefinition(NotRevokedWaiverSql, new { waiverId }, tx, cancellationToken: ct));
         var now = time.GetUtcNow();
         if (before is null || await connection.ExecuteAsync(new CommandDefinition(sql,
-                new { waiverId, revokedBy, now = StoreTime.ToText(now) }, tx, cancellationToken: ct)) != 1)
+                new { waiverId, revokedBy, now }, tx, cancellationToken: ct)) != 1)
             return false;
         await audit.AppendAsync(connection, tx, AuditActions.WaiverRevoked, $"waiver {waiverId} (instance {before.InstanceId})",
             before.ToWaiver(), new { revokedAt = now, revokedBy }, ct);
@@ -123,7 +123,7 @@ public sealed class PolicyStore(IDbConnectionFactory connections, TimeProvider t
         if (before?.ToWaiver() is not { IsPendingApproval: true } waiver) return new WaiverApproval(false, null);
         if (refusalFor(waiver) is { } refusal) return new WaiverApproval(false, refusal);
         var now = time.GetUtcNow();
-        await connection.ExecuteAsync(new CommandDefinition(sql, new { waiverId, approvedBy, now = StoreTime.ToText(now) }, tx, cancellationToken: ct));
+        await connection.ExecuteAsync(new CommandDefinition(sql, new { waiverId, approvedBy, now }, tx, cancellationToken: ct));
         await audit.AppendAsync(connection, tx, AuditActions.WaiverApproved, $"waiver {waiverId} (instance {waiver.InstanceId})",
             waiver, new { approvedAt = now, approvedBy }, ct);
         await tx.CommitAsync(ct);
@@ -160,22 +160,22 @@ public sealed class PolicyStore(IDbConnectionFactory connections, TimeProvider t
         public long InstanceId { get; init; }
         public string Reason { get; init; } = "";
         public string Author { get; init; } = "";
-        public string GrantedAt { get; init; } = "";
-        public string ExpiresAt { get; init; } = "";
+        public DateTimeOffset GrantedAt { get; init; }
+        public DateTimeOffset ExpiresAt { get; init; }
         public long NeedsApproval { get; init; }
         public string? ApprovedBy { get; init; }
-        public string? ApprovedAt { get; init; }
+        public DateTimeOffset? ApprovedAt { get; init; }
 
         public Waiver ToWaiver() => new()
         {
             InstanceId = InstanceId,
             Reason = Reason,
             Author = Author,
-            GrantedAt = StoreTime.Parse(GrantedAt),
-            ExpiresAt = StoreTime.Parse(ExpiresAt),
+            GrantedAt = GrantedAt,
+            ExpiresAt = ExpiresAt,
             NeedsApproval = NeedsApproval != 0,
             ApprovedBy = ApprovedBy,
-            ApprovedAt = ApprovedAt is null ? null : StoreTime.Parse(ApprovedAt),
+            ApprovedAt = ApprovedAt,
         };
     }
 }

@@ -30,7 +30,7 @@ public sealed class RemediationPacks(IDbConnectionFactory connections, AuditLog 
         await using var tx = await connection.BeginWriteAsync(ct);
         var id = await connection.ExecuteScalarAsync<long>(new CommandDefinition(insertPack, new
         {
-            generatedAt = StoreTime.ToText(pack.GeneratedAt),
+            generatedAt = pack.GeneratedAt,
             generatedBy = pack.GeneratedBy,
             scope = pack.Scope,
         }, tx, cancellationToken: ct));
@@ -70,7 +70,7 @@ public sealed class RemediationPacks(IDbConnectionFactory connections, AuditLog 
         await using var connection = await connections.OpenAsync(ct);
         var rows = await connection.QueryAsync<PendingRow>(new CommandDefinition(sql, cancellationToken: ct));
         return rows.ToDictionary(r => r.InstanceId,
-            r => new RemediationPending(r.PackId, StoreTime.Parse(r.GeneratedAt), r.GeneratedBy, Enum.Parse<IfiState>(r.DesiredIfi)));
+            r => new RemediationPending(r.PackId, r.GeneratedAt, r.GeneratedBy, Enum.Parse<IfiState>(r.DesiredIfi)));
     }
 
     /// <summary>One pack's instances, each pending or confirmed (by the first poll that showed its desired state).</summary>
@@ -94,16 +94,16 @@ public sealed class RemediationPacks(IDbConnectionFactory connections, AuditLog 
         var pack = await connection.QuerySingleOrDefaultAsync<PackRow>(new CommandDefinition(packSql, new { packId }, cancellationToken: ct));
         if (pack is null) return null;
         var instances = await connection.QueryAsync<PackInstanceRow>(new CommandDefinition(instancesSql, new { packId }, cancellationToken: ct));
-        return new PackStatus(pack.Id, StoreTime.Parse(pack.GeneratedAt), pack.GeneratedBy, pack.Scope,
+        return new PackStatus(pack.Id, pack.GeneratedAt, pack.GeneratedBy, pack.Scope,
             instances.Select(i => new PackInstanceStatus(i.InstanceId, i.Name, i.Action, i.DesiredIfi,
-                StoreTime.ParseNullable(i.ConfirmedAt))).ToList());
+                i.ConfirmedAt)).ToList());
     }
 
     sealed class PendingRow
     {
         public long InstanceId { get; init; }
         public long PackId { get; init; }
-        public string GeneratedAt { get; init; } = "";
+        public DateTimeOffset GeneratedAt { get; init; }
         public string GeneratedBy { get; init; } = "";
         public string DesiredIfi { get; init; } = "";
     }
@@ -111,7 +111,7 @@ public sealed class RemediationPacks(IDbConnectionFactory connections, AuditLog 
     sealed class PackRow
     {
         public long Id { get; init; }
-        public string GeneratedAt { get; init; } = "";
+        public DateTimeOffset GeneratedAt { get; init; }
         public string GeneratedBy { get; init; } = "";
         public string Scope { get; init; } = "";
     }
@@ -122,7 +122,7 @@ public sealed class RemediationPacks(IDbConnectionFactory connections, AuditLog 
         public string Name { get; init; } = "";
         public string Action { get; init; } = "";
         public string DesiredIfi { get; init; } = "";
-        public string? ConfirmedAt { get; init; }
+        public DateTimeOffset? ConfirmedAt { get; init; }
     }
 }
 

@@ -28,7 +28,7 @@ public sealed class EvidenceReports(IDbConnectionFactory connections, TimeProvid
         var fleet = await assessments.GetAsync(ct);
         var lost = await zeroing.ReportAsync(fleet, from, to, ct);
 
-        var bounds = new { from = StoreTime.ToText(from), to = StoreTime.ToText(to), fromDay = Day(from), toDay = Day(to) };
+        var bounds = new { from, to, fromDay = Day(from), toDay = Day(to) };
         await using var connection = await connections.OpenAsync(ct);
         // One snapshot of the store: the sections must agree with each other.
         await using var tx = await connection.BeginReadSnapshotAsync(ct);
@@ -51,11 +51,11 @@ public sealed class EvidenceReports(IDbConnectionFactory connections, TimeProvid
             ORDER BY version;
             """, bounds, tx, cancellationToken: ct))).ToList();
         // The version in force when the period began, and each one saved during it.
-        var inForceAtStart = versions.LastOrDefault(v => string.CompareOrdinal(v.CreatedAt, bounds.from) <= 0);
+        var inForceAtStart = versions.LastOrDefault(v => v.CreatedAt <= from);
         var policy = versions
-            .Where(v => v == inForceAtStart || string.CompareOrdinal(v.CreatedAt, bounds.from) > 0)
-            .Select(v => new EvidencePolicyVersion((int)v.Version, v.Author, StoreTime.Parse(v.CreatedAt),
-                v == inForceAtStart ? from : StoreTime.Parse(v.CreatedAt), v.Rules))
+            .Where(v => v == inForceAtStart || v.CreatedAt > from)
+            .Select(v => new EvidencePolicyVersion((int)v.Version, v.Author, v.CreatedAt,
+                v == inForceAtStart ? from : v.CreatedAt, v.Rules))
             .ToList();
 
         var names = instances.ToDictionary(i => i.Id, i => i.Name);
@@ -68,7 +68,7 @@ public sealed class EvidenceReports(IDbConnectionFactory connections, TimeProvid
             """, bounds, tx, cancellationToken: ct)))
             .Where(w => inScope.Contains(w.InstanceId))
             .Select(w => new EvidenceWaiver(w.Id, w.InstanceId, names[w.InstanceId], w.Reason, w.Author, w.ApprovedBy,
-                StoreTime.Parse(w.GrantedAt), StoreTime.Parse(w.ExpiresAt), w.RevokedAt is null ? null : StoreTime.Parse(w.RevokedAt), w.RevokedBy))
+                w.GrantedAt, w.ExpiresAt, w.RevokedAt, w.RevokedBy))
             .ToList();
 
         var days = (await connection.QueryAsync<(long InstanceId, string Status, long Days)>(new CommandDefinition("""
@@ -78,7 +78,7 @@ public sealed class EvidenceReports(IDbConnectionFactory connections, TimeProvid
             GROUP BY instance_id, status;
             """, bounds, tx, cancellationToken: ct))).ToLookup(d => d.InstanceId);
 
-        var polls = (await connection.QueryAsync<PollRow>(new CommandDefinition($"""
+        var polls = (await connection.QueryAsync<LastPollRow>(new CommandDefinition($"""
             SELECT p.instance_id AS InstanceId, p.finished_at AS FinishedAt, p.collector_name AS Collector, p.outcome AS Outcome,
                 p.ifi_state AS IfiState,
                 (SELECT COUNT(*) FROM probe_outcomes o WHERE o.poll_id = p.id AND o.probe = '{ProbeNames.ErrorLog}' AND o.outcome = '{nameof(OutcomeClass.Ok)}') AS FromErrorLog,
@@ -95,7 +95,7 @@ public sealed class EvidenceReports(IDbConnectionFactory connections, TimeProvid
             return new EvidenceInstance(i.Id, i.Name, i.ExternalKey, i.Environment, i.Owner, byStatus,
                 byStatus.Keys.Select(Enum.Parse<ComplianceStatus>).OrderByDescending(DailyComplianceSeries.Badness)
                     .Select(status => status.ToString()).FirstOrDefault(),
-                poll is null ? null : new EvidencePoll(StoreTime.Parse(poll.FinishedAt), poll.Collector, poll.Outcome, poll.IfiState,
+                poll is null ? null : new EvidencePoll(poll.FinishedAt, poll.Collector, poll.Outcome, poll.IfiState,
                     poll.FromErrorLog > 0 ? ErrorLogEvidence : poll.FromServices > 0 && poll.IfiState != "Unknown" ? DmvEvidence : NoEvidence));
         }).ToList();
 
@@ -106,7 +106,7 @@ public sealed class EvidenceReports(IDbConnectionFactory connections, TimeProvid
             WHERE occurred_at >= @from AND occurred_at < @to
             ORDER BY id;
             """, bounds, tx, cancellationToken: ct)))
-            .Select(c => new EvidenceChange(c.Id, StoreTime.Parse(c.OccurredAt), c.Actor, c.RemoteAddress, c.Action, c.Target, c.Before, c.After))
+            .Select(c => new EvidenceChange(c.Id, c.OccurredAt, c.Actor, c.RemoteAddress, c.Action, c.Target, c.Before, c.After))
             .ToList();
 
         var business = EvidenceBusinessCase.From(BusinessCase.Build(fleet.Instances.Where(i => inScope.Contains(i.Registration.Id)), lost));
@@ -140,9 +140,9 @@ public sealed class EvidenceReports(IDbConnectionFactory connections, TimeProvid
     static string Day(DateTimeOffset at) => at.UtcDateTime.ToString("yyyy-MM-dd", System.Globalization.CultureInfo.InvariantCulture);
 
     sealed record InstanceRow(long Id, string Name, string? ExternalKey, string Environment, string? Owner, string Tags);
-    sealed record PolicyRow(long Version, string Author, string CreatedAt, string Rules);
-    sealed record WaiverRow(long Id, long InstanceId, string Reason, string Author, string? ApprovedBy, string GrantedAt, string ExpiresAt,
-        string? RevokedAt, string? RevokedBy);
-    sealed record PollRow(long InstanceId, string FinishedAt, string Collector, string Outcome, string IfiState, long FromErrorLog, long FromServices);
-    sealed record ChangeRow(long Id, string OccurredAt, string Actor, string? RemoteAddress, string Action, string? Target, string? Before, string? After);
+    sealed record PolicyRow(long Version, string Author, DateTimeOffset CreatedAt, string Rules);
+    sealed record WaiverRow(long Id, long InstanceId, string Reason, string Author, string? ApprovedBy, DateTimeOffset GrantedAt, DateTimeOffset ExpiresAt,
+        DateTimeOffset? RevokedAt, string? RevokedBy);
+    sealed record LastPollRow(long InstanceId, DateTimeOffset FinishedAt, string Collector, string Outcome, string IfiState, long FromErrorLog, long FromServices);
+    sealed record ChangeRow(long Id, DateTimeOffset OccurredAt, string Actor, string? RemoteAddress, string Action, string? Target, string? Before, string? After);
 }

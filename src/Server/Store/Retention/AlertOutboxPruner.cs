@@ -24,7 +24,7 @@ internal static class AlertOutboxPruner
     public static Task<int> DeleteBatchAsync(DbConnection connection, DateTimeOffset cutoff, int batchSize, CancellationToken ct) =>
         connection.ExecuteAsync(new CommandDefinition(Sql, new
         {
-            cutoff = StoreTime.ToText(cutoff),
+            cutoff,
             sent = nameof(OutboxStatus.Sent),
             failed = nameof(OutboxStatus.Failed),
             silenced = nameof(OutboxStatus.Silenced),

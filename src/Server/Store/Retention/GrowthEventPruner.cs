@@ -22,5 +22,5 @@ internal static class GrowthEventPruner
     /// <returns>How many events were deleted; fewer than <paramref name="batchSize"/> means none are left.</returns>
     public static Task<int> DeleteBatchAsync(DbConnection connection, DateTimeOffset cutoff, int batchSize, CancellationToken ct) =>
         connection.ExecuteAsync(new CommandDefinition(Sql,
-            new { cutoff = StoreTime.ToText(cutoff), batchSize = (long)batchSize }, cancellationToken: ct));
+            new { cutoff, batchSize = (long)batchSize }, cancellationToken: ct));
 }

@@ -77,7 +77,7 @@ internal static class PollHistoryPruner
         await using var tx = await connection.BeginWriteAsync(ct);
         var parameters = new
         {
-            cutoff = StoreTime.ToText(cutoff),
+            cutoff,
             afterStartedAt = after.StartedAt,
             afterId = after.Id,
             batchSize = (long)batchSize,

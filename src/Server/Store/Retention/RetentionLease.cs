@@ -34,7 +34,7 @@ public sealed class RetentionLease(IDbConnectionFactory connections, TimeProvide
         await using var connection = await connections.OpenAsync(ct);
         return await connection.ExecuteScalarAsync<string?>(new CommandDefinition(
             "SELECT holder FROM retention_lease WHERE id = 1 AND expires_at > @now;",
-            new { now = StoreTime.ToText(time.GetUtcNow()) }, cancellationToken: ct));
+            new { now = time.GetUtcNow() }, cancellationToken: ct));
     }
 
     async Task<bool> WriteAsync(string sql, CancellationToken ct)
@@ -43,7 +43,7 @@ public sealed class RetentionLease(IDbConnectionFactory connections, TimeProvide
         await using var connection = await connections.OpenAsync(ct);
         await using var tx = await connection.BeginWriteAsync(ct);
         var changed = await connection.ExecuteAsync(new CommandDefinition(sql,
-            new { holder = Holder, now = StoreTime.ToText(now), until = StoreTime.ToText(now + Duration) }, tx, cancellationToken: ct));
+            new { holder = Holder, now, until = now + Duration }, tx, cancellationToken: ct));
         await tx.CommitAsync(ct);
         return changed == 1;
     }

@@ -3,7 +3,7 @@ using IfiDashboard.Shared.Snapshots;
 namespace IfiDashboard.Server.Store.Ingestion;
 
 /// <summary>A snapshot as stored: its poll row id, whether it read the services and whether it was a good poll.</summary>
-internal sealed record PollFacts(InstanceSnapshot Snapshot, long PollId)
+internal sealed record StoredSnapshot(InstanceSnapshot Snapshot, long PollId)
 {
     /// <summary>
     /// The poll read sys.dm_server_services: its engine row (service account, start time) is current, also on a build
