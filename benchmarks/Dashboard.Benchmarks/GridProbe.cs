@@ -25,10 +25,12 @@ internal sealed class GridProbe(Browser browser)
           const column = name => headers().findIndex(c => title(c).startsWith(name));
           const rows = () => { const t = table(); return t && t.tBodies.length ? [...t.tBodies[0].rows].filter(r => r.cells.length > 1) : []; };
           const state = () => {
-            const name = column('Instance'), env = column('Environment'), all = rows();
+            // QuickGrid pads a short page with empty rows: a row counts when it names an instance.
+            const name = column('Instance'), env = column('Environment');
+            const all = name < 0 ? [] : rows().filter(r => (r.cells[name]?.textContent.trim() ?? '') !== '');
             return {
               sort: header('Instance')?.getAttribute('aria-sort') ?? null,
-              names: name < 0 ? [] : all.map(r => r.cells[name]?.textContent.trim() ?? ''),
+              names: all.map(r => r.cells[name].textContent.trim()),
               envs: env < 0 ? [] : all.map(r => r.cells[env]?.textContent.trim() ?? ''),
             };
           };
@@ -129,6 +131,12 @@ internal sealed class GridProbe(Browser browser)
             }
             Thread.Sleep(10); // polls the page's own log; the time was stamped in the page
         }
-        throw new TimeoutException("The grid did not show the new view within 30 s.");
+        // Say what the grid showed instead, so a changed grid is told apart from a slow one.
+        var shown = browser.Driver.ExecuteScript("""
+            const e = window.ifiGrid?.log.at(-1);
+            return e ? `sort ${e.sort}, ${e.names.length} rows, names ${e.names.slice(0, 3)}, environments ${[...new Set(e.envs)]}, ` +
+              `${window.ifiGrid.log.length} states logged, the last ${Math.round(e.t - arguments[0])} ms after the action, url ${location.search}` : 'no grid';
+            """, arguments[0]);
+        throw new TimeoutException($"The grid did not show the new view ({string.Join(", ", arguments.Skip(1))}) within 30 s; it shows: {shown}");
     }
 }
