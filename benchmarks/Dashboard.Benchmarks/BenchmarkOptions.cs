@@ -44,6 +44,17 @@ internal sealed record BenchmarkOptions
     public int? SoakWarmupMinutes { get; init; }
     /// <summary>Where the soak keeps its store, logs and mails; a new temporary directory by default.</summary>
     public string? SoakDirectory { get; init; }
+    /// <summary>
+    /// Interactive sessions instead of the page run: this many Chromium tabs holding the overview or the grid open on
+    /// their circuits (<see cref="SessionsRun"/>); 0 runs the page benchmark.
+    /// </summary>
+    public int Sessions { get; init; }
+    /// <summary>Changes landed through the API while the sessions are open, each timed to every open overview.</summary>
+    public int Landings { get; init; } = 10;
+    /// <summary>Sorts, and as many filter changes, timed in one open grid while the other sessions stay open.</summary>
+    public int GridActions { get; init; } = 50;
+    /// <summary>Where dotnet-counters and dotnet-gcdump are, when they are on neither PATH nor ~/.dotnet/tools.</summary>
+    public string? DotnetTools { get; init; }
 
     public string StorePath => Path.GetFullPath(Store ?? Path.Combine(Path.GetTempPath(),
         $"ifi-dashboard-bench-{Instances}-{Events}-{Days}d.db"));
@@ -53,6 +64,7 @@ internal sealed record BenchmarkOptions
                                     [--requests N=50] [--warmup N=5] [--idle-seconds N=130] [--seed N] [--configuration Release|Debug]
                                     [--collector-fleet N=0] [--collector-seconds N=60] [--collector-only] [--server-env NAME=VALUE]...
                                     [--probe-assessment] [--probe-clock TIME] [--probe-only]
+                                    [--sessions N [--landings N=10] [--grid-actions N=50] [--dotnet-tools DIR]]
                Dashboard.Benchmarks --soak-minutes N [--soak-lock-every N=10] [--soak-lock-seconds N=30]
                                     [--soak-warmup N] [--soak-dir PATH] [--server-env NAME=VALUE]...
           --store PATH          reuse this SQLite store when it exists, otherwise build it there
@@ -70,6 +82,11 @@ internal sealed record BenchmarkOptions
                                 lock held --soak-lock-seconds every --soak-lock-every minutes, alerts by SMTP
           --soak-warmup N       minutes after which memory must stay flat (default 10, or a third of a shorter soak)
           --soak-dir PATH       keep the soak's store, server log and mails there (default: a new temp directory)
+          --sessions N          instead of the pages: N headless Chromium tabs on the overview or the grid (one in five),
+                                memory per idle circuit, assessment landing to every open overview, grid sort/filter
+          --landings N          changes landed through the API and timed to every open overview
+          --grid-actions N      sorts, and as many filter changes, timed in one open grid
+          --dotnet-tools DIR    where dotnet-counters and dotnet-gcdump are (default: PATH, then ~/.dotnet/tools)
         """;
 
     public static BenchmarkOptions Parse(string[] args)
@@ -106,6 +123,10 @@ internal sealed record BenchmarkOptions
                 "--soak-lock-seconds" => options with { SoakLockSeconds = Positive(Number(), "--soak-lock-seconds") },
                 "--soak-warmup" => options with { SoakWarmupMinutes = Math.Max(0, Number()) },
                 "--soak-dir" => options with { SoakDirectory = Value() },
+                "--sessions" => options with { Sessions = Positive(Number(), "--sessions") },
+                "--landings" => options with { Landings = Positive(Number(), "--landings") },
+                "--grid-actions" => options with { GridActions = Positive(Number(), "--grid-actions") },
+                "--dotnet-tools" => options with { DotnetTools = Value() },
                 "--server-env" => options with { ServerEnvironment = With(options.ServerEnvironment, Value()) },
                 _ => throw new ArgumentException($"Unknown option {args[i]}."),
             };

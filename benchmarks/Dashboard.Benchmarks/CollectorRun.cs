@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using Dapper;
 using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Server.Tests.Deployment;
 using Microsoft.Data.Sqlite;
 using Microsoft.Extensions.DependencyInjection;
 
@@ -23,7 +24,7 @@ internal sealed class CollectorRun(BenchmarkOptions options, Report report)
         File.Copy(options.StorePath, copy);
         if (File.Exists(options.StorePath + "-wal")) File.Copy(options.StorePath + "-wal", copy + "-wal");
 
-        var simulatorDll = Path.Combine(RepositoryLayout.Root(), "src", "Simulator", "bin", options.Configuration, "net10.0", "IfiDashboard.Simulator.dll");
+        var simulatorDll = Path.Combine(RepositoryRoot.Path, "src", "Simulator", "bin", options.Configuration, "net10.0", "IfiDashboard.Simulator.dll");
         await using var simulator = await SimulatorProcess.StartAsync(simulatorDll, directory, options.CollectorFleet);
         var retargeted = await RetargetAsync(copy, simulator.Ports);
         Console.WriteLine($"collector run: {retargeted} registrations pointed at {simulator.Ports.Count} simulated instances");

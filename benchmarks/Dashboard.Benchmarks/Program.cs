@@ -32,7 +32,9 @@ var facts = await StoreFacts.ReadAsync(store);
 Console.WriteLine($"store: {facts.Instances} instances, {facts.GrowthEvents} growth events, {facts.Polls} polls, " +
                   $"{facts.Files} files, {facts.Bytes / 1024.0 / 1024:F0} MB; busiest instance {facts.BusiestInstanceId} ({facts.BusiestEvents} events)");
 
-if (!options.ProbeOnly && !options.CollectorOnly)
+if (options.Sessions > 0)
+    await new SessionsRun(options, report).RunAsync();
+else if (!options.ProbeOnly && !options.CollectorOnly)
     await new DashboardRun(options, report, facts).RunAsync();
 if (options.ProbeAssessment)
     await AssessmentProbe.RunAsync(options, report);

@@ -45,8 +45,8 @@ public sealed class Browser : IDisposable
 
     static readonly Lazy<string> AxeSource = new(() =>
     {
-        var path = Path.GetFullPath(Path.Combine(Path.GetDirectoryName(Production.ServerProcess.Project)!, "..", "..",
-            "tests", "Accessibility", "node_modules", "axe-core", "axe.min.js"));
+        var path = Path.Combine(IfiDashboard.Server.Tests.Deployment.RepositoryRoot.Path,
+            "tests", "Accessibility", "node_modules", "axe-core", "axe.min.js");
         return File.Exists(path)
             ? File.ReadAllText(path)
             : throw new InvalidOperationException($"axe-core is missing ({path}): run scripts/install-test-dependencies.sh");

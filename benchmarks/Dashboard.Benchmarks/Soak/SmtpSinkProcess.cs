@@ -27,7 +27,7 @@ internal sealed class SmtpSinkProcess : IAsyncDisposable
         var port = ServerProcess.FreePort();
         // Debian's package installs into the system interpreter, which a python3 earlier on PATH may not see.
         var info = new ProcessStartInfo("/usr/bin/python3") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        info.ArgumentList.Add(Path.Combine(RepositoryLayout.Root(), "tests", "Server.Tests", "Alerts", "smtp_sink.py"));
+        info.ArgumentList.Add(Path.Combine(RepositoryRoot.Path, "tests", "Server.Tests", "Alerts", "smtp_sink.py"));
         foreach (var argument in new[] { "--port", port.ToString(System.Globalization.CultureInfo.InvariantCulture), "--dir", mail, "--mode", "none" })
             info.ArgumentList.Add(argument);
         var process = Process.Start(info) ?? throw new InvalidOperationException("python3 did not start the SMTP sink.");
