@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Text.Json;
+using IfiDashboard.Server.Tests.Deployment;
 
 namespace IfiDashboard.Dashboard.Benchmarks.Soak;
 
