@@ -199,7 +199,7 @@ public sealed class InstanceInventory(IDbConnectionFactory connections, TimeProv
     /// <summary>Why the registration may not be stored: a broken rule, a name in use, a server registered already.</summary>
     async Task<InventoryWrite?> RefusalAsync(DbConnection connection, DbTransaction tx, InstanceRegistration registration, long? exceptId,
         CancellationToken ct)
-        => Refusal(registration, new InventoryFields.Holders(await ListActiveRecordsAsync(connection, tx, ct)), exceptId);
+        => Refusal(registration, new InventoryFields.Holders(await PossibleHoldersAsync(connection, tx, registration, ct)), exceptId);
 
     /// <summary><see cref="RefusalAsync"/> against the active instances given.</summary>
     static InventoryWrite? Refusal(InstanceRegistration registration, InventoryFields.Holders active, long? exceptId)
@@ -287,16 +287,51 @@ public sealed class InstanceInventory(IDbConnectionFactory connections, TimeProv
 
     sealed record AuditedInstance(InstanceRegistration Registration, string? ExternalKey);
 
+    const string ActiveRecords = $"""
+        SELECT {InstanceRow.InventoryColumns},
+            -- What the server said it is, as the assessment reads it: any poll that read its identity.
+            (SELECT s.server_name FROM instance_state s WHERE s.instance_id = instances.id) AS PolledServerName
+        FROM instances
+        WHERE retired_at IS NULL
+        """;
+
     static async Task<IReadOnlyList<InventoryRecord>> ListActiveRecordsAsync(DbConnection connection, DbTransaction tx, CancellationToken ct)
     {
-        const string sql = $"""
-            SELECT {InstanceRow.InventoryColumns},
-                -- What the server said it is, as the assessment reads it: any poll that read its identity.
-                (SELECT s.server_name FROM instance_state s WHERE s.instance_id = instances.id) AS PolledServerName
-            FROM instances
-            WHERE retired_at IS NULL;
+        var rows = await connection.QueryAsync<InstanceRow>(new CommandDefinition(ActiveRecords + " ORDER BY id;", transaction: tx,
+            cancellationToken: ct));
+        return rows.Select(r => r.ToInventoryRecord()).ToList();
+    }
+
+    /// <summary>
+    /// The active instances that could hold <paramref name="registration"/>'s name or server: every one that does, and a
+    /// few that only look alike, for <see cref="InventoryFields.Holders"/> to decide exactly. A single write reads these
+    /// few rows, not the whole inventory (at 10,000 instances that read took 0.1 s, under the write lock).
+    /// </summary>
+    /// <remarks>
+    /// Every key <see cref="InventoryFields.SameServer"/> compares starts with a host part: for the registration, its
+    /// host or the machine name a DNS name starts with; for an active instance, its host, its machine name, or the
+    /// machine its server reported (<c>MACHINE</c> or <c>MACHINE\INSTANCE</c>). Two keys are equal only when their host
+    /// parts are, so the rows below are every instance one of whose host parts is one of the registration's. Two machine
+    /// names alike meet only in one DNS domain, where the hosts are equal too. Names and hosts are ASCII by
+    /// <see cref="InstanceRules"/>, so <c>lower()</c> compares them as C# does, on both stores.
+    /// </remarks>
+    static async Task<IReadOnlyList<InventoryRecord>> PossibleHoldersAsync(DbConnection connection, DbTransaction tx,
+        InstanceRegistration registration, CancellationToken ct)
+    {
+        const string sql = ActiveRecords + """
+
+              AND (lower(name) = lower(@name)
+                OR replace(replace(lower(host), '[', ''), ']', '') IN (@host, @machine)
+                OR substr(lower(host), 1, length(@host) + 1) = @host || '.'
+                OR EXISTS (SELECT 1 FROM instance_state s WHERE s.instance_id = instances.id
+                    AND (lower(s.server_name) IN (@host, @machine)
+                        OR substr(lower(s.server_name), 1, length(@host) + 1) = @host || '\'
+                        OR substr(lower(s.server_name), 1, length(@machine) + 1) = @machine || '\')))
+            ORDER BY id;
             """;
-        var rows = await connection.QueryAsync<InstanceRow>(new CommandDefinition(sql, transaction: tx, cancellationToken: ct));
+        var (host, machine) = InventoryFields.HostParts(registration);
+        var rows = await connection.QueryAsync<InstanceRow>(new CommandDefinition(sql,
+            new { name = registration.Name, host, machine }, tx, cancellationToken: ct));
         return rows.Select(r => r.ToInventoryRecord()).ToList();
     }
 

@@ -131,6 +131,18 @@ public static class InventoryFields
     }
 
     /// <summary>
+    /// The host parts every key of <paramref name="r"/> (<see cref="Keys"/>, without a polled name) starts with, lower
+    /// case: the host without IPv6 brackets, and the machine name a DNS name starts with (the host again when it has none).
+    /// </summary>
+    public static (string Host, string Machine) HostParts(InstanceRegistration r)
+    {
+        // Checked before the rules are: a missing host reads no server's holders.
+        var given = r.Host ?? "";
+        var host = given.Trim('[', ']').ToLowerInvariant();
+        return (host, MachineOf(given)?.ToLowerInvariant() ?? host);
+    }
+
+    /// <summary>
     /// Machine names are unique within a DNS domain only: <c>sql07.emea.bank</c> and <c>sql07.apac.bank</c> are two
     /// machines whatever their servers call themselves. An IP address or a bare name says nothing against it.
     /// </summary>
