@@ -13,6 +13,7 @@ public sealed class PossibleHoldersTests
 {
     static readonly string[] Machines = ["sql07", "SQL07", "sql08", "sql1"];
     static readonly string[] Domains = ["emea.bank", "apac.bank", "EMEA.bank"];
+    static readonly string[] Instances = ["REPORTING", "reporting", "SALES"];
     static readonly string[] Addresses = ["10.0.0.7", "10.0.0.70", "fd00::7", "[fd00::7]", "fd00::70"];
 
     static string RandomHost(Random random) => random.Next(3) switch
@@ -29,7 +30,7 @@ public sealed class PossibleHoldersTests
             0 => ((int?)null, (string?)null),
             1 => (1433, null),
             2 => (1500, null),
-            _ => (null, random.Next(2) == 0 ? "REPORTING" : "reporting"),
+            _ => (null, Instances[random.Next(Instances.Length)]),
         };
         // A few names repeat (in other case), so that names are taken too.
         var name = random.Next(6) == 0 ? $"SQL-{random.Next(number + 1)}" : $"sql-{number}";
@@ -39,7 +40,7 @@ public sealed class PossibleHoldersTests
     // A server's name is its machine's, unless someone renamed it (sp_addserver takes any name, a DNS name too).
     static string RandomServerName(Random random) => (random.Next(4) == 0
         ? $"{Machines[random.Next(Machines.Length)]}.{Domains[random.Next(Domains.Length)]}"
-        : Machines[random.Next(Machines.Length)]).ToUpperInvariant() + (random.Next(2) == 0 ? "" : @"\REPORTING");
+        : Machines[random.Next(Machines.Length)]).ToUpperInvariant() + (random.Next(2) == 0 ? "" : @"\" + Instances[random.Next(Instances.Length)]);
 
     static string Verdict(InventoryWrite write) => write.Refusal is { } refusal
         ? $"{refusal.Kind} by {refusal.Existing?.Id}"

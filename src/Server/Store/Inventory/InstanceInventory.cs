@@ -308,11 +308,12 @@ public sealed class InstanceInventory(IDbConnectionFactory connections, TimeProv
     /// few rows, not the whole inventory (at 10,000 instances that read took 0.1 s, under the write lock).
     /// </summary>
     /// <remarks>
-    /// Every key <see cref="InventoryFields.SameServer"/> compares starts with a host part: for the registration, its
-    /// host or the machine name a DNS name starts with; for an active instance, its host, its machine name, or the
-    /// machine its server reported (<c>MACHINE</c> or <c>MACHINE\INSTANCE</c>). Two keys are equal only when their host
-    /// parts are, so the rows below are every instance one of whose host parts is one of the registration's. Two machine
-    /// names alike meet only in one DNS domain, where the hosts are equal too. Names and hosts are ASCII by
+    /// A key <see cref="InventoryFields.SameServer"/> compares is a host part and an endpoint. The registration's host
+    /// parts are its host and the machine name a DNS name starts with; an active instance's are its host, its machine
+    /// name and the machine its server reported (<c>MACHINE</c> or <c>MACHINE\INSTANCE</c>). Its endpoints are its own
+    /// port or instance name, and the instance name its server reported. Two keys are equal only when both parts are, so
+    /// the rows below are every instance with a host part and an endpoint of the registration's. Two machine names alike
+    /// meet only in one DNS domain, where the hosts are equal too. Names, hosts and instance names are ASCII by
     /// <see cref="InstanceRules"/>, so <c>lower()</c> compares them as C# does, on both stores.
     /// </remarks>
     static async Task<IReadOnlyList<InventoryRecord>> PossibleHoldersAsync(DbConnection connection, DbTransaction tx,
@@ -321,17 +322,24 @@ public sealed class InstanceInventory(IDbConnectionFactory connections, TimeProv
         const string sql = ActiveRecords + """
 
               AND (lower(name) = lower(@name)
-                OR replace(replace(lower(host), '[', ''), ']', '') IN (@host, @machine)
-                OR substr(lower(host), 1, length(@host) + 1) = @host || '.'
-                OR EXISTS (SELECT 1 FROM instance_state s WHERE s.instance_id = instances.id
-                    AND (lower(s.server_name) IN (@host, @machine)
-                        OR substr(lower(s.server_name), 1, length(@host) + 1) = @host || '\'
-                        OR substr(lower(s.server_name), 1, length(@machine) + 1) = @machine || '\')))
+                OR ((replace(replace(lower(host), '[', ''), ']', '') IN (@host, @machine)
+                        OR substr(lower(host), 1, length(@host) + 1) = @host || '.'
+                        OR EXISTS (SELECT 1 FROM instance_state s WHERE s.instance_id = instances.id
+                            AND (lower(s.server_name) IN (@host, @machine)
+                                OR substr(lower(s.server_name), 1, length(@host) + 1) = @host || '\'
+                                OR substr(lower(s.server_name), 1, length(@machine) + 1) = @machine || '\')))
+                    AND CASE WHEN @instance IS NULL THEN coalesce(instance_name, '') = '' AND coalesce(port, @defaultPort) = @port
+                        ELSE lower(instance_name) = @instance
+                            OR EXISTS (SELECT 1 FROM instance_state s WHERE s.instance_id = instances.id
+                                AND length(s.server_name) > length(@instance)
+                                AND lower(substr(s.server_name, length(s.server_name) - length(@instance))) = '\' || @instance)
+                        END))
             ORDER BY id;
             """;
-        var (host, machine) = InventoryFields.HostParts(registration);
+        var key = InventoryFields.KeyParts(registration);
         var rows = await connection.QueryAsync<InstanceRow>(new CommandDefinition(sql,
-            new { name = registration.Name, host, machine }, tx, cancellationToken: ct));
+            new { name = registration.Name, host = key.Host, machine = key.Machine, instance = key.Instance, port = key.Port, defaultPort = InventoryFields.DefaultPort },
+            tx, cancellationToken: ct));
         return rows.Select(r => r.ToInventoryRecord()).ToList();
     }
 

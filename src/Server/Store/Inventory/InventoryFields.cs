@@ -131,15 +131,18 @@ public static class InventoryFields
     }
 
     /// <summary>
-    /// The host parts every key of <paramref name="r"/> (<see cref="Keys"/>, without a polled name) starts with, lower
-    /// case: the host without IPv6 brackets, and the machine name a DNS name starts with (the host again when it has none).
+    /// What every key of <paramref name="r"/> (<see cref="Keys"/>, without a polled name) is made of, lower case: the host
+    /// without IPv6 brackets, the machine name a DNS name starts with (the host again when it has none), and the
+    /// endpoint, an instance name or else a port.
     /// </summary>
-    public static (string Host, string Machine) HostParts(InstanceRegistration r)
+    public static (string Host, string Machine, string? Instance, int? Port) KeyParts(InstanceRegistration r)
     {
-        // Checked before the rules are: a missing host reads no server's holders.
+        // Read before the rules are checked: a missing host finds no server's holders.
         var given = r.Host ?? "";
         var host = given.Trim('[', ']').ToLowerInvariant();
-        return (host, MachineOf(given)?.ToLowerInvariant() ?? host);
+        return r.InstanceName is { Length: > 0 } instance
+            ? (host, MachineOf(given)?.ToLowerInvariant() ?? host, instance.ToLowerInvariant(), null)
+            : (host, MachineOf(given)?.ToLowerInvariant() ?? host, null, r.Port ?? DefaultPort);
     }
 
     /// <summary>
@@ -168,5 +171,5 @@ public static class InventoryFields
         ? $"{r.Host}\\{instance}"
         : $"{r.Host},{r.Port ?? DefaultPort}";
 
-    const int DefaultPort = 1433;
+    public const int DefaultPort = 1433;
 }
