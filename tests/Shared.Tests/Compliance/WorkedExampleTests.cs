@@ -1,8 +1,8 @@
-using IfiDashboard.Shared.Compliance.Facts;
-using IfiDashboard.Shared.Compliance.Policy;
-using IfiDashboard.Shared.Compliance.Restore;
-using IfiDashboard.Shared.Compliance.Status;
-using IfiDashboard.Shared.Compliance.Zeroing;
+using IfiDashboard.Compliance.Facts;
+using IfiDashboard.Compliance.Policy;
+using IfiDashboard.Compliance.Restore;
+using IfiDashboard.Compliance.Status;
+using IfiDashboard.Compliance.Zeroing;
 using IfiDashboard.Shared.Snapshots;
 using static IfiDashboard.Shared.Tests.Compliance.Fleet;
 

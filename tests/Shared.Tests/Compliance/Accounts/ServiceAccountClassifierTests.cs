@@ -1,5 +1,5 @@
-using IfiDashboard.Shared.Compliance.Accounts;
-using IfiDashboard.Shared.Compliance.Facts;
+using IfiDashboard.Compliance.Accounts;
+using IfiDashboard.Compliance.Facts;
 
 namespace IfiDashboard.Shared.Tests.Compliance;
 

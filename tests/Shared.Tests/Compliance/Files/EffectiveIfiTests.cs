@@ -1,5 +1,5 @@
-using IfiDashboard.Shared.Compliance.Facts;
-using IfiDashboard.Shared.Compliance.Files;
+using IfiDashboard.Compliance.Facts;
+using IfiDashboard.Compliance.Files;
 using IfiDashboard.Shared.Snapshots;
 using static IfiDashboard.Shared.Tests.Compliance.Fleet;
 

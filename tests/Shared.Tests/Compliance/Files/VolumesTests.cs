@@ -1,4 +1,4 @@
-using IfiDashboard.Shared.Compliance.Files;
+using IfiDashboard.Compliance.Files;
 
 namespace IfiDashboard.Shared.Tests.Compliance;
 

@@ -1,4 +1,4 @@
-using IfiDashboard.Shared.Compliance.Policy;
+using IfiDashboard.Compliance.Policy;
 using static IfiDashboard.Shared.Tests.Compliance.Fleet;
 
 namespace IfiDashboard.Shared.Tests.Compliance;

@@ -1,4 +1,4 @@
-using IfiDashboard.Shared.Compliance.Remediation;
+using IfiDashboard.Compliance.Remediation;
 using IfiDashboard.Shared.Snapshots;
 using static IfiDashboard.Shared.Tests.Compliance.Fleet;
 

@@ -1,6 +1,6 @@
-using IfiDashboard.Shared.Compliance.Facts;
-using IfiDashboard.Shared.Compliance.Restore;
-using IfiDashboard.Shared.Compliance.Zeroing;
+using IfiDashboard.Compliance.Facts;
+using IfiDashboard.Compliance.Restore;
+using IfiDashboard.Compliance.Zeroing;
 using IfiDashboard.Shared.Snapshots;
 using static IfiDashboard.Shared.Tests.Compliance.Fleet;
 

@@ -1,4 +1,4 @@
-using IfiDashboard.Shared.Compliance.Status;
+using IfiDashboard.Compliance.Status;
 using static IfiDashboard.Shared.Tests.Compliance.Fleet;
 
 namespace IfiDashboard.Shared.Tests.Compliance;

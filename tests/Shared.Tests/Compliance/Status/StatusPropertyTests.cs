@@ -1,6 +1,6 @@
-using IfiDashboard.Shared.Compliance.Facts;
-using IfiDashboard.Shared.Compliance.Policy;
-using IfiDashboard.Shared.Compliance.Status;
+using IfiDashboard.Compliance.Facts;
+using IfiDashboard.Compliance.Policy;
+using IfiDashboard.Compliance.Status;
 using IfiDashboard.Shared.Snapshots;
 using static IfiDashboard.Shared.Tests.Compliance.Fleet;
 

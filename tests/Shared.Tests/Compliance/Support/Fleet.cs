@@ -1,4 +1,4 @@
-using IfiDashboard.Shared.Compliance.Facts;
+using IfiDashboard.Compliance.Facts;
 using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Shared.Tests.Compliance;

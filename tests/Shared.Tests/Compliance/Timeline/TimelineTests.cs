@@ -1,4 +1,4 @@
-using IfiDashboard.Shared.Compliance.Timeline;
+using IfiDashboard.Compliance.Timeline;
 using IfiDashboard.Shared.Snapshots;
 using static IfiDashboard.Shared.Tests.Compliance.Fleet;
 

@@ -1,5 +1,5 @@
-using IfiDashboard.Shared.Compliance.Facts;
-using IfiDashboard.Shared.Compliance.Zeroing;
+using IfiDashboard.Compliance.Facts;
+using IfiDashboard.Compliance.Zeroing;
 using IfiDashboard.Shared.Snapshots;
 using static IfiDashboard.Shared.Tests.Compliance.Fleet;
 

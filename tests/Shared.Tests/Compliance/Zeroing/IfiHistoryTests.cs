@@ -1,4 +1,4 @@
-using IfiDashboard.Shared.Compliance.Zeroing;
+using IfiDashboard.Compliance.Zeroing;
 using IfiDashboard.Shared.Snapshots;
 using static IfiDashboard.Shared.Tests.Compliance.Fleet;
 
