@@ -1,4 +1,3 @@
-using IfiDashboard.Compliance;
 using IfiDashboard.Compliance.Accounts;
 using IfiDashboard.Compliance.Facts;
 using IfiDashboard.Compliance.Remediation;
