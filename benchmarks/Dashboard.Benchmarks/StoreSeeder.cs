@@ -1,10 +1,10 @@
 using System.Diagnostics;
 using Dapper;
+using IfiDashboard.Compliance.Policy;
 using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Ingestion;
 using IfiDashboard.Server.Store.Inventory;
 using IfiDashboard.Server.Store.Policy;
-using IfiDashboard.Shared.Compliance.Policy;
 using IfiDashboard.Shared.Inventory;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;

@@ -4,7 +4,6 @@ using IfiDashboard.Client.Tests.Editing;
 using IfiDashboard.Client.Tests.Rendering;
 using IfiDashboard.Client.Tests.TestData;
 using IfiDashboard.Shared.Alerts;
-using IfiDashboard.Shared.Dashboard;
 using Microsoft.Extensions.DependencyInjection;
 
 namespace IfiDashboard.Client.Tests;

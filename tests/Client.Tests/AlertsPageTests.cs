@@ -1,8 +1,8 @@
 using IfiDashboard.Client.Pages;
 using IfiDashboard.Client.Tests.Rendering;
 using IfiDashboard.Client.Tests.TestData;
+using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Shared.Alerts;
-using IfiDashboard.Shared.Dashboard;
 using Microsoft.Extensions.DependencyInjection;
 
 namespace IfiDashboard.Client.Tests;

@@ -1,9 +1,9 @@
 using IfiDashboard.Client.Pages.Changes;
 using IfiDashboard.Client.Tests.Rendering;
 using IfiDashboard.Client.Tests.TestData;
-using IfiDashboard.Shared.Compliance.Facts;
-using IfiDashboard.Shared.Compliance.Timeline;
-using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Compliance.Facts;
+using IfiDashboard.Compliance.Timeline;
 using IfiDashboard.Shared.Snapshots;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Time.Testing;

@@ -1,8 +1,8 @@
 using System.Globalization;
 using IfiDashboard.Client.Components.Charts;
 using IfiDashboard.Client.Tests.TestData;
-using IfiDashboard.Shared.Compliance.Summary;
-using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Compliance.Summary;
 
 using IfiDashboard.Client.Tests.Rendering;
 

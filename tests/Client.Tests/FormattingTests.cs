@@ -1,7 +1,7 @@
 using IfiDashboard.Client.Components;
 using IfiDashboard.Client.Pages.Instances;
 using IfiDashboard.Client.Tests.TestData;
-using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Client.Tests;
@@ -78,7 +78,7 @@ public sealed class FormattingTests
         var query = InstanceQuery.Parse(key => values.TryGetValue(key, out var value) ? value.ToString() : null);
 
         Assert.Equal(url, query.ToUrl());
-        Assert.Equal(Shared.Compliance.Policy.DesiredState.Forbidden, query.Policy);
+        Assert.Equal(IfiDashboard.Compliance.Policy.DesiredState.Forbidden, query.Policy);
         Assert.Equal([GridColumn.Name, GridColumn.Status, GridColumn.Ifi], GridColumns.InOrder.Where(query.Columns.Shows));
     }
 

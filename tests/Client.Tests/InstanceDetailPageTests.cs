@@ -1,6 +1,6 @@
 using IfiDashboard.Client.Pages.Detail;
 using IfiDashboard.Client.Tests.TestData;
-using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Shared.Snapshots;
 using Microsoft.Extensions.DependencyInjection;
 

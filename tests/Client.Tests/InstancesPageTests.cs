@@ -5,11 +5,11 @@ using Bunit;
 using Bunit.TestDoubles;
 using IfiDashboard.Client.Pages.Instances;
 using IfiDashboard.Client.Tests.TestData;
-using IfiDashboard.Shared.Dashboard;
 using Microsoft.AspNetCore.Components;
 using Microsoft.Extensions.DependencyInjection;
 
 using IfiDashboard.Client.Tests.Rendering;
+using IfiDashboard.Compliance.Assessment;
 
 namespace IfiDashboard.Client.Tests;
 

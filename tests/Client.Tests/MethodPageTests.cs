@@ -119,7 +119,7 @@ public sealed class MethodPageTests : ComponentTest
     [Fact]
     public void Every_figure_of_the_overview_links_to_its_method_topic()
     {
-        Services.AddSingleton<IfiDashboard.Shared.Dashboard.IFleetAssessments>(FakeAssessments.Of(Fleets.Of(Fleets.Mixed())));
+        Services.AddSingleton<IfiDashboard.Compliance.Assessment.IFleetAssessments>(FakeAssessments.Of(Fleets.Of(Fleets.Mixed())));
         var page = Render<OverviewPage>();
 
         string[] Topics(string selector) =>

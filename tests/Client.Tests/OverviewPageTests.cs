@@ -1,7 +1,7 @@
 using IfiDashboard.Client.Pages.Overview;
 using IfiDashboard.Client.Tests.TestData;
-using IfiDashboard.Shared.Compliance.Status;
-using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Compliance.Status;
 using Microsoft.Extensions.DependencyInjection;
 
 using IfiDashboard.Client.Tests.Rendering;

@@ -1,4 +1,4 @@
-using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Shared.Snapshots;
 using Microsoft.Extensions.DependencyInjection;
 using OpenQA.Selenium;

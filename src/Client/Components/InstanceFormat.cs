@@ -1,5 +1,5 @@
 using System.Globalization;
-using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Client.Components;

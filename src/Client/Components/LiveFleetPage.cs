@@ -1,6 +1,6 @@
-using IfiDashboard.Shared.Dashboard;
 using Microsoft.AspNetCore.Components;
 using Microsoft.AspNetCore.Components.Authorization;
+using IfiDashboard.Compliance.Assessment;
 
 namespace IfiDashboard.Client.Components;
 

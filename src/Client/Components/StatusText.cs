@@ -1,5 +1,5 @@
-using IfiDashboard.Shared.Compliance.Policy;
-using IfiDashboard.Shared.Compliance.Status;
+using IfiDashboard.Compliance.Policy;
+using IfiDashboard.Compliance.Status;
 
 namespace IfiDashboard.Client.Components;
 

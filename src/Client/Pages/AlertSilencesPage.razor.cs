@@ -2,8 +2,8 @@ using System.Globalization;
 using System.Security.Claims;
 using IfiDashboard.Client.Components.Forms;
 using IfiDashboard.Client.Pages.Policy;
+using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Shared.Alerts;
-using IfiDashboard.Shared.Dashboard;
 using Microsoft.AspNetCore.Components;
 using Microsoft.AspNetCore.Http;
 

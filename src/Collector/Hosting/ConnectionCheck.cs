@@ -1,5 +1,5 @@
 using IfiDashboard.Collector.Probes;
-using IfiDashboard.Shared.Compliance.Remediation;
+using IfiDashboard.Compliance.Remediation;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
 using Microsoft.Extensions.Configuration;

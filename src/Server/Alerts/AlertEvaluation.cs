@@ -1,9 +1,9 @@
+using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Server.Alerts.Delivery;
 using IfiDashboard.Server.Alerts.Mail;
 using IfiDashboard.Server.Alerts.Rules;
 using IfiDashboard.Server.Compliance;
 using IfiDashboard.Server.Store.Alerts;
-using IfiDashboard.Shared.Dashboard;
 using Microsoft.Extensions.Options;
 
 namespace IfiDashboard.Server.Alerts;

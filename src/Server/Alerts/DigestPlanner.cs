@@ -1,7 +1,7 @@
+using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Server.Alerts.Mail;
 using IfiDashboard.Server.Alerts.Rules;
 using IfiDashboard.Server.Store.Alerts;
-using IfiDashboard.Shared.Dashboard;
 
 namespace IfiDashboard.Server.Alerts;
 

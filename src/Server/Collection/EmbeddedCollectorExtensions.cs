@@ -1,5 +1,5 @@
 using IfiDashboard.Collector;
-using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Server.Store;
 using IfiDashboard.Shared.Snapshots;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 

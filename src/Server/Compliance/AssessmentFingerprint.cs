@@ -1,6 +1,6 @@
 using System.Security.Cryptography;
 using System.Text.Json;
-using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Compliance.Assessment;
 
 namespace IfiDashboard.Server.Compliance;
 

@@ -1,6 +1,9 @@
+using IfiDashboard.Client.Pages.Changes;
+using IfiDashboard.Client.Pages.Detail;
+using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Compliance.Zeroing;
+using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Policy;
-using IfiDashboard.Shared.Compliance.Zeroing;
-using IfiDashboard.Shared.Dashboard;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 
 namespace IfiDashboard.Server.Compliance;

@@ -1,10 +1,10 @@
 using System.Runtime.CompilerServices;
 using System.Text.Json;
 using Dapper;
+using IfiDashboard.Compliance.Facts;
 using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Dashboard;
 using IfiDashboard.Server.Store.Inventory;
-using IfiDashboard.Shared.Compliance.Facts;
 using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Server.Compliance;

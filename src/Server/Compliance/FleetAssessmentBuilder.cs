@@ -1,16 +1,16 @@
 using System.Diagnostics.Metrics;
 using IfiDashboard.Collector.Credentials;
+using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Compliance.Facts;
+using IfiDashboard.Compliance.Policy;
+using IfiDashboard.Compliance.Remediation;
+using IfiDashboard.Compliance.Summary;
+using IfiDashboard.Compliance.Zeroing;
 using IfiDashboard.Server.Ingestion;
 using IfiDashboard.Server.Store.Dashboard;
 using IfiDashboard.Server.Store.Inventory;
 using IfiDashboard.Server.Store.Policy;
 using IfiDashboard.Server.Store.Remediation;
-using IfiDashboard.Shared.Compliance.Facts;
-using IfiDashboard.Shared.Compliance.Policy;
-using IfiDashboard.Shared.Compliance.Remediation;
-using IfiDashboard.Shared.Compliance.Summary;
-using IfiDashboard.Shared.Compliance.Zeroing;
-using IfiDashboard.Shared.Dashboard;
 using IfiDashboard.Shared.Inventory;
 
 namespace IfiDashboard.Server.Compliance;

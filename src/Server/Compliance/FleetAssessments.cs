@@ -1,4 +1,5 @@
-using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Server.Store;
 
 namespace IfiDashboard.Server.Compliance;
 

@@ -1,5 +1,5 @@
-using IfiDashboard.Shared.Compliance.Timeline;
-using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Client.Pages.Changes;
+using IfiDashboard.Compliance.Timeline;
 
 namespace IfiDashboard.Server.Compliance;
 

@@ -1,12 +1,12 @@
-using IfiDashboard.Shared.Compliance.Accounts;
-using IfiDashboard.Shared.Compliance.Facts;
-using IfiDashboard.Shared.Compliance.Files;
-using IfiDashboard.Shared.Compliance.Policy;
-using IfiDashboard.Shared.Compliance.Remediation;
-using IfiDashboard.Shared.Compliance.Restore;
-using IfiDashboard.Shared.Compliance.Status;
-using IfiDashboard.Shared.Compliance.Zeroing;
-using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Compliance.Accounts;
+using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Compliance.Facts;
+using IfiDashboard.Compliance.Files;
+using IfiDashboard.Compliance.Policy;
+using IfiDashboard.Compliance.Remediation;
+using IfiDashboard.Compliance.Restore;
+using IfiDashboard.Compliance.Status;
+using IfiDashboard.Compliance.Zeroing;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
 

@@ -1,11 +1,12 @@
 using Dapper;
+using IfiDashboard.Client.Pages.Detail;
+using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Compliance.Facts;
+using IfiDashboard.Compliance.Files;
+using IfiDashboard.Compliance.Timeline;
+using IfiDashboard.Compliance.Zeroing;
 using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Dashboard;
-using IfiDashboard.Shared.Compliance.Facts;
-using IfiDashboard.Shared.Compliance.Files;
-using IfiDashboard.Shared.Compliance.Timeline;
-using IfiDashboard.Shared.Compliance.Zeroing;
-using IfiDashboard.Shared.Dashboard;
 using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Server.Compliance;

@@ -3,7 +3,7 @@ using IfiDashboard.Client.Pages.Audit;
 using IfiDashboard.Server.Audit;
 using IfiDashboard.Server.Remediation;
 using IfiDashboard.Server.Security;
-using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Server.Store;
 using IfiDashboard.Shared.Security;
 using Microsoft.AspNetCore.Authorization;
 using Microsoft.AspNetCore.Components.Endpoints;

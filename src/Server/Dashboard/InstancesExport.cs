@@ -1,7 +1,7 @@
 using IfiDashboard.Client.Pages.Instances;
+using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Compliance.Timeline;
 using IfiDashboard.Server.Compliance;
-using IfiDashboard.Shared.Compliance.Timeline;
-using IfiDashboard.Shared.Dashboard;
 using IfiDashboard.Shared.Security;
 
 namespace IfiDashboard.Server.Dashboard;

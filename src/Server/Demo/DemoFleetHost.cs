@@ -1,6 +1,6 @@
+using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Inventory;
 using IfiDashboard.Server.Store.Policy;
-using IfiDashboard.Shared.Dashboard;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Simulator.Hosting;
 using IfiDashboard.Simulator.Scenarios;

@@ -47,7 +47,7 @@ public sealed class ConnectionTestLimits(IOptions<ConnectionTestOptions> setting
             return;
         logger.LogWarning("Connection test refused for {Actor} from {Address}: over the limit of {Permits} per {Window} s",
             actor.Name, actor.RemoteAddress, options.PermitLimit, options.WindowSeconds);
-        throw new Shared.Editing.TooManyConnectionTestsException(
+        throw new TooManyConnectionTestsException(
             lease.TryGetMetadata(MetadataName.RetryAfter, out var retryAfter) ? retryAfter : null);
     }
 

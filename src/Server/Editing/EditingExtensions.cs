@@ -1,4 +1,5 @@
-using IfiDashboard.Shared.Editing;
+using IfiDashboard.Client.Pages.Inventory;
+using IfiDashboard.Client.Pages.Policy;
 
 namespace IfiDashboard.Server.Editing;
 

@@ -1,8 +1,8 @@
+using IfiDashboard.Client.Pages.Inventory;
 using IfiDashboard.Collector.Connections;
 using IfiDashboard.Collector.Probes;
 using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Inventory;
-using IfiDashboard.Shared.Editing;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
 
@@ -10,7 +10,7 @@ namespace IfiDashboard.Server.Editing;
 
 /// <summary>
 /// The dashboard's side of <see cref="InstanceInventory"/>, which owns the rules, the writes and their announcement. A
-/// busy store refuses a change with <see cref="IfiDashboard.Shared.Editing.StoreBusyException"/>, whose message the page shows.
+/// busy store refuses a change with <see cref="StoreBusyException"/>, whose message the page shows.
 /// </summary>
 public sealed class InventoryEditor(
     InstanceInventory instances,

@@ -1,12 +1,12 @@
 using System.Security.Claims;
+using IfiDashboard.Client.Pages.Policy;
+using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Compliance.Policy;
+using IfiDashboard.Compliance.Summary;
 using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Inventory;
 using IfiDashboard.Server.Store.Policy;
-using IfiDashboard.Shared.Compliance.Policy;
-using IfiDashboard.Shared.Compliance.Summary;
-using IfiDashboard.Shared.Dashboard;
-using IfiDashboard.Shared.Editing;
 using IfiDashboard.Shared.Security;
 using Microsoft.Extensions.Options;
 

@@ -6,7 +6,7 @@ using IfiDashboard.Server.Api.Http;
 using IfiDashboard.Server.Api.Inventory;
 using IfiDashboard.Client.Pages.Reports;
 using IfiDashboard.Server.Store.Reports;
-using IfiDashboard.Shared.Compliance.Status;
+using IfiDashboard.Compliance.Status;
 
 namespace IfiDashboard.Server.Reports;
 

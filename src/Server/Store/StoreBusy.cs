@@ -1,6 +1,6 @@
-using IfiDashboard.Shared.Editing;
 using Microsoft.Data.Sqlite;
 using Npgsql;
+using IfiDashboard.Server.Editing;
 
 namespace IfiDashboard.Server.Store;
 

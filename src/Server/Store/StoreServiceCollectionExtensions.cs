@@ -1,6 +1,5 @@
 using IfiDashboard.Server.Store.Audit;
 using IfiDashboard.Server.Store.Dashboard;
-using IfiDashboard.Shared.Dashboard;
 using IfiDashboard.Server.Store.Ingestion;
 using IfiDashboard.Server.Store.Inventory;
 using IfiDashboard.Server.Store.Migrations;

@@ -1,4 +1,4 @@
-using IfiDashboard.Shared.Editing;
+using IfiDashboard.Client.Pages.Inventory;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
 

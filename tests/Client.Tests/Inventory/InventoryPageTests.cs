@@ -1,7 +1,6 @@
 using IfiDashboard.Client.Pages.Inventory;
 using IfiDashboard.Client.Tests.Editing;
 using IfiDashboard.Client.Tests.Rendering;
-using IfiDashboard.Shared.Editing;
 using IfiDashboard.Shared.Inventory;
 using Microsoft.Extensions.DependencyInjection;
 

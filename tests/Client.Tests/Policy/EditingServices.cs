@@ -1,6 +1,6 @@
+using IfiDashboard.Client.Pages.Policy;
 using IfiDashboard.Client.Tests.TestData;
-using IfiDashboard.Shared.Dashboard;
-using IfiDashboard.Shared.Editing;
+using IfiDashboard.Compliance.Assessment;
 using Microsoft.AspNetCore.Components.Forms;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Time.Testing;

@@ -1,9 +1,9 @@
 using System.Security.Claims;
+using IfiDashboard.Client.Pages.Policy;
 using IfiDashboard.Client.Tests.TestData;
-using IfiDashboard.Shared.Compliance.Policy;
-using IfiDashboard.Shared.Compliance.Summary;
-using IfiDashboard.Shared.Dashboard;
-using IfiDashboard.Shared.Editing;
+using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Compliance.Policy;
+using IfiDashboard.Compliance.Summary;
 
 namespace IfiDashboard.Client.Tests.Editing;
 
@@ -53,7 +53,7 @@ public sealed class FakePolicyEditor(Func<Task<PolicyView>> get, IFleetAssessmen
         return PolicyImpact.Compare(await FactsAsync(), current, current with { Waivers = [.. current.Waivers, waiver] }, InstanceSpec.Now);
     }
 
-    async Task<IEnumerable<Shared.Compliance.Facts.InstanceFacts>> FactsAsync() =>
+    async Task<IEnumerable<IfiDashboard.Compliance.Facts.InstanceFacts>> FactsAsync() =>
         (await (fleet ?? throw new NotSupportedException("This fake was given no fleet to preview.")).GetAsync(CancellationToken.None))
         .Instances.Select(i => i.Facts);
 

@@ -2,11 +2,10 @@ using IfiDashboard.Client.Pages.Policy;
 using IfiDashboard.Client.Tests.Editing;
 using IfiDashboard.Client.Tests.Rendering;
 using IfiDashboard.Client.Tests.TestData;
-using IfiDashboard.Shared.Compliance.Policy;
-using IfiDashboard.Shared.Compliance.Status;
-using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Compliance.Policy;
+using IfiDashboard.Compliance.Status;
 using IfiDashboard.Shared.Snapshots;
-using IfiDashboard.Shared.Editing;
 using IfiDashboard.Shared.Security;
 using Microsoft.Extensions.DependencyInjection;
 

@@ -1,11 +1,11 @@
 using IfiDashboard.Client.Components.Forms;
+using IfiDashboard.Client.Pages.Inventory;
 using IfiDashboard.Client.Pages.Policy;
 using IfiDashboard.Client.Tests.Editing;
 using IfiDashboard.Client.Tests.Rendering;
 using IfiDashboard.Client.Tests.TestData;
-using IfiDashboard.Shared.Compliance.Policy;
-using IfiDashboard.Shared.Dashboard;
-using IfiDashboard.Shared.Editing;
+using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Compliance.Policy;
 using Microsoft.Extensions.DependencyInjection;
 
 namespace IfiDashboard.Client.Tests.Policy;
@@ -121,9 +121,9 @@ public sealed class PolicyPageTests : ComponentTest
     public void The_find_box_narrows_the_waiver_forms_instances_and_a_single_match_is_chosen(string find, string[] listed, string? chosen)
     {
         var fleet = Fleets.Of([
-            new InstanceSpec { Id = 1, Name = "SQLFIN01", Status = Shared.Compliance.Status.ComplianceStatus.Waived }.Build(),
-            new InstanceSpec { Id = 2, Name = "SQLFIN02", Status = Shared.Compliance.Status.ComplianceStatus.NonCompliant }.Build(),
-            new InstanceSpec { Id = 3, Name = "SQLHR01", Status = Shared.Compliance.Status.ComplianceStatus.NonCompliant }.Build(),
+            new InstanceSpec { Id = 1, Name = "SQLFIN01", Status = IfiDashboard.Compliance.Status.ComplianceStatus.Waived }.Build(),
+            new InstanceSpec { Id = 2, Name = "SQLFIN02", Status = IfiDashboard.Compliance.Status.ComplianceStatus.NonCompliant }.Build(),
+            new InstanceSpec { Id = 3, Name = "SQLHR01", Status = IfiDashboard.Compliance.Status.ComplianceStatus.NonCompliant }.Build(),
         ]);
         NavigateTo("policy?find=" + Uri.EscapeDataString(find));
 
@@ -140,8 +140,8 @@ public sealed class PolicyPageTests : ComponentTest
     public void Waivers_show_author_expiry_whether_active_and_the_instance_status_now()
     {
         var fleet = Fleets.Of([
-            new InstanceSpec { Id = 1, Name = "SQLFIN01", Status = Shared.Compliance.Status.ComplianceStatus.Waived }.Build(),
-            new InstanceSpec { Id = 3, Name = "SQLHR01", Status = Shared.Compliance.Status.ComplianceStatus.NonCompliant }.Build(),
+            new InstanceSpec { Id = 1, Name = "SQLFIN01", Status = IfiDashboard.Compliance.Status.ComplianceStatus.Waived }.Build(),
+            new InstanceSpec { Id = 3, Name = "SQLHR01", Status = IfiDashboard.Compliance.Status.ComplianceStatus.NonCompliant }.Build(),
         ]);
         var view = FakePolicyEditor.View(2, waivers: [WaiverFor(12, 3, "SQLHR01", Now.AddDays(-1)), WaiverFor(11, 1, "SQLFIN01", Now.AddDays(3))]);
 

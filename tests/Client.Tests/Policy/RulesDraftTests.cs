@@ -1,6 +1,6 @@
 using IfiDashboard.Client.Components.Forms;
 using IfiDashboard.Client.Pages.Policy;
-using IfiDashboard.Shared.Compliance.Policy;
+using IfiDashboard.Compliance.Policy;
 
 namespace IfiDashboard.Client.Tests.Policy;
 

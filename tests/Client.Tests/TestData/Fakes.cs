@@ -1,4 +1,5 @@
-using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Client.Pages.Detail;
+using IfiDashboard.Compliance.Assessment;
 
 namespace IfiDashboard.Client.Tests.TestData;
 

@@ -1,7 +1,7 @@
-using IfiDashboard.Shared.Compliance.Status;
-using IfiDashboard.Shared.Compliance.Summary;
-using IfiDashboard.Shared.Compliance.Zeroing;
-using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Compliance.Status;
+using IfiDashboard.Compliance.Summary;
+using IfiDashboard.Compliance.Zeroing;
 
 namespace IfiDashboard.Client.Tests.TestData;
 
@@ -40,8 +40,8 @@ public static class Fleets
         new InstanceSpec { Id = 3, Name = "SQLHR01", Status = ComplianceStatus.Waived, Ifi = Shared.Snapshots.IfiState.Disabled, TimeLost30Days = TimeSpan.FromMinutes(5), RestoreExtraSeconds = 300, Environment = "Test" }.Build(),
         new InstanceSpec { Id = 4, Name = "SQLOLD", Status = ComplianceStatus.Unknown, Ifi = Shared.Snapshots.IfiState.Unknown, UnknownReason = "build too old", ProductVersion = "11.0.6020.0" }.Build(),
         new InstanceSpec { Id = 5, Name = "SQLGONE", Status = ComplianceStatus.Unknown, Ifi = Shared.Snapshots.IfiState.Unknown, UnknownReason = "unreachable", IsStale = true }.Build(),
-        new InstanceSpec { Id = 6, Name = "AZDB01", Status = ComplianceStatus.NotApplicable, Desired = Shared.Compliance.Policy.DesiredState.NotApplicable, Environment = "Cloud", Owner = null }.Build(),
-        new InstanceSpec { Id = 7, Name = "SQLPCI01", Status = ComplianceStatus.NonCompliant, Desired = Shared.Compliance.Policy.DesiredState.Forbidden, Tags = ["pci"], ProductVersion = "16.0.4135.4", Explanation = "IFI is on but policy 'pci' forbids it" }.Build(),
+        new InstanceSpec { Id = 6, Name = "AZDB01", Status = ComplianceStatus.NotApplicable, Desired = IfiDashboard.Compliance.Policy.DesiredState.NotApplicable, Environment = "Cloud", Owner = null }.Build(),
+        new InstanceSpec { Id = 7, Name = "SQLPCI01", Status = ComplianceStatus.NonCompliant, Desired = IfiDashboard.Compliance.Policy.DesiredState.Forbidden, Tags = ["pci"], ProductVersion = "16.0.4135.4", Explanation = "IFI is on but policy 'pci' forbids it" }.Build(),
         new InstanceSpec { Id = 8, Name = "SQLDEV01", Status = ComplianceStatus.Compliant, Environment = "Development", IsStale = true, ProductVersion = "14.0.3456.2" }.Build(),
         new InstanceSpec { Id = 9, Name = "SQLDEV02", Status = ComplianceStatus.Compliant, Environment = "Development", ProductVersion = "16.0.4135.4" }.Build(),
     ];

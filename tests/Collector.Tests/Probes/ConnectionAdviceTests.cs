@@ -1,5 +1,5 @@
 using IfiDashboard.Collector.Tests.Support;
-using IfiDashboard.Shared.Compliance.Remediation;
+using IfiDashboard.Compliance.Remediation;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
 using IfiDashboard.Simulator.Scenarios;

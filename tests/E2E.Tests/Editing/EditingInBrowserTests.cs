@@ -1,9 +1,9 @@
 using IfiDashboard.Collector.Scheduling;
+using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Compliance.Policy;
+using IfiDashboard.Compliance.Status;
 using IfiDashboard.Server.Compliance;
 using IfiDashboard.Server.Store.Inventory;
-using IfiDashboard.Shared.Compliance.Policy;
-using IfiDashboard.Shared.Compliance.Status;
-using IfiDashboard.Shared.Dashboard;
 using IfiDashboard.Shared.Inventory;
 using Microsoft.Extensions.DependencyInjection;
 using OpenQA.Selenium;

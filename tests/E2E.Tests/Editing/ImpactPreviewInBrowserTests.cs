@@ -1,8 +1,8 @@
 using System.Security.Claims;
 using IfiDashboard.Client.Components;
-using IfiDashboard.Shared.Compliance.Summary;
-using IfiDashboard.Shared.Dashboard;
-using IfiDashboard.Shared.Editing;
+using IfiDashboard.Client.Pages.Policy;
+using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Compliance.Summary;
 using IfiDashboard.Shared.Security;
 using Microsoft.Extensions.DependencyInjection;
 using OpenQA.Selenium;

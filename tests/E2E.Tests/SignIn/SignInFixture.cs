@@ -1,5 +1,5 @@
+using IfiDashboard.Client.Pages.Inventory;
 using IfiDashboard.Shared.Inventory;
-using IfiDashboard.Shared.Editing;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.Extensions.DependencyInjection;

@@ -50,7 +50,7 @@ public sealed class AlertEmailTests
             Assert.Contains("IFI is off but the default policy requires it", body, StringComparison.Ordinal);
             Assert.Contains("NonCompliant", body, StringComparison.Ordinal);
             Assert.Contains("first seen by IfiDashboard", body, StringComparison.Ordinal);
-            Assert.Contains($"{IfiDashboard.Shared.Compliance.ComplianceFormat.Moment(restart.ToUniversalTime())}, the service start", body, StringComparison.Ordinal);
+            Assert.Contains($"{IfiDashboard.Compliance.ComplianceFormat.Moment(restart.ToUniversalTime())}, the service start", body, StringComparison.Ordinal);
             Assert.Contains("Time lost, last 30 days", body, StringComparison.Ordinal);
             Assert.Contains("Perform volume maintenance tasks", body, StringComparison.Ordinal);
             Assert.Contains(link, body, StringComparison.Ordinal);

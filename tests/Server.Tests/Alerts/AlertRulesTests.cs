@@ -1,11 +1,11 @@
+using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Compliance.Policy;
+using IfiDashboard.Compliance.Status;
 using IfiDashboard.Server.Alerts;
 using IfiDashboard.Server.Alerts.Mail;
 using IfiDashboard.Server.Alerts.Rules;
 using IfiDashboard.Server.Compliance;
 using IfiDashboard.Shared.Alerts;
-using IfiDashboard.Shared.Compliance.Policy;
-using IfiDashboard.Shared.Compliance.Status;
-using IfiDashboard.Shared.Dashboard;
 using IfiDashboard.Shared.Snapshots;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.Extensions.DependencyInjection;

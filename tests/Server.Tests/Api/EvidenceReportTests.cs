@@ -4,6 +4,7 @@ using System.Net.Http.Json;
 using System.Security.Claims;
 using System.Text.Json;
 using Dapper;
+using IfiDashboard.Client.Pages.Policy;
 using IfiDashboard.Server.Api.Compliance;
 using IfiDashboard.Server.Reports;
 using IfiDashboard.Client.Pages.Reports;
@@ -12,7 +13,6 @@ using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Reports;
 using IfiDashboard.Server.Tests.Api.Compliance;
 using IfiDashboard.Server.Tests.Security;
-using IfiDashboard.Shared.Editing;
 using IfiDashboard.Shared.Security;
 using Microsoft.Extensions.DependencyInjection;
 

@@ -1,11 +1,11 @@
 using System.Diagnostics.Metrics;
+using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Compliance.Policy;
+using IfiDashboard.Compliance.Zeroing;
 using IfiDashboard.Server.Compliance;
 using IfiDashboard.Server.Store.Policy;
 using IfiDashboard.Server.Store.Remediation;
 using IfiDashboard.Server.Tests.Store;
-using IfiDashboard.Shared.Compliance.Policy;
-using IfiDashboard.Shared.Compliance.Zeroing;
-using IfiDashboard.Shared.Dashboard;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
 using Microsoft.Extensions.DependencyInjection;

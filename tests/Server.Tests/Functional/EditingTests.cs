@@ -1,12 +1,13 @@
+using IfiDashboard.Client.Pages.Inventory;
+using IfiDashboard.Client.Pages.Policy;
 using IfiDashboard.Shared.Security;
 using System.Security.Claims;
 using Dapper;
+using IfiDashboard.Compliance.Policy;
+using IfiDashboard.Compliance.Status;
 using IfiDashboard.Server.Compliance;
 using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Store;
-using IfiDashboard.Shared.Compliance.Policy;
-using IfiDashboard.Shared.Compliance.Status;
-using IfiDashboard.Shared.Editing;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
 using IfiDashboard.Simulator.Scenarios;

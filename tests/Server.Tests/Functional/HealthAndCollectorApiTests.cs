@@ -4,7 +4,7 @@ using System.Text.Json;
 using Dapper;
 using IfiDashboard.Server.Ingestion;
 using IfiDashboard.Server.Store;
-using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Server.Store.Dashboard;
 using IfiDashboard.Shared.Inventory;
 using Microsoft.Extensions.DependencyInjection;
 using IfiDashboard.Shared.Snapshots;

@@ -55,7 +55,7 @@ public sealed class InstancesPageTests
         var header = lines[0].Split(',').ToList();
         var off = lines[2].Split(',');
         string Column(string name) => off[header.IndexOf(name)];
-        var fleet = await host.Services.GetRequiredService<IfiDashboard.Shared.Dashboard.IFleetAssessments>().GetAsync(CancellationToken.None);
+        var fleet = await host.Services.GetRequiredService<IfiDashboard.Compliance.Assessment.IFleetAssessments>().GetAsync(CancellationToken.None);
         var instance = fleet.Instances.Single(i => i.Registration.Name == "prod-ifi-off");
         Assert.Equal((instance.Registration.Host, instance.Registration.Port?.ToString(System.Globalization.CultureInfo.InvariantCulture)), (Column("Host"), Column("Port")));
         Assert.Equal(@"CORP\svc_sql", Column("Service account"));

@@ -1,7 +1,8 @@
+using IfiDashboard.Client.Pages.Detail;
+using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Compliance.Status;
+using IfiDashboard.Compliance.Timeline;
 using IfiDashboard.Server.Compliance;
-using IfiDashboard.Shared.Compliance.Status;
-using IfiDashboard.Shared.Compliance.Timeline;
-using IfiDashboard.Shared.Dashboard;
 using IfiDashboard.Shared.Snapshots;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.Extensions.DependencyInjection;

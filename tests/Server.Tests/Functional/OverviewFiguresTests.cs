@@ -1,11 +1,11 @@
 using AngleSharp.Html.Dom;
 using AngleSharp.Html.Parser;
+using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Compliance.Status;
+using IfiDashboard.Compliance.Summary;
 using IfiDashboard.Server.Compliance;
 using IfiDashboard.Server.Demo;
 using IfiDashboard.Server.Store.Policy;
-using IfiDashboard.Shared.Compliance.Status;
-using IfiDashboard.Shared.Compliance.Summary;
-using IfiDashboard.Shared.Dashboard;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.Extensions.DependencyInjection;
 

@@ -1,9 +1,9 @@
 using System.Security.Claims;
+using IfiDashboard.Client.Pages.Policy;
+using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Compliance.Policy;
+using IfiDashboard.Compliance.Summary;
 using IfiDashboard.Server.Compliance;
-using IfiDashboard.Shared.Compliance.Policy;
-using IfiDashboard.Shared.Compliance.Summary;
-using IfiDashboard.Shared.Dashboard;
-using IfiDashboard.Shared.Editing;
 using IfiDashboard.Shared.Security;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.Extensions.DependencyInjection;

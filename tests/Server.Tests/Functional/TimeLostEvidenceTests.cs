@@ -1,9 +1,8 @@
 using AngleSharp.Html.Parser;
+using IfiDashboard.Compliance.Policy;
+using IfiDashboard.Compliance.Zeroing;
 using IfiDashboard.Server.Compliance;
 using IfiDashboard.Server.Store.Policy;
-using IfiDashboard.Shared.Compliance.Policy;
-using IfiDashboard.Shared.Compliance.Zeroing;
-using IfiDashboard.Shared.Dashboard;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.Extensions.DependencyInjection;
 

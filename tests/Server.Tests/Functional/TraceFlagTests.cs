@@ -1,6 +1,6 @@
+using IfiDashboard.Compliance.Remediation;
+using IfiDashboard.Compliance.Status;
 using IfiDashboard.Server.Compliance;
-using IfiDashboard.Shared.Compliance.Remediation;
-using IfiDashboard.Shared.Compliance.Status;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.Extensions.DependencyInjection;
 

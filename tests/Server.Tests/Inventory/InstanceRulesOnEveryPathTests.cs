@@ -215,7 +215,7 @@ public sealed class InstanceRulesOnEveryPathTests
         await using var host = new DashboardHost();
         var (browser, cmdb) = await ClientsAsync(host);
         var announced = 0;
-        host.Services.GetRequiredService<IfiDashboard.Shared.Dashboard.FleetChanges>().Changed += () => Interlocked.Increment(ref announced);
+        host.Services.GetRequiredService<IfiDashboard.Server.Store.FleetChanges>().Changed += () => Interlocked.Increment(ref announced);
 
         await EditingPagesTests.SubmitAsync(browser, "/inventory/new", "registration", ValidForm(), ("Form.Command", "save"));
         var afterForm = Volatile.Read(ref announced);

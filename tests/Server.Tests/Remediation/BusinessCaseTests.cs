@@ -3,11 +3,11 @@ using System.Net.Http.Json;
 using System.Text.Json;
 using AngleSharp.Html.Parser;
 using IfiDashboard.Client.Components;
+using IfiDashboard.Compliance.Policy;
 using IfiDashboard.Server.Api.Keys;
 using IfiDashboard.Server.Compliance;
 using IfiDashboard.Server.Store.Policy;
 using IfiDashboard.Server.Tests.Api.Compliance;
-using IfiDashboard.Shared.Compliance.Policy;
 using Microsoft.Extensions.DependencyInjection;
 
 namespace IfiDashboard.Server.Tests.Remediation;

@@ -1,5 +1,5 @@
 using System.Text;
-using IfiDashboard.Shared.Compliance.Remediation;
+using IfiDashboard.Compliance.Remediation;
 
 namespace IfiDashboard.Server.Tests.Remediation;
 

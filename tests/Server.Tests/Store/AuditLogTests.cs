@@ -1,11 +1,11 @@
 using System.Data.Common;
 using System.Text.Json;
 using Dapper;
+using IfiDashboard.Compliance.Policy;
 using IfiDashboard.Server.Store.ApiKeys;
 using IfiDashboard.Server.Store.Audit;
 using IfiDashboard.Server.Store.Inventory;
 using IfiDashboard.Server.Store.Policy;
-using IfiDashboard.Shared.Compliance.Policy;
 using IfiDashboard.Shared.Inventory;
 
 namespace IfiDashboard.Server.Tests.Store;

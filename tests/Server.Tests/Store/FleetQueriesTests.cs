@@ -1,5 +1,4 @@
 using IfiDashboard.Server.Store.Dashboard;
-using IfiDashboard.Shared.Dashboard;
 using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Server.Tests.Store;

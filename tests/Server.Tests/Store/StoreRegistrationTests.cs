@@ -1,8 +1,7 @@
 using Dapper;
 using IfiDashboard.Server.Store;
-using IfiDashboard.Server.Store.Migrations;
 using IfiDashboard.Server.Store.Dashboard;
-using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Server.Store.Migrations;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
 using Microsoft.Extensions.Configuration;

@@ -6,7 +6,6 @@ using IfiDashboard.Server.Store.Dashboard;
 using IfiDashboard.Server.Store.Ingestion;
 using IfiDashboard.Server.Store.Inventory;
 using IfiDashboard.Server.Store.Migrations;
-using IfiDashboard.Shared.Dashboard;
 using Microsoft.Extensions.Time.Testing;
 
 namespace IfiDashboard.Server.Tests.Store;

@@ -1,4 +1,4 @@
-using IfiDashboard.Shared.Compliance.Zeroing;
+using IfiDashboard.Compliance.Zeroing;
 
 namespace IfiDashboard.Client.Components.Charts;
 

@@ -1,7 +1,7 @@
 using IfiDashboard.Client.Components;
 using IfiDashboard.Client.Pages.Instances;
-using IfiDashboard.Shared.Compliance.Timeline;
-using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Compliance.Timeline;
 using IfiDashboard.Shared.Inventory;
 using Microsoft.AspNetCore.Components;
 

@@ -1,4 +1,4 @@
-using IfiDashboard.Shared.Compliance.Timeline;
+using IfiDashboard.Compliance.Timeline;
 
 namespace IfiDashboard.Client.Pages.Changes;
 

@@ -1,5 +1,5 @@
-using IfiDashboard.Shared.Compliance.Policy;
-using IfiDashboard.Shared.Compliance.Summary;
+using IfiDashboard.Compliance.Policy;
+using IfiDashboard.Compliance.Summary;
 using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Client.Pages.Instances;

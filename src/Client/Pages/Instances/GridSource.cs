@@ -1,6 +1,6 @@
 using System.Collections.Concurrent;
 using System.Runtime.CompilerServices;
-using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Compliance.Assessment;
 
 namespace IfiDashboard.Client.Pages.Instances;
 

@@ -1,6 +1,6 @@
 using System.Globalization;
 using System.Text;
-using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Client.Pages.Instances;

@@ -1,5 +1,5 @@
-using IfiDashboard.Shared.Compliance.Status;
-using IfiDashboard.Shared.Compliance.Summary;
+using IfiDashboard.Compliance.Status;
+using IfiDashboard.Compliance.Summary;
 
 namespace IfiDashboard.Client.Pages.Instances;
 

@@ -1,7 +1,7 @@
 using IfiDashboard.Client.Components;
-using IfiDashboard.Shared.Compliance.Policy;
-using IfiDashboard.Shared.Compliance.Status;
-using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Compliance.Policy;
+using IfiDashboard.Compliance.Status;
 using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Client.Pages.Instances;
@@ -35,7 +35,7 @@ public sealed record InstanceGridRow
     public required DateTimeOffset? LastPollAt { get; init; }
     public required string Explanation { get; init; }
     public required string EngineServiceAccount { get; init; }
-    public IfiDashboard.Shared.Compliance.Remediation.RemediationPending? RemediationPending { get; init; }
+    public IfiDashboard.Compliance.Remediation.RemediationPending? RemediationPending { get; init; }
 
     public string IfiText => Ifi switch
     {

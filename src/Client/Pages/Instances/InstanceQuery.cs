@@ -1,6 +1,6 @@
 using System.Globalization;
 using System.Text;
-using IfiDashboard.Shared.Compliance.Policy;
+using IfiDashboard.Compliance.Policy;
 
 namespace IfiDashboard.Client.Pages.Instances;
 
@@ -21,7 +21,7 @@ public sealed record InstanceQuery
         ColumnsKey = "cols";
     public static readonly int[] PageSizes = [25, 50, 100, 250];
 
-    /// <summary>A <see cref="IfiDashboard.Shared.Compliance.Status.ComplianceStatus"/> name, or "stale".</summary>
+    /// <summary>A <see cref="IfiDashboard.Compliance.Status.ComplianceStatus"/> name, or "stale".</summary>
     public string? Status { get; init; }
     public string? Environment { get; init; }
     public string? Tag { get; init; }

@@ -1,6 +1,5 @@
 using System.Text;
 using IfiDashboard.Client.Components;
-using IfiDashboard.Shared.Editing;
 using IfiDashboard.Shared.Inventory;
 using Microsoft.AspNetCore.Components;
 using Microsoft.AspNetCore.Http;

@@ -1,5 +1,4 @@
-using IfiDashboard.Shared.Dashboard;
-using IfiDashboard.Shared.Editing;
+using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Shared.Inventory;
 using Microsoft.AspNetCore.Components;
 

@@ -1,5 +1,4 @@
 using IfiDashboard.Client.Components.Forms;
-using IfiDashboard.Shared.Editing;
 using IfiDashboard.Shared.Snapshots;
 using Microsoft.AspNetCore.Components;
 using Microsoft.AspNetCore.Http;

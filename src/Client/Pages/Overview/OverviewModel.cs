@@ -1,9 +1,9 @@
 using System.Runtime.CompilerServices;
-using IfiDashboard.Shared.Compliance.Policy;
-using IfiDashboard.Shared.Compliance.Restore;
-using IfiDashboard.Shared.Compliance.Status;
-using IfiDashboard.Shared.Compliance.Summary;
-using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Compliance.Policy;
+using IfiDashboard.Compliance.Restore;
+using IfiDashboard.Compliance.Status;
+using IfiDashboard.Compliance.Summary;
 using IfiDashboard.Client.Components;
 using IfiDashboard.Client.Pages.Instances;
 

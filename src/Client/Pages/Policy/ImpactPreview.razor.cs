@@ -1,9 +1,8 @@
 using System.Security.Claims;
 using IfiDashboard.Client.Components.Forms;
-using IfiDashboard.Shared.Compliance.Status;
-using IfiDashboard.Shared.Compliance.Summary;
-using IfiDashboard.Shared.Dashboard;
-using IfiDashboard.Shared.Editing;
+using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Compliance.Status;
+using IfiDashboard.Compliance.Summary;
 using IfiDashboard.Shared.Security;
 using Microsoft.AspNetCore.Components;
 using Microsoft.AspNetCore.Components.Authorization;

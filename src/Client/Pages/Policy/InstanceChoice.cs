@@ -1,5 +1,5 @@
 using IfiDashboard.Client.Components;
-using IfiDashboard.Shared.Compliance.Status;
+using IfiDashboard.Compliance.Status;
 
 namespace IfiDashboard.Client.Pages.Policy;
 

@@ -1,7 +1,7 @@
 using System.Security.Claims;
 using IfiDashboard.Client.Components.Forms;
-using IfiDashboard.Shared.Dashboard;
-using IfiDashboard.Shared.Editing;
+using IfiDashboard.Client.Pages.Inventory;
+using IfiDashboard.Compliance.Assessment;
 using Microsoft.AspNetCore.Components;
 using Microsoft.AspNetCore.Http;
 

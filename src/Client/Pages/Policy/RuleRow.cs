@@ -1,4 +1,4 @@
-using IfiDashboard.Shared.Compliance.Policy;
+using IfiDashboard.Compliance.Policy;
 
 namespace IfiDashboard.Client.Pages.Policy;
 

@@ -1,5 +1,5 @@
 using IfiDashboard.Client.Components.Forms;
-using IfiDashboard.Shared.Compliance.Policy;
+using IfiDashboard.Compliance.Policy;
 
 namespace IfiDashboard.Client.Pages.Policy;
 

@@ -1,4 +1,4 @@
-using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Compliance.Assessment;
 
 namespace IfiDashboard.Client.Pages.Reports;
 

@@ -1,8 +1,8 @@
 using System.Text;
 using IfiDashboard.Server.Alerts.Rules;
-using IfiDashboard.Shared.Compliance.Status;
+using IfiDashboard.Compliance.Status;
 using IfiDashboard.Shared.Snapshots;
-using IfiDashboard.Shared.Compliance.Zeroing;
+using IfiDashboard.Compliance.Zeroing;
 
 namespace IfiDashboard.Server.Alerts.Mail;
 

@@ -1,6 +1,6 @@
 using System.Text;
-using IfiDashboard.Shared.Compliance.Status;
-using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Compliance.Status;
 
 namespace IfiDashboard.Server.Alerts.Mail;
 

@@ -1,6 +1,6 @@
 using System.Globalization;
 using System.Net;
-using IfiDashboard.Shared.Compliance;
+using IfiDashboard.Compliance;
 
 namespace IfiDashboard.Server.Alerts.Mail;
 

@@ -1,5 +1,5 @@
-using IfiDashboard.Shared.Compliance.Status;
-using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Compliance.Status;
 
 namespace IfiDashboard.Server.Alerts.Rules;
 

@@ -1,6 +1,6 @@
+using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Compliance.Status;
 using IfiDashboard.Shared.Alerts;
-using IfiDashboard.Shared.Compliance.Status;
-using IfiDashboard.Shared.Dashboard;
 
 namespace IfiDashboard.Server.Alerts.Rules;
 

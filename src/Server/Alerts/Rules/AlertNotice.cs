@@ -1,6 +1,6 @@
 using System.Globalization;
+using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Shared.Alerts;
-using IfiDashboard.Shared.Dashboard;
 
 namespace IfiDashboard.Server.Alerts.Rules;
 

@@ -1,5 +1,5 @@
+using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Server.Store.Changes;
-using IfiDashboard.Shared.Dashboard;
 
 namespace IfiDashboard.Server.Api.Changes;
 

@@ -1,8 +1,8 @@
+using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Api.Http;
 using IfiDashboard.Server.Api.Inventory;
 using IfiDashboard.Server.Store.Changes;
-using IfiDashboard.Shared.Dashboard;
 
 namespace IfiDashboard.Server.Api.Compliance;
 

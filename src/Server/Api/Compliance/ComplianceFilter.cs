@@ -1,7 +1,7 @@
+using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Compliance.Status;
 using IfiDashboard.Server.Api.Http;
 using IfiDashboard.Server.Api.Inventory;
-using IfiDashboard.Shared.Compliance.Status;
-using IfiDashboard.Shared.Dashboard;
 
 namespace IfiDashboard.Server.Api.Compliance;
 

@@ -1,8 +1,8 @@
-using IfiDashboard.Shared.Compliance;
-using IfiDashboard.Shared.Compliance.Restore;
-using IfiDashboard.Shared.Compliance.Status;
-using IfiDashboard.Shared.Compliance.Zeroing;
-using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Compliance;
+using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Compliance.Restore;
+using IfiDashboard.Compliance.Status;
+using IfiDashboard.Compliance.Zeroing;
 using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Server.Api.Compliance;
@@ -56,8 +56,8 @@ internal static class ComplianceResources
         {
             c.Policy.Desired switch
             {
-                Shared.Compliance.Policy.DesiredState.Required => $"IFI is required by {c.Policy.Origin} (policy version {c.PolicyVersion}).",
-                Shared.Compliance.Policy.DesiredState.Forbidden => $"IFI is forbidden by {c.Policy.Origin} (policy version {c.PolicyVersion}).",
+                IfiDashboard.Compliance.Policy.DesiredState.Required => $"IFI is required by {c.Policy.Origin} (policy version {c.PolicyVersion}).",
+                IfiDashboard.Compliance.Policy.DesiredState.Forbidden => $"IFI is forbidden by {c.Policy.Origin} (policy version {c.PolicyVersion}).",
                 _ => $"IFI is not applicable under {c.Policy.Origin}.",
             },
             c.Observed switch

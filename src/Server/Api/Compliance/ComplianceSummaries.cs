@@ -1,6 +1,6 @@
-using IfiDashboard.Shared.Compliance.Policy;
-using IfiDashboard.Shared.Compliance.Summary;
-using IfiDashboard.Shared.Dashboard;
+using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Compliance.Policy;
+using IfiDashboard.Compliance.Summary;
 
 namespace IfiDashboard.Server.Api.Compliance;
 

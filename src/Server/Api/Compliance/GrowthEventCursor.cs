@@ -1,6 +1,6 @@
 using System.Buffers.Text;
 using System.Text.Json;
-using IfiDashboard.Shared.Compliance.Facts;
+using IfiDashboard.Compliance.Facts;
 
 namespace IfiDashboard.Server.Api.Compliance;
 

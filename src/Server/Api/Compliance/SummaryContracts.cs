@@ -1,5 +1,5 @@
-using IfiDashboard.Shared.Compliance.Summary;
-using IfiDashboard.Shared.Compliance.Zeroing;
+using IfiDashboard.Compliance.Summary;
+using IfiDashboard.Compliance.Zeroing;
 
 namespace IfiDashboard.Server.Api.Compliance;
 

@@ -1,7 +1,7 @@
+using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Compliance.Facts;
+using IfiDashboard.Compliance.Zeroing;
 using IfiDashboard.Server.Compliance;
-using IfiDashboard.Shared.Compliance.Facts;
-using IfiDashboard.Shared.Compliance.Zeroing;
-using IfiDashboard.Shared.Dashboard;
 
 namespace IfiDashboard.Server.Api.Compliance;
 

@@ -1,9 +1,9 @@
+using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Compliance.Restore;
+using IfiDashboard.Compliance.Zeroing;
 using IfiDashboard.Server.Api.Http;
 using IfiDashboard.Server.Api.Inventory;
 using IfiDashboard.Server.Store.Changes;
-using IfiDashboard.Shared.Compliance.Restore;
-using IfiDashboard.Shared.Compliance.Zeroing;
-using IfiDashboard.Shared.Dashboard;
 
 namespace IfiDashboard.Server.Api.Compliance;
 

@@ -1,5 +1,6 @@
-using IfiDashboard.Shared.Dashboard;
 using Dapper;
+using IfiDashboard.Client.Pages.Detail;
+using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Server.Store.Dashboard;

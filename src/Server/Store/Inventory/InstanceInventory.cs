@@ -1,7 +1,6 @@
 using System.Data.Common;
 using Dapper;
 using IfiDashboard.Server.Store.Audit;
-using IfiDashboard.Shared.Dashboard;
 using IfiDashboard.Shared.Inventory;
 
 namespace IfiDashboard.Server.Store.Inventory;

@@ -1,6 +1,6 @@
 using Dapper;
-using IfiDashboard.Shared.Compliance.Status;
-using IfiDashboard.Shared.Compliance.Summary;
+using IfiDashboard.Compliance.Status;
+using IfiDashboard.Compliance.Summary;
 
 namespace IfiDashboard.Server.Store.Policy;
 

@@ -1,8 +1,8 @@
 using System.Text.Json;
 using System.Text.Json.Serialization;
 using Dapper;
+using IfiDashboard.Compliance.Policy;
 using IfiDashboard.Server.Store.Audit;
-using IfiDashboard.Shared.Compliance.Policy;
 
 namespace IfiDashboard.Server.Store.Policy;
 

@@ -1,6 +1,6 @@
 using Dapper;
+using IfiDashboard.Compliance.Remediation;
 using IfiDashboard.Server.Store.Audit;
-using IfiDashboard.Shared.Compliance.Remediation;
 using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Server.Store.Remediation;

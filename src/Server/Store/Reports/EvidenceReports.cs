@@ -3,10 +3,10 @@ using System.Text;
 using System.Text.Json;
 using Dapper;
 using IfiDashboard.Client.Pages.Reports;
+using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Compliance.Status;
+using IfiDashboard.Compliance.Summary;
 using IfiDashboard.Server.Api.Compliance;
-using IfiDashboard.Shared.Dashboard;
-using IfiDashboard.Shared.Compliance.Status;
-using IfiDashboard.Shared.Compliance.Summary;
 using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Server.Store.Reports;

@@ -1,10 +1,11 @@
 using System.Text.Json;
 using Dapper;
+using IfiDashboard.Client.Pages.Detail;
+using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Server.Compliance;
 using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Inventory;
 using IfiDashboard.Server.Store.Retention;
-using IfiDashboard.Shared.Dashboard;
 using IfiDashboard.Shared.Snapshots;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;

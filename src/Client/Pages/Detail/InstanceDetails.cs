@@ -1,0 +1,26 @@
+using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Compliance.Files;
+using IfiDashboard.Compliance.Timeline;
+using IfiDashboard.Shared.Snapshots;
+
+namespace IfiDashboard.Client.Pages.Detail;
+
+/// <summary>What only the instance page needs, read from the store on demand.</summary>
+public sealed record InstanceDetail
+{
+    public required InstanceAssessment Assessment { get; init; }
+    public required IReadOnlyList<ServiceInfo> Services { get; init; }
+    public required IReadOnlyList<FileIfiResult> Files { get; init; }
+    /// <summary>The growth events of the window the page asked for, newest first, each with its zeroing verdict.</summary>
+    public required GrowthHistory Growth { get; init; }
+    public required IReadOnlyList<TimelineChange> Timeline { get; init; }
+    public required IReadOnlyList<PollRow> Polls { get; init; }
+    /// <summary>The probes of the latest poll, with their outcome and message.</summary>
+    public required IReadOnlyList<ProbeOutcome> LastProbes { get; init; }
+    public string? DefaultTrace { get; init; }
+}
+
+public interface IInstanceDetails
+{
+    Task<InstanceDetail?> GetAsync(long instanceId, GrowthWindow growthWindow, CancellationToken cancellationToken);
+}

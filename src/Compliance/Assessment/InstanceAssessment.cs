@@ -1,0 +1,90 @@
+using IfiDashboard.Compliance.Accounts;
+using IfiDashboard.Compliance.Facts;
+using IfiDashboard.Compliance.Remediation;
+using IfiDashboard.Compliance.Restore;
+using IfiDashboard.Compliance.Status;
+using IfiDashboard.Compliance.Zeroing;
+using IfiDashboard.Shared.Inventory;
+
+namespace IfiDashboard.Compliance.Assessment;
+
+/// <summary>
+/// One instance as the dashboard shows it: how it is registered, what the last polls saw, and the compliance
+/// engine's verdict and numbers. Raw growth events are not kept here (the instance page reads them on demand).
+/// </summary>
+public sealed record InstanceAssessment
+{
+    public required InstanceRegistration Registration { get; init; }
+    /// <summary>The latest stored state: version, platform, account, IFI, last poll and its outcome.</summary>
+    public required InstanceListRow State { get; init; }
+    public required InstanceFacts Facts { get; init; }
+    public required InstanceCompliance Compliance { get; init; }
+    public required InstanceZeroingRates Rates { get; init; }
+    public required InstanceRestoreRisk Restore { get; init; }
+    public required ServiceAccountClassification Account { get; init; }
+    public required RemediationPlan Remediation { get; init; }
+    /// <summary>The login the collector uses on this instance, as the GRANT statements name it.</summary>
+    public string CollectorLogin { get; init; } = RemediationAdvisor.CollectorLoginPlaceholder;
+    /// <summary>A remediation pack covered the instance and no poll has confirmed it yet.</summary>
+    public RemediationPending? RemediationPending { get; init; }
+    /// <summary>Time IFI would have saved in the last 7, 30 and 90 days (data files without effective IFI).</summary>
+    public required TimeLost TimeLost { get; init; }
+}
+
+/// <summary>
+/// Avoidable zeroing time (IFI would have saved it) and, apart, log zeroing IFI cannot avoid and the zeroing a policy
+/// that forbids IFI costs. Growth time whose IFI state is unknown is in none of them: while it is above zero the lost
+/// figure of that window is unknown (or a lower bound), never "0 s", and <see cref="Evidence"/> says what the growth
+/// timings suggest.
+/// </summary>
+public sealed record TimeLost(TimeSpan Last7Days, TimeSpan Last30Days, TimeSpan Last90Days, TimeSpan LogZeroingLast30Days)
+{
+    public TimeSpan PolicyCostLast30Days { get; init; }
+    public TimeSpan IfiUnknownLast7Days { get; init; }
+    public TimeSpan IfiUnknownLast30Days { get; init; }
+    public TimeSpan IfiUnknownLast90Days { get; init; }
+    public GrowthTimingEvidence Evidence { get; init; } = GrowthTimingEvidence.None;
+
+    /// <summary>
+    /// The oldest default-trace event any poll saw: a window that starts before it covers less than its days (a new
+    /// registration's "90 days" may rest on a few days of trace). Null when the trace was never read.
+    /// </summary>
+    public DateTimeOffset? EvidenceSince { get; init; }
+
+    /// <summary>When the windows end (the assessment's "now").</summary>
+    public DateTimeOffset WindowsEndAt { get; init; }
+
+    /// <summary>
+    /// What a figure over the last <paramref name="days"/> days rests on, to be said beside it: null when the
+    /// evidence covers the whole window, else "no growth evidence read yet" or "evidence covers 4 min, since
+    /// 2026-11-24 15:56 +00:00".
+    /// </summary>
+    public string? EvidenceNote(int days)
+    {
+        if (EvidenceSince is not { } since)
+            return "no growth evidence read yet";
+        if (since <= WindowsEndAt.AddDays(-days))
+            return null;
+        var covered = WindowsEndAt - since;
+        var span = covered.TotalDays >= 1 ? $"{(int)covered.TotalDays} d"
+            : covered.TotalHours >= 1 ? $"{(int)covered.TotalHours} h"
+            : $"{Math.Max(0, (int)covered.TotalMinutes)} min";
+        return $"evidence covers {span}, since {ComplianceFormat.Moment(since)}";
+    }
+
+    /// <summary>
+    /// A window's figure as every page and mail shows it: "unknown" when the only growth had an unknown IFI state,
+    /// "at least X" when some did, else X.
+    /// </summary>
+    public static string Show(TimeSpan lost, TimeSpan ifiUnknown, Func<TimeSpan, string> duration) =>
+        IsUnknown(lost, ifiUnknown) ? "unknown" : ifiUnknown > TimeSpan.Zero ? $"at least {duration(lost)}" : duration(lost);
+
+    /// <summary>Nothing is known to be lost, and some growth had an unknown IFI state.</summary>
+    public static bool IsUnknown(TimeSpan lost, TimeSpan ifiUnknown) => lost <= TimeSpan.Zero && ifiUnknown > TimeSpan.Zero;
+
+    public string Show30Days(Func<TimeSpan, string> duration) => Show(Last30Days, IfiUnknownLast30Days, duration);
+
+    /// <summary>The 30-day figure with how far back its evidence reaches when that is less: what mail shows.</summary>
+    public string Show30DaysWithEvidence(Func<TimeSpan, string> duration) =>
+        Show30Days(duration) + (EvidenceNote(30) is { } evidence ? $" ({evidence})" : "");
+}

@@ -1,0 +1,16 @@
+using IfiDashboard.Shared.Snapshots;
+
+namespace IfiDashboard.Compliance.Facts;
+
+/// <summary>
+/// What one poll saw of the engine service: the history the timeline and "IFI at the time of an event" are built
+/// from. Fields a failed poll could not read are null (or <see cref="IfiState.Unknown"/>).
+/// </summary>
+public sealed record PollObservation
+{
+    public required Guid SnapshotId { get; init; }
+    public required DateTimeOffset PolledAt { get; init; }
+    public IfiState Ifi { get; init; } = IfiState.Unknown;
+    public string? ServiceAccount { get; init; }
+    public DateTimeOffset? ServiceStartedAt { get; init; }
+}

@@ -1,0 +1,81 @@
+using IfiDashboard.Compliance.Facts;
+using IfiDashboard.Shared.Snapshots;
+
+namespace IfiDashboard.Compliance.Timeline;
+
+/// <summary>
+/// Turns an instance's polls into the changes between them. A poll that could not read a value (unreachable,
+/// permission missing) neither starts nor ends a change: otherwise every outage would show as "IFI lost" then
+/// "IFI regained".
+/// </summary>
+public static class TimelineBuilder
+{
+    public static IReadOnlyList<TimelineChange> Build(long instanceId, IEnumerable<PollObservation> polls)
+    {
+        var changes = new List<TimelineChange>();
+        IfiState? lastIfi = null;
+        string? lastAccount = null;
+        DateTimeOffset? lastStart = null;
+
+        foreach (var poll in polls.OrderBy(p => p.PolledAt))
+        {
+            DateTimeOffset? restartedAt = null;
+            if (poll.ServiceStartedAt is { } started)
+            {
+                if (lastStart is { } previousStart && started != previousStart)
+                {
+                    restartedAt = started;
+                    changes.Add(Change(instanceId, poll, TimelineChangeKind.ServiceStart,
+                        ComplianceFormat.Moment(previousStart), ComplianceFormat.Moment(started), null));
+                }
+                lastStart = started;
+            }
+
+            if (poll.ServiceAccount is { } account)
+            {
+                if (lastAccount is not null && !string.Equals(lastAccount, account, StringComparison.OrdinalIgnoreCase))
+                    changes.Add(Change(instanceId, poll, TimelineChangeKind.ServiceAccount, lastAccount, account,
+                        restartedAt));
+                lastAccount = account;
+            }
+
+            if (poll.Ifi != IfiState.Unknown)
+            {
+                if (lastIfi is { } previous && previous != poll.Ifi)
+                    changes.Add(Change(instanceId, poll, TimelineChangeKind.IfiFlag, Flag(previous), Flag(poll.Ifi),
+                        restartedAt));
+                lastIfi = poll.Ifi;
+            }
+        }
+        return changes;
+    }
+
+    /// <summary>
+    /// When the IFI state the polls last read began: the restart that brought it, or the poll that first saw it; the
+    /// first poll that read IFI when it never changed (the store keeps that poll). Null when no poll read IFI.
+    /// </summary>
+    public static DateTimeOffset? IfiSince(long instanceId, IReadOnlyCollection<PollObservation> polls) =>
+        Build(instanceId, polls).Where(c => c.Kind == TimelineChangeKind.IfiFlag).MaxBy(c => c.SeenAt) is { } change
+            ? change.AfterRestartAt ?? change.SeenAt
+            : polls.Where(p => p.Ifi != IfiState.Unknown).Select(p => (DateTimeOffset?)p.PolledAt).Min();
+
+    /// <summary>The values a DMV user knows: the column's own 'Y' and 'N'.</summary>
+    public static string Flag(IfiState state) => state switch
+    {
+        IfiState.Enabled => "Y",
+        IfiState.Disabled => "N",
+        _ => "?",
+    };
+
+    static TimelineChange Change(long instanceId, PollObservation poll, TimelineChangeKind kind, string before,
+        string after, DateTimeOffset? restartedAt) => new()
+    {
+        InstanceId = instanceId,
+        Kind = kind,
+        Before = before,
+        After = after,
+        SeenAt = poll.PolledAt,
+        SeenBySnapshotId = poll.SnapshotId,
+        AfterRestartAt = restartedAt,
+    };
+}

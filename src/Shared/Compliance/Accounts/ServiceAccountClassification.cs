@@ -1,7 +1,0 @@
-namespace IfiDashboard.Shared.Compliance.Accounts;
-
-public sealed record ServiceAccountClassification(
-    string Account,
-    ServiceAccountKind Kind,
-    bool IsOverPrivileged,
-    string Explanation);

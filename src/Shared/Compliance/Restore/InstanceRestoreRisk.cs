@@ -1,6 +1,0 @@
-namespace IfiDashboard.Shared.Compliance.Restore;
-
-public sealed record InstanceRestoreRisk(
-    long InstanceId,
-    IReadOnlyList<DatabaseRestoreRisk> Databases,
-    IReadOnlyList<FileGrowthStall> GrowthStalls);

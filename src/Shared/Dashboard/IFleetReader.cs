@@ -1,9 +1,0 @@
-namespace IfiDashboard.Shared.Dashboard;
-
-/// <summary>What the dashboard reads about the fleet; implemented by the store.</summary>
-public interface IFleetReader
-{
-    Task<IReadOnlyList<InstanceListRow>> ListInstancesAsync(CancellationToken cancellationToken);
-    Task<FleetCounts> CountsAsync(CancellationToken cancellationToken);
-    Task<IReadOnlyList<PollRow>> RecentPollsAsync(long instanceId, int max, CancellationToken cancellationToken);
-}
