@@ -36,6 +36,15 @@ internal sealed record BenchmarkOptions
     /// <summary>Only the probe: no server, no collector (a fingerprint comparison needs nothing else).</summary>
     public bool ProbeOnly { get; init; }
 
+    /// <summary>
+    /// Runs <see cref="ChurnRun"/> instead of the page benchmark: this many quiet minutes, then as many with
+    /// <see cref="ChurnPercent"/> of the instances getting a new poll each minute, the server's CPU read over each.
+    /// </summary>
+    public int ChurnMinutes { get; init; }
+    public double ChurnPercent { get; init; } = 1;
+    /// <summary>Time after the first assessment before the quiet minutes start (the day's first journal and retention).</summary>
+    public int ChurnSettleSeconds { get; init; } = 90;
+
     /// <summary>Runs the soak (<see cref="Soak.SoakRun"/>) for this many minutes instead of the benchmark.</summary>
     public int SoakMinutes { get; init; }
     public int SoakLockEveryMinutes { get; init; } = 10;
@@ -65,6 +74,7 @@ internal sealed record BenchmarkOptions
                                     [--collector-fleet N=0] [--collector-seconds N=60] [--collector-only] [--server-env NAME=VALUE]...
                                     [--probe-assessment] [--probe-clock TIME] [--probe-only]
                                     [--sessions N [--landings N=10] [--grid-actions N=50] [--dotnet-tools DIR]]
+                                    [--churn-minutes N [--churn-percent P=1] [--churn-settle-seconds N=90]]
                Dashboard.Benchmarks --soak-minutes N [--soak-lock-every N=10] [--soak-lock-seconds N=30]
                                     [--soak-warmup N] [--soak-dir PATH] [--server-env NAME=VALUE]...
           --store PATH          reuse this SQLite store when it exists, otherwise build it there
@@ -86,6 +96,8 @@ internal sealed record BenchmarkOptions
                                 memory per idle circuit, assessment landing to every open overview, grid sort/filter
           --landings N          changes landed through the API and timed to every open overview
           --grid-actions N      sorts, and as many filter changes, timed in one open grid
+          --churn-minutes N     instead of the pages: the collector-off server's CPU over N quiet minutes, then over N
+                                minutes in which P % of the instances get a new poll each minute
           --dotnet-tools DIR    where dotnet-counters and dotnet-gcdump are (default: PATH, then ~/.dotnet/tools)
         """;
 
@@ -118,6 +130,9 @@ internal sealed record BenchmarkOptions
                 "--collector-fleet" => options with { CollectorFleet = Math.Max(0, Number()) },
                 "--collector-only" => options with { CollectorOnly = true },
                 "--collector-seconds" => options with { CollectorSeconds = Positive(Number(), "--collector-seconds") },
+                "--churn-minutes" => options with { ChurnMinutes = Positive(Number(), "--churn-minutes") },
+                "--churn-percent" => options with { ChurnPercent = double.Parse(Value(), CultureInfo.InvariantCulture) },
+                "--churn-settle-seconds" => options with { ChurnSettleSeconds = Math.Max(0, Number()) },
                 "--soak-minutes" => options with { SoakMinutes = Positive(Number(), "--soak-minutes") },
                 "--soak-lock-every" => options with { SoakLockEveryMinutes = Positive(Number(), "--soak-lock-every") },
                 "--soak-lock-seconds" => options with { SoakLockSeconds = Positive(Number(), "--soak-lock-seconds") },

@@ -34,6 +34,8 @@ Console.WriteLine($"store: {facts.Instances} instances, {facts.GrowthEvents} gro
 
 if (options.Sessions > 0)
     await new SessionsRun(options, report).RunAsync();
+else if (options.ChurnMinutes > 0)
+    await new ChurnRun(options, report).RunAsync();
 else if (!options.ProbeOnly && !options.CollectorOnly)
     await new DashboardRun(options, report, facts).RunAsync();
 if (options.ProbeAssessment)
