@@ -126,3 +126,16 @@ public sealed class DashboardHost : WebApplicationFactory<Program>
         try { Directory.Delete(_directory, recursive: true); } catch (IOException) { }
     }
 }
+
+/// <summary>
+/// One <see cref="DashboardHost"/> without simulated instances for every test of a class that asks for it (xUnit's class
+/// fixture): for tests whose data do not meet, or that store nothing.
+/// </summary>
+public sealed class SharedDashboardHost : IAsyncLifetime
+{
+    public DashboardHost Host { get; } = new();
+
+    public Task InitializeAsync() => Task.CompletedTask;
+
+    public async Task DisposeAsync() => await Host.DisposeAsync();
+}
