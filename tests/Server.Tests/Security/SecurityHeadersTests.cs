@@ -14,19 +14,26 @@ using Microsoft.Extensions.Logging;
 namespace IfiDashboard.Server.Tests.Security;
 
 /// <summary>The headers every answer carries, and pages that a policy without inline script or style leaves whole.</summary>
-public sealed class SecurityHeadersTests : IAsyncLifetime
+public sealed class SecurityHeadersTests(SecurityHeadersTests.PolledInstance polled) : IClassFixture<SecurityHeadersTests.PolledInstance>
 {
-    readonly DashboardHost _host = new(new ScenarioInstance { Name = "headers-1", Profile = "2019", IfiEnabled = false });
-    long _instanceId;
+    readonly DashboardHost _host = polled.Host;
+    readonly long _instanceId = polled.InstanceId;
 
-    public async Task InitializeAsync()
+    /// <summary>One server with one polled instance for the class: the tests only read.</summary>
+    public sealed class PolledInstance : IAsyncLifetime
     {
-        await _host.RegisterFleetAsync();
-        await _host.PollAllAsync();
-        _instanceId = _host.IdOf("headers-1");
-    }
+        public DashboardHost Host { get; } = new(new ScenarioInstance { Name = "headers-1", Profile = "2019", IfiEnabled = false });
+        public long InstanceId { get; private set; }
 
-    public async Task DisposeAsync() => await _host.DisposeAsync();
+        public async Task InitializeAsync()
+        {
+            await Host.RegisterFleetAsync();
+            await Host.PollAllAsync();
+            InstanceId = Host.IdOf("headers-1");
+        }
+
+        public async Task DisposeAsync() => await Host.DisposeAsync();
+    }
 
     List<string> Pages() => AppEndpoints.PagePaths(_host.Services, _instanceId);
 
