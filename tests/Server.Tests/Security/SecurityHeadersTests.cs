@@ -14,26 +14,11 @@ using Microsoft.Extensions.Logging;
 namespace IfiDashboard.Server.Tests.Security;
 
 /// <summary>The headers every answer carries, and pages that a policy without inline script or style leaves whole.</summary>
-public sealed class SecurityHeadersTests(SecurityHeadersTests.PolledInstance polled) : IClassFixture<SecurityHeadersTests.PolledInstance>
+public sealed class SecurityHeadersTests(SharedPolledInstance polled) : IClassFixture<SharedPolledInstance>
 {
+    // One server for the class: the tests only read.
     readonly DashboardHost _host = polled.Host;
     readonly long _instanceId = polled.InstanceId;
-
-    /// <summary>One server with one polled instance for the class: the tests only read.</summary>
-    public sealed class PolledInstance : IAsyncLifetime
-    {
-        public DashboardHost Host { get; } = new(new ScenarioInstance { Name = "headers-1", Profile = "2019", IfiEnabled = false });
-        public long InstanceId { get; private set; }
-
-        public async Task InitializeAsync()
-        {
-            await Host.RegisterFleetAsync();
-            await Host.PollAllAsync();
-            InstanceId = Host.IdOf("headers-1");
-        }
-
-        public async Task DisposeAsync() => await Host.DisposeAsync();
-    }
 
     List<string> Pages() => AppEndpoints.PagePaths(_host.Services, _instanceId);
 
