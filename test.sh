@@ -17,21 +17,35 @@ export IFI_TEST_POSTGRES
 
 dotnet build IfiDashboard.sln --nologo -v q || exit 1
 
-# Three jobs side by side, on the one build: the tests mostly wait on sockets, child processes and the disk, so run one
-# after another they left a core idle (114 % CPU of 200 %). Each writes its own log, shown when it ends.
-#  - every test project, with the embedded (SQLite) store;
+# Five jobs side by side, on the one build: the tests mostly wait on sockets, child processes and the disk, so run one
+# after another they leave a core idle. Each writes its own log, shown when it ends. The two longest start at once
+# (a `dotnet test` of the solution ran two projects at a time in solution order, so the server's tests waited for the
+# collector's): the browser tests, whose two-server test alone waits about two minutes, and the server's tests.
+#  - tests/E2E.Tests and tests/Server.Tests, with the embedded (SQLite) store, each a job of its own;
 #  - the PostgreSQL pass: the server's tests (store, ingestion, API, alerts, pages) again, each with a database of its
 #    own on the throwaway server, so the shared store is held to every test the embedded one passes. Tests of what
 #    only SQLite has (its file, WAL, pragmas) are traited Store=SqliteOnly and left out of this pass;
+#  - every other test project (tests/*.Tests), one after another: together they take less than the jobs above;
 #  - both deployables published for Windows (framework-dependent; with the .exe a Windows service starts), so nothing
 #    Linux-only creeps in unnoticed: the tests run the portable build on Linux, and the Production browser tests
 #    publish and run the server there. Into a temporary artifacts folder, so the working tree's bin/ and obj/ stay as
 #    the tests use them; the collector, which the server references, compiles once there.
-echo "Running: all test projects (SQLite store), tests/Server.Tests against PostgreSQL, win-x64 publish of server and collector"
-dotnet test IfiDashboard.sln --no-build --nologo >"$logs/sqlite" 2>&1 &
+echo "Running: tests/E2E.Tests and tests/Server.Tests (SQLite store), tests/Server.Tests against PostgreSQL, the other test projects, win-x64 publish of server and collector"
+dotnet test tests/E2E.Tests --no-build --nologo >"$logs/e2e" 2>&1 &
+e2e_job=$!
+dotnet test tests/Server.Tests --no-build --nologo >"$logs/sqlite" 2>&1 &
 sqlite_job=$!
 IFI_TEST_STORE=postgres dotnet test tests/Server.Tests --no-build --nologo --filter "Store!=SqliteOnly" >"$logs/postgres" 2>&1 &
 postgres_job=$!
+(
+  failed=0
+  for project in tests/*.Tests; do
+    case $project in tests/E2E.Tests|tests/Server.Tests) continue ;; esac
+    dotnet test "$project" --no-build --nologo || failed=1
+  done
+  exit "$failed"
+) >"$logs/others" 2>&1 &
+others_job=$!
 (
   for project in Server Collector; do
     echo "Publish: $project for win-x64"
@@ -40,12 +54,14 @@ postgres_job=$!
 ) >"$logs/publish" 2>&1 &
 publish_job=$!
 
-for job in sqlite postgres publish; do
+for job in e2e sqlite postgres others publish; do
   pid_var="${job}_job"
   wait "${!pid_var}" || status=$?
   case $job in
-    sqlite) echo "== All test projects, SQLite store" ;;
+    e2e) echo "== tests/E2E.Tests: browsers and server processes" ;;
+    sqlite) echo "== tests/Server.Tests, SQLite store" ;;
     postgres) echo "== PostgreSQL pass: tests/Server.Tests against a PostgreSQL store" ;;
+    others) echo "== The other test projects" ;;
     publish) echo "== Publish: server and collector for win-x64" ;;
   esac
   cat "$logs/$job"
@@ -58,5 +74,5 @@ awk '/^(Passed|Failed)!/ {
        }
        n++
      }
-     END { printf "%d passed, %d failed, %d skipped\n", p, f, s; if (n == 0) exit 1 }' "$logs/sqlite" "$logs/postgres" || status=1
+     END { printf "%d passed, %d failed, %d skipped\n", p, f, s; if (n == 0) exit 1 }' "$logs/e2e" "$logs/sqlite" "$logs/postgres" "$logs/others" || status=1
 exit "$status"

@@ -5,12 +5,13 @@ using IfiDashboard.Server.Tests.Functional;
 
 namespace IfiDashboard.Server.Tests.Api;
 
-public sealed class AuthTests
+/// <summary>Tests that need the default settings share one server; those that change a setting start their own.</summary>
+public sealed class AuthTests(SharedApiHost shared) : IClassFixture<SharedApiHost>
 {
     [Fact]
     public async Task Missing_key_is_401_problem_with_a_challenge()
     {
-        await using var host = new ApiHost();
+        var host = shared.Host;
 
         var response = await host.Client(null).GetAsync("/api/v1/instances");
 
@@ -23,7 +24,7 @@ public sealed class AuthTests
     [Fact]
     public async Task Unknown_key_is_401_rejected()
     {
-        await using var host = new ApiHost();
+        var host = shared.Host;
 
         var response = await host.Client("ifi_abcdefgh_not-a-real-key").GetAsync("/api/v1/instances");
 
@@ -34,7 +35,7 @@ public sealed class AuthTests
     [Fact]
     public async Task Bootstrap_admin_key_manages_keys_but_reads_nothing_else()
     {
-        await using var host = new ApiHost();
+        var host = shared.Host;
         var admin = host.Client(ApiHost.BootstrapKey);
 
         Assert.Equal(HttpStatusCode.OK, (await admin.GetAsync("/api/v1/api-keys")).StatusCode);
@@ -54,7 +55,7 @@ public sealed class AuthTests
     [Fact]
     public async Task Bearer_authorization_is_accepted_as_well_as_the_header()
     {
-        await using var host = new ApiHost();
+        var host = shared.Host;
         var key = await host.CreateKeyAsync("read");
         var client = host.CreateClient();
         client.DefaultRequestHeaders.Authorization = new AuthenticationHeaderValue("Bearer", key);
@@ -65,7 +66,7 @@ public sealed class AuthTests
     [Fact]
     public async Task Keys_are_stored_only_as_hashes()
     {
-        await using var host = new ApiHost();
+        var host = shared.Host;
 
         var key = await host.CreateKeyAsync("read", "inventory:write");
 

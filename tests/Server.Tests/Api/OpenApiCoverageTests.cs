@@ -10,12 +10,12 @@ using Microsoft.Extensions.DependencyInjection;
 
 namespace IfiDashboard.Server.Tests.Api;
 
-public sealed class OpenApiCoverageTests
+public sealed class OpenApiCoverageTests(SharedApiHost shared) : IClassFixture<SharedApiHost>
 {
     [Fact]
     public async Task Every_mapped_api_v1_route_and_method_is_in_the_openapi_document()
     {
-        await using var host = new ApiHost();
+        var host = shared.Host;
         var document = JsonDocument.Parse(await TestSignIn.AsRole(host.CreateClient(), DashboardRoles.Viewer).GetStringAsync("/openapi/v1.json"));
         var paths = document.RootElement.GetProperty("paths");
 
@@ -33,7 +33,7 @@ public sealed class OpenApiCoverageTests
     [Fact]
     public async Task Api_operations_name_their_scope_errors_and_the_key_scheme()
     {
-        await using var host = new ApiHost();
+        var host = shared.Host;
         var document = JsonDocument.Parse(await TestSignIn.AsRole(host.CreateClient(), DashboardRoles.Viewer).GetStringAsync("/openapi/v1.json")).RootElement;
 
         var put = document.GetProperty("paths").GetProperty("/api/v1/instances/{externalKey}").GetProperty("put");
@@ -48,7 +48,7 @@ public sealed class OpenApiCoverageTests
     [Fact]
     public async Task Api_reference_page_is_served_at_api()
     {
-        await using var host = new ApiHost();
+        var host = shared.Host;
 
         var response = await TestSignIn.AsRole(host.CreateClient(), DashboardRoles.Viewer).GetAsync("/api/index.html");
         var html = await response.Content.ReadAsStringAsync();
@@ -61,7 +61,7 @@ public sealed class OpenApiCoverageTests
     [Fact]
     public async Task Api_reference_page_works_offline_and_under_a_csp_without_inline_script()
     {
-        await using var host = new ApiHost();
+        var host = shared.Host;
         var client = TestSignIn.AsRole(host.CreateClient(), DashboardRoles.Viewer);
         var page = new HtmlParser().ParseDocument(await client.GetStringAsync("/api/index.html"));
 

@@ -126,3 +126,39 @@ public sealed class DashboardHost : WebApplicationFactory<Program>
         try { Directory.Delete(_directory, recursive: true); } catch (IOException) { }
     }
 }
+
+/// <summary>
+/// One <see cref="DashboardHost"/> without simulated instances for every test of a class that asks for it (xUnit's class
+/// fixture): for tests whose data do not meet, or that store nothing.
+/// </summary>
+public sealed class SharedDashboardHost : IAsyncLifetime
+{
+    public DashboardHost Host { get; } = new();
+
+    public Task InitializeAsync() => Task.CompletedTask;
+
+    public async Task DisposeAsync() => await Host.DisposeAsync();
+}
+
+/// <summary>
+/// One <see cref="DashboardHost"/> with one registered and polled instance (IFI off) for every test of a class, the
+/// assessment and the changes journal caught up, so that no background write lands in the middle of a test.
+/// </summary>
+public sealed class SharedPolledInstance : IAsyncLifetime
+{
+    const string Name = "polled-1";
+
+    public DashboardHost Host { get; } = new(new ScenarioInstance { Name = Name, Profile = "2019", IfiEnabled = false });
+    public long InstanceId { get; private set; }
+
+    public async Task InitializeAsync()
+    {
+        await Host.RegisterFleetAsync();
+        await Host.PollAllAsync();
+        InstanceId = Host.IdOf(Name);
+        await Host.Services.GetRequiredService<IfiDashboard.Server.Compliance.FleetAssessments>().RecomputeAsync(CancellationToken.None);
+        await Host.Services.GetRequiredService<IfiDashboard.Server.Api.Changes.ChangeRecorder>().CatchUpAsync(CancellationToken.None);
+    }
+
+    public async Task DisposeAsync() => await Host.DisposeAsync();
+}

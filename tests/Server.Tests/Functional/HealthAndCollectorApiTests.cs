@@ -12,12 +12,16 @@ using IfiDashboard.Simulator.Scenarios;
 
 namespace IfiDashboard.Server.Tests.Functional;
 
-public sealed class HealthAndCollectorApiTests
+/// <summary>
+/// One server for the tests that store nothing; the round trip (a fleet of its own) and the broken store start their
+/// own.
+/// </summary>
+public sealed class HealthAndCollectorApiTests(SharedDashboardHost shared) : IClassFixture<SharedDashboardHost>
 {
     [Fact]
     public async Task Healthz_and_readyz_answer_when_the_store_is_migrated()
     {
-        await using var host = new DashboardHost();
+        var host = shared.Host;
         var client = host.CreateClient();
 
         Assert.Equal("alive", await client.GetStringAsync("/healthz"));
@@ -44,7 +48,7 @@ public sealed class HealthAndCollectorApiTests
     [Fact]
     public async Task Collector_api_refuses_a_missing_or_wrong_key_with_problem_details()
     {
-        await using var host = new DashboardHost();
+        var host = shared.Host;
         var client = host.CreateClient();
 
         var missing = await client.PostAsJsonAsync("/api/v1/collector/leases", new LeaseRequest("c1", 5, 60));
@@ -90,7 +94,7 @@ public sealed class HealthAndCollectorApiTests
     [Fact]
     public async Task Lease_request_with_bad_fields_names_them()
     {
-        await using var host = new DashboardHost();
+        var host = shared.Host;
         var client = host.CreateClient();
         client.DefaultRequestHeaders.Add(IngestionOptions.ApiKeyHeader, DashboardHost.ApiKey);
 

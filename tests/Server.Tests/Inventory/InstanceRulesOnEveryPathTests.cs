@@ -21,7 +21,7 @@ namespace IfiDashboard.Server.Tests.Inventory;
 /// the row. And the field the form always
 /// offered but no path kept, the certificate pin, now reaches the polls.
 /// </summary>
-public sealed class InstanceRulesOnEveryPathTests
+public sealed class InstanceRulesOnEveryPathTests(SharedDashboardHost shared) : IClassFixture<SharedDashboardHost>
 {
     /// <summary>A bad value for one field, as the API's JSON carries it and as a person types it in the form.</summary>
     public sealed record BadValue(string Field, string Value, string Why)
@@ -46,7 +46,8 @@ public sealed class InstanceRulesOnEveryPathTests
     [MemberData(nameof(BadValues))]
     public async Task A_bad_value_gets_the_same_message_on_the_form_the_api_and_sync_and_nothing_is_stored(BadValue bad)
     {
-        await using var host = new DashboardHost();
+        // One host for every bad value: none may store anything, so each finds the store as empty as a fresh one.
+        var host = shared.Host;
         var (browser, cmdb) = await ClientsAsync(host);
         Assert.Empty(InstanceRules.Check(ValidRegistration()));
         var expected = Assert.Single(RuleBrokenBy(bad));

@@ -18,27 +18,17 @@ namespace IfiDashboard.Server.Tests.Security;
 /// data source and its page components), so a new one without a rule fails here. Users sign in through the test
 /// scheme; the real OpenID Connect flow is the Chromium test's (tests/E2E.Tests/SignIn).
 /// </summary>
-public sealed class AuthorizationTests : IAsyncLifetime
+public sealed class AuthorizationTests(SharedPolledInstance fleet) : IClassFixture<SharedPolledInstance>
 {
     static readonly string[] Roles = [DashboardRoles.Viewer, DashboardRoles.Operator, DashboardRoles.Administrator];
     /// <summary>What anyone may reach: probes, the redirects to sign in and out at the provider, static files, and the
     /// collectors' API (its own key filter).</summary>
     static readonly string[] AnonymousPatterns = ["/healthz", "/readyz", "/signin", "/signout/provider", "/api/v1/collector/"];
 
-    readonly DashboardHost _host = new(new ScenarioInstance { Name = "authz-1", Profile = "2019", IfiEnabled = false });
-    long _instanceId;
-
-    public async Task InitializeAsync()
-    {
-        await _host.RegisterFleetAsync();
-        _instanceId = _host.IdOf("authz-1");
-        // The registration wakes the background assessment, which records the day's status and the first status in
-        // the changes journal: done here, so it cannot land between the before and after of a refused post.
-        await _host.Services.GetRequiredService<IfiDashboard.Server.Compliance.FleetAssessments>().RecomputeAsync(CancellationToken.None);
-        await _host.Services.GetRequiredService<IfiDashboard.Server.Api.Changes.ChangeRecorder>().CatchUpAsync(CancellationToken.None);
-    }
-
-    public async Task DisposeAsync() => await _host.DisposeAsync();
+    // One server for the class: each test compares the store before and after each refused request, so what an
+    // admitted one wrote in an earlier test does not count.
+    readonly DashboardHost _host = fleet.Host;
+    readonly long _instanceId = fleet.InstanceId;
 
     HttpClient Client(string? role)
     {

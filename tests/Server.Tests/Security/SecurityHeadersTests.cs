@@ -14,19 +14,11 @@ using Microsoft.Extensions.Logging;
 namespace IfiDashboard.Server.Tests.Security;
 
 /// <summary>The headers every answer carries, and pages that a policy without inline script or style leaves whole.</summary>
-public sealed class SecurityHeadersTests : IAsyncLifetime
+public sealed class SecurityHeadersTests(SharedPolledInstance polled) : IClassFixture<SharedPolledInstance>
 {
-    readonly DashboardHost _host = new(new ScenarioInstance { Name = "headers-1", Profile = "2019", IfiEnabled = false });
-    long _instanceId;
-
-    public async Task InitializeAsync()
-    {
-        await _host.RegisterFleetAsync();
-        await _host.PollAllAsync();
-        _instanceId = _host.IdOf("headers-1");
-    }
-
-    public async Task DisposeAsync() => await _host.DisposeAsync();
+    // One server for the class: the tests only read.
+    readonly DashboardHost _host = polled.Host;
+    readonly long _instanceId = polled.InstanceId;
 
     List<string> Pages() => AppEndpoints.PagePaths(_host.Services, _instanceId);
 

@@ -7,7 +7,7 @@ using Microsoft.Extensions.DependencyInjection;
 
 namespace IfiDashboard.Server.Tests.Api.Changes;
 
-public sealed class ChangesFeedTests
+public sealed class ChangesFeedTests(SharedApiHost shared) : IClassFixture<SharedApiHost>
 {
     [Fact]
     public async Task First_read_has_every_instance_created_and_first_seen_then_nothing_until_something_changes()
@@ -119,7 +119,7 @@ public sealed class ChangesFeedTests
     [InlineData("limit=1001", "limit")]
     public async Task A_bad_cursor_or_limit_is_400_naming_it(string query, string field)
     {
-        await using var host = new ApiHost();
+        var host = shared.Host;
         var client = host.Client(await host.CreateKeyAsync("read"));
 
         var response = await client.GetAsync("/api/v1/changes?" + query);

@@ -3,7 +3,7 @@ using System.Net.Http.Json;
 
 namespace IfiDashboard.Server.Tests.Api.Compliance;
 
-public sealed class ComplianceAuthTests
+public sealed class ComplianceAuthTests(SharedApiHost shared) : IClassFixture<SharedApiHost>
 {
     public static TheoryData<string> Paths() =>
     [
@@ -21,7 +21,7 @@ public sealed class ComplianceAuthTests
     [MemberData(nameof(Paths))]
     public async Task Read_scope_is_200_other_scopes_403_and_no_key_401(string path)
     {
-        await using var host = new ApiHost();
+        var host = shared.Host;
         var cmdb = await host.CmdbClientAsync();
         await cmdb.PutAsJsonAsync("/api/v1/instances/CI001", ApiTestData.PutBody("SQL01"));
 
