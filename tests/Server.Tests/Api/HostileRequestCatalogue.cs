@@ -55,7 +55,11 @@ internal static class HostileRequestCatalogue
     static string Lease(string collector = HostileRequestFixture.Collector, int maxCount = 5, int leaseSeconds = 60) =>
         Json(new { collectorName = collector, maxCount, leaseSeconds });
 
-    public static readonly IReadOnlyDictionary<string, HostileRequest> Cases = new Dictionary<string, HostileRequest>
+    /// <summary>
+    /// Built anew on every read: the snapshot cases are timed against the clock of the request ("ten minutes ahead"
+    /// must still be ahead when a long run reaches it; built once, it fell inside the allowed skew after five minutes).
+    /// </summary>
+    public static IReadOnlyDictionary<string, HostileRequest> Cases => new Dictionary<string, HostileRequest>
     {
         ["port as a string"] = new("PUT", Put, PutWith("port", "1433"), 400, "port"),
         ["port zero"] = new("PUT", Put, PutWith("port", 0), 400, "port"),
