@@ -16,6 +16,8 @@ internal sealed record BenchmarkOptions
     /// <summary>Instances whose polls are written at once while seeding; SQLite has one writer at a time anyway.</summary>
     public int SeedWriters { get; init; } = 1;
     bool SeedWritersGiven { get; init; }
+    /// <summary>PostgreSQL: seed this many instances through the real path, then copy them in SQL up to <see cref="Instances"/> (<see cref="PostgresBlockCopy"/>).</summary>
+    public int SeedBlock { get; init; }
     /// <summary>Instead of the pages: this many clients replay snapshots through the collectors' ingestion API for <see cref="IngestSeconds"/>.</summary>
     public int IngestClients { get; init; }
     public int IngestSeconds { get; init; } = 60;
@@ -71,7 +73,7 @@ internal sealed record BenchmarkOptions
 
     public const string Usage = """
         usage: Dashboard.Benchmarks [--instances N=10000] [--events N=1000000] [--days N=90] [--store PATH] [--rebuild]
-                                    [--postgres CONNSTR [--seed-writers N=4]] [--ingest-clients N [--ingest-seconds N=60] [--ingest-concurrency N=1]]
+                                    [--postgres CONNSTR [--seed-writers N=4] [--seed-block N]] [--ingest-clients N [--ingest-seconds N=60] [--ingest-concurrency N=1]]
                                     [--requests N=50] [--warmup N=5] [--idle-seconds N=130] [--seed N] [--configuration Release|Debug]
                                     [--collector-fleet N=0] [--collector-seconds N=60] [--collector-only] [--server-env NAME=VALUE]...
                                     [--probe-assessment] [--probe-clock TIME] [--probe-only]
@@ -84,6 +86,9 @@ internal sealed record BenchmarkOptions
           --postgres CONNSTR    seed and serve from this PostgreSQL database instead (its own, e.g.
                                 Host=127.0.0.1;Port=5432;Username=ifi;Database=ifi_bench_100k): made and seeded when it
                                 does not exist, reused when a seeding finished (the page run and --ingest-clients only)
+          --seed-block N        PostgreSQL: seed N instances (and their share of the events) through the real path in a
+                                database of their own (<database>_blockN, reused), then copy them in SQL, ids shifted and
+                                names renumbered, up to --instances (the bulk path, docs/benchmarks.md)
           --seed-writers N      instances whose polls are stored at once while seeding (default 4 on PostgreSQL, 1 on SQLite)
           --ingest-clients N    instead of the pages: N clients, each a collector with its own key, lease due instances
                                 and deliver a next poll of each through POST /api/v1/collector/snapshots; snapshots/s
@@ -123,6 +128,7 @@ internal sealed record BenchmarkOptions
                 "--store" => options with { Store = Value() },
                 "--rebuild" => options with { Rebuild = true },
                 "--postgres" => options with { Postgres = Value(), SeedWriters = options.SeedWritersGiven ? options.SeedWriters : 4 },
+                "--seed-block" => options with { SeedBlock = Positive(Number(), "--seed-block") },
                 "--seed-writers" => options with { SeedWriters = Positive(Number(), "--seed-writers"), SeedWritersGiven = true },
                 "--ingest-clients" => options with { IngestClients = Positive(Number(), "--ingest-clients") },
                 "--ingest-seconds" => options with { IngestSeconds = Positive(Number(), "--ingest-seconds") },
@@ -155,6 +161,8 @@ internal sealed record BenchmarkOptions
                 _ => throw new ArgumentException($"Unknown option {args[i]}."),
             };
         }
+        if (options.SeedBlock > 0 && options.Postgres is null)
+            throw new ArgumentException("--seed-block needs --postgres.");
         if (options.Postgres is not null && (options.Sessions > 0 || options.CollectorFleet > 0 || options.ProbeAssessment || options.SoakMinutes > 0))
             throw new ArgumentException("--postgres runs the page benchmark and --ingest-clients only; the sessions, collector, probe and soak runs copy a SQLite store.");
         return options;

@@ -130,11 +130,20 @@ internal sealed class PostgresBenchmarkStore : BenchmarkStore
     /// <summary>CREATE DATABASE ... TEMPLATE: a file-level copy, minutes for several GB instead of a new seeding.</summary>
     public override async Task<BenchmarkStore> CopyAsync(string suffix)
     {
-        var copy = new PostgresBenchmarkStore(new NpgsqlConnectionStringBuilder(_connectionString) { Database = $"{_database}_{suffix}" }.ConnectionString);
+        var copy = Sibling(suffix);
         await copy.DeleteAsync();
-        await using var admin = await OpenAdminAsync();
-        await admin.ExecuteAsync($"CREATE DATABASE {copy.Quoted} TEMPLATE {Quoted};", commandTimeout: 3600);
+        await copy.CreateFromAsync(this);
         return copy;
+    }
+
+    /// <summary>Another database on the same server, named after this one.</summary>
+    public PostgresBenchmarkStore Sibling(string suffix) =>
+        new(new NpgsqlConnectionStringBuilder(_connectionString) { Database = $"{_database}_{suffix}" }.ConnectionString);
+
+    public async Task CreateFromAsync(PostgresBenchmarkStore template)
+    {
+        await using var admin = await OpenAdminAsync();
+        await admin.ExecuteAsync($"CREATE DATABASE {Quoted} TEMPLATE {template.Quoted};", commandTimeout: 3600);
     }
 
     public override async Task<int?> ServerProcessIdAsync()

@@ -23,8 +23,11 @@ else
 {
     Console.WriteLine($"building the store {store.Description} through InstanceInventory + SnapshotStore ({options.SeedWriters} writers) ...");
     var load = Machine.LoadAverage();
-    var took = await new StoreSeeder(options, store).BuildAsync(CancellationToken.None);
-    report.Add("store build (registration + ingestion, not a target)",
+    var took = options.SeedBlock > 0 && store is PostgresBenchmarkStore postgres
+        ? await PostgresBlockCopy.BuildAsync(options, postgres, options.SeedBlock)
+        : await new StoreSeeder(options, store).BuildAsync(CancellationToken.None);
+    report.Add(options.SeedBlock > 0 ? $"store build (blocks of {options.SeedBlock} through the real path, copied in SQL; not a target)"
+        : "store build (registration + ingestion, not a target)",
         $"{took.TotalSeconds:F0} s ({options.Events / Math.Max(1, took.TotalSeconds):F0} events/s)", "—", load);
 }
 var facts = await StoreFacts.ReadAsync(store);
