@@ -142,6 +142,8 @@ internal sealed class PostgresBenchmarkStore : BenchmarkStore
 
     public async Task CreateFromAsync(PostgresBenchmarkStore template)
     {
+        // A template must have no session: this process's pooled connections to it go first.
+        NpgsqlConnection.ClearAllPools();
         await using var admin = await OpenAdminAsync();
         await admin.ExecuteAsync($"CREATE DATABASE {Quoted} TEMPLATE {template.Quoted};", commandTimeout: 3600);
     }

@@ -29,8 +29,10 @@ internal sealed class IngestionReplay(BenchmarkOptions options, Report report, B
         var copyClock = Stopwatch.StartNew();
         var store = await seeded.CopyAsync("ingest");
         Console.WriteLine($"copied the store to {store.Description} in {copyClock.Elapsed.TotalSeconds:F0} s");
-        var fleet = SyntheticFleet.Create(options.Instances, options.Events, options.Seed, DateTimeOffset.UtcNow, options.Days)
-            .ToDictionary(i => i.Name);
+        // The seeded fleet, or its block when it was copied (a copy's number, past the block, maps back to the original).
+        var seededInstances = options.SeedBlock > 0 ? options.SeedBlock : options.Instances;
+        var fleet = SyntheticFleet.Create(seededInstances, (int)((long)options.Events * seededInstances / options.Instances), options.Seed,
+            DateTimeOffset.UtcNow, options.Days).ToArray();
         var clients = Enumerable.Range(1, options.IngestClients)
             .Select(i => (Name: $"replay-{i}", Key: Convert.ToHexString(RandomNumberGenerator.GetBytes(24))))
             .ToList();
@@ -84,7 +86,7 @@ internal sealed class IngestionReplay(BenchmarkOptions options, Report report, B
     }
 
     /// <summary>One collector: lease, complete (poll slots), deliver (the outbox), until the time is up.</summary>
-    async Task ClientAsync(Uri address, string name, string key, IReadOnlyDictionary<string, SyntheticInstance> fleet, Run run)
+    async Task ClientAsync(Uri address, string name, string key, IReadOnlyList<SyntheticInstance> fleet, Run run)
     {
         using var http = new HttpClient { BaseAddress = address, Timeout = TimeSpan.FromSeconds(30) };
         http.DefaultRequestHeaders.Add("X-Api-Key", key);
@@ -104,7 +106,7 @@ internal sealed class IngestionReplay(BenchmarkOptions options, Report report, B
                 break;
             }
             completions.AddRange(leased.Select(instance => CompleteAsync(api, name, instance, completionSlots)));
-            var snapshots = leased.Select(instance => SnapshotPlan.Next(fleet[instance.Name], instance.Id,
+            var snapshots = leased.Select(instance => SnapshotPlan.Next(fleet[Number(instance.Name) % fleet.Count], instance.Id,
                 DateTimeOffset.UtcNow.AddSeconds(-1), random) with { CollectorName = name }).ToList();
             await Parallel.ForEachAsync(snapshots, new ParallelOptions { MaxDegreeOfParallelism = options.IngestConcurrency },
                 async (snapshot, _) =>
@@ -130,6 +132,10 @@ internal sealed class IngestionReplay(BenchmarkOptions options, Report report, B
         }
         await Task.WhenAll(completions);
     }
+
+    /// <summary>The synthetic instance's number, after "-sql" in its name (<see cref="SyntheticFleet"/>).</summary>
+    static int Number(string name) =>
+        int.Parse(name[(name.LastIndexOf("-sql", StringComparison.Ordinal) + 4)..], System.Globalization.CultureInfo.InvariantCulture);
 
     static async Task CompleteAsync(CollectorApiClient api, string name, InstanceRegistration instance, SemaphoreSlim slots)
     {

@@ -28,7 +28,8 @@ else
         : await new StoreSeeder(options, store).BuildAsync(CancellationToken.None);
     report.Add(options.SeedBlock > 0 ? $"store build (blocks of {options.SeedBlock} through the real path, copied in SQL; not a target)"
         : "store build (registration + ingestion, not a target)",
-        $"{took.TotalSeconds:F0} s ({options.Events / Math.Max(1, took.TotalSeconds):F0} events/s)", "—", load);
+        options.SeedBlock > 0 ? $"{took.TotalSeconds:F0} s" : $"{took.TotalSeconds:F0} s ({options.Events / Math.Max(1, took.TotalSeconds):F0} events/s)",
+        "—", load);
 }
 var facts = await StoreFacts.ReadAsync(store);
 Console.WriteLine($"store: {facts.Instances} instances, {facts.GrowthEvents} growth events, {facts.Polls} polls, " +
