@@ -23,6 +23,8 @@ internal sealed record BenchmarkOptions
     public int IngestSeconds { get; init; } = 60;
     /// <summary>Snapshots each replay client has in flight: 1 is a collector's outbox, which delivers one at a time.</summary>
     public int IngestConcurrency { get; init; } = 1;
+    /// <summary>Instead of the pages: this many standalone collector processes poll <see cref="CollectorFleet"/> simulated instances.</summary>
+    public int StandaloneCollectors { get; init; }
     public int Requests { get; init; } = 50;
     public int Warmup { get; init; } = 5;
     /// <summary>How long the collector-off server idles after the pages: long enough for two timed re-assessments.</summary>
@@ -74,6 +76,7 @@ internal sealed record BenchmarkOptions
     public const string Usage = """
         usage: Dashboard.Benchmarks [--instances N=10000] [--events N=1000000] [--days N=90] [--store PATH] [--rebuild]
                                     [--postgres CONNSTR [--seed-writers N=4] [--seed-block N]] [--ingest-clients N [--ingest-seconds N=60] [--ingest-concurrency N=1]]
+                                    [--standalone-collectors N --collector-fleet N [--ingest-seconds N=60]]
                                     [--requests N=50] [--warmup N=5] [--idle-seconds N=130] [--seed N] [--configuration Release|Debug]
                                     [--collector-fleet N=0] [--collector-seconds N=60] [--collector-only] [--server-env NAME=VALUE]...
                                     [--probe-assessment] [--probe-clock TIME] [--probe-only]
@@ -93,6 +96,8 @@ internal sealed record BenchmarkOptions
           --ingest-clients N    instead of the pages: N clients, each a collector with its own key, lease due instances
                                 and deliver a next poll of each through POST /api/v1/collector/snapshots; snapshots/s
           --ingest-seconds N    how long the replay delivers, after a 10-s warm-up (default 60)
+          --standalone-collectors N  instead of the pages: N collector processes (src/Collector) poll --collector-fleet
+                                simulated instances registered in a new store beside the seeded one; polls stored/s
           --ingest-concurrency N  snapshots each client has in flight (default 1, as a collector's outbox sends them)
           --collector-fleet N   also measure RSS with the embedded collector polling N simulated instances
           --idle-seconds N      after the pages, let the collector-off server idle N s (timed re-assessments) and
@@ -132,6 +137,7 @@ internal sealed record BenchmarkOptions
                 "--seed-writers" => options with { SeedWriters = Positive(Number(), "--seed-writers"), SeedWritersGiven = true },
                 "--ingest-clients" => options with { IngestClients = Positive(Number(), "--ingest-clients") },
                 "--ingest-seconds" => options with { IngestSeconds = Positive(Number(), "--ingest-seconds") },
+                "--standalone-collectors" => options with { StandaloneCollectors = Positive(Number(), "--standalone-collectors") },
                 "--ingest-concurrency" => options with { IngestConcurrency = Positive(Number(), "--ingest-concurrency") },
                 "--probe-assessment" => options with { ProbeAssessment = true },
                 "--probe-clock" => options with
@@ -161,9 +167,11 @@ internal sealed record BenchmarkOptions
                 _ => throw new ArgumentException($"Unknown option {args[i]}."),
             };
         }
+        if (options.StandaloneCollectors > 0 && options.CollectorFleet == 0)
+            throw new ArgumentException("--standalone-collectors needs --collector-fleet N (the simulated instances they poll).");
         if (options.SeedBlock > 0 && options.Postgres is null)
             throw new ArgumentException("--seed-block needs --postgres.");
-        if (options.Postgres is not null && (options.Sessions > 0 || options.CollectorFleet > 0 || options.ProbeAssessment || options.SoakMinutes > 0))
+        if (options.Postgres is not null && (options.Sessions > 0 || (options.CollectorFleet > 0 && options.StandaloneCollectors == 0) || options.ProbeAssessment || options.SoakMinutes > 0))
             throw new ArgumentException("--postgres runs the page benchmark and --ingest-clients only; the sessions, collector, probe and soak runs copy a SQLite store.");
         return options;
     }

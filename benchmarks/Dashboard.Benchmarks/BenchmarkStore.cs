@@ -24,6 +24,8 @@ internal abstract class BenchmarkStore
     public abstract string Kind { get; }
     /// <summary>A copy for a run that writes, so that the seeded store stays as it was for the next run.</summary>
     public abstract Task<BenchmarkStore> CopyAsync(string suffix);
+    /// <summary>A new, empty store beside this one (dropped first if it exists), for a run with a fleet of its own.</summary>
+    public abstract Task<BenchmarkStore> EmptySiblingAsync(string suffix);
     /// <summary>The database server's main process, whose children do the store's work (PostgreSQL); null for SQLite.</summary>
     public virtual Task<int?> ServerProcessIdAsync() => Task.FromResult<int?>(null);
     /// <summary>Where a run's server log goes, named after the store.</summary>
@@ -66,6 +68,13 @@ internal sealed class SqliteBenchmarkStore(string path) : BenchmarkStore
         await connection.OpenAsync();
         await connection.ExecuteAsync("VACUUM INTO @copy;", new { copy });
         return new SqliteBenchmarkStore(copy);
+    }
+
+    public override async Task<BenchmarkStore> EmptySiblingAsync(string suffix)
+    {
+        var sibling = new SqliteBenchmarkStore(Path.ChangeExtension(path, $".{suffix}.db"));
+        await sibling.DeleteAsync();
+        return sibling;
     }
     public override string LogPath(string run) => Path.ChangeExtension(path, $".{run}.log");
     public override Task<bool> IsSeededAsync() => Task.FromResult(File.Exists(path));
@@ -134,6 +143,14 @@ internal sealed class PostgresBenchmarkStore : BenchmarkStore
         await copy.DeleteAsync();
         await copy.CreateFromAsync(this);
         return copy;
+    }
+
+    public override async Task<BenchmarkStore> EmptySiblingAsync(string suffix)
+    {
+        var sibling = Sibling(suffix);
+        await sibling.DeleteAsync();
+        await sibling.CreateAsync();
+        return sibling;
     }
 
     /// <summary>Another database on the same server, named after this one.</summary>

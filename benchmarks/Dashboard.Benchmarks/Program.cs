@@ -37,13 +37,15 @@ Console.WriteLine($"store: {facts.Instances} instances, {facts.GrowthEvents} gro
 
 if (options.Sessions > 0)
     await new SessionsRun(options, report).RunAsync();
+else if (options.StandaloneCollectors > 0)
+    await new StandaloneCollectorsRun(options, report, store).RunAsync();
 else if (options.IngestClients > 0)
     await new IngestionReplay(options, report, store, facts).RunAsync();
 else if (!options.ProbeOnly && !options.CollectorOnly)
     await new DashboardRun(options, report, store, facts).RunAsync();
 if (options.ProbeAssessment)
     await AssessmentProbe.RunAsync(options, report);
-if (options.CollectorFleet > 0 && !options.ProbeOnly)
+if (options.CollectorFleet > 0 && !options.ProbeOnly && options.StandaloneCollectors == 0)
     await new CollectorRun(options, report).RunAsync();
 
 Console.WriteLine();
