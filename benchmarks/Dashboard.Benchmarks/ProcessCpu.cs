@@ -12,6 +12,24 @@ internal static class ProcessCpu
 
     public static double Milliseconds(int pid) => Ticks(pid) / TicksPerSecond * 1000;
 
+    /// <summary>
+    /// Waits until the process used under 5 % of a core over a second, or <paramref name="timeout"/> passed;
+    /// returns how long it waited and whether it fell quiet.
+    /// </summary>
+    public static async Task<(TimeSpan Waited, bool Quiet)> UntilQuietAsync(int pid, TimeSpan timeout)
+    {
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        var before = Milliseconds(pid);
+        while (clock.Elapsed < timeout)
+        {
+            await Task.Delay(1000);
+            var now = Milliseconds(pid);
+            if (now - before < 50) return (clock.Elapsed, true);
+            before = now;
+        }
+        return (clock.Elapsed, false);
+    }
+
     /// <summary>CPU of a process and its children (PostgreSQL's postmaster and its backends).</summary>
     public static double TreeMilliseconds(int root)
     {
