@@ -49,7 +49,8 @@ internal sealed class IngestionReplay(BenchmarkOptions options, Report report, B
         Console.WriteLine($"server pid {server.Pid} at {server.Address} (log: {log})");
         // The first assessment is built before the replay starts, so the replay measures ingestion, not start-up.
         var (first, _) = await new PageTimer(http, server.Address).GetAsync("/", Markers.Overview);
-        Console.WriteLine($"first assessment after {first.TotalSeconds:F1} s");
+        var (settled, _) = await ProcessCpu.UntilQuietAsync(server.Pid, TimeSpan.FromMinutes(10));
+        Console.WriteLine($"first assessment after {first.TotalSeconds:F1} s, server quiet {settled.TotalSeconds:F0} s later");
         var pollsBefore = await StoredPollsAsync(store);
         var postgres = await store.ServerProcessIdAsync();
 
