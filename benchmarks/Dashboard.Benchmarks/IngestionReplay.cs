@@ -154,7 +154,7 @@ internal sealed class IngestionReplay(BenchmarkOptions options, Report report, B
     static async Task<long> StoredPollsAsync(BenchmarkStore store)
     {
         await using var connection = await store.OpenReadOnlyAsync();
-        return await connection.ExecuteScalarAsync<long>("SELECT COUNT(*) FROM polls;", commandTimeout: 600);
+        return await connection.ExecuteScalarAsync<long>("SELECT COUNT(*) FROM polls WHERE collector_name LIKE 'replay-%';", commandTimeout: 600);
     }
 
     sealed class Run(int seconds)
