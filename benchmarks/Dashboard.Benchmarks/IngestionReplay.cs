@@ -1,7 +1,6 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Net;
-using System.Security.Cryptography;
 using Dapper;
 using IfiDashboard.Collector.Standalone;
 using IfiDashboard.Shared.Inventory;
@@ -33,13 +32,8 @@ internal sealed class IngestionReplay(BenchmarkOptions options, Report report, B
         var seededInstances = options.SeedBlock > 0 ? options.SeedBlock : options.Instances;
         var fleet = SyntheticFleet.Create(seededInstances, (int)((long)options.Events * seededInstances / options.Instances), options.Seed,
             DateTimeOffset.UtcNow, options.Days).ToArray();
-        var clients = Enumerable.Range(1, options.IngestClients)
-            .Select(i => (Name: $"replay-{i}", Key: Convert.ToHexString(RandomNumberGenerator.GetBytes(24))))
-            .ToList();
-        // Keys go to the server in its environment, never on its command line.
-        var environment = new Dictionary<string, string>(options.ServerEnvironment);
-        foreach (var (name, key) in clients)
-            environment[$"Ingestion__ApiKeys__{name}"] = key;
+        var clients = CollectorKeys.Create("replay", options.IngestClients);
+        var environment = CollectorKeys.ServerEnvironment(options, clients);
         var workingDirectory = Directory.CreateTempSubdirectory("ifi-dashboard-bench-").FullName;
         var log = store.LogPath("ingest-server");
         using var http = new HttpClient { Timeout = TimeSpan.FromMinutes(10) };

@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using System.Security.Cryptography;
 using Dapper;
 using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Inventory;
@@ -31,12 +30,8 @@ internal sealed class StandaloneCollectorsRun(BenchmarkOptions options, Report r
         await RegisterAsync(store, simulator.Ports);
         Console.WriteLine($"standalone collectors: {simulator.Ports.Count} simulated instances registered in {store.Description}");
 
-        var collectors = Enumerable.Range(1, options.StandaloneCollectors)
-            .Select(i => (Name: $"collector-{i}", Key: Convert.ToHexString(RandomNumberGenerator.GetBytes(24))))
-            .ToList();
-        var serverEnvironment = new Dictionary<string, string>(options.ServerEnvironment);
-        foreach (var (name, key) in collectors)
-            serverEnvironment[$"Ingestion__ApiKeys__{name}"] = key;
+        var collectors = CollectorKeys.Create("collector", options.StandaloneCollectors);
+        var serverEnvironment = CollectorKeys.ServerEnvironment(options, collectors);
         using var http = new HttpClient { Timeout = TimeSpan.FromMinutes(10) };
         await using var server = ServerProcess.Start(RepositoryLayout.ServerDll(options.Configuration), directory, store.LogPath("collectors-server"),
             new Dictionary<string, string>(store.ServerSettings) { ["Collector:Enabled"] = "false" }, serverEnvironment);
