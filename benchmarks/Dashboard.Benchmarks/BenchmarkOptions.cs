@@ -11,6 +11,20 @@ internal sealed record BenchmarkOptions
     /// <summary>An existing store is reused as it is, so a re-run on a quieter machine skips the minutes of seeding.</summary>
     public string? Store { get; init; }
     public bool Rebuild { get; init; }
+    /// <summary>An Npgsql connection string naming the benchmark's own database: seed and serve from PostgreSQL instead of SQLite.</summary>
+    public string? Postgres { get; init; }
+    /// <summary>Instances whose polls are written at once while seeding; SQLite has one writer at a time anyway.</summary>
+    public int SeedWriters { get; init; } = 1;
+    bool SeedWritersGiven { get; init; }
+    /// <summary>PostgreSQL: seed this many instances through the real path, then copy them in SQL up to <see cref="Instances"/> (<see cref="PostgresBlockCopy"/>).</summary>
+    public int SeedBlock { get; init; }
+    /// <summary>Instead of the pages: this many clients replay snapshots through the collectors' ingestion API for <see cref="IngestSeconds"/>.</summary>
+    public int IngestClients { get; init; }
+    public int IngestSeconds { get; init; } = 60;
+    /// <summary>Snapshots each replay client has in flight: 1 is a collector's outbox, which delivers one at a time.</summary>
+    public int IngestConcurrency { get; init; } = 1;
+    /// <summary>Instead of the pages: this many standalone collector processes poll <see cref="CollectorFleet"/> simulated instances.</summary>
+    public int StandaloneCollectors { get; init; }
     public int Requests { get; init; } = 50;
     public int Warmup { get; init; } = 5;
     /// <summary>How long the collector-off server idles after the pages: long enough for two timed re-assessments.</summary>
@@ -70,6 +84,8 @@ internal sealed record BenchmarkOptions
 
     public const string Usage = """
         usage: Dashboard.Benchmarks [--instances N=10000] [--events N=1000000] [--days N=90] [--store PATH] [--rebuild]
+                                    [--postgres CONNSTR [--seed-writers N=4] [--seed-block N]] [--ingest-clients N [--ingest-seconds N=60] [--ingest-concurrency N=1]]
+                                    [--standalone-collectors N --collector-fleet N [--ingest-seconds N=60]]
                                     [--requests N=50] [--warmup N=5] [--idle-seconds N=130] [--seed N] [--configuration Release|Debug]
                                     [--collector-fleet N=0] [--collector-seconds N=60] [--collector-only] [--server-env NAME=VALUE]...
                                     [--probe-assessment] [--probe-clock TIME] [--probe-only]
@@ -80,6 +96,19 @@ internal sealed record BenchmarkOptions
           --store PATH          reuse this SQLite store when it exists, otherwise build it there
                                 (default: the temp directory, named by instances, events and days)
           --rebuild             delete the store first and build it again
+          --postgres CONNSTR    seed and serve from this PostgreSQL database instead (its own, e.g.
+                                Host=127.0.0.1;Port=5432;Username=ifi;Database=ifi_bench_100k): made and seeded when it
+                                does not exist, reused when a seeding finished (the page run and --ingest-clients only)
+          --seed-block N        PostgreSQL: seed N instances (and their share of the events) through the real path in a
+                                database of their own (<database>_blockN, reused), then copy them in SQL, ids shifted and
+                                names renumbered, up to --instances (the bulk path, docs/benchmarks.md)
+          --seed-writers N      instances whose polls are stored at once while seeding (default 4 on PostgreSQL, 1 on SQLite)
+          --ingest-clients N    instead of the pages: N clients, each a collector with its own key, lease due instances
+                                and deliver a next poll of each through POST /api/v1/collector/snapshots; snapshots/s
+          --ingest-seconds N    how long the replay delivers, after a 10-s warm-up (default 60)
+          --standalone-collectors N  instead of the pages: N collector processes (src/Collector) poll --collector-fleet
+                                simulated instances registered in a new store beside the seeded one; polls stored/s
+          --ingest-concurrency N  snapshots each client has in flight (default 1, as a collector's outbox sends them)
           --collector-fleet N   also measure RSS with the embedded collector polling N simulated instances
           --idle-seconds N      after the pages, let the collector-off server idle N s (timed re-assessments) and
                                 read its RSS again; 0 skips it
@@ -115,6 +144,13 @@ internal sealed record BenchmarkOptions
                 "--days" => options with { Days = Positive(Number(), "--days") },
                 "--store" => options with { Store = Value() },
                 "--rebuild" => options with { Rebuild = true },
+                "--postgres" => options with { Postgres = Value(), SeedWriters = options.SeedWritersGiven ? options.SeedWriters : 4 },
+                "--seed-block" => options with { SeedBlock = Positive(Number(), "--seed-block") },
+                "--seed-writers" => options with { SeedWriters = Positive(Number(), "--seed-writers"), SeedWritersGiven = true },
+                "--ingest-clients" => options with { IngestClients = Positive(Number(), "--ingest-clients") },
+                "--ingest-seconds" => options with { IngestSeconds = Positive(Number(), "--ingest-seconds") },
+                "--standalone-collectors" => options with { StandaloneCollectors = Positive(Number(), "--standalone-collectors") },
+                "--ingest-concurrency" => options with { IngestConcurrency = Positive(Number(), "--ingest-concurrency") },
                 "--probe-assessment" => options with { ProbeAssessment = true },
                 "--probe-clock" => options with
                 {
@@ -146,6 +182,12 @@ internal sealed record BenchmarkOptions
                 _ => throw new ArgumentException($"Unknown option {args[i]}."),
             };
         }
+        if (options.StandaloneCollectors > 0 && options.CollectorFleet == 0)
+            throw new ArgumentException("--standalone-collectors needs --collector-fleet N (the simulated instances they poll).");
+        if (options.SeedBlock > 0 && options.Postgres is null)
+            throw new ArgumentException("--seed-block needs --postgres.");
+        if (options.Postgres is not null && (options.Sessions > 0 || (options.CollectorFleet > 0 && options.StandaloneCollectors == 0) || options.ProbeAssessment || options.SoakMinutes > 0))
+            throw new ArgumentException("--postgres runs the page benchmark and --ingest-clients only; the sessions, collector, probe and soak runs copy a SQLite store.");
         return options;
     }
 

@@ -43,7 +43,7 @@ internal sealed class ChurnRun(BenchmarkOptions options, Report report)
         report.Add($"server CPU, collector off, nothing changing ({options.ChurnMinutes} min)",
             $"{quiet.PercentOfCore:F2} % of a core ({quiet.CpuSeconds:F1} s CPU)", "—", quiet.Load);
 
-        await using var services = StoreSeeder.Services(copy);
+        await using var services = new SqliteBenchmarkStore(copy).Services();
         var snapshots = services.GetRequiredService<SnapshotStore>();
         List<(long Id, string Name)> active;
         await using (var connection = await services.GetRequiredService<IDbConnectionFactory>().OpenAsync(CancellationToken.None))

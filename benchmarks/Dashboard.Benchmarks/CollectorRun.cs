@@ -81,7 +81,7 @@ internal sealed class CollectorRun(BenchmarkOptions options, Report report)
     /// </summary>
     static async Task<int> RetargetAsync(string store, IReadOnlyList<int> ports)
     {
-        await using var services = StoreSeeder.Services(store);
+        await using var services = new SqliteBenchmarkStore(store).Services();
         var repository = services.GetRequiredService<InstanceInventory>();
         var registrations = await repository.ListActiveAsync(CancellationToken.None);
         for (var i = 0; i < registrations.Count; i++)

@@ -6,23 +6,21 @@ namespace IfiDashboard.Dashboard.Benchmarks;
 /// The server on the benchmark store with the collector off: time to its first complete fleet assessment, its
 /// memory then and after serving, and how long the pages take.
 /// </summary>
-internal sealed class DashboardRun(BenchmarkOptions options, Report report, StoreFacts facts)
+internal sealed class DashboardRun(BenchmarkOptions options, Report report, BenchmarkStore store, StoreFacts facts)
 {
-    const double MemoryTargetMb = 300;
+    // DESIGN.md's targets at 10,000 instances; issue 16's at 100,000 (on PostgreSQL): 1 GB, and the busiest instance's page.
+    double MemoryTargetMb => facts.Instances > 10_000 ? 1024 : 300;
+    double? DetailTargetMs => facts.Instances > 10_000 ? 150 : null;
 
     public async Task RunAsync()
     {
         using var http = new HttpClient { Timeout = TimeSpan.FromMinutes(10) };
         var workingDirectory = Directory.CreateTempSubdirectory("ifi-dashboard-bench-").FullName;
-        var log = Path.ChangeExtension(options.StorePath, ".server.log");
+        var log = store.LogPath("server");
         var load = Machine.LoadAverage();
         var clock = Stopwatch.StartNew();
         await using var server = ServerProcess.Start(RepositoryLayout.ServerDll(options.Configuration), workingDirectory, log,
-            new Dictionary<string, string>
-            {
-                ["Store:ConnectionString"] = $"Data Source={options.StorePath}",
-                ["Collector:Enabled"] = "false",
-            }, options.ServerEnvironment);
+            new Dictionary<string, string>(store.ServerSettings) { ["Collector:Enabled"] = "false" }, options.ServerEnvironment);
         await server.WaitUntilAliveAsync(http, TimeSpan.FromMinutes(2));
         var alive = clock.Elapsed;
         Console.WriteLine($"server pid {server.Pid} at {server.Address} alive after {alive.TotalSeconds:F1} s (log: {log})");
@@ -42,6 +40,16 @@ internal sealed class DashboardRun(BenchmarkOptions options, Report report, Stor
             $"{afterAssessment.RssMb:F0} MB now · {afterAssessment.PeakRssMb:F0} MB peak",
             Report.Verdict(afterAssessment.PeakRssMb < MemoryTargetMb, $"< {MemoryTargetMb:F0} MB"), load);
 
+        // The first assessment leaves work behind on a store no server ran on: the change journal records every
+        // instance's first status, retention prunes what aged out. The pages are timed once that is done (bounded).
+        load = Machine.LoadAverage();
+        var cpuBefore = ProcessCpu.Milliseconds(server.Pid);
+        var (settled, quiet) = await ProcessCpu.UntilQuietAsync(server.Pid, TimeSpan.FromMinutes(10));
+        var settleCpu = ProcessCpu.Milliseconds(server.Pid) - cpuBefore;
+        Console.WriteLine($"server {(quiet ? "quiet" : "still busy")} {settled.TotalSeconds:F0} s after the first GET / ({settleCpu / 1000:F1} s of CPU)");
+        report.Add("server busy after the first GET / (first journal, retention) until quiet",
+            $"{settled.TotalSeconds:F0} s, {settleCpu / 1000:F1} s of CPU{(quiet ? "" : "; not quiet, timed anyway")}", "—", load);
+
         var pages = new (string Path, string Marker)[]
         {
             ("/", Markers.Overview),
@@ -54,7 +62,7 @@ internal sealed class DashboardRun(BenchmarkOptions options, Report report, Stor
             load = Machine.LoadAverage();
             var page = await timer.MeasureAsync(path, marker, options.Warmup, options.Requests);
             Console.WriteLine($"GET {path}: p50 {page.P50:F1} ms, p95 {page.P95:F1} ms, max {page.Max:F1} ms ({page.Bytes / 1024.0:F0} KB)");
-            report.Page(page, load);
+            report.Page(page, load, path.StartsWith("/instances/", StringComparison.Ordinal) ? DetailTargetMs : null);
         }
 
         var afterPages = server.Memory();

@@ -12,6 +12,35 @@ internal static class ProcessCpu
 
     public static double Milliseconds(int pid) => Ticks(pid) / TicksPerSecond * 1000;
 
+    /// <summary>
+    /// Waits until the process used under 5 % of a core over a second, or <paramref name="timeout"/> passed;
+    /// returns how long it waited and whether it fell quiet.
+    /// </summary>
+    public static async Task<(TimeSpan Waited, bool Quiet)> UntilQuietAsync(int pid, TimeSpan timeout)
+    {
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        var before = Milliseconds(pid);
+        while (clock.Elapsed < timeout)
+        {
+            await Task.Delay(1000);
+            var now = Milliseconds(pid);
+            if (now - before < 50) return (clock.Elapsed, true);
+            before = now;
+        }
+        return (clock.Elapsed, false);
+    }
+
+    /// <summary>CPU of a process and its children (PostgreSQL's postmaster and its backends).</summary>
+    public static double TreeMilliseconds(int root)
+    {
+        long ticks = Ticks(root);
+        foreach (var directory in Directory.EnumerateDirectories("/proc"))
+            if (int.TryParse(Path.GetFileName(directory), NumberStyles.None, CultureInfo.InvariantCulture, out var pid)
+                && Stat(pid) is { } fields && int.Parse(fields[1], CultureInfo.InvariantCulture) == root)
+                ticks += long.Parse(fields[11], CultureInfo.InvariantCulture) + long.Parse(fields[12], CultureInfo.InvariantCulture);
+        return ticks / TicksPerSecond * 1000;
+    }
+
     /// <summary>CPU of every descendant of this process except <paramref name="server"/>: the browser's processes.</summary>
     public static double BrowserMilliseconds(int server)
     {

@@ -22,6 +22,7 @@ internal sealed partial class SimulatorProcess : IAsyncDisposable
     }
 
     public IReadOnlyList<int> Ports { get; }
+    public int Pid => _process.Id;
 
     public static async Task<SimulatorProcess> StartAsync(string simulatorDll, string directory, int instances)
     {

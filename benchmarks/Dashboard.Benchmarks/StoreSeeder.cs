@@ -1,12 +1,11 @@
 using System.Diagnostics;
-using Dapper;
 using IfiDashboard.Compliance.Policy;
 using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Ingestion;
 using IfiDashboard.Server.Store.Inventory;
 using IfiDashboard.Server.Store.Policy;
 using IfiDashboard.Shared.Inventory;
-using Microsoft.Extensions.Configuration;
+using IfiDashboard.Shared.Snapshots;
 using Microsoft.Extensions.DependencyInjection;
 
 namespace IfiDashboard.Dashboard.Benchmarks;
@@ -15,12 +14,19 @@ namespace IfiDashboard.Dashboard.Benchmarks;
 /// Builds the benchmark's store through the server's own code: its migrations, <see cref="InstanceInventory"/> for
 /// registration, <see cref="SnapshotStore"/> for every poll (growth events in per-poll batches, idempotent
 /// ingestion and all) and <see cref="PolicyStore"/> for rules and waivers. Nothing is bulk-inserted behind its back.
+/// Instances are registered a thousand at a time through the import (<see cref="InstanceInventory.ImportAsync"/>):
+/// a single registration reads every active instance to look for a duplicate, which at 100,000 instances makes
+/// one at a time quadratic. Each instance's polls are written in order; on PostgreSQL several instances at once
+/// (<c>--seed-writers</c>), as several collectors would.
 /// </summary>
-internal sealed class StoreSeeder(BenchmarkOptions options)
+internal sealed class StoreSeeder(BenchmarkOptions options, BenchmarkStore store)
 {
+    const int RegistrationBatch = 1000;
+
     public async Task<TimeSpan> BuildAsync(CancellationToken ct)
     {
-        await using var services = Services(options.StorePath);
+        await store.CreateAsync();
+        await using var services = store.Services();
         await services.MigrateIfiStoreAsync(ct);
         var repository = services.GetRequiredService<InstanceInventory>();
         var ingestion = services.GetRequiredService<SnapshotStore>();
@@ -29,26 +35,35 @@ internal sealed class StoreSeeder(BenchmarkOptions options)
         var now = DateTimeOffset.UtcNow;
         var random = new Random(options.Seed + 1);
         var clock = Stopwatch.StartNew();
-        long polls = 0, events = 0;
+        long polls = 0, events = 0, registered = 0;
         var waiverCandidates = new List<long>();
-        foreach (var instance in SyntheticFleet.Create(options.Instances, options.Events, options.Seed, now, options.Days))
+        var writers = new ParallelOptions { MaxDegreeOfParallelism = options.SeedWriters, CancellationToken = ct };
+        foreach (var batch in SyntheticFleet.Create(options.Instances, options.Events, options.Seed, now, options.Days).Chunk(RegistrationBatch))
         {
-            var registered = await repository.RegisterAsync(Registration(instance), ct);
-            var id = registered.Record?.Registration.Id
-                ?? throw new InvalidOperationException($"Synthetic instance refused: {registered.Refusal?.Errors[0].Message}");
-            foreach (var snapshot in SnapshotPlan.For(instance, id, now, options.Days, random))
+            var imported = await repository.ImportAsync(batch.Select(Registration).ToList(), commit: true, ct);
+            var plans = new List<InstanceSnapshot[]>(batch.Length);
+            for (var i = 0; i < batch.Length; i++)
             {
-                await ingestion.WriteAsync(snapshot, ct);
-                polls++;
-                events += snapshot.GrowthEvents.Count;
+                var instance = batch[i];
+                var id = imported[i].Write.Record?.Registration.Id
+                    ?? throw new InvalidOperationException($"Synthetic instance refused: {imported[i].Write.Refusal?.Errors[0].Message}");
+                // Planned in fleet order from one random source, so the store's content does not depend on the writers.
+                plans.Add(SnapshotPlan.For(instance, id, now, options.Days, random).ToArray());
+                if (!instance.IfiEnabled && instance.LatestFailure is null && !instance.Tags.Contains("pci") && instance.Version.HasIfiColumn)
+                    waiverCandidates.Add(id);
             }
-            if (!instance.IfiEnabled && instance.LatestFailure is null && !instance.Tags.Contains("pci") && instance.Version.HasIfiColumn)
-                waiverCandidates.Add(id);
-            if ((instance.Index + 1) % 1000 == 0)
-                Console.WriteLine($"  {instance.Index + 1} instances, {polls} polls, {events} growth events stored ({clock.Elapsed.TotalSeconds:F0} s)");
+            await Parallel.ForEachAsync(plans, writers, async (plan, token) =>
+            {
+                foreach (var snapshot in plan)
+                    await ingestion.WriteAsync(snapshot, token);
+                Interlocked.Add(ref polls, plan.Length);
+                Interlocked.Add(ref events, plan.Sum(s => s.GrowthEvents.Count));
+            });
+            registered += batch.Length;
+            Console.WriteLine($"  {registered} instances, {polls} polls, {events} growth events stored ({clock.Elapsed.TotalSeconds:F0} s)");
         }
         await SeedPolicyAsync(policies, waiverCandidates, now, ct);
-        await CheckpointAsync(services, ct);
+        await store.SettleAsync($"{options.Instances} instances, {events} growth events, {options.Days} days, seed {options.Seed}");
         return clock.Elapsed;
     }
 
@@ -79,26 +94,5 @@ internal sealed class StoreSeeder(BenchmarkOptions options)
                 InstanceId = candidates[i], Reason = "Account change waits for the vendor's window", Author = "dba-core",
                 GrantedAt = now.AddDays(-20), ExpiresAt = i % 300 == 0 ? now.AddDays(-2) : now.AddDays(25),
             }, ct);
-    }
-
-    /// <summary>
-    /// Folds the WAL into the database file so the server starts on a settled store. No ANALYZE: the server never
-    /// runs one, so its queries must be measured with the plans a real store gets.
-    /// </summary>
-    static async Task CheckpointAsync(IServiceProvider services, CancellationToken ct)
-    {
-        await using var connection = await services.GetRequiredService<IDbConnectionFactory>().OpenAsync(ct);
-        await connection.ExecuteAsync(new CommandDefinition("PRAGMA wal_checkpoint(TRUNCATE);", cancellationToken: ct));
-    }
-
-    public static ServiceProvider Services(string path)
-    {
-        var configuration = new ConfigurationBuilder()
-            .AddInMemoryCollection(new Dictionary<string, string?> { ["Store:ConnectionString"] = $"Data Source={path}" })
-            .Build();
-        var services = new ServiceCollection();
-        services.AddIfiStore(configuration);
-        services.AddSingleton<PolicyStore>();
-        return services.BuildServiceProvider();
     }
 }

@@ -149,7 +149,7 @@ internal sealed class SoakRun(BenchmarkOptions options)
     /// <summary>The demo's own registration path (<see cref="DemoFleetHost.RegisterAsync"/>), then every instance at the shortest poll interval the inventory accepts.</summary>
     static async Task RegisterAsync(FleetSimulator fleet, string store, DateTimeOffset now)
     {
-        await using var services = StoreSeeder.Services(store);
+        await using var services = new SqliteBenchmarkStore(store).Services();
         await services.MigrateIfiStoreAsync(CancellationToken.None);
         var inventory = services.GetRequiredService<InstanceInventory>();
         await DemoFleetHost.RegisterAsync(fleet, inventory, services.GetRequiredService<PolicyStore>(), now, CancellationToken.None);

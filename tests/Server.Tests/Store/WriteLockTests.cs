@@ -105,4 +105,25 @@ public sealed class WriteLockTests
         await using var reader = await store.OpenAsync();
         Assert.Equal(1L, await reader.ExecuteScalarAsync<long>("SELECT COUNT(*) FROM polls WHERE instance_id = @other;", new { other }));
     }
+
+    // Every poll ends with a lease completion: a store-wide write there made several collectors' completions, and the
+    // snapshots behind them, queue on one lock.
+    [Fact]
+    public async Task A_lease_is_completed_while_another_instances_snapshot_is_being_written()
+    {
+        await using var store = await TestStore.CreateMigratedAsync();
+        var held = await store.Instances.AddAsync(TestData.Registration("SQLHELD01"), CancellationToken.None);
+        var other = await store.Instances.AddAsync(TestData.Registration("SQLOTHER01"), CancellationToken.None);
+        var source = store.NewSource();
+        await source.LeaseDueAsync("collector-a", 2, TimeSpan.FromMinutes(2), CancellationToken.None);
+        await using var first = await store.OpenAsync();
+        await using var holding = store.Connections.Dialect.IsPostgres ? await first.BeginInstanceWriteAsync(held, CancellationToken.None) : null;
+
+        var nextPollAt = store.Clock.GetUtcNow().AddMinutes(5);
+        await source.CompleteAsync(other, "collector-a", nextPollAt, CancellationToken.None);
+
+        await using var reader = await store.OpenAsync();
+        Assert.Null(await reader.ExecuteScalarAsync<string?>("SELECT lease_owner FROM instances WHERE id = @other;", new { other }));
+        Assert.Equal("collector-a", await reader.ExecuteScalarAsync<string?>("SELECT lease_owner FROM instances WHERE id = @held;", new { held }));
+    }
 }

@@ -88,7 +88,9 @@ public sealed class StoreInstanceSource(IDbConnectionFactory connections, TimePr
             WHERE {lastLeasedHere};
             """;
         await using var connection = await connections.OpenAsync(cancellationToken);
-        await using var tx = await connection.BeginWriteAsync(cancellationToken);
+        // One instance's row: an instance write, as a snapshot is, so that completions from several collectors do not
+        // queue behind one store-wide lock (measured: docs/benchmarks.md, "Four collectors"). Leasing stays store-wide.
+        await using var tx = await connection.BeginInstanceWriteAsync(instanceId, cancellationToken);
         var now = timeProvider.GetUtcNow();
         var interval = await connection.ExecuteScalarAsync<long?>(new CommandDefinition(intervalSql,
             new { instanceId, collectorName, now }, tx, cancellationToken: cancellationToken));
