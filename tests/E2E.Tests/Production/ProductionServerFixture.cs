@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using System.Diagnostics;
 
 namespace IfiDashboard.E2E.Tests.Production;
@@ -13,7 +14,8 @@ public sealed class ProductionServerFixture : IAsyncLifetime
     static readonly TimeSpan StartTimeout = TimeSpan.FromSeconds(120);
 
     readonly string _root = Directory.CreateTempSubdirectory("ifi-production-").FullName;
-    readonly Dictionary<string, (ServerProcess Process, string BaseUrl)> _servers = [];
+    // Both servers start at once and each adds itself when it answers.
+    readonly ConcurrentDictionary<string, (ServerProcess Process, string BaseUrl)> _servers = new();
 
     public Browser Browser { get; private set; } = null!;
 
@@ -43,10 +45,8 @@ public sealed class ProductionServerFixture : IAsyncLifetime
     async Task StartAsync(string output, string binaries)
     {
         var workingDirectory = Directory.CreateDirectory(Path.Combine(_root, "cwd-" + output)).FullName;
-        var baseUrl = $"http://127.0.0.1:{ServerProcess.FreePort()}/";
-        var process = ServerProcess.Start(binaries, workingDirectory, "--demo", "--urls", baseUrl.TrimEnd('/'));
-        _servers[output] = (process, baseUrl);
-        await process.WaitUntilHealthyAsync(baseUrl, StartTimeout);
+        _servers[output] = await ServerProcess.StartOnFreePortAsync(binaries, workingDirectory,
+            url => ["--demo", "--urls", url], StartTimeout);
     }
 
     /// <summary>

@@ -75,6 +75,36 @@ public sealed class ServerProcess : IAsyncDisposable
         return server;
     }
 
+    /// <summary>
+    /// Starts the server on a port picked now and waits until it answers. A port can be taken between the pick and the
+    /// server's bind (by another test's listener, or by one of the server's own demo instances, which bind first):
+    /// then the server says so and exits, and it is started again on another port, at most three times.
+    /// </summary>
+    public static async Task<(ServerProcess Process, string BaseUrl)> StartOnFreePortAsync(string binaries, string workingDirectory,
+        Func<string, string[]> arguments, TimeSpan timeout)
+    {
+        for (var attempt = 1; ; attempt++)
+        {
+            var baseUrl = $"http://127.0.0.1:{FreePort()}/";
+            var process = Start(binaries, workingDirectory, arguments(baseUrl.TrimEnd('/')));
+            try
+            {
+                await process.WaitUntilHealthyAsync(baseUrl, timeout);
+                return (process, baseUrl);
+            }
+            catch (InvalidOperationException) when (attempt < 3 && process.HasExited
+                && process.ErrorLines.Any(l => l.Contains("address already in use", StringComparison.Ordinal)))
+            {
+                await process.DisposeAsync();
+            }
+            catch
+            {
+                await process.DisposeAsync();
+                throw;
+            }
+        }
+    }
+
     /// <summary>Polls <c>/healthz</c> until it answers, the process ends, or the time is up.</summary>
     public async Task WaitUntilHealthyAsync(string baseUrl, TimeSpan timeout)
     {

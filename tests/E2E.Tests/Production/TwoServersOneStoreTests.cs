@@ -56,9 +56,9 @@ public sealed class TwoServersOneStoreTests(TestPostgresServer postgres, ITestOu
     [Fact]
     public async Task Two_servers_on_one_postgres_store_send_each_alert_once_and_one_finishes_what_a_killed_one_was_sending()
     {
-        var (first, firstUrl) = Start("server-a");
-        var (second, secondUrl) = Start("server-b");
-        await Task.WhenAll(first.WaitUntilHealthyAsync(firstUrl, StartTimeout), second.WaitUntilHealthyAsync(secondUrl, StartTimeout));
+        var started = await Task.WhenAll(StartAsync("server-a"), StartAsync("server-b"));
+        var (first, firstUrl) = started[0];
+        var (second, secondUrl) = started[1];
         using var firstApi = await ApiClientAsync(firstUrl);
         using var secondApi = await ApiClientAsync(secondUrl, firstApi.DefaultRequestHeaders.GetValues("X-Api-Key").Single());
         for (var i = 1; i <= Instances; i++)
@@ -116,12 +116,12 @@ public sealed class TwoServersOneStoreTests(TestPostgresServer postgres, ITestOu
 
     sealed record OutboxRowState(string MessageId, string Status, int Attempts);
 
-    (ServerProcess Process, string BaseUrl) Start(string name)
+    async Task<(ServerProcess Process, string BaseUrl)> StartAsync(string name)
     {
         var workingDirectory = Directory.CreateDirectory(Path.Combine(_root, name)).FullName;
-        var baseUrl = $"http://127.0.0.1:{ServerProcess.FreePort()}/";
-        var process = ServerProcess.Start(ServerProcess.BuildOutput, workingDirectory,
-            "--urls", baseUrl.TrimEnd('/'),
+        var (process, baseUrl) = await ServerProcess.StartOnFreePortAsync(ServerProcess.BuildOutput, workingDirectory, url =>
+        [
+            "--urls", url,
             "--Store:Provider=Postgres", $"--Store:ConnectionString={_store}",
             $"--Api:BootstrapAdminKey={AdminKey}",
             // The test asks every instance's status many times a second until a change shows.
@@ -134,8 +134,9 @@ public sealed class TwoServersOneStoreTests(TestPostgresServer postgres, ITestOu
             "--Alerts:DefaultTo:0=dba@example.test", "--Alerts:Smtp:Host=127.0.0.1",
             $"--Alerts:Smtp:Port={_smtp.Port}", "--Alerts:Smtp:Security=None", "--Alerts:Smtp:From=ifi@example.test",
             // One mail per instance, not one storm summary: the test counts each instance's mail.
-            "--Alerts:Storm:Threshold=1000");
-        _processes.Add(process);
+            "--Alerts:Storm:Threshold=1000",
+        ], StartTimeout);
+        lock (_processes) _processes.Add(process);
         return (process, baseUrl);
     }
 
