@@ -59,6 +59,19 @@ internal sealed class SqliteBenchmarkStore(string path) : BenchmarkStore
     public override string Description => path;
     public override string Kind => "SQLite";
 
+    /// <summary>
+    /// The store at <paramref name="storePath"/>, WAL included, copied into a new temp directory for a run that writes
+    /// (the server of that run keeps its files there too), so the seeded store stays as seeded.
+    /// </summary>
+    public static (string Directory, string Store) CopyToTemp(string storePath, string run)
+    {
+        var directory = Directory.CreateTempSubdirectory($"ifi-dashboard-bench-{run}-").FullName;
+        var copy = Path.Combine(directory, "store.db");
+        File.Copy(storePath, copy);
+        if (File.Exists(storePath + "-wal")) File.Copy(storePath + "-wal", copy + "-wal");
+        return (directory, copy);
+    }
+
     public override async Task<BenchmarkStore> CopyAsync(string suffix)
     {
         var copy = Path.ChangeExtension(path, $".{suffix}.db");

@@ -19,10 +19,7 @@ internal sealed class ChurnRun(BenchmarkOptions options, Report report)
 
     public async Task RunAsync()
     {
-        var directory = Directory.CreateTempSubdirectory("ifi-dashboard-bench-churn-").FullName;
-        var copy = Path.Combine(directory, "store.db");
-        File.Copy(options.StorePath, copy);
-        if (File.Exists(options.StorePath + "-wal")) File.Copy(options.StorePath + "-wal", copy + "-wal");
+        var (directory, copy) = SqliteBenchmarkStore.CopyToTemp(options.StorePath, "churn");
 
         using var http = new HttpClient { Timeout = TimeSpan.FromMinutes(10) };
         await using var server = ServerProcess.Start(RepositoryLayout.ServerDll(options.Configuration), directory,

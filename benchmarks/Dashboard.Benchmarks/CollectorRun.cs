@@ -21,10 +21,7 @@ internal sealed class CollectorRun(BenchmarkOptions options, Report report)
 
     public async Task RunAsync()
     {
-        var directory = Directory.CreateTempSubdirectory("ifi-dashboard-bench-collector-").FullName;
-        var copy = Path.Combine(directory, "store.db");
-        File.Copy(options.StorePath, copy);
-        if (File.Exists(options.StorePath + "-wal")) File.Copy(options.StorePath + "-wal", copy + "-wal");
+        var (directory, copy) = SqliteBenchmarkStore.CopyToTemp(options.StorePath, "collector");
 
         var simulatorDll = Path.Combine(RepositoryRoot.Path, "src", "Simulator", "bin", options.Configuration, "net10.0", "IfiDashboard.Simulator.dll");
         await using var simulator = await SimulatorProcess.StartAsync(simulatorDll, directory, options.CollectorFleet);

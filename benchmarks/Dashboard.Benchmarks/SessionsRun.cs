@@ -20,10 +20,7 @@ internal sealed class SessionsRun(BenchmarkOptions options, Report report)
     public async Task RunAsync()
     {
         // The run registers and retires an instance and issues a key: on a copy, so the shared store stays as seeded.
-        var directory = Directory.CreateTempSubdirectory("ifi-dashboard-bench-sessions-").FullName;
-        var copy = Path.Combine(directory, "store.db");
-        File.Copy(options.StorePath, copy);
-        if (File.Exists(options.StorePath + "-wal")) File.Copy(options.StorePath + "-wal", copy + "-wal");
+        var (directory, copy) = SqliteBenchmarkStore.CopyToTemp(options.StorePath, "sessions");
 
         var adminKey = Convert.ToBase64String(RandomNumberGenerator.GetBytes(36));
         using var http = new HttpClient { Timeout = TimeSpan.FromMinutes(5) };
