@@ -24,6 +24,19 @@ internal static class ProberFactory
         PollDeadlineSeconds = 10,
     };
 
+    /// <summary>
+    /// For tests of what a successful poll reads: timeouts no loaded test machine reaches, so that a probe cut off by a
+    /// 2-s command timeout (<see cref="FastOptions"/>, which the failure tests need to classify a hang in seconds)
+    /// does not fail a test about something else.
+    /// </summary>
+    public static CollectorOptions PatientOptions() => new()
+    {
+        Name = "test-collector",
+        ConnectTimeoutSeconds = 30,
+        CommandTimeoutSeconds = 30,
+        PollDeadlineSeconds = 90,
+    };
+
     /// <summary>The credential as a test fleet needs it: bound to loopback, where the simulator's self-signed certificate is trusted.</summary>
     public static Dictionary<string, string?> CredentialSettings(string? password = Password) => new()
     {
