@@ -10,6 +10,7 @@ using IfiDashboard.Simulator.Scenarios;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.Extensions.DependencyInjection;
+using IfiDashboard.Tests.Support;
 
 namespace IfiDashboard.E2E.Tests;
 
@@ -25,7 +26,7 @@ public sealed class DemoDashboard : WebApplicationFactory<Program>
 
     public DemoDashboard()
     {
-        Port = FreePort();
+        Port = LoopbackPorts.Unassigned();
         UseKestrel(Port);
     }
 
@@ -33,12 +34,6 @@ public sealed class DemoDashboard : WebApplicationFactory<Program>
     public string BaseUrl => $"http://127.0.0.1:{Port}/";
     public int InstanceCount => _scenario.Instances.Count;
 
-    internal static int FreePort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
-    }
 
     protected override void ConfigureWebHost(IWebHostBuilder builder)
     {

@@ -41,7 +41,7 @@ public sealed class CollectedFactsProbeTests
     {
         await using var fleet = Fleets.Start(SalesServer());
 
-        var snapshot = await ProberFactory.Create(ProberFactory.PatientOptions()).PollAsync(ProberFactory.Registration(fleet["sales"]), CancellationToken.None);
+        var snapshot = await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["sales"]), CancellationToken.None);
 
         var data = Assert.Single(snapshot.Files, f => f.DatabaseName == "Sales" && f.IsData);
         Assert.Equal((2_621_440, 8192, false, @"D:\Data\Sales.mdf"), (data.SizePages, data.Growth, data.IsPercentGrowth, data.PhysicalName));
@@ -61,7 +61,7 @@ public sealed class CollectedFactsProbeTests
         instance.Logins = [Fleets.LoginWith("VIEW SERVER STATE", permission)];
         await using var fleet = Fleets.Start(instance);
 
-        var snapshot = await ProberFactory.Create(ProberFactory.PatientOptions()).PollAsync(ProberFactory.Registration(fleet["sales"]), CancellationToken.None);
+        var snapshot = await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["sales"]), CancellationToken.None);
 
         var files = snapshot.Probes.Single(p => p.Probe == ProbeNames.Files);
         Assert.Equal(expected, files.Outcome);
@@ -74,7 +74,7 @@ public sealed class CollectedFactsProbeTests
     {
         await using var fleet = Fleets.Start(SalesServer(utcOffsetMinutes: 60));
 
-        var snapshot = await ProberFactory.Create(ProberFactory.PatientOptions()).PollAsync(ProberFactory.Registration(fleet["sales"]), CancellationToken.None);
+        var snapshot = await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["sales"]), CancellationToken.None);
 
         Assert.Equal(60, snapshot.ServerUtcOffsetMinutes);
         Assert.True(snapshot.DefaultTrace!.Enabled);
@@ -97,7 +97,7 @@ public sealed class CollectedFactsProbeTests
         instance.Logins = [Fleets.LoginWith("VIEW SERVER SECURITY STATE", permission, "ALTER TRACE", "VIEW ANY DEFINITION")];
         await using var fleet = Fleets.Start(instance);
 
-        var snapshot = await ProberFactory.Create(ProberFactory.PatientOptions()).PollAsync(ProberFactory.Registration(fleet["sales"]), CancellationToken.None);
+        var snapshot = await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["sales"]), CancellationToken.None);
 
         Assert.True(snapshot.Identity!.IsClustered);
         Assert.Equal("Y", snapshot.EngineService?.IsClustered);
@@ -114,7 +114,7 @@ public sealed class CollectedFactsProbeTests
     {
         await using var fleet = Fleets.Start(SalesServer());
 
-        var snapshot = await ProberFactory.Create(ProberFactory.PatientOptions()).PollAsync(ProberFactory.Registration(fleet["sales"]), CancellationToken.None);
+        var snapshot = await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["sales"]), CancellationToken.None);
 
         Assert.False(snapshot.Identity!.IsClustered);
         Assert.DoesNotContain(snapshot.Probes, p => p.Probe == ProbeNames.ClusterNodes);
@@ -134,7 +134,7 @@ public sealed class CollectedFactsProbeTests
         ];
         await using var fleet = Fleets.Start(instance);
 
-        var snapshot = await ProberFactory.Create(ProberFactory.PatientOptions()).PollAsync(ProberFactory.Registration(fleet["sales"]), CancellationToken.None);
+        var snapshot = await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["sales"]), CancellationToken.None);
 
         // Three events, one per file, two files kept: the event of 40 days ago has rolled over.
         Assert.Equal(Noon.AddHours(-2), snapshot.DefaultTrace!.OldestEventAt);
@@ -146,7 +146,7 @@ public sealed class CollectedFactsProbeTests
     {
         var instance = SalesServer();
         await using var fleet = Fleets.Start(instance);
-        var prober = ProberFactory.Create(ProberFactory.PatientOptions());
+        var prober = ProberFactory.Create();
         var registration = ProberFactory.Registration(fleet["sales"]);
 
         await prober.PollAsync(registration, CancellationToken.None);
@@ -163,7 +163,7 @@ public sealed class CollectedFactsProbeTests
     {
         var instance = SalesServer();
         await using var fleet = Fleets.Start(instance);
-        var prober = ProberFactory.Create(ProberFactory.PatientOptions());
+        var prober = ProberFactory.Create();
         var registration = ProberFactory.Registration(fleet["sales"]);
         instance.AppendGrowthEvent(new ScenarioGrowthEvent { Database = "Sales", FileName = "Sales", StartTime = Noon.AddMinutes(30), DurationMicroseconds = 2_000_000 });
         await prober.PollAsync(registration, CancellationToken.None);
@@ -180,7 +180,7 @@ public sealed class CollectedFactsProbeTests
     {
         await using var fleet = Fleets.Start(SalesServer());
 
-        var snapshot = await ProberFactory.Create(ProberFactory.PatientOptions()).PollAsync(ProberFactory.Registration(fleet["sales"]), CancellationToken.None);
+        var snapshot = await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["sales"]), CancellationToken.None);
 
         Assert.EndsWith(".trc", snapshot.DefaultTrace!.CurrentPath, StringComparison.Ordinal);
         Assert.Contains(fleet["sales"].Transcript.TextsOf("rpc"), sql => sql.Contains("fn_trace_gettable", StringComparison.Ordinal));
@@ -199,7 +199,7 @@ public sealed class CollectedFactsProbeTests
         instance.DefaultTrace = new ScenarioDefaultTrace { Enabled = false };
         await using var fleet = Fleets.Start(instance);
 
-        var snapshot = await ProberFactory.Create(ProberFactory.PatientOptions()).PollAsync(ProberFactory.Registration(fleet["sales"]), CancellationToken.None);
+        var snapshot = await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["sales"]), CancellationToken.None);
 
         Assert.Equal(OutcomeClass.TraceDisabled, snapshot.Probes.Single(p => p.Probe == ProbeNames.DefaultTrace).Outcome);
         Assert.False(snapshot.DefaultTrace!.Enabled);
@@ -214,7 +214,7 @@ public sealed class CollectedFactsProbeTests
         instance.Logins = [Fleets.LoginWith("VIEW SERVER STATE", "VIEW ANY DEFINITION")];
         await using var fleet = Fleets.Start(instance);
 
-        var snapshot = await ProberFactory.Create(ProberFactory.PatientOptions()).PollAsync(ProberFactory.Registration(fleet["sales"]), CancellationToken.None);
+        var snapshot = await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["sales"]), CancellationToken.None);
 
         var trace = snapshot.Probes.Single(p => p.Probe == ProbeNames.DefaultTrace);
         Assert.Equal(OutcomeClass.PermissionMissing, trace.Outcome);
@@ -228,7 +228,7 @@ public sealed class CollectedFactsProbeTests
     {
         await using var fleet = Fleets.Start(SalesServer());
 
-        var snapshot = await ProberFactory.Create(ProberFactory.PatientOptions()).PollAsync(ProberFactory.Registration(fleet["sales"]), CancellationToken.None);
+        var snapshot = await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["sales"]), CancellationToken.None);
 
         var backup = Assert.Single(snapshot.Backups, b => b.DatabaseName == "Sales");
         Assert.Equal(21_474_836_480m, backup.BackupSizeBytes);

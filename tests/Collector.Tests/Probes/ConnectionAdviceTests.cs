@@ -1,3 +1,4 @@
+using IfiDashboard.Collector.Connections;
 using IfiDashboard.Collector.Tests.Support;
 using IfiDashboard.Compliance.Remediation;
 using IfiDashboard.Shared.Inventory;
@@ -12,11 +13,12 @@ namespace IfiDashboard.Collector.Tests.Probes;
 /// </summary>
 public sealed class ConnectionAdviceTests
 {
-    static async Task<(ProbeOutcome Outcome, string? Advice)> FirstFailureAsync(ScenarioInstance instance, Func<InstanceRegistration, InstanceRegistration>? change = null)
+    static async Task<(ProbeOutcome Outcome, string? Advice)> FirstFailureAsync(ScenarioInstance instance,
+        Func<InstanceRegistration, InstanceRegistration>? change = null, CollectorOptions? options = null)
     {
         await using var fleet = Fleets.Start(instance);
         var registration = ProberFactory.Registration(fleet[instance.Name]);
-        var snapshot = await ProberFactory.Create().PollAsync(change?.Invoke(registration) ?? registration, CancellationToken.None);
+        var snapshot = await ProberFactory.Create(options).PollAsync(change?.Invoke(registration) ?? registration, CancellationToken.None);
         var failure = snapshot.Probes.First(p => p.Outcome is not (OutcomeClass.Ok or OutcomeClass.NotApplicable));
         return (failure, ProbeAdvice.For(failure, snapshot.Identity?.MajorVersion ?? 0, ProberFactory.Login));
     }
@@ -44,7 +46,8 @@ public sealed class ConnectionAdviceTests
     [Fact]
     public async Task Prelogin_handshake_timeout_points_at_the_connect_timeout_not_the_command_timeout()
     {
-        var (outcome, advice) = await FirstFailureAsync(new ScenarioInstance { Name = "hang", Profile = "2019", Faults = new() { HangInPreLogin = true } });
+        var (outcome, advice) = await FirstFailureAsync(new ScenarioInstance { Name = "hang", Profile = "2019", Faults = new() { HangInPreLogin = true } },
+            options: ProberFactory.FastOptions());
 
         Assert.Equal((ProbeNames.Connect, OutcomeClass.Timeout), (outcome.Probe, outcome.Outcome));
         Assert.Contains("Collector:ConnectTimeoutSeconds", advice, StringComparison.Ordinal);

@@ -1,3 +1,4 @@
+using IfiDashboard.Collector.Connections;
 using IfiDashboard.Collector.Tests.Support;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
@@ -10,10 +11,10 @@ namespace IfiDashboard.Collector.Tests.Probes;
 public sealed class FailureClassificationTests
 {
     static async Task<InstanceSnapshot> PollAsync(ScenarioInstance instance, EncryptMode encrypt = EncryptMode.Mandatory,
-        string? password = ProberFactory.Password, string? credential = ProberFactory.CredentialName)
+        string? password = ProberFactory.Password, string? credential = ProberFactory.CredentialName, CollectorOptions? options = null)
     {
         await using var fleet = Fleets.Start(instance);
-        return await ProberFactory.Create(password: password)
+        return await ProberFactory.Create(options, password)
             .PollAsync(ProberFactory.Registration(fleet[instance.Name], encrypt, credential), CancellationToken.None);
     }
 
@@ -99,7 +100,8 @@ public sealed class FailureClassificationTests
     [Fact]
     public async Task Instance_hanging_in_prelogin_is_a_timeout()
     {
-        var snapshot = await PollAsync(new ScenarioInstance { Name = "hang", Profile = "2019", Faults = new() { HangInPreLogin = true } });
+        var snapshot = await PollAsync(new ScenarioInstance { Name = "hang", Profile = "2019", Faults = new() { HangInPreLogin = true } },
+            options: ProberFactory.FastOptions());
 
         Assert.Equal(OutcomeClass.Timeout, Assert.Single(snapshot.Probes).Outcome);
     }
@@ -110,7 +112,7 @@ public sealed class FailureClassificationTests
         var instance = new ScenarioInstance { Name = "slow", Profile = "2019", Faults = new() { QueryDelayMs = 60_000 } };
         await using var fleet = Fleets.Start(instance);
 
-        var snapshot = await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["slow"]), CancellationToken.None);
+        var snapshot = await ProberFactory.Create(ProberFactory.FastOptions()).PollAsync(ProberFactory.Registration(fleet["slow"]), CancellationToken.None);
 
         Assert.Equal(OutcomeClass.Timeout, snapshot.Probes.Single(p => p.Probe == ProbeNames.Identity).Outcome);
         Assert.Contains(fleet["slow"].Transcript.TextsOf("attention"), a => a.Contains("cancelled", StringComparison.Ordinal));

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
 using System.Security.Cryptography;
+using IfiDashboard.Tests.Support;
 
 namespace IfiDashboard.Collector.Tests.Support;
 
@@ -36,7 +37,7 @@ public sealed class KerberosRealm : IAsyncDisposable
     public static async Task<KerberosRealm> StartAsync()
     {
         var directory = System.IO.Directory.CreateTempSubdirectory("ifi-kdc-").FullName;
-        var port = FreePort();
+        var port = LoopbackPorts.Unassigned();
         // TCP only (udp_preference_limit = 1): one port to find free, and no datagram lost in a busy test run.
         await File.WriteAllTextAsync(Path.Combine(directory, "krb5.conf"), $"""
             [libdefaults]
@@ -162,10 +163,4 @@ public sealed class KerberosRealm : IAsyncDisposable
         return process.ExitCode;
     }
 
-    static int FreePort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
-    }
 }

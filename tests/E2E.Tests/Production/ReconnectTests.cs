@@ -1,3 +1,5 @@
+using IfiDashboard.Tests.Support;
+
 namespace IfiDashboard.E2E.Tests.Production;
 
 /// <summary>
@@ -9,7 +11,7 @@ public sealed class ReconnectTests : IAsyncLifetime
     static readonly TimeSpan StartTimeout = TimeSpan.FromSeconds(120);
 
     readonly string _workingDirectory = Directory.CreateTempSubdirectory("ifi-reconnect-").FullName;
-    readonly string _baseUrl = $"http://127.0.0.1:{ServerProcess.FreePort()}/";
+    readonly string _baseUrl = $"http://127.0.0.1:{LoopbackPorts.Unassigned()}/";
     ServerProcess? _server;
     Browser _browser = null!;
 

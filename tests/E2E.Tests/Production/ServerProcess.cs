@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
 using System.Reflection;
+using IfiDashboard.Tests.Support;
 
 namespace IfiDashboard.E2E.Tests.Production;
 
@@ -42,12 +43,6 @@ public sealed class ServerProcess : IAsyncDisposable
 
     public int ExitCode => _process.ExitCode;
 
-    public static int FreePort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
-    }
 
     public static ServerProcess Start(string binaries, string workingDirectory, params string[] arguments)
     {
@@ -85,7 +80,7 @@ public sealed class ServerProcess : IAsyncDisposable
     {
         for (var attempt = 1; ; attempt++)
         {
-            var baseUrl = $"http://127.0.0.1:{FreePort()}/";
+            var baseUrl = $"http://127.0.0.1:{LoopbackPorts.Unassigned()}/";
             var process = Start(binaries, workingDirectory, arguments(baseUrl.TrimEnd('/')));
             try
             {

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
 using Npgsql;
+using IfiDashboard.Tests.Support;
 
 namespace IfiDashboard.E2E.Tests.Production;
 
@@ -71,7 +72,7 @@ public sealed class StartupFailureTests(TestPostgresServer postgres) : IClassFix
     async Task<string> AssertStopsWithOneLineAsync(string setting, params string[] arguments)
     {
         await using var server = ServerProcess.Start(ServerProcess.BuildOutput, _directory,
-            ["--urls", $"http://127.0.0.1:{ServerProcess.FreePort()}", .. arguments]);
+            ["--urls", $"http://127.0.0.1:{LoopbackPorts.Unassigned()}", .. arguments]);
         await server.WaitForExitAsync(TimeSpan.FromSeconds(90));
 
         var errors = server.ErrorLines.Where(l => l.Length > 0).ToList();
@@ -107,7 +108,7 @@ public sealed class TestPostgresServer : IAsyncLifetime
             return;
         }
         _started = true;
-        ConnectionString = (await ScriptAsync("start", ServerProcess.FreePort())).Trim();
+        ConnectionString = (await ScriptAsync("start", LoopbackPorts.Unassigned())).Trim();
     }
 
     public async Task DisposeAsync()

@@ -3,6 +3,7 @@ using IfiDashboard.Shared.Inventory;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.Extensions.DependencyInjection;
+using IfiDashboard.Tests.Support;
 
 namespace IfiDashboard.E2E.Tests.SignIn;
 
@@ -21,7 +22,7 @@ public sealed class SignInFixture : IAsyncLifetime
 
     public async Task InitializeAsync()
     {
-        var port = DemoDashboard.FreePort();
+        var port = LoopbackPorts.Unassigned();
         Provider = await OidcProviderProcess.StartAsync($"http://127.0.0.1:{port}/");
         Server = new SignInDashboard(port, Provider.Issuer);
         Server.StartServer();

@@ -1,6 +1,4 @@
 using System.Diagnostics;
-using System.Net;
-using System.Net.Sockets;
 using System.Text.Json;
 using IfiDashboard.Server.Tests.Deployment;
 
@@ -10,7 +8,9 @@ internal enum SinkMode { None, StartTls, Ssl }
 
 /// <summary>
 /// A real SMTP server on loopback: Debian's aiosmtpd running smtp_sink.py, writing each message it accepts as a JSON
-/// file. It can be stopped and started again on the same port (the "relay down, then up" case).
+/// file. Created, it holds a port the kernel chose but refuses connections (the "relay down" case); started, it
+/// listens on that same port. The port is held by the one process throughout, so no other test can take it between
+/// "down" and "up" (with a port picked, freed and bound later, one test's alert once reached another test's relay).
 /// </summary>
 internal sealed class SmtpSink : IAsyncDisposable
 {
@@ -19,20 +19,25 @@ internal sealed class SmtpSink : IAsyncDisposable
     static readonly Lazy<string?> Python = new(FindPython);
     static readonly TimeSpan StartTimeout = TimeSpan.FromSeconds(20);
 
-    readonly SinkMode _mode;
-    readonly string? _user;
-    readonly string? _password;
     Process? _process;
 
-    SmtpSink(SinkMode mode, int port, string? user, string? password)
+    SmtpSink(SinkMode mode, string? user, string? password)
     {
-        _mode = mode;
-        _user = user;
-        _password = password;
-        Port = port;
         Root = Directory.CreateTempSubdirectory("ifi-smtp-").FullName;
         MailDirectory = Directory.CreateDirectory(Path.Combine(Root, "mail")).FullName;
         Certificate = mode == SinkMode.None ? null : TestCertificate.Create(Root);
+        var python = Python.Value ?? throw new InvalidOperationException(Missing);
+        var start = new ProcessStartInfo(python)
+        {
+            RedirectStandardInput = true,
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        start.ArgumentList.Add(Path.Combine(RepositoryRoot.Path, "tests", "Server.Tests", "Alerts", "smtp_sink.py"));
+        foreach (var argument in Arguments(mode, user, password)) start.ArgumentList.Add(argument);
+        _process = Process.Start(start) ?? throw new InvalidOperationException("python3 did not start");
+        Port = int.Parse(ReadLineAfter("BOUND ").AsTask().GetAwaiter().GetResult(), System.Globalization.CultureInfo.InvariantCulture);
     }
 
     public int Port { get; }
@@ -43,69 +48,61 @@ internal sealed class SmtpSink : IAsyncDisposable
     /// <summary>How long the relay takes over each message before accepting it; set before <see cref="StartAsync()"/>.</summary>
     public TimeSpan AcceptDelay { get; set; }
 
-    /// <summary>A sink on a free port, not started yet.</summary>
-    public static SmtpSink Create(SinkMode mode, string? user = null, string? password = null) => new(mode, FreePort(), user, password);
+    /// <summary>A sink holding its port and refusing connections until <see cref="StartAsync()"/>.</summary>
+    public static SmtpSink Create(SinkMode mode, string? user = null, string? password = null) => new(mode, user, password);
 
-    /// <summary>
-    /// A sink on a free port, started. The port is free when chosen, but another process (a test host binding port 0)
-    /// may take it before the relay binds it: no one has been told this port yet, so another is chosen then.
-    /// </summary>
+    /// <summary>A sink listening.</summary>
     public static async Task<SmtpSink> StartAsync(SinkMode mode, string? user = null, string? password = null)
     {
-        for (var attempt = 1; ; attempt++)
+        var sink = Create(mode, user, password);
+        try
         {
-            var sink = Create(mode, user, password);
-            try
-            {
-                await sink.StartAsync();
-                return sink;
-            }
-            catch (InvalidOperationException e) when (attempt < 5 && e.Message.Contains("address already in use", StringComparison.Ordinal))
-            {
-                await sink.DisposeAsync();
-            }
+            await sink.StartAsync();
+            return sink;
+        }
+        catch
+        {
+            await sink.DisposeAsync();
+            throw;
         }
     }
 
+    /// <summary>Starts listening on <see cref="Port"/>.</summary>
     public async Task StartAsync()
     {
-        var python = Python.Value ?? throw new InvalidOperationException(Missing);
-        var start = new ProcessStartInfo(python)
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-        };
-        start.ArgumentList.Add(Path.Combine(RepositoryRoot.Path, "tests", "Server.Tests", "Alerts", "smtp_sink.py"));
-        foreach (var argument in Arguments()) start.ArgumentList.Add(argument);
-        var process = Process.Start(start) ?? throw new InvalidOperationException("python3 did not start");
-        _process = process;
+        var process = _process ?? throw new InvalidOperationException("The SMTP test server was stopped; create another.");
+        await process.StandardInput.WriteLineAsync(
+            "LISTEN " + AcceptDelay.TotalSeconds.ToString(System.Globalization.CultureInfo.InvariantCulture));
+        await process.StandardInput.FlushAsync();
+        await ReadLineAfter("READY");
+    }
+
+    /// <summary>Reads the process's output up to the line starting with <paramref name="prefix"/>; returns the rest of it.</summary>
+    async ValueTask<string> ReadLineAfter(string prefix)
+    {
+        var process = _process!;
         using var timeout = new CancellationTokenSource(StartTimeout);
         try
         {
             while (await process.StandardOutput.ReadLineAsync(timeout.Token) is { } line)
-                if (line == "READY") return;
-            // Its output ended without READY: it is exiting (its port taken, say). Its error says why once it has.
+                if (line.StartsWith(prefix, StringComparison.Ordinal)) return line[prefix.Length..];
+            // Its output ended without the line: it is exiting. Its error says why once it has.
             await process.WaitForExitAsync(timeout.Token);
         }
         catch (OperationCanceledException)
         {
         }
-        var error = process.HasExited ? await process.StandardError.ReadToEndAsync() : "no READY within 20 s";
+        var error = process.HasExited ? await process.StandardError.ReadToEndAsync() : $"no {prefix.Trim()} within {StartTimeout.TotalSeconds:F0} s";
         await StopAsync();
         throw new InvalidOperationException($"The SMTP test server did not start: {error}");
     }
 
-    IEnumerable<string> Arguments()
+    IEnumerable<string> Arguments(SinkMode mode, string? user, string? password)
     {
-        yield return "--port";
-        yield return Port.ToString(System.Globalization.CultureInfo.InvariantCulture);
         yield return "--dir";
         yield return MailDirectory;
         yield return "--mode";
-        yield return _mode switch { SinkMode.StartTls => "starttls", SinkMode.Ssl => "ssl", _ => "none" };
-        yield return "--delay";
-        yield return AcceptDelay.TotalSeconds.ToString(System.Globalization.CultureInfo.InvariantCulture);
+        yield return mode switch { SinkMode.StartTls => "starttls", SinkMode.Ssl => "ssl", _ => "none" };
         if (Certificate is not null)
         {
             yield return "--cert";
@@ -113,12 +110,12 @@ internal sealed class SmtpSink : IAsyncDisposable
             yield return "--key";
             yield return Certificate.KeyPath;
         }
-        if (_user is not null)
+        if (user is not null)
         {
             yield return "--user";
-            yield return _user;
+            yield return user;
             yield return "--password";
-            yield return _password ?? "";
+            yield return password ?? "";
         }
     }
 
@@ -152,13 +149,6 @@ internal sealed class SmtpSink : IAsyncDisposable
     {
         await StopAsync();
         try { Directory.Delete(Root, recursive: true); } catch (IOException) { }
-    }
-
-    static int FreePort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
     }
 
     // Debian's package installs into the system interpreter; a python3 earlier on PATH (pyenv, venv) may not see it.

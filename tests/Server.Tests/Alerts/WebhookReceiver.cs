@@ -4,6 +4,7 @@ using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Http;
 using Microsoft.Extensions.Logging;
+using IfiDashboard.Tests.Support;
 
 namespace IfiDashboard.Server.Tests.Alerts;
 
@@ -19,7 +20,7 @@ internal sealed class WebhookReceiver : IAsyncDisposable
     readonly ConcurrentQueue<ReceivedWebhook> _received = new();
     WebApplication? _app;
 
-    public int Port { get; } = Functional.StandaloneOutboxTests.FreePort();
+    public int Port { get; } = LoopbackPorts.Unassigned();
     public HttpStatusCode Status { get; set; } = HttpStatusCode.OK;
 
     public string Url(string path) => $"http://127.0.0.1:{Port}/{path}";

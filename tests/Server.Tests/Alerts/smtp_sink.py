@@ -1,7 +1,11 @@
 """A real SMTP server on loopback for the alert tests (Debian's python3-aiosmtpd).
 
 Each accepted message is parsed with Python's own e-mail package (an independent check of our MIME) and written
-as one JSON file to --dir, atomically, so the test only ever sees complete messages. Prints READY when listening.
+as one JSON file to --dir, atomically, so the test only ever sees complete messages.
+
+It binds its port at once (port 0: the kernel picks a free one) and prints "BOUND <port>", but listens only when it
+reads "LISTEN <delay seconds>" on stdin, then prints READY. Until then a client connecting is refused, as by a relay
+that is down, and no other process can take the port: a test's "relay down, then up" never reaches someone else's.
 """
 import argparse
 import asyncio
@@ -10,7 +14,9 @@ import email
 import email.policy
 import json
 import os
+import socket
 import ssl
+import sys
 import uuid
 
 from aiosmtpd.smtp import SMTP, AuthResult, LoginPassword
@@ -84,15 +90,22 @@ def authenticator(user, password):
 
 async def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--dir", required=True)
     parser.add_argument("--mode", choices=["none", "starttls", "ssl"], default="none")
     parser.add_argument("--cert")
     parser.add_argument("--key")
     parser.add_argument("--user")
     parser.add_argument("--password")
-    parser.add_argument("--delay", type=float, default=0, help="seconds before each message is accepted")
     args = parser.parse_args()
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    print("BOUND", sock.getsockname()[1], flush=True)
+    loop = asyncio.get_running_loop()
+    command = (await loop.run_in_executor(None, sys.stdin.readline)).split()
+    if not command or command[0] != "LISTEN":
+        return  # stdin closed: the test is done with a relay that never came up
+    delay = float(command[1]) if len(command) > 1 else 0.0
 
     context = None
     if args.mode != "none":
@@ -106,12 +119,10 @@ async def main():
                  "auth_require_tls": args.mode == "starttls"}
 
     def factory():
-        return SMTP(Sink(args.dir, args.delay), hostname="smtp.test", tls_context=context if starttls else None,
+        return SMTP(Sink(args.dir, delay), hostname="smtp.test", tls_context=context if starttls else None,
                     require_starttls=starttls, **extra)
 
-    loop = asyncio.get_running_loop()
-    server = await loop.create_server(factory, "127.0.0.1", args.port,
-                                      ssl=context if args.mode == "ssl" else None, reuse_address=True)
+    server = await loop.create_server(factory, sock=sock, ssl=context if args.mode == "ssl" else None)
     print("READY", flush=True)
     async with server:
         await server.serve_forever()

@@ -5,6 +5,7 @@ using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Tests.Functional;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.Extensions.DependencyInjection;
+using IfiDashboard.Tests.Support;
 
 namespace IfiDashboard.Server.Tests.Deployment;
 
@@ -88,7 +89,7 @@ public sealed class StandaloneCollectorProcessTests : IDisposable
     [Fact]
     public async Task Missing_settings_end_the_start_with_one_line_naming_them()
     {
-        var settings = Settings(StandaloneOutboxTests.FreePort(), DashboardHost.ApiKey);
+        var settings = Settings(LoopbackPorts.Unassigned(), DashboardHost.ApiKey);
         settings.Remove("Collector__ServerUrl");
         await using var collector = CollectorProcess.Start(settings);
 
@@ -121,7 +122,7 @@ public sealed class StandaloneCollectorProcessTests : IDisposable
     [Fact]
     public async Task Collector_started_before_the_server_backs_off_and_polls_once_the_server_is_up()
     {
-        var port = StandaloneOutboxTests.FreePort();
+        var port = LoopbackPorts.Unassigned();
         await using var host = new DashboardHost(new ScenarioInstance { Name = "remote", Profile = "2019", IfiEnabled = true });
         host.UseKestrel(port);
         var settings = Settings(port, DashboardHost.KeyOf(ProcessCollector));

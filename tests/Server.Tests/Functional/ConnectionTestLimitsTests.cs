@@ -8,6 +8,7 @@ using IfiDashboard.Simulator.Scenarios;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
+using IfiDashboard.Tests.Support;
 
 namespace IfiDashboard.Server.Tests.Functional;
 
@@ -42,7 +43,7 @@ public sealed class ConnectionTestLimitsTests
         await using var fleet = new DashboardHost(new ScenarioInstance { Name = "unused", Profile = "2019" });
         await using var host = fleet.WithWebHostBuilder(b => b.ConfigureLogging(l => l.AddProvider(logs)));
         var client = host.CreateClient();
-        var closedPort = StandaloneOutboxTests.FreePort();
+        var closedPort = LoopbackPorts.Unassigned();
         using var silent = new TcpListener(IPAddress.Loopback, 0);
         silent.Start(); // accepts connections (the kernel's backlog) and never answers: as a filtered port looks after the SYN
         using var notSqlServer = new TcpListener(IPAddress.Loopback, 0);
@@ -70,7 +71,7 @@ public sealed class ConnectionTestLimitsTests
         host.Settings["TestConnection:PermitLimit"] = "2";
         host.Settings["TestConnection:WindowSeconds"] = "3600";
         var client = host.CreateClient();
-        var closedPort = StandaloneOutboxTests.FreePort();
+        var closedPort = LoopbackPorts.Unassigned();
 
         var first = await TestAsync(client, closedPort);
         var second = await TestAsync(client, closedPort);

@@ -6,6 +6,7 @@ using IfiDashboard.Shared.Snapshots;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging.Abstractions;
+using IfiDashboard.Tests.Support;
 
 namespace IfiDashboard.Server.Tests.Functional;
 
@@ -19,13 +20,6 @@ public sealed class StandaloneOutboxTests : IDisposable
 
     public void Dispose() => Directory.Delete(_outbox, recursive: true);
 
-    /// <summary>A loopback port nothing listens on yet.</summary>
-    internal static int FreePort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
-    }
 
     (SnapshotOutbox Outbox, SnapshotOutboxDelivery Delivery) Collector(int port)
     {
@@ -40,7 +34,7 @@ public sealed class StandaloneOutboxTests : IDisposable
     [Fact]
     public async Task Snapshots_wait_on_disk_while_the_server_is_down_and_arrive_once_when_it_is_back()
     {
-        var port = FreePort();
+        var port = LoopbackPorts.Unassigned();
         var (outbox, delivery) = Collector(port);
         using var releaseOutbox = outbox;
         await using var host = new DashboardHost(new ScenarioInstance { Name = "remote", Profile = "2019" });

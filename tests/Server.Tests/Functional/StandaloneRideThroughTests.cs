@@ -5,6 +5,7 @@ using IfiDashboard.Simulator.Scenarios;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging.Abstractions;
 using Microsoft.Extensions.Time.Testing;
+using IfiDashboard.Tests.Support;
 
 namespace IfiDashboard.Server.Tests.Functional;
 
@@ -37,7 +38,7 @@ public sealed class StandaloneRideThroughTests
         var host = new DashboardHost(new ScenarioInstance { Name = "remote", Profile = "2019" });
         var serverPort = host.StartOnFreePort();
         await host.RegisterFleetAsync();
-        var relay = new SwitchableRelay(StandaloneOutboxTests.FreePort(), serverPort);
+        var relay = new SwitchableRelay(LoopbackPorts.Unassigned(), serverPort);
         relay.Up();
         var http = new HttpClient { BaseAddress = new Uri($"http://127.0.0.1:{relay.Port}/"), Timeout = TimeSpan.FromSeconds(10) };
         http.DefaultRequestHeaders.Add("X-Api-Key", DashboardHost.ApiKey);
