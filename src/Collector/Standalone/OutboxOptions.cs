@@ -16,6 +16,16 @@ public sealed class OutboxOptions
     public double MaxBackoffSeconds { get; set; } = 60;
 
     /// <summary>
+    /// Snapshots delivered at once, each of another instance (one instance's go one after another, oldest first).
+    /// One at a time made every delivery wait for the last one's round trip: four collectors then had four snapshots in
+    /// flight, and ingestion was bound by latency, not by the server (docs/benchmarks.md, "Four collectors").
+    /// </summary>
+    public int MaxDeliveriesInFlight { get; set; } = 8;
+
+    /// <summary>The most <see cref="MaxDeliveriesInFlight"/> may be: more would only queue on the server's store.</summary>
+    public const int MostDeliveriesInFlight = 64;
+
+    /// <summary>
     /// <c>IfiDashboard/collectors/&lt;Collector:Name&gt;/outbox</c> under the local application data folder
     /// (<c>%LOCALAPPDATA%</c> on Windows, <c>$XDG_DATA_HOME</c> or <c>~/.local/share</c> on Linux): stable across
     /// restarts and different for each collector name.

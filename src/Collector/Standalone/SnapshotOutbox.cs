@@ -68,8 +68,9 @@ public sealed class SnapshotOutbox : ISnapshotSink, IDisposable
 
     public async Task WriteAsync(InstanceSnapshot snapshot, CancellationToken cancellationToken)
     {
-        // Names sort by enqueue time, so delivery is oldest first.
-        var name = $"{DateTime.UtcNow.Ticks:D20}-{snapshot.SnapshotId:N}";
+        // Names sort by enqueue time, so delivery is oldest first, and name the instance, so that delivery can keep
+        // each instance's snapshots in order without reading every file first.
+        var name = $"{DateTime.UtcNow.Ticks:D20}-{snapshot.InstanceId}-{snapshot.SnapshotId:N}";
         var temporary = Path.Combine(_options.Directory, name + ".tmp");
         await using (var file = File.Create(temporary))
             await JsonSerializer.SerializeAsync(file, snapshot, cancellationToken: cancellationToken);
@@ -81,6 +82,41 @@ public sealed class SnapshotOutbox : ISnapshotSink, IDisposable
     /// <summary>Queued snapshot files, oldest first.</summary>
     public IReadOnlyList<string> Pending() =>
         Directory.GetFiles(_options.Directory, "*" + Extension).Order(StringComparer.Ordinal).ToList();
+
+    /// <summary>
+    /// Queued files (<paramref name="pending"/>, oldest first) as one lane per instance, each oldest first, the lanes
+    /// in the order of their oldest file; files queued by a release whose names did not carry the instance come apart,
+    /// oldest first.
+    /// </summary>
+    public static (IReadOnlyList<string> Unnamed, IReadOnlyList<IReadOnlyList<string>> Lanes) ByInstance(IReadOnlyList<string> pending)
+    {
+        var unnamed = new List<string>();
+        var lanes = new Dictionary<long, List<string>>();
+        var order = new List<List<string>>();
+        foreach (var path in pending)
+        {
+            if (InstanceOf(path) is not { } instance)
+            {
+                unnamed.Add(path);
+                continue;
+            }
+            if (!lanes.TryGetValue(instance, out var lane))
+            {
+                lanes[instance] = lane = [];
+                order.Add(lane);
+            }
+            lane.Add(path);
+        }
+        return (unnamed, order);
+    }
+
+    /// <summary>The instance a queued file's name carries (<c>ticks-instance-snapshot</c>); null for an older name.</summary>
+    static long? InstanceOf(string path)
+    {
+        var parts = Path.GetFileName(path)[..^Extension.Length].Split('-');
+        return parts.Length == 3 && long.TryParse(parts[1], System.Globalization.NumberStyles.None,
+            System.Globalization.CultureInfo.InvariantCulture, out var instance) ? instance : null;
+    }
 
     public static async Task<InstanceSnapshot> ReadAsync(string path, CancellationToken cancellationToken)
     {

@@ -4,7 +4,11 @@ using Microsoft.Extensions.Logging;
 
 namespace IfiDashboard.Collector.Standalone;
 
-/// <summary>Delivers queued snapshots to the server, oldest first, backing off while it cannot be reached.</summary>
+/// <summary>
+/// Delivers queued snapshots to the server, backing off while it cannot be reached. Snapshots of different instances
+/// go side by side, up to <see cref="OutboxOptions.MaxDeliveriesInFlight"/> at once; one instance's go one after
+/// another, oldest first, so the server sees each instance's polls in the order they were taken.
+/// </summary>
 public sealed class SnapshotOutboxDelivery(
     SnapshotOutbox outbox,
     CollectorApiClient server,
@@ -44,46 +48,61 @@ public sealed class SnapshotOutboxDelivery(
     }
 
     /// <summary>
-    /// Sends every queued snapshot; stops at the first failure, leaving it and the rest queued. A snapshot the server
-    /// refuses for good (<see cref="SnapshotRefusedException"/>) is set aside as <c>.refused</c> with the reason logged,
-    /// so that one snapshot cannot hold up the queue behind it.
+    /// Sends every queued snapshot. The first failure that concerns every snapshot (server unreachable, key rejected,
+    /// busy) stops the round: deliveries under way are cancelled and left queued with the rest, and the failure is
+    /// thrown. A snapshot the server refuses for good (<see cref="SnapshotRefusedException"/>) is set aside as
+    /// <c>.refused</c> with the reason logged, so that one snapshot cannot hold up the queue behind it.
     /// </summary>
+    /// <returns>How many snapshots the server accepted.</returns>
     public async Task<int> DeliverPendingAsync(CancellationToken cancellationToken)
     {
         var delivered = 0;
-        foreach (var path in outbox.Pending())
-        {
-            InstanceSnapshotFile? snapshot;
-            try
+        var (unnamed, lanes) = SnapshotOutbox.ByInstance(outbox.Pending());
+        // Files queued before their names carried the instance: one after another, ahead of the newer ones.
+        foreach (var path in unnamed)
+            if (await DeliverAsync(path, cancellationToken))
+                delivered++;
+        await Parallel.ForEachAsync(lanes,
+            new ParallelOptions { MaxDegreeOfParallelism = options.MaxDeliveriesInFlight, CancellationToken = cancellationToken },
+            async (lane, laneCancellation) =>
             {
-                snapshot = new(path, await SnapshotOutbox.ReadAsync(path, cancellationToken));
-            }
-            catch (JsonException e)
-            {
-                // A file that cannot be read back can never be delivered: set it aside rather than block the queue.
-                logger.LogError(e, "Outbox file {File} is unreadable; moved aside", Path.GetFileName(path));
-                File.Move(path, path + ".bad", overwrite: true);
-                continue;
-            }
-            try
-            {
-                await server.WriteAsync(snapshot.Snapshot, cancellationToken);
-            }
-            catch (SnapshotRefusedException e)
-            {
-                logger.LogError("Outbox file {File} (instance {InstanceId}) moved aside: {Reason}",
-                    Path.GetFileName(path), snapshot.Snapshot.InstanceId, e.Message);
-                File.Move(path, path + ".refused", overwrite: true);
-                continue;
-            }
-            File.Delete(snapshot.Path);
-            delivered++;
-        }
+                foreach (var path in lane)
+                    if (await DeliverAsync(path, laneCancellation))
+                        Interlocked.Increment(ref delivered);
+            });
         return delivered;
+    }
+
+    /// <summary>Delivers one queued file; false when it was set aside instead.</summary>
+    async Task<bool> DeliverAsync(string path, CancellationToken cancellationToken)
+    {
+        Shared.Snapshots.InstanceSnapshot snapshot;
+        try
+        {
+            snapshot = await SnapshotOutbox.ReadAsync(path, cancellationToken);
+        }
+        catch (JsonException e)
+        {
+            // A file that cannot be read back can never be delivered: set it aside rather than block the queue.
+            logger.LogError(e, "Outbox file {File} is unreadable; moved aside", Path.GetFileName(path));
+            File.Move(path, path + ".bad", overwrite: true);
+            return false;
+        }
+        try
+        {
+            await server.WriteAsync(snapshot, cancellationToken);
+        }
+        catch (SnapshotRefusedException e)
+        {
+            logger.LogError("Outbox file {File} (instance {InstanceId}) moved aside: {Reason}",
+                Path.GetFileName(path), snapshot.InstanceId, e.Message);
+            File.Move(path, path + ".refused", overwrite: true);
+            return false;
+        }
+        File.Delete(path);
+        return true;
     }
 
     TimeSpan Backoff(int failures) =>
         TimeSpan.FromSeconds(Math.Min(options.MaxBackoffSeconds, Math.Pow(2, Math.Min(failures, 10))));
-
-    sealed record InstanceSnapshotFile(string Path, Shared.Snapshots.InstanceSnapshot Snapshot);
 }

@@ -1,3 +1,4 @@
+using IfiDashboard.Shared.Hosting;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
 using Microsoft.Extensions.Configuration;
@@ -34,6 +35,9 @@ public static class StandaloneCollectorExtensions
         if (string.IsNullOrWhiteSpace(outbox.Directory))
             outbox.Directory = OutboxOptions.DefaultDirectory(
                 (configuration.GetSection(Connections.CollectorOptions.Section).Get<Connections.CollectorOptions>() ?? new()).Name);
+        if (outbox.MaxDeliveriesInFlight is < 1 or > OutboxOptions.MostDeliveriesInFlight)
+            throw new InvalidSettingException($"{OutboxOptions.Section}:{nameof(OutboxOptions.MaxDeliveriesInFlight)}",
+                $"must be between 1 and {OutboxOptions.MostDeliveriesInFlight} (snapshots of different instances sent at once; default 8).");
         services.AddSingleton(outbox);
         services.AddSingleton<SnapshotOutbox>();
         services.AddSingleton<ISnapshotSink>(sp => sp.GetRequiredService<SnapshotOutbox>());

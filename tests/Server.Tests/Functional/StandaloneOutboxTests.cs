@@ -21,11 +21,15 @@ public sealed class StandaloneOutboxTests : IDisposable
     public void Dispose() => Directory.Delete(_outbox, recursive: true);
 
 
-    (SnapshotOutbox Outbox, SnapshotOutboxDelivery Delivery) Collector(int port)
+    (SnapshotOutbox Outbox, SnapshotOutboxDelivery Delivery) Collector(int port, OutboxOptions? outboxOptions = null,
+        HttpMessageHandler? handler = null)
     {
-        var options = new OutboxOptions { Directory = _outbox };
+        var options = outboxOptions ?? new OutboxOptions { Directory = _outbox };
         var outbox = new SnapshotOutbox(options, NullLogger<SnapshotOutbox>.Instance);
-        var http = new HttpClient { BaseAddress = new Uri($"http://127.0.0.1:{port}/"), Timeout = TimeSpan.FromSeconds(10) };
+        var http = new HttpClient(handler ?? new HttpClientHandler())
+        {
+            BaseAddress = new Uri($"http://127.0.0.1:{port}/"), Timeout = TimeSpan.FromSeconds(30),
+        };
         http.DefaultRequestHeaders.Add("X-Api-Key", DashboardHost.ApiKey);
         var delivery = new SnapshotOutboxDelivery(outbox, new CollectorApiClient(http), options, TimeProvider.System, NullLogger<SnapshotOutboxDelivery>.Instance);
         return (outbox, delivery);
@@ -91,6 +95,126 @@ public sealed class StandaloneOutboxTests : IDisposable
         var store = await StoreDump.AllTextAsync(host.Services);
         Assert.Contains(leased.SnapshotId.ToString(), store, StringComparison.Ordinal);
         Assert.DoesNotContain(futureDated.SnapshotId.ToString(), store, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Snapshots_of_different_instances_are_delivered_side_by_side_and_one_instances_in_order()
+    {
+        await using var host = new DashboardHost(
+            new ScenarioInstance { Name = "a", Profile = "2019" },
+            new ScenarioInstance { Name = "b", Profile = "2019" },
+            new ScenarioInstance { Name = "c", Profile = "2019" });
+        var port = host.StartOnFreePort();
+        await host.RegisterFleetAsync();
+        await host.Services.GetRequiredService<IInstanceSource>()
+            .LeaseDueAsync(DashboardHost.RemoteCollector, 3, TimeSpan.FromMinutes(1), CancellationToken.None);
+        // The first three requests are held until all three have arrived: delivered one at a time, the first would
+        // wait alone and the gate would fail it.
+        var gate = new DeliveryGate(hold: 3);
+        var (outbox, delivery) = Collector(port, new OutboxOptions { Directory = _outbox, MaxDeliveriesInFlight = 3 }, gate);
+        using var releaseOutbox = outbox;
+        var (a, b, c) = (host.IdOf("a"), host.IdOf("b"), host.IdOf("c"));
+        var older = Snapshot(a, minutesAgo: 10);
+        var newer = Snapshot(a, minutesAgo: 5);
+        foreach (var snapshot in new[] { older, newer, Snapshot(b, minutesAgo: 9), Snapshot(c, minutesAgo: 8) })
+            await outbox.WriteAsync(snapshot, CancellationToken.None);
+
+        var delivered = await delivery.DeliverPendingAsync(CancellationToken.None);
+
+        Assert.Equal(4, delivered);
+        Assert.Empty(outbox.Pending());
+        Assert.Equal(3, gate.MostInFlight);
+        // One instance's snapshots one after another, oldest first: the newer was sent only once the older was answered.
+        Assert.Equal([$"sent {older.SnapshotId}", $"answered {older.SnapshotId}", $"sent {newer.SnapshotId}", $"answered {newer.SnapshotId}"],
+            gate.Events.Where(e => e.EndsWith(older.SnapshotId.ToString(), StringComparison.Ordinal)
+                                   || e.EndsWith(newer.SnapshotId.ToString(), StringComparison.Ordinal)));
+        var store = await StoreDump.AllTextAsync(host.Services);
+        Assert.Contains(newer.SnapshotId.ToString(), store, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task A_server_that_goes_away_mid_round_leaves_every_undelivered_snapshot_queued()
+    {
+        await using var host = new DashboardHost(
+            new ScenarioInstance { Name = "a", Profile = "2019" },
+            new ScenarioInstance { Name = "b", Profile = "2019" });
+        var port = host.StartOnFreePort();
+        await host.RegisterFleetAsync();
+        await host.Services.GetRequiredService<IInstanceSource>()
+            .LeaseDueAsync(DashboardHost.RemoteCollector, 2, TimeSpan.FromMinutes(1), CancellationToken.None);
+        // The first snapshot of instance b finds the server gone (a refused connection, as when it stops).
+        var (a, b) = (host.IdOf("a"), host.IdOf("b"));
+        var lost = Snapshot(b, minutesAgo: 9);
+        var gate = new DeliveryGate(hold: 0) { Unreachable = lost.SnapshotId };
+        var (outbox, delivery) = Collector(port, new OutboxOptions { Directory = _outbox, MaxDeliveriesInFlight = 2 }, gate);
+        using var releaseOutbox = outbox;
+        await outbox.WriteAsync(Snapshot(a, minutesAgo: 10), CancellationToken.None);
+        await outbox.WriteAsync(lost, CancellationToken.None);
+        await outbox.WriteAsync(Snapshot(b, minutesAgo: 5), CancellationToken.None);
+
+        await Assert.ThrowsAsync<HttpRequestException>(() => delivery.DeliverPendingAsync(CancellationToken.None));
+
+        // Instance b's lane stopped at its first snapshot: both of b's are still queued, in order; a's went or waits.
+        var queued = await Task.WhenAll(outbox.Pending().Select(p => SnapshotOutbox.ReadAsync(p, CancellationToken.None)));
+        Assert.Equal([lost.SnapshotId], queued.Where(s => s.InstanceId == b).Select(s => s.SnapshotId).Take(1));
+        Assert.Equal(2, queued.Count(s => s.InstanceId == b));
+        var store = await StoreDump.AllTextAsync(host.Services);
+        Assert.DoesNotContain(lost.SnapshotId.ToString(), store, StringComparison.Ordinal);
+    }
+
+    /// <summary>
+    /// Passes requests to the real server and records, per snapshot, when it was sent and answered. The first
+    /// <c>hold</c> requests wait until that many are in flight (20 s at most, then the request fails saying so);
+    /// <see cref="Unreachable"/> names a snapshot whose request fails as a refused connection does.
+    /// </summary>
+    sealed class DeliveryGate(int hold) : DelegatingHandler(new HttpClientHandler())
+    {
+        readonly TaskCompletionSource _full = new(TaskCreationOptions.RunContinuationsAsynchronously);
+        readonly System.Collections.Concurrent.ConcurrentQueue<string> _events = new();
+        int _arrived, _inFlight, _mostInFlight;
+
+        public Guid? Unreachable { get; init; }
+        public int MostInFlight => Volatile.Read(ref _mostInFlight);
+        public IReadOnlyList<string> Events => _events.ToList();
+
+        protected override async Task<HttpResponseMessage> SendAsync(HttpRequestMessage request, CancellationToken cancellationToken)
+        {
+            var snapshot = System.Text.Json.JsonSerializer.Deserialize<InstanceSnapshot>(
+                await request.Content!.ReadAsStringAsync(cancellationToken), System.Text.Json.JsonSerializerOptions.Web)!;
+            if (snapshot.SnapshotId == Unreachable)
+                throw new HttpRequestException("Connection refused (the test's server went away)");
+            var inFlight = Interlocked.Increment(ref _inFlight);
+            InterlockedMax(ref _mostInFlight, inFlight);
+            try
+            {
+                if (Interlocked.Increment(ref _arrived) <= hold)
+                {
+                    if (Volatile.Read(ref _arrived) >= hold) _full.TrySetResult();
+                    try
+                    {
+                        await _full.Task.WaitAsync(TimeSpan.FromSeconds(20), cancellationToken);
+                    }
+                    catch (TimeoutException)
+                    {
+                        throw new InvalidOperationException($"Only {Volatile.Read(ref _arrived)} of {hold} deliveries were in flight together.");
+                    }
+                }
+                _events.Enqueue($"sent {snapshot.SnapshotId}");
+                var response = await base.SendAsync(request, cancellationToken);
+                _events.Enqueue($"answered {snapshot.SnapshotId}");
+                return response;
+            }
+            finally
+            {
+                Interlocked.Decrement(ref _inFlight);
+            }
+        }
+
+        static void InterlockedMax(ref int target, int value)
+        {
+            for (var seen = Volatile.Read(ref target); value > seen; seen = Volatile.Read(ref target))
+                if (Interlocked.CompareExchange(ref target, value, seen) == seen) return;
+        }
     }
 
     [Fact]
