@@ -8,7 +8,7 @@ public sealed class ZeroingCombineTests
 {
     static InstanceFactSet Instance(long id, IfiState ifi, params long[] durationsUs) => new()
     {
-        Instance = new InstanceFacts { InstanceId = id, Name = $"sql{id}", MajorVersion = 15, Ifi = new IfiObservation(ifi, null) },
+        Instance = new InstanceFacts { Registration = new() { Id = id, Name = $"sql{id}", Host = $"sql{id}" }, MajorVersion = 15, Ifi = new IfiObservation(ifi, null) },
         GrowthEvents = durationsUs.Select((d, i) => new GrowthEventFacts
         {
             EventClass = i % 2 == 0 ? 92 : 93, DatabaseId = 5, DatabaseName = "Sales", LogicalFileName = i % 2 == 0 ? "Sales" : "Sales_log",

@@ -11,7 +11,7 @@ public static class InstanceFormat
     /// "SQL Server 2019 RTM CU28 (15.0.4385.2)", "Azure SQL Database (engine 12.0.2000.8)", or a dash when the instance
     /// was never read.
     /// </summary>
-    public static string Version(InstanceListRow row, int? engineEdition)
+    public static string Version(InstanceState row, int? engineEdition)
     {
         if (row.ProductVersion is null) return "—";
         if (ProductVersions.PlatformProduct(engineEdition) is { } azure) return $"{azure} (engine {row.ProductVersion})";
@@ -23,7 +23,7 @@ public static class InstanceFormat
     public static string Time(DateTimeOffset? at) =>
         at?.UtcDateTime.ToString("yyyy-MM-dd HH:mm:ss", CultureInfo.InvariantCulture) ?? "never";
 
-    public static string Outcome(InstanceListRow row) => row.LastOutcome switch
+    public static string Outcome(InstanceState row) => row.LastOutcome switch
     {
         null => "not polled yet",
         OutcomeClass.Ok => "OK",

@@ -14,9 +14,10 @@ namespace IfiDashboard.Compliance.Assessment;
 /// </summary>
 public sealed record InstanceAssessment
 {
-    public required InstanceRegistration Registration { get; init; }
+    /// <summary>Who the instance is and how it is reached: held once, in the facts the engine assessed.</summary>
+    public InstanceRegistration Registration => Facts.Registration;
     /// <summary>The latest stored state: version, platform, account, IFI, last poll and its outcome.</summary>
-    public required InstanceListRow State { get; init; }
+    public required InstanceState State { get; init; }
     public required InstanceFacts Facts { get; init; }
     public required InstanceCompliance Compliance { get; init; }
     public required InstanceZeroingRates Rates { get; init; }

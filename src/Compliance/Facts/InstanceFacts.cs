@@ -1,3 +1,4 @@
+using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Compliance.Facts;
@@ -5,11 +6,17 @@ namespace IfiDashboard.Compliance.Facts;
 /// <summary>What the engine needs to know about one instance: its registration, identity and latest observation.</summary>
 public sealed record InstanceFacts
 {
-    public required long InstanceId { get; init; }
-    public required string Name { get; init; }
-    public string Environment { get; init; } = "Production";
-    public IReadOnlyList<string> Tags { get; init; } = [];
-    public string? Owner { get; init; }
+    /// <summary>
+    /// The instance as registered: its id, name, environment, tags and owner are read from here and held nowhere
+    /// else in an assessment, so they cannot disagree.
+    /// </summary>
+    public required InstanceRegistration Registration { get; init; }
+
+    public long InstanceId => Registration.Id;
+    public string Name => Registration.Name;
+    public string Environment => Registration.Environment;
+    public IReadOnlyList<string> Tags => Registration.Tags;
+    public string? Owner => Registration.Owner;
 
     /// <summary>11 = 2012 ... 17 = 2025; 0 when the identity probe never succeeded.</summary>
     public int MajorVersion { get; init; }

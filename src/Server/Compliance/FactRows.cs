@@ -5,17 +5,20 @@ namespace IfiDashboard.Server.Compliance;
 
 // Rows as SQLite returns them for the compliance facts (times as ISO text, enums as names).
 
-/// <summary>An active instance as the assessment reads it: its registration, its list row and its engine's facts.</summary>
-internal sealed record ActiveInstance(InstanceRegistration Registration, InstanceListRow State, InstanceFactRow Facts);
+/// <summary>
+/// An active instance as the assessment reads it: its registration, its latest state and the rest of its engine's
+/// facts, each column in one of them only.
+/// </summary>
+internal sealed record ActiveInstance(InstanceRegistration Registration, InstanceState State, InstanceFactRow Facts);
 
-/// <summary>A record: the assessment compares an instance's row with the one its last assessment was made from.</summary>
+/// <summary>
+/// What the engine reads of <c>instance_state</c> besides <see cref="InstanceState"/>. A record: the assessment
+/// compares an instance's row with the one its last assessment was made from.
+/// </summary>
 internal sealed record InstanceFactRow
 {
     public long Id { get; init; }
-    public string Tags { get; init; } = "[]";
-    public string? ProductVersion { get; init; }
     public long? EngineEdition { get; init; }
-    public string? HostPlatform { get; init; }
     public string? ServerName { get; init; }
     public DateTimeOffset? EngineLastStartupTime { get; init; }
     /// <summary>The oldest default-trace event any poll saw: growth evidence reaches back no further.</summary>

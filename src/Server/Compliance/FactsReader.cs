@@ -25,9 +25,9 @@ public sealed class FactsReader(IDbConnectionFactory connections)
         // Three column groups, each starting with its Id column: Dapper splits the row there into three objects.
         const string sql = $"""
             SELECT {InstanceRow.Columns},
-                {FleetQueries.ListColumns},
-                i.id AS Id, i.tags AS Tags, s.product_version AS ProductVersion, s.engine_edition AS EngineEdition,
-                s.host_platform AS HostPlatform, s.server_name AS ServerName, s.engine_last_startup_time AS EngineLastStartupTime,
+                {FleetQueries.StateColumns},
+                i.id AS Id, s.engine_edition AS EngineEdition,
+                s.server_name AS ServerName, s.engine_last_startup_time AS EngineLastStartupTime,
                 s.evidence_since AS EvidenceSince, s.is_clustered AS IsClustered, s.cluster_nodes AS ClusterNodes,
                 s.polls_stored AS PollsStored,
                 (SELECT ss.ifi_enabled FROM service_snapshots ss
@@ -38,7 +38,7 @@ public sealed class FactsReader(IDbConnectionFactory connections)
             ORDER BY lower(i.name), i.id;
             """;
         await using var connection = await connections.OpenAsync(ct);
-        var rows = await connection.QueryAsync<InstanceRow, FleetQueries.ListRow, InstanceFactRow, ActiveInstance>(
+        var rows = await connection.QueryAsync<InstanceRow, FleetQueries.StateRow, InstanceFactRow, ActiveInstance>(
             new CommandDefinition(sql, new { notPolledYet = FleetQueries.NotPolledYet }, cancellationToken: ct),
             (registration, state, facts) => new ActiveInstance(registration.ToRegistration(), state.ToRecord(), facts));
         return rows.ToList();

@@ -130,7 +130,7 @@ public sealed class FleetAssessmentBuilder(
                 History = observations![id].ToList(),
             };
             var login = LoginOf(registration);
-            var (assessment, windows, validUntil) = InstanceAssessor.Assess(registration, state, set, policy, rateOptions, now, login);
+            var (assessment, windows, validUntil) = InstanceAssessor.Assess(state, set, policy, rateOptions, now, login);
             assessed[id] = new Assessed(assessment, windows, new AssessmentBasis(registration, state, extra, login, waivers[id]), validUntil);
         }
 
@@ -256,7 +256,7 @@ public sealed class FleetAssessmentBuilder(
     /// What an instance's assessment is computed from besides its files, TDE, history and growth events (which change
     /// only with a stored poll, counted in <see cref="InstanceFactRow.PollsStored"/>), the policy's rules and the clock.
     /// </summary>
-    sealed record AssessmentBasis(InstanceRegistration Registration, InstanceListRow State, InstanceFactRow Facts,
+    sealed record AssessmentBasis(InstanceRegistration Registration, InstanceState State, InstanceFactRow Facts,
         string CollectorLogin, IEnumerable<Waiver> Waivers)
     {
         // Compared by value: the records' own equality would compare the lists by reference.

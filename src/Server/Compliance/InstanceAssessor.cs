@@ -15,17 +15,13 @@ namespace IfiDashboard.Server.Compliance;
 /// <summary>Runs the compliance engine over one instance's facts (pure: no I/O).</summary>
 internal static class InstanceAssessor
 {
-    public static InstanceFacts Facts(InstanceRegistration registration, InstanceListRow state, InstanceFactRow? extra)
+    public static InstanceFacts Facts(InstanceRegistration registration, InstanceState state, InstanceFactRow? extra)
     {
         var serverName = extra?.ServerName;
         var separator = serverName?.IndexOf('\\') ?? -1;
         return new InstanceFacts
         {
-            InstanceId = registration.Id,
-            Name = registration.Name,
-            Environment = registration.Environment,
-            Tags = registration.Tags,
-            Owner = registration.Owner,
+            Registration = registration,
             MajorVersion = state.ProductVersion is null ? 0 : ProductVersions.Major(state.ProductVersion),
             ProductVersion = state.ProductVersion,
             EngineEdition = extra?.EngineEdition is { } edition ? (int)edition : null,
@@ -57,7 +53,7 @@ internal static class InstanceAssessor
     /// same facts and policy would be assessed otherwise (<see cref="ChangesAt"/>).
     /// </returns>
     public static (InstanceAssessment Assessment, IReadOnlyList<InstanceZeroing> Windows, DateTimeOffset ValidUntil) Assess(
-        InstanceRegistration registration, InstanceListRow state, InstanceFactSet set, PolicyDocument policy,
+        InstanceState state, InstanceFactSet set, PolicyDocument policy,
         ZeroingRateOptions rateOptions, DateTimeOffset now, string collectorLogin)
     {
         var compliance = ComplianceEvaluator.Evaluate(set.Instance, policy, now);
@@ -73,7 +69,6 @@ internal static class InstanceAssessor
         var rates = ZeroingRateEstimator.Estimate(set, assessments, rateOptions);
         var assessment = new InstanceAssessment
         {
-            Registration = registration,
             State = state,
             Facts = facts,
             Compliance = compliance,

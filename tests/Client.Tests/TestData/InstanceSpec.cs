@@ -44,19 +44,18 @@ public sealed record InstanceSpec
         var major = ProductVersions.Major(ProductVersion);
         return new InstanceAssessment
         {
-            Registration = new InstanceRegistration
-            {
-                Id = Id, Name = Name, Host = "10.0.0." + Id % 250, Port = 1433, Environment = Environment, Owner = Owner,
-                Tags = Tags, CredentialName = "fleet",
-            },
-            State = new InstanceListRow(Id, Name, Environment, Owner, polled ? ProductVersion : null, "RTM", "CU28",
+            State = new InstanceState(polled ? ProductVersion : null, "RTM", "CU28",
                 "Enterprise Edition", "Windows", Account, Ifi, UnknownReason, polled ? lastPoll : null,
                 polled && Ifi != IfiState.Unknown ? lastPoll : null,
                 polled ? (Ifi == IfiState.Unknown ? OutcomeClass.Unreachable : OutcomeClass.Ok) : null,
                 Ifi == IfiState.Unknown ? "connection refused" : null),
             Facts = new InstanceFacts
             {
-                InstanceId = Id, Name = Name, Environment = Environment, Tags = Tags, Owner = Owner,
+                Registration = new InstanceRegistration
+                {
+                    Id = Id, Name = Name, Host = "10.0.0." + Id % 250, Port = 1433, Environment = Environment, Owner = Owner,
+                    Tags = Tags, CredentialName = "fleet",
+                },
                 MajorVersion = polled ? major : 0, Ifi = new IfiObservation(Ifi, UnknownReason), LastGoodPollAt = lastPoll,
                 EngineServiceAccount = Account, MachineName = Name.ToUpperInvariant(), EngineEdition = EngineEdition,
             },

@@ -1,4 +1,5 @@
 using IfiDashboard.Compliance.Facts;
+using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Compliance.Tests;
@@ -19,11 +20,10 @@ static class Fleet
         int engineEdition = 3, HostPlatform platform = HostPlatform.Windows, string? unknownReason = null,
         string? productVersion = null) => new()
     {
-        InstanceId = id,
-        Name = name,
-        Environment = environment,
-        Tags = tags ?? [],
-        Owner = owner,
+        Registration = new InstanceRegistration
+        {
+            Id = id, Name = name, Host = name, Environment = environment, Tags = tags ?? [], Owner = owner,
+        },
         MajorVersion = major,
         // By default the first build of the release whose sys.dm_server_services has the IFI column.
         ProductVersion = productVersion ?? major switch { 11 => "11.0.7001.0", 12 => "12.0.6024.0", 13 => "13.0.4001.0", _ => $"{major}.0.1000.0" },

@@ -2,13 +2,14 @@ using System.Net;
 using System.Net.Http.Json;
 using System.Text.Json;
 using Dapper;
+using IfiDashboard.Server.Compliance;
 using IfiDashboard.Server.Ingestion;
 using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Dashboard;
 using IfiDashboard.Shared.Inventory;
-using Microsoft.Extensions.DependencyInjection;
 using IfiDashboard.Shared.Snapshots;
 using IfiDashboard.Simulator.Scenarios;
+using Microsoft.Extensions.DependencyInjection;
 
 namespace IfiDashboard.Server.Tests.Functional;
 
@@ -80,13 +81,13 @@ public sealed class HealthAndCollectorApiTests(SharedDashboardHost shared) : ICl
         var duplicate = await client.PostAsJsonAsync("/api/v1/collector/snapshots", snapshot);
         var complete = await client.PostAsJsonAsync($"/api/v1/collector/leases/{snapshot.InstanceId}/complete",
             new CompleteLeaseRequest("remote-collector", DateTimeOffset.UtcNow.AddMinutes(5)));
-        var listed = await host.Services.GetRequiredService<IFleetReader>().ListInstancesAsync(CancellationToken.None);
+        var listed = await host.Services.GetRequiredService<FactsReader>().ActiveInstancesAsync(CancellationToken.None);
 
         Assert.Empty(again!);
         Assert.Equal(HttpStatusCode.NoContent, first.StatusCode);
         Assert.Equal(HttpStatusCode.NoContent, duplicate.StatusCode);
         Assert.Equal(HttpStatusCode.NoContent, complete.StatusCode);
-        Assert.Equal(IfiState.Disabled, Assert.Single(listed).IfiState);
+        Assert.Equal(IfiState.Disabled, Assert.Single(listed).State.IfiState);
         var polls = await StoreDump.AllTextAsync(host.Services);
         Assert.Single(polls.Split('\n'), line => line.Contains(snapshot.SnapshotId.ToString(), StringComparison.Ordinal));
     }

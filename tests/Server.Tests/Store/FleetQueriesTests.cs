@@ -13,14 +13,14 @@ public sealed class FleetQueriesTests
         await using var store = await TestStore.CreateMigratedAsync();
         await store.Instances.AddAsync(TestData.Registration("SQL01"), None);
 
-        var row = Assert.Single(await store.Queries.ListInstancesAsync(None));
+        var (registration, row, _) = Assert.Single(await store.ActiveInstancesAsync());
 
         Assert.Equal(IfiState.Unknown, row.IfiState);
         Assert.Equal("not polled yet", row.IfiUnknownReason);
         Assert.Null(row.LastPollAt);
         Assert.Null(row.LastOutcome);
-        Assert.Equal("Production", row.Environment);
-        Assert.Equal("dba-team", row.Owner);
+        Assert.Equal("Production", registration.Environment);
+        Assert.Equal("dba-team", registration.Owner);
     }
 
     [Fact]
@@ -32,9 +32,9 @@ public sealed class FleetQueriesTests
         await store.Instances.AddAsync(TestData.Registration("SQL01"), None);
         await store.Instances.RetireAsync(retired, None);
 
-        var rows = await store.Queries.ListInstancesAsync(None);
+        var rows = await store.ActiveInstancesAsync();
 
-        Assert.Equal(["SQL01", "SQL02"], rows.Select(r => r.Name));
+        Assert.Equal(["SQL01", "SQL02"], rows.Select(r => r.Registration.Name));
     }
 
     [Fact]

@@ -59,7 +59,7 @@ public sealed class SnapshotStoreTests
 
         await store.Snapshots.WriteAsync(snapshot, None);
 
-        var row = Assert.Single(await store.Queries.ListInstancesAsync(None));
+        var row = Assert.Single(await store.ActiveInstancesAsync()).State;
         Assert.Equal("16.0.4135.4", row.ProductVersion);
         Assert.Equal("CU15", row.ProductUpdateLevel);
         Assert.Equal(TestData.EngineAccount, row.EngineServiceAccount);
@@ -81,7 +81,7 @@ public sealed class SnapshotStoreTests
         await store.Snapshots.WriteAsync(good, None);
         await store.Snapshots.WriteAsync(unreachable, None);
 
-        var row = Assert.Single(await store.Queries.ListInstancesAsync(None));
+        var row = Assert.Single(await store.ActiveInstancesAsync()).State;
         Assert.Equal("16.0.4135.4", row.ProductVersion);
         Assert.Equal("Enterprise Edition (64-bit)", row.Edition);
         Assert.Equal(TestData.EngineAccount, row.EngineServiceAccount);
@@ -146,7 +146,7 @@ public sealed class SnapshotStoreTests
 
         await store.Snapshots.WriteAsync(older, None);
 
-        var row = Assert.Single(await store.Queries.ListInstancesAsync(None));
+        var row = Assert.Single(await store.ActiveInstancesAsync()).State;
         Assert.Equal(IfiState.Enabled, row.IfiState);
         Assert.Equal(2, await CountAsync(store, "SELECT COUNT(*) FROM polls;"));
         Assert.Equal(0, await CountAsync(store, "SELECT COUNT(*) FROM ifi_changes;"));

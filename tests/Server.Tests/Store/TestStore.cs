@@ -1,5 +1,6 @@
 using System.Data.Common;
 using DbUp.Engine;
+using IfiDashboard.Server.Compliance;
 using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Audit;
 using IfiDashboard.Server.Store.Dashboard;
@@ -41,6 +42,10 @@ public sealed class TestStore : IAsyncDisposable
     public FleetQueries Queries { get; }
 
     public StoreInstanceSource NewSource() => new(Connections, Clock);
+
+    /// <summary>The active instances as the assessment reads them: registration, state and engine facts.</summary>
+    internal Task<IReadOnlyList<ActiveInstance>> ActiveInstancesAsync() =>
+        new FactsReader(Connections).ActiveInstancesAsync(CancellationToken.None);
 
     public static async Task<TestStore> CreateMigratedAsync()
     {

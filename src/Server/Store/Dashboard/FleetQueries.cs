@@ -5,18 +5,19 @@ using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Server.Store.Dashboard;
 
-/// <summary>Read-side queries behind the dashboard: the instance list, fleet counts, an instance's recent polls.</summary>
+/// <summary>Read-side queries behind the dashboard: fleet counts, an instance's recent polls.</summary>
 public sealed class FleetQueries(IDbConnectionFactory connections) : IFleetReader
 {
     /// <summary>The reason shown for an instance that has no poll stored yet.</summary>
     public const string NotPolledYet = "not polled yet";
 
     /// <summary>
-    /// An active instance's row in the list (<see cref="ListRow"/>) from <c>instances i LEFT JOIN instance_state s</c>,
-    /// with the parameter <c>@notPolledYet</c>: the list's own query and the assessment's one read select it alike.
+    /// An active instance's <see cref="InstanceState"/> (<see cref="StateRow"/>) from <c>instances i LEFT JOIN
+    /// instance_state s</c>, with the parameter <c>@notPolledYet</c>. It starts with <c>i.id</c>, never null, where
+    /// Dapper splits a joined row (an instance not polled yet still has a state: unknown, not polled yet).
     /// </summary>
-    internal const string ListColumns = """
-        i.id AS Id, i.name AS Name, i.environment AS Environment, i.owner AS Owner,
+    internal const string StateColumns = """
+        i.id AS Id,
             s.product_version AS ProductVersion, s.product_level AS ProductLevel,
             s.product_update_level AS ProductUpdateLevel, s.edition AS Edition, s.host_platform AS HostPlatform,
             s.engine_service_account AS EngineServiceAccount,
@@ -25,21 +26,6 @@ public sealed class FleetQueries(IDbConnectionFactory connections) : IFleetReade
             s.last_poll_at AS LastPollAt, s.last_good_poll_at AS LastGoodPollAt,
             s.last_outcome AS LastOutcome, s.last_message AS LastMessage
         """;
-
-    public async Task<IReadOnlyList<InstanceListRow>> ListInstancesAsync(CancellationToken cancellationToken)
-    {
-        const string sql = $"""
-            SELECT {ListColumns}
-            FROM instances i
-            LEFT JOIN instance_state s ON s.instance_id = i.id
-            WHERE i.retired_at IS NULL
-            ORDER BY i.name;
-            """;
-        await using var connection = await connections.OpenAsync(cancellationToken);
-        var rows = await connection.QueryAsync<ListRow>(
-            new CommandDefinition(sql, new { notPolledYet = NotPolledYet }, cancellationToken: cancellationToken));
-        return rows.Select(r => r.ToRecord()).ToList();
-    }
 
     public async Task<FleetCounts> CountsAsync(CancellationToken cancellationToken)
     {
@@ -77,12 +63,10 @@ public sealed class FleetQueries(IDbConnectionFactory connections) : IFleetReade
     }
 
     // Rows as SQLite returns them (times and enums as text); mapped to the public records above.
-    internal sealed class ListRow
+    internal sealed class StateRow
     {
+        /// <summary>The instance's id: where a joined row is split, not part of the state.</summary>
         public long Id { get; init; }
-        public string Name { get; init; } = "";
-        public string Environment { get; init; } = "";
-        public string? Owner { get; init; }
         public string? ProductVersion { get; init; }
         public string? ProductLevel { get; init; }
         public string? ProductUpdateLevel { get; init; }
@@ -96,7 +80,7 @@ public sealed class FleetQueries(IDbConnectionFactory connections) : IFleetReade
         public string? LastOutcome { get; init; }
         public string? LastMessage { get; init; }
 
-        public InstanceListRow ToRecord() => new(Id, Name, Environment, Owner, ProductVersion, ProductLevel,
+        public InstanceState ToRecord() => new(ProductVersion, ProductLevel,
             ProductUpdateLevel, Edition, HostPlatform, EngineServiceAccount, Enum.Parse<IfiState>(IfiState),
             IfiUnknownReason, LastPollAt, LastGoodPollAt,
             LastOutcome is null ? null : Enum.Parse<OutcomeClass>(LastOutcome), LastMessage);

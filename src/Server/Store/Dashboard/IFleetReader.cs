@@ -1,12 +1,10 @@
 using IfiDashboard.Client.Pages.Detail;
-using IfiDashboard.Compliance.Assessment;
 
 namespace IfiDashboard.Server.Store.Dashboard;
 
 /// <summary>What the dashboard reads about the fleet; implemented by the store.</summary>
 public interface IFleetReader
 {
-    Task<IReadOnlyList<InstanceListRow>> ListInstancesAsync(CancellationToken cancellationToken);
     Task<FleetCounts> CountsAsync(CancellationToken cancellationToken);
     Task<IReadOnlyList<PollRow>> RecentPollsAsync(long instanceId, int max, CancellationToken cancellationToken);
 }

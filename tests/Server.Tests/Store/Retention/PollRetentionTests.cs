@@ -44,14 +44,14 @@ public sealed class PollRetentionTests
         for (var day = 0; day < 200; day += 10)
             await bed.WriteAsync(TestData.Good(busy, Day(day)));
         bed.Clock.SetUtcNow(Day(200));
-        var listBefore = await bed.Store.Queries.ListInstancesAsync(None);
+        var statesBefore = (await bed.Store.ActiveInstancesAsync()).Select(a => a.State);
 
         await bed.PruneAsync();
 
         // First good (0), last good (2) and latest (4) stay; the busy instance keeps its first good poll and 90 days.
         Assert.Equal([0, 2, 4], await bed.PollDaysAsync(silent));
         Assert.Equal([0, 110, 120, 130, 140, 150, 160, 170, 180, 190], await bed.PollDaysAsync(busy));
-        Assert.Equal(listBefore, await bed.Store.Queries.ListInstancesAsync(None));
+        Assert.Equal(statesBefore, (await bed.Store.ActiveInstancesAsync()).Select(a => a.State));
         var recent = await bed.Store.Queries.RecentPollsAsync(silent, 20, None);
         Assert.Equal([Day(4), Day(2), Day(0)], recent.Select(p => p.StartedAt));
         Assert.Equal(OutcomeClass.Unreachable, recent[0].Outcome);

@@ -2,12 +2,11 @@ using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Compliance.Assessment;
 
-/// <summary>One line of the instance list: the registration joined with its latest known state.</summary>
-public sealed record InstanceListRow(
-    long Id,
-    string Name,
-    string Environment,
-    string? Owner,
+/// <summary>
+/// An instance's latest stored state (table <c>instance_state</c>, kept across failed polls): version, platform,
+/// account, IFI, last poll and its outcome. Who the instance is lives in its registration alone.
+/// </summary>
+public sealed record InstanceState(
     string? ProductVersion,
     string? ProductLevel,
     string? ProductUpdateLevel,
