@@ -29,7 +29,6 @@ public static class ComplianceEvaluator
         return new InstanceCompliance
         {
             InstanceId = instance.InstanceId,
-            InstanceName = instance.Name,
             Status = status,
             Policy = decision,
             PolicyVersion = policy.Version,

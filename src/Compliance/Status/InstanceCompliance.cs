@@ -7,7 +7,6 @@ namespace IfiDashboard.Compliance.Status;
 public sealed record InstanceCompliance
 {
     public required long InstanceId { get; init; }
-    public required string InstanceName { get; init; }
     public required ComplianceStatus Status { get; init; }
     public required PolicyDecision Policy { get; init; }
     public required int PolicyVersion { get; init; }

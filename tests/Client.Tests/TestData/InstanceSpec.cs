@@ -61,7 +61,7 @@ public sealed record InstanceSpec
             },
             Compliance = new InstanceCompliance
             {
-                InstanceId = Id, InstanceName = Name, Status = Status,
+                InstanceId = Id, Status = Status,
                 Policy = new PolicyDecision(Desired, PolicySource.Default, null), PolicyVersion = 3, Observed = Ifi,
                 UnknownReason = Status == ComplianceStatus.Unknown ? UnknownReason ?? "unreachable" : null,
                 IsStale = IsStale,

@@ -48,9 +48,9 @@ public sealed class PolicyImpactTests : IAsyncLifetime
 
     /// <summary>Every instance whose status differs between two assessments, as the preview lists them.</summary>
     static List<StatusChange> Differences(FleetAssessment before, FleetAssessment after) =>
-        after.Instances.Select(a => (Before: before.Find(a.Registration.Id)!.Compliance, After: a.Compliance))
+        after.Instances.Select(a => (Before: before.Find(a.Registration.Id)!.Compliance, After: a.Compliance, a.Registration.Name))
             .Where(p => p.Before.Status != p.After.Status)
-            .Select(p => new StatusChange(p.After.InstanceId, p.After.InstanceName, p.Before.Status, p.After.Status, p.After.Explanation))
+            .Select(p => new StatusChange(p.After.InstanceId, p.Name, p.Before.Status, p.After.Status, p.After.Explanation))
             .OrderBy(c => c.InstanceName, StringComparer.OrdinalIgnoreCase)
             .ToList();
 
