@@ -1,5 +1,4 @@
 using System.Runtime.CompilerServices;
-using System.Text.Json;
 using Dapper;
 using IfiDashboard.Compliance.Facts;
 using IfiDashboard.Server.Store;
@@ -224,7 +223,4 @@ public sealed class FactsReader(IDbConnectionFactory connections)
     }
 
     static string Where(Func<string, string>? filter) => filter is null ? "" : " WHERE " + filter("instance_id");
-
-    internal static IReadOnlyList<string> ParseTags(string json) =>
-        JsonSerializer.Deserialize<List<string>>(json) ?? [];
 }

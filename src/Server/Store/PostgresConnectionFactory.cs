@@ -11,7 +11,7 @@ public sealed class PostgresConnectionFactory : IDbConnectionFactory, IAsyncDisp
 
     public PostgresConnectionFactory(IOptions<StoreOptions> options)
     {
-        StoreTime.RegisterDapperHandlers();
+        StoreTypeHandlers.Register();
         var builder = new NpgsqlConnectionStringBuilder(options.Value.ConnectionString);
         // Shown in pg_stat_activity, so a DBA can tell the dashboard's sessions from others.
         if (string.IsNullOrEmpty(builder.ApplicationName))

@@ -31,7 +31,7 @@ public sealed class SqliteConnectionFactory : IDbConnectionFactory
 
     public SqliteConnectionFactory(IOptions<StoreOptions> options)
     {
-        StoreTime.RegisterDapperHandlers();
+        StoreTypeHandlers.Register();
         // Microsoft.Data.Sqlite retries a busy statement itself for the command timeout (30 s by default) on top of
         // busy_timeout; bounded here to the same wait, so a writer stuck behind another gives up in LockWait.
         var builder = new SqliteConnectionStringBuilder(options.Value.ConnectionString);

@@ -28,20 +28,17 @@ internal static class StoreTime
         value.ToString("yyyy-MM-dd'T'HH:mm:ss.fffffff", CultureInfo.InvariantCulture);
 
     /// <summary>
-    /// Registers the handlers once per process; the store's connection factories call it before any query. Dapper
-    /// maps <see cref="DateTimeOffset"/> itself unless its built-in mapping is removed, and then never asks a handler
-    /// for parameters.
+    /// Registers the handlers, once per process through <see cref="StoreTypeHandlers"/>. Dapper maps
+    /// <see cref="DateTimeOffset"/> itself unless its built-in mapping is removed, and then never asks a handler for
+    /// parameters.
     /// </summary>
-    public static void RegisterDapperHandlers() => _ = Registered.Value;
-
-    static readonly Lazy<bool> Registered = new(() =>
+    internal static void AddDapperHandlers()
     {
         SqlMapper.RemoveTypeMap(typeof(DateTimeOffset));
         SqlMapper.RemoveTypeMap(typeof(DateTimeOffset?));
         SqlMapper.AddTypeHandler(typeof(DateTimeOffset), TimeHandler.Instance);
         SqlMapper.AddTypeHandler(typeof(DateTimeOffset?), TimeHandler.Instance);
-        return true;
-    });
+    }
 
     // Dapper's handlers are process-wide, and the embedded collector reads datetimeoffset columns from SQL Server
     // through Dapper in the same process: only the store's providers get text; any other connection keeps what

@@ -58,7 +58,7 @@ public sealed class StoreTimeTests
     [Fact]
     public void Only_the_stores_providers_get_text_and_any_other_keeps_the_value_as_dapper_passes_it()
     {
-        StoreTime.RegisterDapperHandlers();
+        StoreTypeHandlers.Register();
         var sqlite = new SqliteParameter();
         var postgres = new NpgsqlParameter();
         var sqlServer = new SqlParameter();

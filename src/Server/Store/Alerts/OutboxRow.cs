@@ -1,4 +1,3 @@
-using System.Text.Json;
 using IfiDashboard.Server.Alerts.Mail;
 using IfiDashboard.Server.Alerts.Rules;
 
@@ -19,11 +18,11 @@ internal sealed class OutboxRow
     public long? InstanceId { get; init; }
     public string? InstanceName { get; init; }
     public string? Rule { get; init; }
-    public string Recipients { get; init; } = "[]";
+    public JsonColumn<IReadOnlyList<string>> Recipients { get; init; } = new([]);
     public string Subject { get; init; } = "";
     public string TextBody { get; init; } = "";
     public string HtmlBody { get; init; } = "";
-    public string? Attachments { get; init; }
+    public JsonColumn<IReadOnlyList<MailAttachment>>? Attachments { get; init; }
     public string MessageId { get; init; } = "";
     public DateTimeOffset CreatedAt { get; init; }
     public string Status { get; init; } = "";
@@ -41,11 +40,11 @@ internal sealed class OutboxRow
         InstanceId = InstanceId,
         InstanceName = InstanceName,
         Rule = Rule is null ? null : Enum.Parse<AlertRule>(Rule),
-        Recipients = JsonSerializer.Deserialize<List<string>>(Recipients) ?? [],
+        Recipients = Recipients.Value,
         Subject = Subject,
         TextBody = TextBody,
         HtmlBody = HtmlBody,
-        Attachments = Attachments is null ? [] : JsonSerializer.Deserialize<List<MailAttachment>>(Attachments, OutboxWriter.AttachmentsJson) ?? [],
+        Attachments = Attachments?.Value ?? [],
         MessageId = MessageId,
         CreatedAt = CreatedAt,
         Status = Enum.Parse<OutboxStatus>(Status),

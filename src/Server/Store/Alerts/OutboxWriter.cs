@@ -1,6 +1,6 @@
 using System.Data.Common;
-using System.Text.Json;
 using Dapper;
+using IfiDashboard.Server.Alerts.Mail;
 using IfiDashboard.Server.Alerts.Webhooks;
 
 namespace IfiDashboard.Server.Store.Alerts;
@@ -10,11 +10,8 @@ internal static class OutboxWriter
 {
     public const string NoRecipients = "No recipients: no route matches this instance and Alerts:DefaultTo is empty.";
 
-    /// <summary>How <c>alert_outbox.attachments</c> is written and read: names in camel case, contents in base64.</summary>
-    public static readonly JsonSerializerOptions AttachmentsJson = new(JsonSerializerDefaults.Web);
-
     /// <summary>How a recipient list is stored (<c>alert_outbox.recipients</c>): the key storm grouping counts by.</summary>
-    public static string RecipientsText(IReadOnlyList<string> recipients) => JsonSerializer.Serialize(recipients);
+    public static string RecipientsText(IReadOnlyList<string> recipients) => StoreJson.Text(recipients);
 
     /// <returns>How many rows were new (a repeated dedupe key inserts nothing).</returns>
     public static async Task<int> InsertAsync(DbConnection connection, DbTransaction tx, IEnumerable<OutboxMessage> messages,
@@ -44,11 +41,11 @@ internal static class OutboxWriter
                 instanceId = message.InstanceId,
                 instanceName = message.InstanceName,
                 rule = message.Rule?.ToString(),
-                recipients = RecipientsText(message.Recipients),
+                recipients = new JsonColumn<IReadOnlyList<string>>(message.Recipients),
                 subject = message.Content.Subject,
                 textBody = message.Content.Text,
                 htmlBody = message.Content.Html,
-                attachments = message.Content.Attachments is { Count: > 0 } files ? JsonSerializer.Serialize(files, AttachmentsJson) : null,
+                attachments = message.Content.Attachments is { Count: > 0 } files ? new JsonColumn<IReadOnlyList<MailAttachment>>(files) : null,
                 messageId = Guid.NewGuid().ToString("N"),
                 now = at,
                 status = status.ToString(),

@@ -1,5 +1,4 @@
 using System.Data.Common;
-using System.Text.Json;
 using Dapper;
 using IfiDashboard.Server.Store.Audit;
 
@@ -31,7 +30,7 @@ public sealed class ApiKeyRepository(IDbConnectionFactory connections, TimeProvi
                 prefix,
                 keyHash,
                 name,
-                scopes = JsonSerializer.Serialize(scopes),
+                scopes = new JsonColumn<IReadOnlyList<string>>(scopes),
                 createdAt = timeProvider.GetUtcNow(),
                 collectorName,
             }, tx, cancellationToken: cancellationToken));

@@ -1,5 +1,3 @@
-using System.Text.Json;
-
 namespace IfiDashboard.Server.Store.ApiKeys;
 
 /// <summary>An <c>api_keys</c> row as Dapper reads it (the hash is never read back).</summary>
@@ -12,12 +10,12 @@ internal sealed class ApiKeyRow
 
     public string Prefix { get; init; } = "";
     public string Name { get; init; } = "";
-    public string Scopes { get; init; } = "[]";
+    public JsonColumn<IReadOnlyList<string>> Scopes { get; init; } = new([]);
     public DateTimeOffset CreatedAt { get; init; }
     public DateTimeOffset? RevokedAt { get; init; }
     public string? CollectorName { get; init; }
 
     public ApiKeyRecord ToRecord() => new(
-        Prefix, Name, JsonSerializer.Deserialize<string[]>(Scopes) ?? [], CreatedAt, RevokedAt,
+        Prefix, Name, Scopes.Value, CreatedAt, RevokedAt,
         CollectorName);
 }

@@ -1,4 +1,3 @@
-using System.Text.Json;
 using Dapper;
 using IfiDashboard.Shared.Inventory;
 
@@ -28,7 +27,7 @@ internal sealed class InstanceRow
     public string? InstanceName { get; init; }
     public string Environment { get; init; } = "";
     public string? Owner { get; init; }
-    public string Tags { get; init; } = "[]";
+    public JsonColumn<IReadOnlyList<string>> Tags { get; init; } = new([]);
     public string Encrypt { get; init; } = "";
     public long TrustServerCertificate { get; init; }
     public string? HostNameInCertificate { get; init; }
@@ -54,7 +53,7 @@ internal sealed class InstanceRow
         InstanceName = InstanceName,
         Environment = Environment,
         Owner = Owner,
-        Tags = JsonSerializer.Deserialize<string[]>(Tags) ?? [],
+        Tags = Tags.Value,
         Encrypt = Enum.Parse<EncryptMode>(Encrypt),
         TrustServerCertificate = TrustServerCertificate != 0,
         HostNameInCertificate = HostNameInCertificate,
@@ -77,7 +76,7 @@ internal sealed class InstanceRow
         instanceName = r.InstanceName,
         environment = r.Environment,
         owner = r.Owner,
-        tags = JsonSerializer.Serialize(r.Tags),
+        tags = new JsonColumn<IReadOnlyList<string>>(r.Tags),
         encrypt = r.Encrypt.ToString(),
         trustServerCertificate = r.TrustServerCertificate ? 1L : 0L, // booleans are stored as 0/1 on both providers
         hostNameInCertificate = r.HostNameInCertificate,

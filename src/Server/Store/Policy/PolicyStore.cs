@@ -1,5 +1,3 @@
-using System.Text.Json;
-using System.Text.Json.Serialization;
 using Dapper;
 using IfiDashboard.Compliance.Policy;
 using IfiDashboard.Server.Store.Audit;
@@ -9,7 +7,6 @@ namespace IfiDashboard.Server.Store.Policy;
 /// <summary>The versioned IFI policy and its waivers; every change is audited in its own transaction.</summary>
 public sealed class PolicyStore(IDbConnectionFactory connections, TimeProvider time, AuditLog audit)
 {
-    static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web) { Converters = { new JsonStringEnumConverter() } };
 
     const string NotRevokedWaiverSql = $"""
         SELECT {WaiverRow.Columns}
@@ -32,7 +29,7 @@ public sealed class PolicyStore(IDbConnectionFactory connections, TimeProvider t
         return new PolicyDocument
         {
             Version = (int)(latest?.Version ?? 0),
-            Rules = latest is null ? [] : JsonSerializer.Deserialize<List<PolicyRule>>(latest.Rules, Json) ?? [],
+            Rules = latest?.Rules.Value ?? [],
             Waivers = waivers.Select(w => w.ToWaiver()).ToList(),
         };
     }
@@ -51,12 +48,12 @@ public sealed class PolicyStore(IDbConnectionFactory connections, TimeProvider t
         var previous = await connection.QuerySingleOrDefaultAsync<RulesRow>(new CommandDefinition(previousSql, transaction: tx, cancellationToken: ct));
         var version = await connection.ExecuteScalarAsync<int>(new CommandDefinition(sql, new
         {
-            rules = JsonSerializer.Serialize(rules, Json),
+            rules = new JsonColumn<IReadOnlyList<PolicyRule>>(rules),
             author,
             createdAt = time.GetUtcNow(),
         }, tx, cancellationToken: ct));
         await audit.AppendAsync(connection, tx, AuditActions.PolicySaved, $"policy version {version}",
-            previous is null ? null : new { version = previous.Version, rules = JsonSerializer.Deserialize<List<PolicyRule>>(previous.Rules, Json) },
+            previous is null ? null : new { version = previous.Version, rules = previous.Rules.Value },
             new { version, rules }, ct);
         await tx.CommitAsync(ct);
         return version;
@@ -147,7 +144,7 @@ public sealed class PolicyStore(IDbConnectionFactory connections, TimeProvider t
     sealed class RulesRow
     {
         public long Version { get; init; }
-        public string Rules { get; init; } = "[]";
+        public JsonColumn<IReadOnlyList<PolicyRule>> Rules { get; init; } = new([]);
     }
 
     sealed class WaiverRow

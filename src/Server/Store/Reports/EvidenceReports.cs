@@ -40,7 +40,7 @@ public sealed class EvidenceReports(IDbConnectionFactory connections, TimeProvid
             ORDER BY id;
             """, bounds, tx, cancellationToken: ct)))
             .Where(i => environment is null || string.Equals(i.Environment, environment, StringComparison.OrdinalIgnoreCase))
-            .Where(i => tag is null || (JsonSerializer.Deserialize<string[]>(i.Tags) ?? []).Contains(tag, StringComparer.OrdinalIgnoreCase))
+            .Where(i => tag is null || i.Tags.Value.Contains(tag, StringComparer.OrdinalIgnoreCase))
             .ToList();
         var inScope = instances.Select(i => i.Id).ToHashSet();
 
@@ -139,7 +139,7 @@ public sealed class EvidenceReports(IDbConnectionFactory connections, TimeProvid
 
     static string Day(DateTimeOffset at) => at.UtcDateTime.ToString("yyyy-MM-dd", System.Globalization.CultureInfo.InvariantCulture);
 
-    sealed record InstanceRow(long Id, string Name, string? ExternalKey, string Environment, string? Owner, string Tags);
+    sealed record InstanceRow(long Id, string Name, string? ExternalKey, string Environment, string? Owner, JsonColumn<IReadOnlyList<string>> Tags);
     sealed record PolicyRow(long Version, string Author, DateTimeOffset CreatedAt, string Rules);
     sealed record WaiverRow(long Id, long InstanceId, string Reason, string Author, string? ApprovedBy, DateTimeOffset GrantedAt, DateTimeOffset ExpiresAt,
         DateTimeOffset? RevokedAt, string? RevokedBy);
