@@ -32,10 +32,10 @@ public static class ApiExtensions
                 "Api:MaxBodyBytes, Api:MaxSyncBodyBytes and Api:MaxSyncInstances must be positive.")
             .ValidateOnStart();
 
-        services.AddSingleton<ApiKeyRepository>();
+        services.AddSingleton<ApiKeyStore>();
         services.AddSingleton<ApiKeyIssuer>();
         services.AddSingleton<ApiKeyAuthenticator>();
-        services.AddSingleton<InventoryQueries>();
+        services.AddSingleton<InventoryReader>();
 
         services.AddAuthentication()
             .AddScheme<AuthenticationSchemeOptions, ApiKeyAuthenticationHandler>(ApiKeyAuthenticationHandler.SchemeName, null);

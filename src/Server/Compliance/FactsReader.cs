@@ -24,7 +24,7 @@ public sealed class FactsReader(IDbConnectionFactory connections)
         // Three column groups, each starting with its Id column: Dapper splits the row there into three objects.
         const string sql = $"""
             SELECT {InstanceRow.Columns},
-                {FleetQueries.StateColumns},
+                {FleetReader.StateColumns},
                 i.id AS Id, s.engine_edition AS EngineEdition,
                 s.server_name AS ServerName, s.engine_last_startup_time AS EngineLastStartupTime,
                 s.evidence_since AS EvidenceSince, s.is_clustered AS IsClustered, s.cluster_nodes AS ClusterNodes,
@@ -37,8 +37,8 @@ public sealed class FactsReader(IDbConnectionFactory connections)
             ORDER BY lower(i.name), i.id;
             """;
         await using var connection = await connections.OpenAsync(ct);
-        var rows = await connection.QueryAsync<InstanceRow, FleetQueries.StateRow, InstanceFactRow, ActiveInstance>(
-            new CommandDefinition(sql, new { notPolledYet = FleetQueries.NotPolledYet }, cancellationToken: ct),
+        var rows = await connection.QueryAsync<InstanceRow, FleetReader.StateRow, InstanceFactRow, ActiveInstance>(
+            new CommandDefinition(sql, new { notPolledYet = FleetReader.NotPolledYet }, cancellationToken: ct),
             (registration, state, facts) => new ActiveInstance(registration.ToRegistration(), state.ToRecord(), facts));
         return rows.ToList();
     }

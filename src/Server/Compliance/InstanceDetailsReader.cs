@@ -15,7 +15,7 @@ namespace IfiDashboard.Server.Compliance;
 public sealed class InstanceDetailsReader(
     IFleetAssessments assessments,
     FactsReader facts,
-    FleetQueries queries,
+    FleetReader queries,
     IDbConnectionFactory connections,
     TimeProvider time) : IInstanceDetails
 {

@@ -37,9 +37,9 @@ public static class StoreServiceCollectionExtensions
         services.AddSingleton<IInstanceSource>(sp => sp.GetRequiredService<StoreInstanceSource>());
         services.AddSingleton<SnapshotStore>();
         services.AddSingleton<ISnapshotSink>(sp => sp.GetRequiredService<SnapshotStore>());
-        services.AddSingleton<FleetQueries>();
+        services.AddSingleton<FleetReader>();
         services.AddSingleton<Remediation.RemediationPacks>();
-        services.AddSingleton<IFleetReader>(sp => sp.GetRequiredService<FleetQueries>());
+        services.AddSingleton<IFleetReader>(sp => sp.GetRequiredService<FleetReader>());
         services.AddSingleton<StoreMigrations>();
         services.AddSingleton<StoreHealth>();
         services.AddSingleton<StoreBusyResponses>();

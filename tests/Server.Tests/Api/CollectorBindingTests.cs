@@ -95,7 +95,7 @@ public sealed class CollectorBindingTests : IAsyncLifetime
     public async Task A_snapshot_of_an_instance_leased_to_another_collector_or_to_none_is_refused_and_changes_nothing()
     {
         var leasedToOther = (await LeaseAsync(_other, Other, 1)).Single();
-        var neverLeased = (await _host.Services.GetRequiredService<InventoryQueries>().FindByExternalKeyAsync("CI004", CancellationToken.None))!;
+        var neverLeased = (await _host.Services.GetRequiredService<InventoryReader>().FindByExternalKeyAsync("CI004", CancellationToken.None))!;
         var before = await StoreWithoutAuditAsync();
 
         var foreign = await _collector.PostAsJsonAsync("/api/v1/collector/snapshots", Snapshot(leasedToOther.Id, DateTimeOffset.UtcNow));
@@ -178,7 +178,7 @@ public sealed class CollectorBindingTests : IAsyncLifetime
     {
         // As a key issued before keys were bound to collectors would be.
         const string legacyKey = "ifi_legacy22_0123456789abcdefghijklmnopqrstuvwxyzABCD";
-        await _host.Services.GetRequiredService<ApiKeyRepository>().TryAddAsync("legacy22",
+        await _host.Services.GetRequiredService<ApiKeyStore>().TryAddAsync("legacy22",
             IfiDashboard.Server.Api.Auth.ApiKeyMaterial.Hash(legacyKey), "old collector", ["snapshot:ingest"], null, CancellationToken.None);
 
         var response = await _host.Client(legacyKey).PostAsJsonAsync("/api/v1/collector/leases", new LeaseRequest(Collector, 1, 60));

@@ -71,7 +71,7 @@ public sealed class AuditLogTests
     {
         await using var store = await TestStore.CreateMigratedAsync();
         var policies = new PolicyStore(store.Connections, store.Clock, store.Audit);
-        var keys = new ApiKeyRepository(store.Connections, store.Clock, store.Audit);
+        var keys = new ApiKeyStore(store.Connections, store.Clock, store.Audit);
         var id = await store.Instances.AddAsync(TestData.Registration("SQL01"), None);
         const string hash = "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0";
 

@@ -48,7 +48,7 @@ public sealed class StoreRegistrationTests : IDisposable
             Assert.True(File.Exists(Path.Combine(_directory, "data", "ifi.db"))); // the file and its folders are created
         Assert.NotNull(provider.GetRequiredService<ISnapshotSink>());
         Assert.NotNull(provider.GetRequiredService<IInstanceSource>());
-        Assert.Equal(0, (await provider.GetRequiredService<FleetQueries>().CountsAsync(CancellationToken.None)).Total);
+        Assert.Equal(0, (await provider.GetRequiredService<FleetReader>().CountsAsync(CancellationToken.None)).Total);
     }
 
     [Fact]

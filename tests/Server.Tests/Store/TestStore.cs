@@ -28,7 +28,7 @@ public sealed class TestStore : IAsyncDisposable
         Audit = new AuditLog(Connections, Clock, new AuditActors());
         Instances = new InstanceInventory(Connections, Clock, Audit, new FleetChanges());
         Snapshots = new SnapshotStore(Connections);
-        Queries = new FleetQueries(Connections);
+        Queries = new FleetReader(Connections);
     }
 
     /// <summary>Where the SQLite file lives (in the SQLite pass).</summary>
@@ -39,7 +39,7 @@ public sealed class TestStore : IAsyncDisposable
     public AuditLog Audit { get; }
     public InstanceInventory Instances { get; }
     public SnapshotStore Snapshots { get; }
-    public FleetQueries Queries { get; }
+    public FleetReader Queries { get; }
 
     public StoreInstanceSource NewSource() => new(Connections, Clock);
 

@@ -6,7 +6,7 @@ using Microsoft.Extensions.Options;
 namespace IfiDashboard.Server.Api.Auth;
 
 /// <summary>Resolves a presented key: the configured bootstrap admin key, or an unrevoked stored key by its hash.</summary>
-public sealed class ApiKeyAuthenticator(ApiKeyRepository keys, IOptionsMonitor<ApiOptions> options)
+public sealed class ApiKeyAuthenticator(ApiKeyStore keys, IOptionsMonitor<ApiOptions> options)
 {
     public const string BootstrapKeyId = "bootstrap";
 

@@ -65,7 +65,7 @@ public static class InstancesApi
     }
 
     static async Task<IResult> ListAsync([AsParameters] InstanceListParameters parameters, HttpContext context,
-        InventoryQueries queries, CancellationToken cancellationToken)
+        InventoryReader queries, CancellationToken cancellationToken)
     {
         var errors = new FieldErrors();
         if (InstanceListQuery.Parse(context.Request.Query, errors) is not { } filter)
@@ -81,7 +81,7 @@ public static class InstancesApi
         return TypedResults.Ok(new InstancePage(page.Select(InstanceResource.From).ToList(), nextCursor));
     }
 
-    static async Task<IResult> GetAsync(string externalKey, HttpContext context, InventoryQueries queries,
+    static async Task<IResult> GetAsync(string externalKey, HttpContext context, InventoryReader queries,
         CancellationToken cancellationToken)
     {
         if (await queries.FindByExternalKeyAsync(externalKey, cancellationToken) is not { } record)

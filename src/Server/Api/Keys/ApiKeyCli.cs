@@ -43,7 +43,7 @@ public static class ApiKeyCli
 
         await using var app = BuildHost(hostArgs);
         await app.Services.MigrateIfiStoreAsync();
-        var keys = app.Services.GetRequiredService<ApiKeyRepository>();
+        var keys = app.Services.GetRequiredService<ApiKeyStore>();
         switch (verb)
         {
             case "create":
@@ -83,7 +83,7 @@ public static class ApiKeyCli
         return 0;
     }
 
-    static async Task ListAsync(ApiKeyRepository keys, TextWriter output)
+    static async Task ListAsync(ApiKeyStore keys, TextWriter output)
     {
         await output.WriteLineAsync("PREFIX\tNAME\tSCOPES\tCOLLECTOR\tCREATED\tREVOKED");
         foreach (var key in await keys.ListAsync(CancellationToken.None))
@@ -99,7 +99,7 @@ public static class ApiKeyCli
         builder.Logging.ClearProviders();
         builder.Services.AddIfiStore(builder.Configuration);
         builder.Services.AddSingleton(new AuditActors(outsideRequests: new AuditActor($"api-key command ({Environment.UserName})", null)));
-        builder.Services.AddSingleton<ApiKeyRepository>();
+        builder.Services.AddSingleton<ApiKeyStore>();
         builder.Services.AddSingleton<ApiKeyIssuer>();
         return builder.Build();
     }

@@ -6,7 +6,7 @@ using IfiDashboard.Shared.Validation;
 namespace IfiDashboard.Server.Api.Keys;
 
 /// <summary>Creates keys for the API and the CLI alike: validates, draws a random key, stores only its hash.</summary>
-public sealed class ApiKeyIssuer(ApiKeyRepository keys)
+public sealed class ApiKeyIssuer(ApiKeyStore keys)
 {
     /// <summary>Messages by field ("name", "scopes", "scopes[1]", "collector"); empty when the request is valid.</summary>
     /// <param name="collector">The collector a <c>snapshot:ingest</c> key belongs to: required with that scope, refused without.</param>

@@ -63,15 +63,15 @@ public static class ApiKeysApi
             new CreatedApiKeyResponse(record.Prefix, record.Name, record.Scopes, record.CreatedAt, record.CollectorName, key));
     }
 
-    static async Task<IResult> ListAsync(ApiKeyRepository keys, CancellationToken cancellationToken) =>
+    static async Task<IResult> ListAsync(ApiKeyStore keys, CancellationToken cancellationToken) =>
         TypedResults.Ok((await keys.ListAsync(cancellationToken)).Select(ApiKeyResponse.From).ToList());
 
-    static async Task<IResult> GetAsync(string prefix, ApiKeyRepository keys, CancellationToken cancellationToken) =>
+    static async Task<IResult> GetAsync(string prefix, ApiKeyStore keys, CancellationToken cancellationToken) =>
         await keys.FindByPrefixAsync(prefix, cancellationToken) is { } record
             ? TypedResults.Ok(ApiKeyResponse.From(record))
             : NotFound(prefix);
 
-    static async Task<IResult> RevokeAsync(string prefix, ApiKeyRepository keys, CancellationToken cancellationToken) =>
+    static async Task<IResult> RevokeAsync(string prefix, ApiKeyStore keys, CancellationToken cancellationToken) =>
         await keys.RevokeAsync(prefix, cancellationToken) is null ? NotFound(prefix) : TypedResults.NoContent();
 
     static IResult NotFound(string prefix) => TypedResults.Problem(

@@ -3,7 +3,7 @@ using Dapper;
 namespace IfiDashboard.Server.Store.Inventory;
 
 /// <summary>Reads of the inventory for the REST API: filtered id-ordered pages and lookups by the CMDB's key.</summary>
-public sealed class InventoryQueries(IDbConnectionFactory connections)
+public sealed class InventoryReader(IDbConnectionFactory connections)
 {
     /// <summary>Up to <c>filter.Limit + 1</c> rows, so the caller can tell whether another page follows.</summary>
     public async Task<IReadOnlyList<InventoryRecord>> ListAsync(InstanceListFilter filter, CancellationToken cancellationToken)

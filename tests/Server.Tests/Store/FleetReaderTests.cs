@@ -3,7 +3,7 @@ using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Server.Tests.Store;
 
-public sealed class FleetQueriesTests
+public sealed class FleetReaderTests
 {
     static readonly CancellationToken None = CancellationToken.None;
 

@@ -6,7 +6,7 @@ using IfiDashboard.Shared.Snapshots;
 namespace IfiDashboard.Server.Store.Dashboard;
 
 /// <summary>Read-side queries behind the dashboard: fleet counts, an instance's recent polls.</summary>
-public sealed class FleetQueries(IDbConnectionFactory connections) : IFleetReader
+public sealed class FleetReader(IDbConnectionFactory connections) : IFleetReader
 {
     /// <summary>The reason shown for an instance that has no poll stored yet.</summary>
     public const string NotPolledYet = "not polled yet";

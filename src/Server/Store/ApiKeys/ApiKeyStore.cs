@@ -8,7 +8,7 @@ namespace IfiDashboard.Server.Store.ApiKeys;
 /// API keys by prefix and hash. Callers hash; the key itself never reaches this class. Issuing and revoking are
 /// audited with the key's prefix, name, scopes and collector: never its hash.
 /// </summary>
-public sealed class ApiKeyRepository(IDbConnectionFactory connections, TimeProvider timeProvider, AuditLog audit)
+public sealed class ApiKeyStore(IDbConnectionFactory connections, TimeProvider timeProvider, AuditLog audit)
 {
 
     /// <summary>Stores a new key; null when the prefix or hash is already taken (the caller draws another key).</summary>
