@@ -24,6 +24,7 @@ public static class DashboardUiExtensions
         services.AddRazorComponents().AddInteractiveServerComponents();
         services.AddCascadingAuthenticationState();
         services.AddSingleton<IAuditView, AuditView>();
+        services.AddHostedService<OverviewPreparation>();
         return services;
     }
 
