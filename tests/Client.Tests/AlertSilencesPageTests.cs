@@ -44,6 +44,20 @@ public sealed class AlertSilencesPageTests : ComponentTest
         Assert.Empty(page.FindAll("[data-nothing-alerting]"));
     }
 
+    [Theory]
+    [InlineData("alerts/silences?done=snoozed&silence=7", "Snoozed: no alert about environment Staging goes out")]
+    // The scope comes from the silence in the store: words in the address are not shown.
+    [InlineData("alerts/silences?done=snoozed&silence=7&scope=Call%20the%20helpdesk", "Snoozed: no alert about environment Staging goes out")]
+    [InlineData("alerts/silences?done=silenced&silence=8&scope=Call%20the%20helpdesk", "Silenced: no alert about its scope goes out")]
+    [InlineData("alerts/silences?done=ended&silence=7&scope=Call%20the%20helpdesk", "Ended: the alerts it held back go out again")]
+    public void After_a_change_the_page_names_the_silence_from_the_store_never_from_the_address(string address, string expected)
+    {
+        var page = RenderPage(new FakeSilences([Snooze(7, "environment Staging")]), address);
+
+        Assert.StartsWith(expected, page.Find("[data-form-message=ok]").TextContent, StringComparison.Ordinal);
+        Assert.DoesNotContain("helpdesk", page.Markup, StringComparison.Ordinal);
+    }
+
     [Fact]
     public void An_instance_with_nothing_alerting_offers_only_the_snooze()
     {

@@ -33,7 +33,11 @@ public partial class AlertSilencesPage
     /// <summary>The silence to confirm ending (<c>?end=id</c>, a safe GET).</summary>
     [SupplyParameterFromQuery(Name = "end")] public long? EndId { get; set; }
     [SupplyParameterFromQuery(Name = "done")] public string? Done { get; set; }
-    [SupplyParameterFromQuery(Name = "scope")] public string? DoneScope { get; set; }
+    /// <summary>
+    /// The silence a change was about (<c>?silence=id</c>): its scope is read from the store, so the redirect carries
+    /// only a word and numbers and a crafted link cannot put its own words on the page.
+    /// </summary>
+    [SupplyParameterFromQuery(Name = "silence")] public string? DoneSilence { get; set; }
 
     static readonly int MaxDays = (int)AlertSilence.MaxDuration.TotalDays;
 
@@ -41,7 +45,6 @@ public partial class AlertSilencesPage
     IReadOnlyList<SilenceView> _active = [];
     IReadOnlyList<string> _openAlerts = [];
     IReadOnlyList<(string Value, string Label)> _scopes = [];
-    FleetAssessment? _fleet;
     InstanceAssessment? _instance;
     SilenceView? _confirmEnd;
     string _defaultUntil = "";
@@ -51,20 +54,14 @@ public partial class AlertSilencesPage
 
     protected override async Task OnInitializedAsync()
     {
-        _message = Done switch
-        {
-            "acknowledged" => $"Acknowledged: no alert about {DoneScope} goes out until it resolves.",
-            "snoozed" => $"Snoozed: no alert about {DoneScope} goes out until the snooze ends.",
-            "silenced" => $"Silenced: no alert about {DoneScope} goes out until the silence ends.",
-            "ended" => $"Ended: alerts about {DoneScope} go out again from the next evaluation.",
-            _ => null,
-        };
         var tomorrow = Time.GetUtcNow().UtcDateTime.AddDays(1);
         _defaultUntil = WaiverGrant.FormatExpiry(new DateTime(tomorrow.Year, tomorrow.Month, tomorrow.Day, tomorrow.Hour, 0, 0, DateTimeKind.Utc));
         try
         {
             _active = await Silences.ActiveAsync(CancellationToken.None);
-            var fleet = _fleet = await Assessments.GetAsync(CancellationToken.None);
+            var doneId = long.TryParse(DoneSilence, NumberStyles.None, CultureInfo.InvariantCulture, out var parsed) ? parsed : (long?)null;
+            _message = DoneMessage(Done, _active.FirstOrDefault(s => s.Silence.Id == doneId)?.Scope);
+            var fleet = await Assessments.GetAsync(CancellationToken.None);
             _scopes = Scopes(fleet);
             if (InstanceId is { } id && fleet.Find(id) is { } instance)
             {
@@ -80,6 +77,16 @@ public partial class AlertSilencesPage
             _loadError = e.Message;
         }
     }
+
+    /// <param name="scope">The silence's scope in words, while it is in force; an ended one is named by nothing.</param>
+    static string? DoneMessage(string? done, string? scope) => done switch
+    {
+        "acknowledged" => $"Acknowledged: no alert about {scope ?? "it"} goes out until it resolves.",
+        "snoozed" => $"Snoozed: no alert about {scope ?? "it"} goes out until the snooze ends.",
+        "silenced" => $"Silenced: no alert about {scope ?? "its scope"} goes out until the silence ends.",
+        "ended" => "Ended: the alerts it held back go out again from the next evaluation.",
+        _ => null,
+    };
 
     /// <summary>Every instance, environment and tag of the fleet, as the silence form's choices.</summary>
     static List<(string Value, string Label)> Scopes(FleetAssessment fleet)
@@ -106,9 +113,10 @@ public partial class AlertSilencesPage
             Fail("Nothing was silenced: correct the fields marked below.");
             return;
         }
+        long created;
         try
         {
-            await Silences.CreateAsync(request, User, CancellationToken.None);
+            created = await Silences.CreateAsync(request, User, CancellationToken.None);
         }
         catch (UnauthorizedAccessException refused)
         {
@@ -126,7 +134,7 @@ public partial class AlertSilencesPage
             Fail($"Nothing was silenced: {e.Message}");
             return;
         }
-        Navigation.NavigateTo(Redirect(done, ScopeText(request)) + (request.InstanceId is { } id && kind != SilenceKind.Silence
+        Navigation.NavigateTo(Redirect(done, created) + (request.InstanceId is { } id && kind != SilenceKind.Silence
             ? $"&instance={id.ToString(CultureInfo.InvariantCulture)}" : ""));
     }
 
@@ -157,13 +165,11 @@ public partial class AlertSilencesPage
             Fail($"The silence could not be ended: {e.Message}");
             return;
         }
-        Navigation.NavigateTo(Redirect("ended", silence.Scope));
+        Navigation.NavigateTo(Redirect("ended", silence.Silence.Id));
     }
 
-    static string Redirect(string done, string scope) => $"alerts/silences?done={done}&scope={Uri.EscapeDataString(scope)}";
-
-    string ScopeText(SilenceRequest request) => AlertSilence.ScopeOf(request.InstanceId,
-        request.InstanceId is { } id ? _fleet?.Find(id)?.Registration.Name : null, request.Environment, request.Tag);
+    static string Redirect(string done, long silenceId) =>
+        string.Create(CultureInfo.InvariantCulture, $"alerts/silences?done={done}&silence={silenceId}");
 
     void Refuse(string message)
     {

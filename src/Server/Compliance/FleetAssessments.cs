@@ -13,6 +13,7 @@ namespace IfiDashboard.Server.Compliance;
 public sealed class FleetAssessments(
     FleetAssessmentBuilder builder,
     FleetChanges changes,
+    IEnumerable<IAssessmentPreparer> preparers,
     TimeProvider time,
     ILogger<FleetAssessments> logger) : BackgroundService, IFleetAssessments
 {
@@ -32,6 +33,22 @@ public sealed class FleetAssessments(
     public Task<FleetAssessment> RecomputeAsync(CancellationToken cancellationToken) =>
         ComputeAsync(onlyIfMissing: false, everyInstance: true, cancellationToken);
 
+    void Prepare(FleetAssessment assessment)
+    {
+        foreach (var preparer in preparers)
+        {
+            try
+            {
+                preparer.Prepare(assessment);
+            }
+            catch (Exception e)
+            {
+                // What it derives is derived again on demand (a page's model): the assessment itself is what matters.
+                logger.LogWarning(e, "Preparing {Preparer} for a new assessment failed; published without it", preparer.GetType().Name);
+            }
+        }
+    }
+
     Task<FleetAssessment> ComputeAsync(bool onlyIfMissing, CancellationToken cancellationToken) =>
         ComputeAsync(onlyIfMissing, everyInstance: false, cancellationToken);
 
@@ -48,6 +65,7 @@ public sealed class FleetAssessments(
             var assessment = everyInstance
                 ? await builder.RebuildAsync(cancellationToken)
                 : await builder.BuildAsync(cancellationToken);
+            Prepare(assessment);
             Volatile.Write(ref _current, assessment);
             Assessed?.Invoke();
             return assessment;

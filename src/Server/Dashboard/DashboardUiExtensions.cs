@@ -1,6 +1,7 @@
 using IfiDashboard.Client;
 using IfiDashboard.Client.Pages.Audit;
 using IfiDashboard.Server.Audit;
+using IfiDashboard.Server.Compliance;
 using IfiDashboard.Server.Remediation;
 using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Store;
@@ -24,7 +25,7 @@ public static class DashboardUiExtensions
         services.AddRazorComponents().AddInteractiveServerComponents();
         services.AddCascadingAuthenticationState();
         services.AddSingleton<IAuditView, AuditView>();
-        services.AddHostedService<OverviewPreparation>();
+        services.AddSingleton<IAssessmentPreparer, OverviewPreparation>();
         return services;
     }
 

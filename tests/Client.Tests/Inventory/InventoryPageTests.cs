@@ -111,8 +111,21 @@ public sealed class InventoryPageTests : ComponentTest
     [InlineData("retired", "Retired SQLFIN01. It is no longer polled; its history stays.")]
     public void After_a_change_the_list_says_what_was_done(string done, string expected)
     {
-        var page = RenderAt($"inventory?done={done}&id=1&name=SQLFIN01", FakeInventoryEditor.Of(Finance));
+        var page = RenderAt($"inventory?done={done}&id=1", FakeInventoryEditor.Of(Finance));
 
         Assert.StartsWith(expected, page.Find("[data-form-message=ok]").TextContent, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("inventory?done=registered&id=1&name=Call%20the%20helpdesk", "Registered SQLFIN01.")]
+    [InlineData("inventory?done=registered&id=99&name=Call%20the%20helpdesk", "Registered the instance.")]
+    [InlineData("inventory?done=imported&count=2&name=Call%20the%20helpdesk", "Registered 2 instances from the file.")]
+    public void Words_in_the_address_never_reach_the_message(string address, string expected)
+    {
+        var page = RenderAt(address, FakeInventoryEditor.Of(Finance));
+
+        var message = page.Find("[data-form-message=ok]").TextContent;
+        Assert.StartsWith(expected, message, StringComparison.Ordinal);
+        Assert.DoesNotContain("helpdesk", page.Markup, StringComparison.Ordinal);
     }
 }

@@ -184,13 +184,17 @@ public sealed class PolicyPageTests : ComponentTest
 
     [Theory]
     [InlineData("policy?done=saved&version=7", "Rules saved as policy version 7.")]
-    [InlineData("policy?done=granted&instance=SQLFIN01", "Waiver granted for SQLFIN01.")]
-    [InlineData("policy?done=revoked&instance=SQLFIN01", "Waiver for SQLFIN01 revoked.")]
+    [InlineData("policy?done=granted&instance=1", "Waiver granted for SQLFIN01.")]
+    [InlineData("policy?done=revoked&instance=1", "Waiver for SQLFIN01 revoked.")]
+    // The name comes from the inventory by id: words in the address are not shown.
+    [InlineData("policy?done=granted&instance=1&name=Call%20the%20helpdesk", "Waiver granted for SQLFIN01.")]
+    [InlineData("policy?done=granted&instance=Call%20the%20helpdesk", "Waiver granted for the instance.")]
+    [InlineData("policy?done=revoked&instance=99", "Waiver for the instance revoked.")]
     public void After_a_change_the_page_says_what_was_done(string address, string expected)
     {
         NavigateTo(address);
 
-        var page = RenderPolicy(FakePolicyEditor.Of(FakePolicyEditor.View(7)));
+        var page = RenderPolicy(FakePolicyEditor.Of(FakePolicyEditor.View(7)), null, FakeInventoryEditor.Instance(1, "SQLFIN01"));
 
         Assert.Equal("ok", page.Find("[data-form-message]").GetAttribute("data-form-message"));
         Assert.StartsWith(expected, page.Find("[data-form-message]").TextContent, StringComparison.Ordinal);

@@ -100,14 +100,8 @@ public sealed class StandaloneOutboxTests : IDisposable
     [Fact]
     public async Task Snapshots_of_different_instances_are_delivered_side_by_side_and_one_instances_in_order()
     {
-        await using var host = new DashboardHost(
-            new ScenarioInstance { Name = "a", Profile = "2019" },
-            new ScenarioInstance { Name = "b", Profile = "2019" },
-            new ScenarioInstance { Name = "c", Profile = "2019" });
-        var port = host.StartOnFreePort();
-        await host.RegisterFleetAsync();
-        await host.Services.GetRequiredService<IInstanceSource>()
-            .LeaseDueAsync(DashboardHost.RemoteCollector, 3, TimeSpan.FromMinutes(1), CancellationToken.None);
+        var (host, port) = await LeasedToTheRemoteCollectorAsync("a", "b", "c");
+        await using var stopHost = host;
         // The first three requests are held until all three have arrived: delivered one at a time, the first would
         // wait alone and the gate would fail it.
         var gate = new DeliveryGate(hold: 3);
@@ -135,13 +129,8 @@ public sealed class StandaloneOutboxTests : IDisposable
     [Fact]
     public async Task A_server_that_goes_away_mid_round_leaves_every_undelivered_snapshot_queued()
     {
-        await using var host = new DashboardHost(
-            new ScenarioInstance { Name = "a", Profile = "2019" },
-            new ScenarioInstance { Name = "b", Profile = "2019" });
-        var port = host.StartOnFreePort();
-        await host.RegisterFleetAsync();
-        await host.Services.GetRequiredService<IInstanceSource>()
-            .LeaseDueAsync(DashboardHost.RemoteCollector, 2, TimeSpan.FromMinutes(1), CancellationToken.None);
+        var (host, port) = await LeasedToTheRemoteCollectorAsync("a", "b");
+        await using var stopHost = host;
         // The first snapshot of instance b finds the server gone (a refused connection, as when it stops).
         var (a, b) = (host.IdOf("a"), host.IdOf("b"));
         var lost = Snapshot(b, minutesAgo: 9);
@@ -160,6 +149,17 @@ public sealed class StandaloneOutboxTests : IDisposable
         Assert.Equal(2, queued.Count(s => s.InstanceId == b));
         var store = await StoreDump.AllTextAsync(host.Services);
         Assert.DoesNotContain(lost.SnapshotId.ToString(), store, StringComparison.Ordinal);
+    }
+
+    /// <summary>A started server whose instances (one simulated instance each) are leased to the remote collector.</summary>
+    static async Task<(DashboardHost Host, int Port)> LeasedToTheRemoteCollectorAsync(params string[] names)
+    {
+        var host = new DashboardHost([.. names.Select(name => new ScenarioInstance { Name = name, Profile = "2019" })]);
+        var port = host.StartOnFreePort();
+        await host.RegisterFleetAsync();
+        await host.Services.GetRequiredService<IInstanceSource>()
+            .LeaseDueAsync(DashboardHost.RemoteCollector, names.Length, TimeSpan.FromMinutes(1), CancellationToken.None);
+        return (host, port);
     }
 
     /// <summary>

@@ -1,3 +1,4 @@
+using System.Globalization;
 using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Shared.Inventory;
 using Microsoft.AspNetCore.Components;
@@ -16,7 +17,12 @@ public partial class InventoryPage
 
     [SupplyParameterFromQuery(Name = "retire")] public long? RetireId { get; set; }
     [SupplyParameterFromQuery(Name = "done")] public string? Done { get; set; }
-    [SupplyParameterFromQuery(Name = "name")] public string? ChangedName { get; set; }
+    /// <summary>
+    /// The instance the change was about (<c>?id=</c>), or how many an import registered (<c>?count=</c>): text, so
+    /// that a mangled link shows no name rather than fails.
+    /// </summary>
+    [SupplyParameterFromQuery(Name = "id")] public string? ChangedId { get; set; }
+    [SupplyParameterFromQuery(Name = "count")] public string? ImportedCount { get; set; }
     [SupplyParameterFromQuery(Name = "page")] public int? PageNumber { get; set; }
 
     /// <summary>A page of registrations: at 2,000 instances the whole list was a 1.6 MB page.</summary>
@@ -36,11 +42,15 @@ public partial class InventoryPage
 
     protected override async Task OnInitializedAsync()
     {
-        _message = InventoryMessages.For(Done, ChangedName);
         try
         {
             _instances = (await Inventory.ListAsync(CancellationToken.None))
                 .OrderBy(i => i.Name, StringComparer.OrdinalIgnoreCase).ToList();
+            // A retired instance is no longer in the list: its name is read by its id.
+            var changed = !long.TryParse(ChangedId, NumberStyles.None, CultureInfo.InvariantCulture, out var changedId) ? null
+                : _instances.FirstOrDefault(i => i.Id == changedId) ?? await Inventory.GetAsync(changedId, CancellationToken.None);
+            _message = InventoryMessages.For(Done, changed?.Name,
+                int.TryParse(ImportedCount, NumberStyles.None, CultureInfo.InvariantCulture, out var count) ? count : null);
             _duplicateOf = (await Assessments.GetAsync(CancellationToken.None)).DuplicateOf;
             _pages = Math.Max(1, (_instances.Count + PageSize - 1) / PageSize);
             _page = Math.Clamp(PageNumber ?? 1, 1, _pages);
@@ -72,7 +82,7 @@ public partial class InventoryPage
             Fail($"{target.Name} could not be retired: {e.Message}");
             return;
         }
-        Navigation.NavigateTo(InventoryMessages.Retired(target.Id, target.Name));
+        Navigation.NavigateTo(InventoryMessages.Retired(target.Id));
     }
 
     void Fail(string message)

@@ -95,8 +95,8 @@ public partial class RegistrationPage
             return;
         }
         Navigation.NavigateTo(IsNew
-            ? InventoryMessages.Registered(savedId, registration.Name)
-            : InventoryMessages.Updated(savedId, registration.Name));
+            ? InventoryMessages.Registered(savedId)
+            : InventoryMessages.Updated(savedId));
     }
 
     async Task TestAsync(Shared.Inventory.InstanceRegistration registration)

@@ -28,7 +28,10 @@ public sealed record OverviewModel
     public bool FirstRoundRunning => Fleet.Polled < Total;
 
     // One model per assessment: it is rebuilt about once a minute, while the page may be requested far more often.
-    static readonly ConditionalWeakTable<FleetAssessment, OverviewModel> Models = new();
+    // Lazy, so that requests arriving together derive it once and the others wait for it, not each again.
+    static readonly ConditionalWeakTable<FleetAssessment, Lazy<OverviewModel>> Models = new();
+
+    static Lazy<OverviewModel> Derivation(FleetAssessment fleet) => Models.GetValue(fleet, f => new(() => From(f)));
 
     /// <summary>When a page last asked for a model (<see cref="Environment.TickCount64"/>); 0 for never.</summary>
     static long _wantedAt;
@@ -37,14 +40,14 @@ public sealed record OverviewModel
     public static OverviewModel For(FleetAssessment fleet)
     {
         Interlocked.Exchange(ref _wantedAt, Environment.TickCount64);
-        return Models.GetValue(fleet, From);
+        return Derivation(fleet).Value;
     }
 
     /// <summary>
     /// Derives this assessment's model ahead of the pages when one was asked for within <paramref name="recently"/>:
     /// at 100,000 instances deriving it is work in the order of the fleet (counts, groupings, the fix-first ranking
-    /// over every database), which the first request after each assessment otherwise pays. A server nobody opens the
-    /// overview of derives nothing.
+    /// over every database, about 130 ms), which the first request after each assessment otherwise pays. A server
+    /// nobody opens the overview of derives nothing.
     /// </summary>
     /// <returns>Whether it derived (or already had) the model.</returns>
     public static bool Prepare(FleetAssessment fleet, TimeSpan recently)
@@ -52,12 +55,12 @@ public sealed record OverviewModel
         var wantedAt = Interlocked.Read(ref _wantedAt);
         if (wantedAt == 0 || Environment.TickCount64 - wantedAt > (long)recently.TotalMilliseconds)
             return false;
-        Models.GetValue(fleet, From);
+        _ = Derivation(fleet).Value;
         return true;
     }
 
     /// <summary>Whether this assessment's model has been derived.</summary>
-    public static bool IsDerived(FleetAssessment fleet) => Models.TryGetValue(fleet, out _);
+    public static bool IsDerived(FleetAssessment fleet) => Models.TryGetValue(fleet, out var model) && model.IsValueCreated;
 
     public static OverviewModel From(FleetAssessment fleet)
     {

@@ -1,21 +1,33 @@
+using System.Globalization;
+
 namespace IfiDashboard.Client.Pages.Policy;
 
-/// <summary>What the page says after a change, from the query string the redirect carries (Post/Redirect/Get).</summary>
+/// <summary>
+/// What the policy page says after a change (Post/Redirect/Get). The redirect carries only a word and numbers: the
+/// instance's name is looked up by its id when the page loads, so a crafted link cannot put its own words on the page.
+/// </summary>
 public static class PolicyMessages
 {
-    public static string Saved(int version) => $"policy?done=saved&version={version}";
-    public static string Granted(string instance) => $"policy?done=granted&instance={Uri.EscapeDataString(instance)}";
-    public static string AwaitingApproval(string instance) => $"policy?done=awaiting-approval&instance={Uri.EscapeDataString(instance)}";
-    public static string Approved(string instance) => $"policy?done=approved&instance={Uri.EscapeDataString(instance)}";
-    public static string Revoked(string instance) => $"policy?done=revoked&instance={Uri.EscapeDataString(instance)}";
+    public static string Saved(int version) => string.Create(CultureInfo.InvariantCulture, $"policy?done=saved&version={version}");
+    public static string Granted(long instanceId) => Url("granted", instanceId);
+    public static string AwaitingApproval(long instanceId) => Url("awaiting-approval", instanceId);
+    public static string Approved(long instanceId) => Url("approved", instanceId);
+    public static string Revoked(long instanceId) => Url("revoked", instanceId);
 
-    public static string? For(string? done, int? version, string? instance) => done switch
+    static string Url(string done, long instanceId) => string.Create(CultureInfo.InvariantCulture, $"policy?done={done}&instance={instanceId}");
+
+    /// <param name="instance">The instance's registered name; null when the id names none ("the instance").</param>
+    public static string? For(string? done, int? version, string? instance)
     {
-        "saved" => $"Rules saved as policy version {version}. Statuses are re-assessed against it within seconds.",
-        "granted" => $"Waiver granted for {instance}. Its status becomes Waived if it is non-compliant.",
-        "awaiting-approval" => $"Waiver for {instance} granted; it counts once someone else approves it (four-eyes).",
-        "approved" => $"Waiver for {instance} approved. Its status becomes Waived if it is non-compliant.",
-        "revoked" => $"Waiver for {instance} revoked.",
-        _ => null,
-    };
+        var name = instance ?? "the instance";
+        return done switch
+        {
+            "saved" => $"Rules saved as policy version {version}. Statuses are re-assessed against it within seconds.",
+            "granted" => $"Waiver granted for {name}. Its status becomes Waived if it is non-compliant.",
+            "awaiting-approval" => $"Waiver for {name} granted; it counts once someone else approves it (four-eyes).",
+            "approved" => $"Waiver for {name} approved. Its status becomes Waived if it is non-compliant.",
+            "revoked" => $"Waiver for {name} revoked.",
+            _ => null,
+        };
+    }
 }

@@ -32,6 +32,7 @@ public partial class PolicyPage
 
     [SupplyParameterFromQuery(Name = "done")] public string? Done { get; set; }
     [SupplyParameterFromQuery(Name = "version")] public int? SavedVersion { get; set; }
+    /// <summary>The instance a change was about, by id (text, so that a mangled link shows no name rather than fails).</summary>
     [SupplyParameterFromQuery(Name = "instance")] public string? ChangedInstance { get; set; }
     /// <summary>The waiver to confirm revoking (<c>?revoke=id</c>, a safe GET): no click in the table revokes anything.</summary>
     [SupplyParameterFromQuery(Name = "revoke")] public long? RevokeId { get; set; }
@@ -52,7 +53,6 @@ public partial class PolicyPage
 
     protected override async Task OnInitializedAsync()
     {
-        _message = PolicyMessages.For(Done, SavedVersion, ChangedInstance);
         Grant ??= WaiverGrant.Blank(Time.GetUtcNow());
         Revoke ??= new WaiverDecision();
         Approve ??= new WaiverDecision();
@@ -65,6 +65,7 @@ public partial class PolicyPage
             if (RevokeId is { } revokeId && _confirmRevoke is null)
                 Fail($"No waiver #{revokeId} is in force or waiting for approval: it may already be revoked or expired.");
             var instances = await Inventory.ListAsync(CancellationToken.None);
+            _message = PolicyMessages.For(Done, SavedVersion, await ChangedInstanceNameAsync(instances));
             await LoadStatusesAsync();
             _choices = instances.OrderBy(i => i.Name, StringComparer.OrdinalIgnoreCase)
                 .Select(i => new InstanceChoice(i.Id, i.Name, _fleet?.Find(i.Id)?.Compliance.Status))
@@ -146,8 +147,7 @@ public partial class PolicyPage
             Fail($"The waiver could not be granted: {e.Message}");
             return;
         }
-        var name = _choices.FirstOrDefault(c => c.Id == request.InstanceId)?.Name ?? $"#{request.InstanceId}";
-        Navigation.NavigateTo(_view.WaiversNeedApproval ? PolicyMessages.AwaitingApproval(name) : PolicyMessages.Granted(name));
+        Navigation.NavigateTo(_view.WaiversNeedApproval ? PolicyMessages.AwaitingApproval(request.InstanceId) : PolicyMessages.Granted(request.InstanceId));
     }
 
     async Task RevokeAsync()
@@ -173,7 +173,7 @@ public partial class PolicyPage
             Fail($"The waiver could not be revoked: {e.Message}");
             return;
         }
-        Navigation.NavigateTo(PolicyMessages.Revoked(waiver.InstanceName));
+        Navigation.NavigateTo(PolicyMessages.Revoked(waiver.Waiver.InstanceId));
     }
 
     async Task ApproveAsync()
@@ -205,8 +205,13 @@ public partial class PolicyPage
             Fail($"The waiver could not be approved: {e.Message}");
             return;
         }
-        Navigation.NavigateTo(PolicyMessages.Approved(waiver.InstanceName));
+        Navigation.NavigateTo(PolicyMessages.Approved(waiver.Waiver.InstanceId));
     }
+
+    /// <summary>The name of the instance the redirect after a change names by id (a retired one too); null for none.</summary>
+    async Task<string?> ChangedInstanceNameAsync(IReadOnlyList<Shared.Inventory.InstanceRegistration> active) =>
+        !long.TryParse(ChangedInstance, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var id) ? null
+        : active.FirstOrDefault(i => i.Id == id)?.Name ?? (await Inventory.GetAsync(id, CancellationToken.None))?.Name;
 
     void Fail(string message)
     {
