@@ -149,7 +149,8 @@ public sealed class CredentialSteeringTests
     public async Task Collector_network_allow_list_lets_listed_hosts_through()
     {
         await using var fleet = Fleets.Start(new ScenarioInstance { Name = "sql", Profile = "2019", IfiEnabled = true });
-        var options = ProberFactory.FastOptions();
+        // A whole poll is expected to succeed: with the 2-s command timeout of FastOptions it failed once under CI's load.
+        var options = ProberFactory.PatientOptions();
         options.AllowedNetworks = ["127.0.0.0/8"];
 
         var snapshot = await ProberFactory.Create(options).PollAsync(ProberFactory.Registration(fleet["sql"]), CancellationToken.None);

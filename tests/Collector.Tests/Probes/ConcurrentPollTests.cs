@@ -17,7 +17,10 @@ public sealed class ConcurrentPollTests
             new ScenarioInstance { Name = "hangs", Profile = "2019", Faults = new() { HangInPreLogin = true } },
         };
         await using var fleet = Fleets.Start([.. dead, .. healthy]);
-        var options = ProberFactory.FastOptions();
+        // Healthy polls must all finish under load, so the command and poll limits are the patient ones; only the
+        // connect timeout is shortened, which is what ends the pre-login hang.
+        var options = ProberFactory.PatientOptions();
+        options.ConnectTimeoutSeconds = 15;
         options.MaxConcurrency = 32;
         CollectorService.ReserveThreads(options.MaxConcurrency);
         var prober = ProberFactory.Create(options);

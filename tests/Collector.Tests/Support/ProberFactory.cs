@@ -33,7 +33,7 @@ internal static class ProberFactory
     /// (<see cref="FastOptions"/>) does not fail a test about something else. Under the test command's five jobs on
     /// two cores an archived error-log search took longer than 2 s in a run on an idle machine.
     /// </summary>
-    static CollectorOptions PatientOptions() => new()
+    public static CollectorOptions PatientOptions() => new()
     {
         Name = "test-collector",
         ConnectTimeoutSeconds = 30,

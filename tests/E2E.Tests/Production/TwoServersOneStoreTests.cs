@@ -127,7 +127,6 @@ public sealed class TwoServersOneStoreTests(TestPostgresServer postgres, ITestOu
             // The test asks every instance's status many times a second until a change shows.
             "--Api:RateLimit:PermitLimit=1000000",
             "--Collector:Enabled=true", $"--Collector:Name={name}",
-            "--Collector:ConnectTimeoutSeconds=3", "--Collector:CommandTimeoutSeconds=5",
             $"--Credentials:fleet:UserId={Login}", $"--Credentials:fleet:Password={Password}",
             "--Credentials:fleet:AllowedHosts:0=127.0.0.1", "--Credentials:fleet:AllowTrustServerCertificate=true",
             "--Alerts:Enabled=true", "--Alerts:DashboardUrl=https://ifi.example.test/",
