@@ -1,3 +1,4 @@
+using IfiDashboard.Client.Components;
 using System.Globalization;
 using System.Security.Claims;
 using IfiDashboard.Client.Components.Forms;
@@ -29,9 +30,11 @@ public partial class AlertSilencesPage
     [SupplyParameterFromForm(FormName = "silence")] public SilenceForm? Silence { get; set; }
     [SupplyParameterFromForm(FormName = "end-silence")] public SilenceForm? End { get; set; }
 
-    [SupplyParameterFromQuery(Name = "instance")] public long? InstanceId { get; set; }
+    [SupplyParameterFromQuery(Name = "instance")] public string? InstanceText { get; set; }
+    long? InstanceId => QueryNumber.Id(InstanceText);
     /// <summary>The silence to confirm ending (<c>?end=id</c>, a safe GET).</summary>
-    [SupplyParameterFromQuery(Name = "end")] public long? EndId { get; set; }
+    [SupplyParameterFromQuery(Name = "end")] public string? EndText { get; set; }
+    long? EndId => QueryNumber.Id(EndText);
     [SupplyParameterFromQuery(Name = "done")] public string? Done { get; set; }
     /// <summary>
     /// The silence a change was about (<c>?silence=id</c>): its scope is read from the store, so the redirect carries
@@ -59,8 +62,7 @@ public partial class AlertSilencesPage
         try
         {
             _active = await Silences.ActiveAsync(CancellationToken.None);
-            var doneId = long.TryParse(DoneSilence, NumberStyles.None, CultureInfo.InvariantCulture, out var parsed) ? parsed : (long?)null;
-            _message = DoneMessage(Done, _active.FirstOrDefault(s => s.Silence.Id == doneId)?.Scope);
+            _message = DoneMessage(Done, _active.FirstOrDefault(s => s.Silence.Id == QueryNumber.Id(DoneSilence))?.Scope);
             var fleet = await Assessments.GetAsync(CancellationToken.None);
             _scopes = Scopes(fleet);
             if (InstanceId is { } id && fleet.Find(id) is { } instance)
@@ -140,7 +142,7 @@ public partial class AlertSilencesPage
 
     async Task EndAsync()
     {
-        var silence = long.TryParse(End?.SilenceId, NumberStyles.None, CultureInfo.InvariantCulture, out var id)
+        var silence = QueryNumber.Id(End?.SilenceId) is { } id
             ? _active.FirstOrDefault(s => s.Silence.Id == id) : null;
         if (silence is null)
         {
@@ -237,13 +239,13 @@ public sealed class SilenceForm
         if (kind == SilenceKind.Silence)
         {
             var scope = Scope ?? "";
-            if (scope.StartsWith(InstanceScope, StringComparison.Ordinal)) instanceId = ParseId(scope[InstanceScope.Length..]);
+            if (scope.StartsWith(InstanceScope, StringComparison.Ordinal)) instanceId = QueryNumber.Id(scope[InstanceScope.Length..]);
             else if (scope.StartsWith(EnvironmentScope, StringComparison.Ordinal)) environment = scope[EnvironmentScope.Length..];
             else if (scope.StartsWith(TagScope, StringComparison.Ordinal)) tag = scope[TagScope.Length..];
             if (instanceId is null && environment is null && tag is null)
                 errors.Add(Field(form, nameof(Scope)), "Choose what to silence.");
         }
-        else if ((instanceId = ParseId(InstanceId)) is null)
+        else if ((instanceId = QueryNumber.Id(InstanceId)) is null)
             errors.Add(Field(form, nameof(Reason)), "Open this form from the instance's alert.");
 
         DateTimeOffset? expiresAt = null;
@@ -257,9 +259,6 @@ public sealed class SilenceForm
         }
         return errors.Any ? null : new SilenceRequest(kind, instanceId, environment, tag, Reason ?? "", expiresAt);
     }
-
-    static long? ParseId(string? text) =>
-        long.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var id) && id > 0 ? id : null;
 
     /// <summary>The form field a server refusal (<see cref="ArgumentException.ParamName"/>) is about.</summary>
     public string FieldOf(string form, ArgumentException refused) => refused.ParamName switch

@@ -1,3 +1,4 @@
+using IfiDashboard.Client.Components;
 using System.Globalization;
 using Microsoft.AspNetCore.Components;
 
@@ -15,7 +16,7 @@ public partial class AuditPage
     [SupplyParameterFromQuery(Name = "action")] public string? Action { get; set; }
     [SupplyParameterFromQuery(Name = "from")] public string? From { get; set; }
     [SupplyParameterFromQuery(Name = "to")] public string? To { get; set; }
-    [SupplyParameterFromQuery(Name = "before")] public long? Before { get; set; }
+    [SupplyParameterFromQuery(Name = "before")] public string? Before { get; set; }
 
     AuditPageData? _page;
     DateTimeOffset? _from;
@@ -29,7 +30,7 @@ public partial class AuditPage
         _to = ParseMoment(To, "To");
         try
         {
-            _page = await Audit.ReadAsync(new AuditQuery(Empty(Actor), Empty(Action), _from, _to, Before, PageSize), CancellationToken.None);
+            _page = await Audit.ReadAsync(new AuditQuery(Empty(Actor), Empty(Action), _from, _to, QueryNumber.Id(Before), PageSize), CancellationToken.None);
         }
         catch (Exception e)
         {

@@ -23,7 +23,7 @@ public partial class ChangesPage
     [Inject] IFleetAssessments Assessments { get; set; } = null!;
     [Inject] TimeProvider Time { get; set; } = null!;
 
-    [SupplyParameterFromQuery(Name = ChangesQuery.DaysKey)] public int? Days { get; set; }
+    [SupplyParameterFromQuery(Name = ChangesQuery.DaysKey)] public string? Days { get; set; }
     [SupplyParameterFromQuery(Name = ChangesQuery.EnvironmentKey)] public string? Environment { get; set; }
     [SupplyParameterFromQuery(Name = ChangesQuery.TagKey)] public string? Tag { get; set; }
     [SupplyParameterFromQuery(Name = ChangesQuery.KindKey)] public string? Kind { get; set; }

@@ -1,3 +1,4 @@
+using IfiDashboard.Client.Components;
 using IfiDashboard.Compliance.Timeline;
 
 namespace IfiDashboard.Client.Pages.Changes;
@@ -24,9 +25,9 @@ public sealed record ChangesQuery
     public bool HasInstanceFilters => Environment is not null || Tag is not null;
 
     /// <summary>Builds a query from raw query-string values, ignoring what does not parse instead of failing the page.</summary>
-    public static ChangesQuery Parse(int? days, string? environment, string? tag, string? kind) => new()
+    public static ChangesQuery Parse(string? days, string? environment, string? tag, string? kind) => new()
     {
-        Days = days is { } d && Windows.Any(w => w.Days == d) ? d : DefaultDays,
+        Days = QueryNumber.Count(days) is { } d && Windows.Any(w => w.Days == d) ? d : DefaultDays,
         Environment = string.IsNullOrWhiteSpace(environment) ? null : environment.Trim(),
         Tag = string.IsNullOrWhiteSpace(tag) ? null : tag.Trim(),
         Kind = Kinds.Any(k => k.Value == kind) ? kind : null,

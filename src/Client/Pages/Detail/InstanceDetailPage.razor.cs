@@ -1,3 +1,4 @@
+using IfiDashboard.Client.Components;
 using Microsoft.AspNetCore.Components;
 using Microsoft.AspNetCore.Http;
 using IfiDashboard.Compliance.Assessment;
@@ -14,7 +15,8 @@ public partial class InstanceDetailPage
 
     [Inject] IInstanceDetails Details { get; set; } = null!;
     [Parameter] public long Id { get; set; }
-    [SupplyParameterFromQuery(Name = "events")] public int? EventsPage { get; set; }
+    [SupplyParameterFromQuery(Name = "events")] public string? EventsPageText { get; set; }
+    int EventsPage => QueryNumber.Count(EventsPageText) ?? 1;
     /// <summary>The growth explorer's window, by its slug ("7d"); the default when absent.</summary>
     [SupplyParameterFromQuery(Name = "growth")] public string? GrowthWindowSlug { get; set; }
     /// <summary>Present while prerendered on the server; lets a missing instance answer 404, not 200.</summary>

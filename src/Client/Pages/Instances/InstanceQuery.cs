@@ -1,3 +1,4 @@
+using IfiDashboard.Client.Components;
 using System.Globalization;
 using System.Text;
 using IfiDashboard.Compliance.Policy;
@@ -62,15 +63,15 @@ public sealed record InstanceQuery
         Status = Blank(value(StatusKey)),
         Environment = Blank(value(EnvironmentKey)),
         Tag = Blank(value(TagKey)),
-        Version = int.TryParse(value(VersionKey), NumberStyles.None, CultureInfo.InvariantCulture, out var version) ? version : null,
+        Version = QueryNumber.Count(value(VersionKey)),
         Owner = Blank(value(OwnerKey)),
         Policy = Enum.TryParse<DesiredState>(value(PolicyKey), ignoreCase: true, out var policy) && Enum.IsDefined(policy) ? policy : null,
         Text = Blank(value(TextKey)),
         Sort = Enum.TryParse<GridColumn>(value(SortKey), ignoreCase: true, out var column) && Enum.IsDefined(column) && InstanceGrid.IsSortable(column)
             ? column : GridColumn.Name,
         Descending = string.Equals(value(DirectionKey), "desc", StringComparison.OrdinalIgnoreCase),
-        Page = int.TryParse(value(PageKey), NumberStyles.None, CultureInfo.InvariantCulture, out var page) ? Math.Max(1, page) : 1,
-        PageSize = int.TryParse(value(PageSizeKey), NumberStyles.None, CultureInfo.InvariantCulture, out var size) && PageSizes.Contains(size)
+        Page = Math.Max(1, QueryNumber.Count(value(PageKey)) ?? 1),
+        PageSize = QueryNumber.Count(value(PageSizeKey)) is { } size && PageSizes.Contains(size)
             ? size : DefaultPageSize,
         Columns = GridColumns.Parse(value(ColumnsKey)),
     };

@@ -1,3 +1,4 @@
+using IfiDashboard.Client.Components;
 using System.Globalization;
 using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Shared.Inventory;
@@ -15,7 +16,8 @@ public partial class InventoryPage
     [Inject] IFleetAssessments Assessments { get; set; } = null!;
     [Inject] NavigationManager Navigation { get; set; } = null!;
 
-    [SupplyParameterFromQuery(Name = "retire")] public long? RetireId { get; set; }
+    [SupplyParameterFromQuery(Name = "retire")] public string? RetireText { get; set; }
+    long? RetireId => QueryNumber.Id(RetireText);
     [SupplyParameterFromQuery(Name = "done")] public string? Done { get; set; }
     /// <summary>
     /// The instance the change was about (<c>?id=</c>), or how many an import registered (<c>?count=</c>): text, so
@@ -23,7 +25,7 @@ public partial class InventoryPage
     /// </summary>
     [SupplyParameterFromQuery(Name = "id")] public string? ChangedId { get; set; }
     [SupplyParameterFromQuery(Name = "count")] public string? ImportedCount { get; set; }
-    [SupplyParameterFromQuery(Name = "page")] public int? PageNumber { get; set; }
+    [SupplyParameterFromQuery(Name = "page")] public string? PageText { get; set; }
 
     /// <summary>A page of registrations: at 2,000 instances the whole list was a 1.6 MB page.</summary>
     public const int PageSize = 50;
@@ -47,13 +49,13 @@ public partial class InventoryPage
             _instances = (await Inventory.ListAsync(CancellationToken.None))
                 .OrderBy(i => i.Name, StringComparer.OrdinalIgnoreCase).ToList();
             // A retired instance is no longer in the list: its name is read by its id.
-            var changed = !long.TryParse(ChangedId, NumberStyles.None, CultureInfo.InvariantCulture, out var changedId) ? null
+            var changed = QueryNumber.Id(ChangedId) is not { } changedId ? null
                 : _instances.FirstOrDefault(i => i.Id == changedId) ?? await Inventory.GetAsync(changedId, CancellationToken.None);
             _message = InventoryMessages.For(Done, changed?.Name,
-                int.TryParse(ImportedCount, NumberStyles.None, CultureInfo.InvariantCulture, out var count) ? count : null);
+                QueryNumber.Count(ImportedCount));
             _duplicateOf = (await Assessments.GetAsync(CancellationToken.None)).DuplicateOf;
             _pages = Math.Max(1, (_instances.Count + PageSize - 1) / PageSize);
-            _page = Math.Clamp(PageNumber ?? 1, 1, _pages);
+            _page = Math.Clamp(QueryNumber.Count(PageText) ?? 1, 1, _pages);
             _shown = _instances.Skip((_page - 1) * PageSize).Take(PageSize).ToList();
             _confirm = _instances.FirstOrDefault(i => i.Id == RetireId);
             if (RetireId is { } id && _confirm is null)

@@ -1,3 +1,4 @@
+using IfiDashboard.Client.Components;
 using System.Security.Claims;
 using IfiDashboard.Client.Components.Forms;
 using IfiDashboard.Client.Pages.Inventory;
@@ -31,11 +32,13 @@ public partial class PolicyPage
     [SupplyParameterFromForm(FormName = "approve")] public WaiverDecision? Approve { get; set; }
 
     [SupplyParameterFromQuery(Name = "done")] public string? Done { get; set; }
-    [SupplyParameterFromQuery(Name = "version")] public int? SavedVersion { get; set; }
+    [SupplyParameterFromQuery(Name = "version")] public string? SavedVersionText { get; set; }
+    int? SavedVersion => QueryNumber.Count(SavedVersionText);
     /// <summary>The instance a change was about, by id (text, so that a mangled link shows no name rather than fails).</summary>
     [SupplyParameterFromQuery(Name = "instance")] public string? ChangedInstance { get; set; }
     /// <summary>The waiver to confirm revoking (<c>?revoke=id</c>, a safe GET): no click in the table revokes anything.</summary>
-    [SupplyParameterFromQuery(Name = "revoke")] public long? RevokeId { get; set; }
+    [SupplyParameterFromQuery(Name = "revoke")] public string? RevokeText { get; set; }
+    long? RevokeId => QueryNumber.Id(RevokeText);
     /// <summary>The waiver form's find box (<c>?find=fin</c>).</summary>
     [SupplyParameterFromQuery(Name = "find")] public string? FindInstance { get; set; }
 
@@ -210,7 +213,7 @@ public partial class PolicyPage
 
     /// <summary>The name of the instance the redirect after a change names by id (a retired one too); null for none.</summary>
     async Task<string?> ChangedInstanceNameAsync(IReadOnlyList<Shared.Inventory.InstanceRegistration> active) =>
-        !long.TryParse(ChangedInstance, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var id) ? null
+        QueryNumber.Id(ChangedInstance) is not { } id ? null
         : active.FirstOrDefault(i => i.Id == id)?.Name ?? (await Inventory.GetAsync(id, CancellationToken.None))?.Name;
 
     void Fail(string message)

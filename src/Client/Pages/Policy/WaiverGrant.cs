@@ -1,3 +1,4 @@
+using IfiDashboard.Client.Components;
 using System.Globalization;
 using IfiDashboard.Client.Components.Forms;
 
@@ -38,14 +39,15 @@ public sealed class WaiverGrant
     /// instance is active, the expiry is in the future) against the store and its own clock.</summary>
     public (long InstanceId, string Reason, DateTimeOffset ExpiresAt)? Validate(FormErrors errors)
     {
-        if (!long.TryParse(InstanceId, NumberStyles.None, CultureInfo.InvariantCulture, out var id) || id <= 0)
+        var id = QueryNumber.Id(InstanceId);
+        if (id is null)
             errors.Add(Field(nameof(InstanceId)), "Choose the instance the waiver is for.");
         var reason = Reason?.Trim() ?? "";
         if (reason.Length == 0) errors.Add(Field(nameof(Reason)), "Say why: the reason is shown wherever the instance's status is.");
         else if (reason.Length > MaxReasonLength) errors.Add(Field(nameof(Reason)), $"At most {MaxReasonLength} characters.");
         if (!TryParseMoment(ExpiresAt, out var expires))
             errors.Add(Field(nameof(ExpiresAt)), MomentRule);
-        return errors.Any ? null : (id, reason, expires);
+        return errors.Any || id is not { } instanceId ? null : (instanceId, reason, expires);
     }
 
     public const string MomentRule = "A UTC date and time, e.g. 2030-06-01T00:00.";

@@ -1,0 +1,39 @@
+using System.Net;
+using AngleSharp.Html.Parser;
+using IfiDashboard.Simulator.Scenarios;
+
+namespace IfiDashboard.Server.Tests.Functional;
+
+/// <summary>
+/// A number in a page's address that is not a number (a mangled or hand-edited link) is read as absent, as the grid's
+/// filters are: the page answers, never a server error.
+/// </summary>
+public sealed class QueryValuesTests
+{
+    public static TheoryData<string> AddressesWithNonNumbers() =>
+    [
+        "/policy?version=abc", "/policy?revoke=abc", "/policy?revoke=-1", "/changes?days=abc", "/audit?before=abc",
+        "/alerts/silences?instance=abc", "/alerts/silences?end=abc", "/inventory?retire=abc", "/inventory?page=abc",
+        "/inventory?retire=99999999999999999999", "/instances/{id}?events=abc",
+    ];
+
+    [Theory]
+    [MemberData(nameof(AddressesWithNonNumbers))]
+    public async Task A_non_number_where_a_number_is_expected_is_read_as_absent(string address)
+    {
+        await using var host = new DashboardHost(new ScenarioInstance { Name = "vault", Profile = "2022", IfiEnabled = true });
+        await host.RegisterFleetAsync();
+        await host.PollAllAsync();
+        var client = host.CreateClient();
+        var path = address.Replace("{id}", host.IdOf("vault").ToString(System.Globalization.CultureInfo.InvariantCulture), StringComparison.Ordinal);
+        var withoutQuery = path[..path.IndexOf('?', StringComparison.Ordinal)];
+
+        var response = await client.GetAsync(path);
+        var expected = await client.GetAsync(withoutQuery);
+
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        var main = new HtmlParser().ParseDocument(await response.Content.ReadAsStringAsync()).QuerySelector("main")!.TextContent;
+        var plain = new HtmlParser().ParseDocument(await expected.Content.ReadAsStringAsync()).QuerySelector("main")!.TextContent;
+        Assert.Equal(plain, main);
+    }
+}
