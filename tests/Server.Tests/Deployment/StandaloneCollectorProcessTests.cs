@@ -40,9 +40,6 @@ public sealed class StandaloneCollectorProcessTests : IDisposable
         ["Collector__ApiKey"] = apiKey,
         ["Collector__Name"] = name,
         ["Collector__Outbox__Directory"] = _outbox,
-        ["Collector__ConnectTimeoutSeconds"] = "3",
-        ["Collector__CommandTimeoutSeconds"] = "3",
-        ["Collector__PollDeadlineSeconds"] = "10",
         ["Credentials__fleet__UserId"] = DashboardHost.Login,
         ["Credentials__fleet__Password"] = DashboardHost.Password,
     };

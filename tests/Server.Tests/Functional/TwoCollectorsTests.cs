@@ -18,7 +18,7 @@ public sealed class TwoCollectorsTests
 {
     static CollectorService Collector(IServiceProvider services, string name)
     {
-        var options = new CollectorOptions { Name = name, MaxConcurrency = 4, ConnectTimeoutSeconds = 3, CommandTimeoutSeconds = 3 };
+        var options = new CollectorOptions { Name = name, MaxConcurrency = 4 };
         var credentials = new ConfigurationCredentialResolver(services.GetRequiredService<IConfiguration>());
         var prober = new InstanceProber(new ConnectionStringFactory(credentials, options, NullLogger<ConnectionStringFactory>.Instance), options, new GrowthWatermarks(), TimeProvider.System);
         return new CollectorService(services.GetRequiredService<IInstanceSource>(), prober, services.GetRequiredService<ISnapshotSink>(),
