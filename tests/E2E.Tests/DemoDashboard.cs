@@ -41,9 +41,9 @@ public sealed class DemoDashboard : WebApplicationFactory<Program>
         builder.UseSetting("Store:ConnectionString", $"Data Source={Path.Combine(_directory, "store.db")}");
         builder.UseSetting("Collector:Enabled", "false");
         builder.UseSetting("Collector:Name", "e2e-tests");
-        builder.UseSetting("Collector:ConnectTimeoutSeconds", "3");
-        builder.UseSetting("Collector:CommandTimeoutSeconds", "3");
-        builder.UseSetting("Collector:PollDeadlineSeconds", "8");
+        // The demo fleet has an instance that hangs in pre-login: a short connect timeout ends it in seconds. The
+        // command timeout and the poll's deadline are the product's, so that no healthy poll is cut off under load.
+        builder.UseSetting("Collector:ConnectTimeoutSeconds", "5");
         foreach (var (key, value) in DemoMode.CredentialSettings(login)) builder.UseSetting(key, value);
         builder.ConfigureServices(services =>
         {
