@@ -7,6 +7,9 @@ namespace IfiDashboard.Server.Store;
 /// <summary>Connections to a shared PostgreSQL store, from one pooled data source per process.</summary>
 public sealed class PostgresConnectionFactory : IDbConnectionFactory, IAsyncDisposable
 {
+    /// <summary>Per connection: the ingestion path runs about twenty distinct statements, the pages a few dozen more.</summary>
+    public const int AutoPreparedStatements = 64;
+
     readonly NpgsqlDataSource _dataSource;
 
     public PostgresConnectionFactory(IOptions<StoreOptions> options)
@@ -21,8 +24,19 @@ public sealed class PostgresConnectionFactory : IDbConnectionFactory, IAsyncDisp
         // does. Without it a write behind a stuck session would wait for ever.
         if (string.IsNullOrEmpty(builder.Options) || !builder.Options.Contains("lock_timeout", StringComparison.Ordinal))
             builder.Options = $"{builder.Options} -c lock_timeout={(int)StoreBusy.LockWait.TotalMilliseconds}".Trim();
+        // Statements the store runs again and again (a snapshot's inserts, row by row) are prepared once per pooled
+        // connection instead of parsed and planned by PostgreSQL every time (https://www.npgsql.org/doc/prepare.html).
+        // An administrator behind a pooler that cannot keep prepared statements (PgBouncer in transaction mode before
+        // 1.21) sets Max Auto Prepare=0 in the connection string (docs/deployment.md).
+        if (!Names(options.Value.ConnectionString, "MaxAutoPrepare"))
+            builder.MaxAutoPrepare = AutoPreparedStatements;
         _dataSource = NpgsqlDataSource.Create(builder.ConnectionString);
     }
+
+    /// <summary>Whether the administrator's connection string sets <paramref name="setting"/> (in any spelling Npgsql takes).</summary>
+    static bool Names(string? connectionString, string setting) =>
+        new DbConnectionStringBuilder { ConnectionString = connectionString }.Keys.Cast<string>()
+            .Any(key => string.Equals(key.Replace(" ", "", StringComparison.Ordinal), setting, StringComparison.OrdinalIgnoreCase));
 
     public SqlDialect Dialect => SqlDialect.Postgres;
 
