@@ -1,6 +1,6 @@
-using IfiDashboard.Client.Components;
 using System.Globalization;
 using System.Security.Claims;
+using IfiDashboard.Client.Components;
 using IfiDashboard.Client.Components.Forms;
 using IfiDashboard.Client.Pages.Policy;
 using IfiDashboard.Compliance.Assessment;

@@ -1,5 +1,5 @@
-using IfiDashboard.Client.Components;
 using System.Globalization;
+using IfiDashboard.Client.Components;
 using Microsoft.AspNetCore.Components;
 
 namespace IfiDashboard.Client.Pages.Audit;

@@ -1,7 +1,7 @@
 using IfiDashboard.Client.Components;
+using IfiDashboard.Compliance.Assessment;
 using Microsoft.AspNetCore.Components;
 using Microsoft.AspNetCore.Http;
-using IfiDashboard.Compliance.Assessment;
 
 namespace IfiDashboard.Client.Pages.Detail;
 

@@ -1,6 +1,6 @@
-using IfiDashboard.Client.Components;
 using System.Globalization;
 using System.Text;
+using IfiDashboard.Client.Components;
 using IfiDashboard.Compliance.Policy;
 
 namespace IfiDashboard.Client.Pages.Instances;

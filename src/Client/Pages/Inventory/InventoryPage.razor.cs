@@ -1,5 +1,4 @@
 using IfiDashboard.Client.Components;
-using System.Globalization;
 using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Shared.Inventory;
 using Microsoft.AspNetCore.Components;

@@ -1,5 +1,5 @@
-using IfiDashboard.Client.Components;
 using System.Security.Claims;
+using IfiDashboard.Client.Components;
 using IfiDashboard.Client.Components.Forms;
 using IfiDashboard.Client.Pages.Inventory;
 using IfiDashboard.Compliance.Assessment;

@@ -1,5 +1,5 @@
-using IfiDashboard.Client.Components;
 using System.Globalization;
+using IfiDashboard.Client.Components;
 using IfiDashboard.Client.Components.Forms;
 
 namespace IfiDashboard.Client.Pages.Policy;
