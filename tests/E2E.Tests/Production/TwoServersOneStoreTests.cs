@@ -75,7 +75,7 @@ public sealed class TwoServersOneStoreTests(TestPostgresServer postgres, ITestOu
         var openedMail = await Eventually.WaitAsync(() => _smtp.Messages(), m => m.Count >= Instances, ChangeSeconds);
 
         Assert.True(nonCompliant.Agree, nonCompliant.Because);
-        Assert.Equal(Instances, opened.Count);
+        Assert.True(opened.Count == Instances, $"{opened.Count} Opened rows for {Instances} instances:\n{await OutboxHistoryAsync()}");
         Assert.All(opened, row => Assert.Equal((OutboxStatusSent, 1), (row.Status, row.Attempts)));
         Assert.Equal(opened.Select(r => r.MessageId).Order(), openedMail.Select(m => MessageIdOf(m)).Order());
 
@@ -207,6 +207,15 @@ public sealed class TwoServersOneStoreTests(TestPostgresServer postgres, ITestOu
         return (await connection.QueryAsync<OutboxRowState>(
             "SELECT message_id AS MessageId, status AS Status, CAST(attempts AS INTEGER) AS Attempts FROM alert_outbox WHERE kind = @kind;",
             new { kind })).ToList();
+    }
+
+    /// <summary>Every outbox row in the order written, for a failure's message.</summary>
+    async Task<string> OutboxHistoryAsync()
+    {
+        await using var connection = new NpgsqlConnection(_store);
+        var rows = await connection.QueryAsync<(long Id, string Kind, string? Instance, string? Rule, string DedupeKey, string Status)>(
+            "SELECT id, kind, instance_name, rule, dedupe_key, status FROM alert_outbox ORDER BY id;");
+        return string.Join('\n', rows.Select(r => $"{r.Id} {r.Kind} {r.Instance} {r.Rule} {r.DedupeKey} {r.Status}"));
     }
 
     public async Task DisposeAsync()

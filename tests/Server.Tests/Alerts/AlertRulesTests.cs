@@ -156,6 +156,24 @@ public sealed class AlertRulesTests : IAsyncLifetime
     }
 
     [Fact]
+    public void An_older_assessment_evaluated_after_a_newer_one_neither_resolves_nor_reopens_its_episode()
+    {
+        // Two servers on one store: one opened the episode from its assessment at T0 + 1 min; the other's assessment,
+        // from before that poll landed, is evaluated after it and still sees the instance compliant.
+        var states = new List<AlertState>();
+        var opened = Step(states, Fleet(T0.AddMinutes(1), ComplianceStatus.NonCompliant), Options());
+        var episode = Assert.Single(states);
+
+        var stale = Step(states, Fleet(T0, ComplianceStatus.Compliant), Options());
+        var later = Step(states, Fleet(T0.AddMinutes(2), ComplianceStatus.NonCompliant), Options());
+
+        Assert.Equal(AlertNoticeKind.Opened, Assert.Single(opened).Kind);
+        Assert.Empty(stale);
+        Assert.Empty(later);
+        Assert.Equal(episode, Assert.Single(states));
+    }
+
+    [Fact]
     public void Subjects_say_what_is_wrong_where_and_a_waiver_that_ends_a_problem_says_waived_not_resolved()
     {
         var states = new List<AlertState>();

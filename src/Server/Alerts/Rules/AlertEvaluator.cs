@@ -43,6 +43,14 @@ public static class AlertEvaluator
             foreach (var rule in Enum.GetValues<AlertRule>())
             {
                 stored.TryGetValue((id, rule), out var existing);
+                // An assessment older than the one that last opened or notified this episode (another server's, on a
+                // shared store, evaluated after it) knows less than the decision it would undo: it leaves the episode
+                // as it is. It had ended such an episode with a Resolved mail, and the next assessment opened it again.
+                if (existing is not null && (now < existing.OpenedAt || existing.NotifiedAt is { } notified && now < notified))
+                {
+                    stillOpen.Add(id);
+                    continue;
+                }
                 if (!IsEnabled(rule, options.Rules))
                 {
                     if (existing is not null) deletes.Add((id, rule));
