@@ -8,8 +8,12 @@
 --
 -- What each grant is for:
 --   VIEW SERVER STATE (2019 and earlier) / VIEW SERVER SECURITY STATE (2022 and later)
---       sys.dm_server_services (the engine's IFI flag and service account), sys.dm_database_encryption_keys (TDE), and,
---       on builds whose sys.dm_server_services has no IFI column yet, the error log's start-up line (sp_readerrorlog).
+--       sys.dm_server_services (the engine's IFI flag and service account) and sys.dm_database_encryption_keys (TDE).
+--   EXECUTE on master.sys.xp_readerrorlog, through a user in master (only on builds whose sys.dm_server_services has
+--       no IFI column yet: 2012 before SP4, 2014 before SP3, 2016 RTM)
+--       the error log's start-up line, the IFI state on those builds. sp_readerrorlog checks securityadmin membership
+--       there (Msg 15003, whatever Microsoft's page says), so the collector calls the extended procedure, which checks
+--       EXECUTE on itself (Msg 229); a grant on an object in master needs a user in master (else Msg 15151).
 --   VIEW ANY DEFINITION   sys.master_files: without it the login sees only the files of databases it can enter.
 --   ALTER TRACE           sys.traces and sys.fn_trace_gettable: the default trace's autogrowth events. ALTER TRACE also
 --                         allows starting traces; the collector only reads the default trace.
@@ -18,8 +22,9 @@
 --       sys.dm_os_cluster_nodes: the nodes the "Perform volume maintenance tasks" right must be granted on. Before 2022
 --       VIEW SERVER STATE covers it.
 -- Needs nothing: SERVERPROPERTY, SYSDATETIMEOFFSET, sys.dm_os_host_info, sys.all_columns (public).
--- Not granted: sysadmin, securityadmin, VIEW SERVER PERFORMANCE STATE on a standalone instance, VIEW ANY ERROR LOG (only builds without the IFI
--- column read the error log, and every such build is 2016 SP1 or older, where VIEW SERVER STATE covers it), db_datareader.
+-- Not granted: sysadmin, securityadmin (it can grant itself any server permission), VIEW SERVER PERFORMANCE STATE on a
+-- standalone instance, VIEW ANY ERROR LOG (only builds without the IFI column read the error log, and every such build
+-- is older than 2022), db_datareader.
 
 USE master;  -- server permissions can be granted only from master
 SET NOCOUNT ON;
@@ -80,7 +85,22 @@ BEGIN
     EXEC sys.sp_executesql @statement;
 END
 
--- 3. msdb: a user for the login, allowed to read backupset only.
+-- 3. master, only where the services DMV has no IFI column: a user for the login, allowed to run xp_readerrorlog only.
+IF NOT EXISTS (SELECT 1 FROM sys.all_columns
+               WHERE object_id = OBJECT_ID(N'sys.dm_server_services') AND name = N'instant_file_initialization_enabled')
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM sys.database_principals WHERE sid = SUSER_SID(@login))
+    BEGIN
+        SET @statement = N'CREATE USER ' + QUOTENAME(@login) + N' FOR LOGIN ' + QUOTENAME(@login) + N';';
+        EXEC sys.sp_executesql @statement;
+    END
+    DECLARE @master_user sysname = (SELECT name FROM sys.database_principals WHERE sid = SUSER_SID(@login));
+    SET @statement = N'GRANT EXECUTE ON sys.xp_readerrorlog TO ' + QUOTENAME(@master_user) + N';';
+    EXEC sys.sp_executesql @statement;
+    PRINT N'This build has no IFI column in sys.dm_server_services: granted EXECUTE on xp_readerrorlog in master.';
+END
+
+-- 4. msdb: a user for the login, allowed to read backupset only.
 SET @statement = N'
 IF NOT EXISTS (SELECT 1 FROM sys.database_principals WHERE sid = SUSER_SID(@login))
     EXEC (N''CREATE USER '' + @quoted + N'' FOR LOGIN '' + @quoted + N'';'');
@@ -89,10 +109,16 @@ EXEC (N''GRANT SELECT ON dbo.backupset TO '' + QUOTENAME(@user) + N'';'');';
 DECLARE @quoted nvarchar(258) = QUOTENAME(@login);
 EXEC msdb.sys.sp_executesql @statement, N'@login sysname, @quoted nvarchar(258)', @login = @login, @quoted = @quoted;
 
--- 4. What the login holds now.
+-- 5. What the login holds now.
 SELECT N'server' AS scope, p.permission_name, p.state_desc
 FROM sys.server_permissions AS p
 WHERE p.grantee_principal_id = SUSER_ID(@login)
+UNION ALL
+SELECT N'master.sys.' + o.name, p.permission_name, p.state_desc
+FROM sys.database_permissions AS p
+JOIN sys.database_principals AS u ON u.principal_id = p.grantee_principal_id
+JOIN sys.all_objects AS o ON o.object_id = p.major_id
+WHERE u.sid = SUSER_SID(@login) AND p.class = 1
 UNION ALL
 SELECT N'msdb.dbo.' + o.name, p.permission_name, p.state_desc
 FROM msdb.sys.database_permissions AS p

@@ -52,9 +52,10 @@ public static class ProbePermissions
                 [$"USE master; GRANT {For(probe, major)} TO [{login}];"],
             // sp_readerrorlog's body checks securityadmin membership before 2022, whatever Microsoft's page says
             // (VIEW SERVER STATE): the collector then calls xp_readerrorlog itself, which EXECUTE on it allows.
-            // securityadmin would work too, but it can grant any server permission, so it is not advised.
+            // securityadmin would work too, but it can grant any server permission, so it is not advised. An object
+            // grant in master needs a user there first (else Msg 15151), as the msdb grant below does.
             ProbeNames.ErrorLog when major < 16 =>
-                [$"USE master; GRANT EXECUTE ON sys.{ErrorLogExtendedProcedure} TO [{login}];"],
+                [$"USE master; CREATE USER [{login}] FOR LOGIN [{login}]; GRANT EXECUTE ON sys.{ErrorLogExtendedProcedure} TO [{login}];"],
             ProbeNames.ErrorLog => [$"USE master; GRANT VIEW ANY ERROR LOG TO [{login}];"],
             ProbeNames.Backups =>
                 [$"USE msdb; CREATE USER [{login}] FOR LOGIN [{login}]; GRANT SELECT ON dbo.backupset TO [{login}];"],
