@@ -49,8 +49,10 @@ internal static class IdentityProbe
         {
             var flags = (await context.Connection.QueryAsync<TraceStatusRow>(context.Command(SqlScripts.TraceFlags)))
                 .Where(r => r.Global == 1 && r.Status == 1).Select(r => r.TraceFlag).ToList();
-            context.Ok(ProbeNames.TraceFlags, flags.Contains(IfiObservation.DisablingTraceFlag)
-                ? $"Trace flag {IfiObservation.DisablingTraceFlag} is on globally: it disables instant file initialization for data files, whatever the service account holds."
+            var disabling = IfiObservation.DisablingFlagsIn(flags);
+            context.Ok(ProbeNames.TraceFlags, disabling.Count > 0
+                ? $"Trace flag {string.Join(" and ", disabling)} {(disabling.Count == 1 ? "is" : "are")} on globally: " +
+                  "it disables instant file initialization for data files, whatever the service account holds."
                 : flags.Count == 0 ? null : $"Global trace flags: {string.Join(", ", flags)}.");
             return flags;
         });

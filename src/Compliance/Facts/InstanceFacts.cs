@@ -51,7 +51,7 @@ public sealed record InstanceFacts
     public bool IfiForbiddenByPolicy { get; init; }
 
     /// <summary>
-    /// The service holds the privilege (the DMV says 'Y') yet IFI is off: trace flag 1806, the only thing the
+    /// The service holds the privilege (the DMV says 'Y') yet IFI is off: trace flag 1805 or 1806, the only thing the
     /// collector lets override the DMV. Granting the privilege again would change nothing.
     /// </summary>
     public bool IfiOffByTraceFlag { get; init; }

@@ -117,6 +117,16 @@ static class PrivilegeSteps
     }
 
     public const string HostRightsVerify =
-        "Verify on the host: this build reports IFI neither in sys.dm_server_services nor in the error log; " +
-        "secpol.msc > User Rights Assignment > \"Perform volume maintenance tasks\" shows who holds the right.";
+        "Verify: this build reports IFI neither in sys.dm_server_services nor in the error log's start-up line. " +
+        ZeroingTest + " Or on the host: secpol.msc > User Rights Assignment > \"Perform volume maintenance tasks\" " +
+        "shows who holds the right (the engine reads it at start-up).";
+
+    /// <summary>
+    /// The one query-side check on builds that report IFI nowhere: trace flags 3004 and 3605 write each file the
+    /// engine zeroes to the error log (docs/sqlserver-reference.md section 5; undocumented flags, widely used).
+    /// </summary>
+    public const string ZeroingTest =
+        "In a quiet moment, as sysadmin: DBCC TRACEON(3004, 3605, -1); CREATE DATABASE ifi_check; " +
+        "DBCC TRACEOFF(3004, 3605, -1); EXEC sp_readerrorlog 0, 1, N'Zeroing', N'ifi_check'; DROP DATABASE ifi_check; " +
+        "a 'Zeroing' line for ifi_check.mdf means IFI is off; lines for the .ldf only mean it is on.";
 }

@@ -14,8 +14,11 @@ public static class ProbeAdvice
     {
         OutcomeClass.Ok => null,
         OutcomeClass.NotApplicable => "Nothing to do: this probe does not apply to the instance's platform.",
+        // SNI error 26: a named instance registered without a port, and the SQL Server Browser (UDP 1434) did not answer.
+        OutcomeClass.Unreachable when Says(probe, "Locating Server/Instance") =>
+            "The instance name could not be resolved to a port: check that the SQL Server Browser service runs on the host and that UDP 1434 is open from the collector's machine, or register the instance with its TCP port (no Browser needed).",
         OutcomeClass.Unreachable =>
-            "Check that the host name and port resolve and answer from the collector's machine (Test-NetConnection HOST -Port PORT), that the SQL Server service and Browser are running, and that no firewall drops the traffic.",
+            "Check that the host name and port resolve and answer from the collector's machine (Test-NetConnection HOST -Port PORT), that the SQL Server service is running and listens on that port, and that no firewall drops the traffic.",
         OutcomeClass.TlsError when Says(probe, "does not support encryption") =>
             "The instance offers no TLS at all (no certificate configured, or a non-SQL Server listener on that port): trusting a certificate cannot help when none is offered. Give the instance a certificate (SQL Server Configuration Manager > Protocols for the instance > Certificate, then restart) so the collector can connect with Encrypt=Mandatory; Encrypt=Optional would send the SQL login without encryption and the collector refuses that.",
         OutcomeClass.TlsError when probe.SqlErrorNumber == UntrustedRoot || Says(probe, "not trusted") =>
@@ -36,7 +39,7 @@ public static class ProbeAdvice
         OutcomeClass.BuildTooOld when probe.Probe == ProbeNames.ErrorLog =>
             "No error log kept on the instance still holds the start-up line: it reappears at the next service restart; until then only the host's user rights (secpol.msc) tell.",
         OutcomeClass.BuildTooOld =>
-            "This build has no instant_file_initialization_enabled column: patch to 2012 SP4, 2014 SP3 or 2016 SP1 or later; meanwhile check the error log for 'Database Instant File Initialization'.",
+            "This build has no instant_file_initialization_enabled column: patch to 2012 SP4, 2014 SP3 or 2016 SP1 or later. Meanwhile, 2014 SP2 and 2016 RTM write the state to the error log at start-up (the collector reads it: see the error-log probe); older builds write no such line. " + PrivilegeSteps.ZeroingTest,
         OutcomeClass.TraceDisabled =>
             "The default trace is off, so no growth events can be read: EXEC sp_configure 'default trace enabled', 1; RECONFIGURE;",
         OutcomeClass.Timeout when probe.Probe == ProbeNames.Connect && Says(probe, "pre-login") =>

@@ -32,6 +32,19 @@ public static class RemediationAdvisor
             "Plan restores of this database with its zeroing time (see restore risk).",
         ]);
 
+    /// <summary>
+    /// LocalSystem's token holds SE_MANAGE_VOLUME_NAME whatever the user rights say, so IFI off under LocalSystem is
+    /// not "the right is missing": something overrides it. Said first, so nobody grants a right the account has.
+    /// </summary>
+    public const string LocalSystemWithoutIfi =
+        "Under LocalSystem the engine's token holds the privilege (SE_MANAGE_VOLUME_NAME) by itself, so IFI off here is " +
+        "unexpected: a trace flag that the trace-flags probe could not read (DBCC TRACESTATUS(-1): 1805, 1806), or a " +
+        "privilege removed from the account's token (a hardening baseline or a Group Policy on the host). Find which " +
+        "before the move: the move below ends LocalSystem's other privileges either way.";
+
+    /// <summary>"1805 or 1806", from the one list of flags that disable IFI.</summary>
+    static readonly string DisablingFlags = string.Join(" or ", IfiObservation.DisablingTraceFlags);
+
     static RemediationPlan ForDeviation(InstanceFacts instance, DesiredState desired)
     {
         var account = instance.EngineServiceAccount ?? "the SQL Server service account";
@@ -41,15 +54,18 @@ public static class RemediationAdvisor
         if (instance.Platform == HostPlatform.Linux)
             return LinuxCheck(grant, instance.ProductVersion);
 
+        // The facts say a flag overrides the right, not which one (the trace-flags probe's message names it): the
+        // advice names both and lets DBCC TRACESTATUS tell.
         if (grant && instance.IfiOffByTraceFlag)
-            return new(RemediationKind.RemoveTraceFlag, $"Remove trace flag {IfiObservation.DisablingTraceFlag}: it disables IFI though {account} holds the right",
+            return new(RemediationKind.RemoveTraceFlag, $"Remove trace flag {DisablingFlags}: it disables IFI though {account} holds the right",
             [
-                $"DBCC TRACESTATUS(-1) lists trace flag {IfiObservation.DisablingTraceFlag} on globally: it disables instant file " +
-                "initialization for data files whatever the service account holds, so granting the right again changes nothing.",
-                $"Remove -T{IfiObservation.DisablingTraceFlag} from the engine's start-up parameters (SQL Server Configuration Manager > " +
+                $"DBCC TRACESTATUS(-1) lists trace flag {DisablingFlags} on globally (the trace-flags probe on this page names " +
+                "which): it disables instant file initialization for data files whatever the service account holds, so " +
+                "granting the right again changes nothing.",
+                $"Remove -T1805 / -T1806 from the engine's start-up parameters (SQL Server Configuration Manager > " +
                 $"SQL Server Services > {service} > Properties > Startup Parameters), after asking who set it and why.",
-                PrivilegeSteps.Restart(PrivilegeChange.For(instance, PrivilegeAction.Grant)) + $" (whether DBCC TRACEOFF({IfiObservation.DisablingTraceFlag}, -1) suffices without a restart is unconfirmed)",
-                $"Verify: DBCC TRACESTATUS(-1) no longer lists {IfiObservation.DisablingTraceFlag}.",
+                PrivilegeSteps.Restart(PrivilegeChange.For(instance, PrivilegeAction.Grant)) + " (whether DBCC TRACEOFF(<flag>, -1) suffices without a restart is unconfirmed)",
+                "Verify: DBCC TRACESTATUS(-1) lists neither 1805 nor 1806.",
             ]);
 
         var change = PrivilegeChange.For(instance, grant ? PrivilegeAction.Grant : PrivilegeAction.Revoke);
@@ -58,7 +74,7 @@ public static class RemediationAdvisor
         if (change.MovesOffLocalSystem)
             return grant
                 ? new(RemediationKind.GrantPrivilege, $"Move the engine from LocalSystem to {sid}, then grant it \"Perform volume maintenance tasks\"",
-                    [PrivilegeSteps.MoveToVirtualAccount(service), .. PrivilegeSteps.Grant(change, instance)]) { Change = change }
+                    [LocalSystemWithoutIfi, PrivilegeSteps.MoveToVirtualAccount(service), .. PrivilegeSteps.Grant(change, instance)]) { Change = change }
                 : new(RemediationKind.RevokePrivilege, $"Move the engine from LocalSystem (which holds the right itself) to {sid}, without the right",
                     [PrivilegeSteps.MoveToVirtualAccount(service), .. PrivilegeSteps.Revoke(change, instance)]) { Change = change };
 
@@ -136,8 +152,10 @@ public static class RemediationAdvisor
                 [patch, $"Until then, the state is the line written at service start: {PrivilegeSteps.StartupLineQuery}; " +
                         "if the current log no longer holds it (cycled since start-up), read the older logs (1, 2, ...)."])
             : new(RemediationKind.PatchBuild, "Build too old to report IFI",
-                [patch, "Until then, no query tells the state on this build: on the host, secpol.msc > User Rights " +
-                        "Assignment > \"Perform volume maintenance tasks\" shows who holds the right."]);
+                [patch, "Until then, this build reports IFI neither in the DMV nor in the error log's start-up line. " +
+                        PrivilegeSteps.ZeroingTest,
+                 "Or on the host: secpol.msc > User Rights Assignment > \"Perform volume maintenance tasks\" shows who " +
+                 "holds the right (the engine reads it at start-up)."]);
     }
 
     /// <summary>The grant for the probe that was refused, from the one table of probe permissions.</summary>

@@ -10,14 +10,22 @@ public enum IfiState
 /// <summary>What a poll says about IFI on an instance, with the reason when it cannot say.</summary>
 public sealed record IfiObservation(IfiState State, string? UnknownReason)
 {
-    /// <summary>Disables instant file initialization for data files whatever the service account holds.</summary>
-    public const int DisablingTraceFlag = 1806;
+    /// <summary>
+    /// Trace flags that disable instant file initialization for data files whatever the service account holds: 1806
+    /// (Microsoft's trace flag list; sp_Blitz check 74) and 1805 (Microsoft's SQL Server engineering blog on IFI,
+    /// techcommunity ba-p/3199185). Either one on globally decides.
+    /// </summary>
+    public static readonly IReadOnlyList<int> DisablingTraceFlags = [1805, 1806];
+
+    /// <summary>The disabling flags among an instance's global trace flags, in ascending order (empty when none or unread).</summary>
+    public static IReadOnlyList<int> DisablingFlagsIn(IReadOnlyList<int>? globalTraceFlags) =>
+        globalTraceFlags is null ? [] : DisablingTraceFlags.Where(globalTraceFlags.Contains).ToList();
 
     public static IfiObservation From(InstanceSnapshot snapshot)
     {
         var observed = FromSources(snapshot);
-        // [U] whether the DMV column and the start-up line reflect 1806; the flag decides what happens to data files.
-        return observed.State == IfiState.Enabled && snapshot.GlobalTraceFlags?.Contains(DisablingTraceFlag) == true
+        // [U] whether the DMV column and the start-up line reflect 1805/1806; the flag decides what happens to data files.
+        return observed.State == IfiState.Enabled && DisablingFlagsIn(snapshot.GlobalTraceFlags).Count > 0
             ? new(IfiState.Disabled, null)
             : observed;
     }

@@ -46,18 +46,21 @@ public sealed class VersionProfileProbeTests
         Assert.Null(snapshot.EngineService.InstantFileInitializationEnabled);
     }
 
-    // sp_Blitz check 74 and Microsoft's trace flag list: 1806 disables IFI whatever the account holds.
-    [Fact]
-    public async Task Trace_flag_1806_on_globally_means_data_files_are_zeroed()
+    // sp_Blitz check 74 and Microsoft's trace flag list: 1806 disables IFI whatever the account holds; Microsoft's
+    // SQL Server engineering blog on IFI (techcommunity ba-p/3199185): so does 1805, for data files.
+    [Theory]
+    [InlineData(1805)]
+    [InlineData(1806)]
+    public async Task A_disabling_trace_flag_on_globally_means_data_files_are_zeroed(int flag)
     {
-        await using var fleet = Fleets.Start(new ScenarioInstance { Name = "tf", Profile = "2019", IfiEnabled = true, GlobalTraceFlags = [3226, 1806] });
+        await using var fleet = Fleets.Start(new ScenarioInstance { Name = "tf", Profile = "2019", IfiEnabled = true, GlobalTraceFlags = [3226, flag] });
 
         var snapshot = await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["tf"]), CancellationToken.None);
 
-        Assert.Equal([1806, 3226], snapshot.GlobalTraceFlags!.Order());
+        Assert.Equal([flag, 3226], snapshot.GlobalTraceFlags!.Order());
         Assert.Equal("Y", snapshot.EngineService!.InstantFileInitializationEnabled);
         Assert.Equal(IfiState.Disabled, IfiObservation.From(snapshot).State);
-        Assert.Contains("1806", snapshot.Probes.Single(p => p.Probe == ProbeNames.TraceFlags).Message, StringComparison.Ordinal);
+        Assert.Contains($"Trace flag {flag} is on globally", snapshot.Probes.Single(p => p.Probe == ProbeNames.TraceFlags).Message, StringComparison.Ordinal);
     }
 
     // The platform manages IFI, services and traces there: not "trace disabled" with sp_configure advice.

@@ -120,8 +120,31 @@ public class RemediationAdvisorTests
         Assert.Equal(kind, plan.Kind);
         Assert.StartsWith(@"Move the engine from LocalSystem", plan.Title);
         Assert.Contains(@"NT Service\MSSQLSERVER", plan.Title);
-        Assert.Contains("Configuration Manager", plan.Steps[0]);
+        // The move comes before any step that touches the right.
+        var move = plan.Steps.ToList().FindIndex(s => s.Contains("Configuration Manager"));
+        Assert.InRange(move, 0, 1);
+        Assert.DoesNotContain(plan.Steps.Take(move), s => s.Contains("secedit") || s.Contains("secpol"));
         Assert.DoesNotContain(plan.Steps, s => s.Contains("add LocalSystem") || s.Contains("to LocalSystem."));
+    }
+
+    // LocalSystem's token holds SE_MANAGE_VOLUME_NAME: 'N' there contradicts "grant the right", and the advice says so
+    // before anything else (issue 29: 7 demo instances showed LocalSystem with 'N' and plain grant advice).
+    [Fact]
+    public void LocalSystem_without_ifi_is_explained_as_an_override_not_a_missing_right()
+    {
+        var plan = PlanFor(Instance(IfiState.Disabled) with { EngineServiceAccount = "LocalSystem" });
+
+        Assert.Equal(RemediationAdvisor.LocalSystemWithoutIfi, plan.Steps[0]);
+        Assert.Contains("1805", plan.Steps[0]);
+        Assert.Contains("1806", plan.Steps[0]);
+    }
+
+    [Fact]
+    public void LocalSystem_with_ifi_where_forbidden_needs_no_override_explanation()
+    {
+        var plan = PlanFor(Instance(IfiState.Enabled, tags: ["pci"]) with { EngineServiceAccount = "LocalSystem" });
+
+        Assert.DoesNotContain(RemediationAdvisor.LocalSystemWithoutIfi, plan.Steps);
     }
 
     [Fact]
