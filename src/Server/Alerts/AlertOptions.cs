@@ -128,6 +128,8 @@ public sealed class AlertRoute
     public string? Tag { get; set; }
     public string? Owner { get; set; }
     public List<string> To { get; set; } = [];
+    /// <summary>When this route matches, the routes after it are not tried (a firewall rule's "stop here").</summary>
+    public bool Stop { get; set; }
 
     public string Describe()
     {
@@ -135,6 +137,7 @@ public sealed class AlertRoute
         if (!string.IsNullOrEmpty(Environment)) criteria.Add($"environment = {Environment}");
         if (!string.IsNullOrEmpty(Tag)) criteria.Add($"tag = {Tag}");
         if (!string.IsNullOrEmpty(Owner)) criteria.Add($"owner = {Owner}");
-        return criteria.Count == 0 ? "every instance" : string.Join(" and ", criteria);
+        var matching = criteria.Count == 0 ? "every instance" : string.Join(" and ", criteria);
+        return Stop ? matching + "; later routes are not tried" : matching;
     }
 }
