@@ -54,18 +54,22 @@ public sealed class FormattingTests
     }
 
     // IFI unknown is not "0 s lost": the grid and its export say unknown, or at least the known part.
+    // So is an instance where no growth could have been seen (no default trace read while IFI was not on).
     [Theory]
-    [InlineData(0, 4, "unknown", "")]
-    [InlineData(12, 4, "at least 12 s", "12")]
-    [InlineData(12, 0, "12 s", "12")]
-    public void Time_lost_with_growth_of_unknown_ifi_is_unknown_not_zero(int lostSeconds, int unknownSeconds, string shown, string exported)
+    [InlineData(0, 4, false, "unknown", "")]
+    [InlineData(12, 4, false, "at least 12 s", "12")]
+    [InlineData(12, 0, false, "12 s", "12")]
+    [InlineData(0, 0, true, "unknown", "")]
+    [InlineData(0, 0, false, "0 s", "0")]
+    public void Time_lost_with_growth_of_unknown_ifi_is_unknown_not_zero(int lostSeconds, int unknownSeconds, bool withoutEvidence, string shown, string exported)
     {
         var row = InstanceGridRow.From(new InstanceSpec { Id = 1, Name = "SQL01" }.Build()) with
         {
             TimeLost30Days = TimeSpan.FromSeconds(lostSeconds), IfiUnknown30Days = TimeSpan.FromSeconds(unknownSeconds),
+            WithoutEvidence = withoutEvidence,
         };
 
-        Assert.Equal(shown, TimeLost.Show(row.TimeLost30Days, row.IfiUnknown30Days, Quantities.Duration));
+        Assert.Equal(shown, TimeLost.Show(row.TimeLost30Days, row.IfiUnknown30Days, row.WithoutEvidence, Quantities.Duration));
         Assert.Equal(exported, InstanceCsv.Build([row], NoHistory).Split("\r\n")[1].Split(',')[8]);
     }
 

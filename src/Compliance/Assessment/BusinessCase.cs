@@ -22,7 +22,8 @@ public sealed record BusinessCase(
         "IFI, as on the instance pages. Saving if policy were met: the part of it on instances whose policy requires " +
         "IFI (where the policy forbids IFI, zeroing is that policy's cost, not a loss; log and TDE zeroing cannot be " +
         "saved). Per month: the window's figures scaled to 30 days. Growth while the IFI state was unknown counts as " +
-        "neither, so a figure with such growth is a lower bound.";
+        "neither, and neither does an instance whose default trace was never read while IFI was not on, so a figure " +
+        "with either is a lower bound (\"at least\").";
 
     /// <summary>What the window's figures are multiplied by to give a month of 30 days.</summary>
     public double PerMonth => TimeSpan.FromDays(30) / (To - From);
@@ -48,7 +49,8 @@ public sealed record BusinessCase(
         return new BusinessCaseLine(key, list.Count,
             Sum(list.Select(r => r.Totals.TimeLost)),
             Sum(list.Where(r => r.Instance.Compliance.Policy.Desired == DesiredState.Required).Select(r => r.Totals.TimeLost)),
-            Sum(list.Select(r => r.Totals.IfiUnknown)));
+            Sum(list.Select(r => r.Totals.IfiUnknown)),
+            list.Count(r => r.Instance.TimeLost.WithoutEvidence));
     }
 
     static TimeSpan Sum(IEnumerable<TimeSpan> values) => values.Aggregate(TimeSpan.Zero, (a, b) => a + b);
@@ -57,4 +59,6 @@ public sealed record BusinessCase(
 /// <param name="Lost">Time lost to zeroing in the window.</param>
 /// <param name="SavingIfPolicyMet">The part of <paramref name="Lost"/> on instances whose policy requires IFI.</param>
 /// <param name="IfiUnknown">Growth in the window while the IFI state was unknown: in neither figure.</param>
-public sealed record BusinessCaseLine(string Key, int Instances, TimeSpan Lost, TimeSpan SavingIfPolicyMet, TimeSpan IfiUnknown);
+/// <param name="WithoutEvidence">Instances with no growth evidence at all while IFI was not on (<see cref="TimeLost.WithoutEvidence"/>).</param>
+public sealed record BusinessCaseLine(string Key, int Instances, TimeSpan Lost, TimeSpan SavingIfPolicyMet, TimeSpan IfiUnknown,
+    int WithoutEvidence);

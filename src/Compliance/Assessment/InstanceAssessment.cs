@@ -36,7 +36,7 @@ public sealed record InstanceAssessment
 /// Avoidable zeroing time (IFI would have saved it) and, apart, log zeroing IFI cannot avoid and the zeroing a policy
 /// that forbids IFI costs. Growth time whose IFI state is unknown is in none of them: while it is above zero the lost
 /// figure of that window is unknown (or a lower bound), never "0 s", and <see cref="Evidence"/> says what the growth
-/// timings suggest.
+/// timings suggest. So is a window with no growth evidence at all where IFI was not on (<see cref="WithoutEvidence"/>).
 /// </summary>
 public sealed record TimeLost(TimeSpan Last7Days, TimeSpan Last30Days, TimeSpan Last90Days, TimeSpan LogZeroingLast30Days)
 {
@@ -45,6 +45,13 @@ public sealed record TimeLost(TimeSpan Last7Days, TimeSpan Last30Days, TimeSpan 
     public TimeSpan IfiUnknownLast30Days { get; init; }
     public TimeSpan IfiUnknownLast90Days { get; init; }
     public GrowthTimingEvidence Evidence { get; init; } = GrowthTimingEvidence.None;
+
+    /// <summary>
+    /// No default trace was ever read (disabled, refused, never polled) while IFI was not known to be on and no policy
+    /// forbids it: a growth could have been zeroed and nothing could have seen it, so 0 s would be a claim without
+    /// evidence. Every surface then says "unknown" (issue 29: IFI off, trace disabled, "0 s lost" everywhere).
+    /// </summary>
+    public bool WithoutEvidence { get; init; }
 
     /// <summary>
     /// The oldest default-trace event any poll saw: a window that starts before it covers less than its days (a new
@@ -74,18 +81,51 @@ public sealed record TimeLost(TimeSpan Last7Days, TimeSpan Last30Days, TimeSpan 
     }
 
     /// <summary>
-    /// A window's figure as every page and mail shows it: "unknown" when the only growth had an unknown IFI state,
-    /// "at least X" when some did, else X.
+    /// How sure a window's figure is: unknown when nothing is known to be lost and some growth had an unknown IFI
+    /// state or no growth could have been seen (<paramref name="withoutEvidence"/>); at least the figure when some
+    /// was lost besides; else exact. The one rule every page, CSV, API field and mail follows.
     /// </summary>
-    public static string Show(TimeSpan lost, TimeSpan ifiUnknown, Func<TimeSpan, string> duration) =>
-        IsUnknown(lost, ifiUnknown) ? "unknown" : ifiUnknown > TimeSpan.Zero ? $"at least {duration(lost)}" : duration(lost);
+    public static TimeLostCertainty CertaintyOf(TimeSpan lost, TimeSpan ifiUnknown, bool withoutEvidence) =>
+        lost <= TimeSpan.Zero && (ifiUnknown > TimeSpan.Zero || withoutEvidence) ? TimeLostCertainty.Unknown
+        : ifiUnknown > TimeSpan.Zero || withoutEvidence ? TimeLostCertainty.AtLeast
+        : TimeLostCertainty.Exact;
 
-    /// <summary>Nothing is known to be lost, and some growth had an unknown IFI state.</summary>
-    public static bool IsUnknown(TimeSpan lost, TimeSpan ifiUnknown) => lost <= TimeSpan.Zero && ifiUnknown > TimeSpan.Zero;
+    /// <summary>A window's figure as every page and mail shows it: "unknown", "at least X" or X (<see cref="CertaintyOf"/>).</summary>
+    public static string Show(TimeSpan lost, TimeSpan ifiUnknown, bool withoutEvidence, Func<TimeSpan, string> duration) =>
+        CertaintyOf(lost, ifiUnknown, withoutEvidence) switch
+        {
+            TimeLostCertainty.Unknown => "unknown",
+            TimeLostCertainty.AtLeast => $"at least {duration(lost)}",
+            _ => duration(lost),
+        };
 
-    public string Show30Days(Func<TimeSpan, string> duration) => Show(Last30Days, IfiUnknownLast30Days, duration);
+    /// <summary>Nothing is known to be lost, and some growth had an unknown IFI state or none could be seen.</summary>
+    public static bool IsUnknown(TimeSpan lost, TimeSpan ifiUnknown, bool withoutEvidence) =>
+        CertaintyOf(lost, ifiUnknown, withoutEvidence) == TimeLostCertainty.Unknown;
+
+    /// <summary>The certainty of this instance's 7, 30 or 90-day figure.</summary>
+    public TimeLostCertainty Certainty(int days) => days switch
+    {
+        7 => CertaintyOf(Last7Days, IfiUnknownLast7Days, WithoutEvidence),
+        30 => CertaintyOf(Last30Days, IfiUnknownLast30Days, WithoutEvidence),
+        90 => CertaintyOf(Last90Days, IfiUnknownLast90Days, WithoutEvidence),
+        _ => throw new ArgumentOutOfRangeException(nameof(days), days, "The windows are 7, 30 and 90 days."),
+    };
+
+    public string Show30Days(Func<TimeSpan, string> duration) => Show(Last30Days, IfiUnknownLast30Days, WithoutEvidence, duration);
 
     /// <summary>The 30-day figure with how far back its evidence reaches when that is less: what mail shows.</summary>
     public string Show30DaysWithEvidence(Func<TimeSpan, string> duration) =>
         Show30Days(duration) + (EvidenceNote(30) is { } evidence ? $" ({evidence})" : "");
+}
+
+/// <summary>How sure a time-lost figure is (<see cref="TimeLost.CertaintyOf"/>).</summary>
+public enum TimeLostCertainty
+{
+    /// <summary>Every growth in the window was judged and seen.</summary>
+    Exact,
+    /// <summary>Some growth's IFI state was unknown, or none could be seen on some instance: the figure is a lower bound.</summary>
+    AtLeast,
+    /// <summary>Nothing is known to be lost and something could have been: no figure, never 0.</summary>
+    Unknown,
 }

@@ -86,6 +86,8 @@ internal static class InstanceAssessor
                 IfiUnknownLast90Days = last90.Totals.IfiUnknown,
                 Evidence = GrowthTimingEvidence.From(assessments.Where(a => a.Event.StartTime >= now - History)),
                 EvidenceSince = facts.EvidenceSince,
+                WithoutEvidence = facts.EvidenceSince is null && facts.Ifi.State != IfiState.Enabled
+                                  && !facts.IfiForbiddenByPolicy && !facts.IsAzurePaas,
                 WindowsEndAt = now,
             },
         };

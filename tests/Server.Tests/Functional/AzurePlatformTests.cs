@@ -1,4 +1,6 @@
+using System.Text.Json;
 using AngleSharp.Html.Parser;
+using IfiDashboard.Server.Api.Keys;
 using IfiDashboard.Server.Compliance;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.Extensions.DependencyInjection;
@@ -32,5 +34,15 @@ public sealed class AzurePlatformTests
         Assert.Contains(product, identity, StringComparison.Ordinal);
         Assert.DoesNotContain("SQL Server 2014", identity, StringComparison.Ordinal);
         Assert.DoesNotContain("Windows", identity, StringComparison.Ordinal);
+
+        // The API names what the pages name (issue 29: it said "SQL Server 2014" on "Windows").
+        var api = host.CreateClient();
+        api.DefaultRequestHeaders.Add("X-Api-Key",
+            (await host.Services.GetRequiredService<ApiKeyIssuer>().CreateAsync("reader", ["read"], null, CancellationToken.None)).Key);
+        var resource = JsonDocument.Parse(await api.GetStringAsync($"/api/v1/compliance/instances/{id}")).RootElement;
+        Assert.Equal(product, resource.GetProperty("release").GetString());
+        Assert.Equal("Azure", resource.GetProperty("platform").GetString());
+        var row = JsonDocument.Parse(await api.GetStringAsync("/api/v1/compliance/instances")).RootElement.GetProperty("items")[0];
+        Assert.Equal(product, row.GetProperty("release").GetString());
     }
 }

@@ -3,6 +3,7 @@ using IfiDashboard.Compliance.Policy;
 using IfiDashboard.Compliance.Zeroing;
 using IfiDashboard.Server.Compliance;
 using IfiDashboard.Server.Store.Policy;
+using IfiDashboard.Server.Tests.Api.Compliance;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.Extensions.DependencyInjection;
 
@@ -123,5 +124,44 @@ public sealed class TimeLostEvidenceTests
         Assert.Equal(TimeSpan.FromSeconds(2), fleet.Last30Days.Fleet.PolicyCost);
         // Still a zeroing-rate sample: the volume's speed does not depend on why it zeroed.
         Assert.Equal(2, pci.Rates.Instance.SampleCount);
+    }
+
+    // Issue 29: IFI off and the default trace disabled showed "0 s lost" on the page, the grid, the CSV and the API
+    // (timeLost30DaysSeconds: 0), though no growth could ever be seen there.
+    [Fact]
+    public async Task Ifi_off_without_a_default_trace_is_unknown_time_lost_on_every_surface_never_zero()
+    {
+        await using var host = new DashboardHost(
+            new ScenarioInstance { Name = "off-no-trace", Profile = "2019", IfiEnabled = false, Databases = [Sales], DefaultTrace = new ScenarioDefaultTrace { Enabled = false } },
+            new ScenarioInstance { Name = "on-no-trace", Profile = "2019", IfiEnabled = true, Databases = [Sales], DefaultTrace = new ScenarioDefaultTrace { Enabled = false } });
+        await host.RegisterFleetAsync();
+        await host.PollAllAsync();
+
+        var fleet = await host.Services.GetRequiredService<FleetAssessments>().RecomputeAsync(CancellationToken.None);
+        var off = fleet.Instances.Single(i => i.Registration.Name == "off-no-trace");
+        var on = fleet.Instances.Single(i => i.Registration.Name == "on-no-trace");
+        var client = host.AdministratorClient();
+        var detail = new HtmlParser().ParseDocument(await client.GetStringAsync($"/instances/{off.Registration.Id}"));
+        var grid = new HtmlParser().ParseDocument(await client.GetStringAsync("/instances"));
+        var overview = new HtmlParser().ParseDocument(await client.GetStringAsync("/"));
+        using var api = System.Text.Json.JsonDocument.Parse(await client.GetStringAsync($"/api/v1/compliance/instances/{off.Registration.Id}"));
+        using var csvRequest = new HttpRequestMessage(HttpMethod.Get, "/api/v1/compliance/export");
+        csvRequest.Headers.Accept.ParseAdd("text/csv");
+        var csv = CsvReader.Parse(await (await client.SendAsync(csvRequest)).Content.ReadAsStringAsync());
+        var gridCsv = CsvReader.Parse(await client.GetStringAsync("/instances/export.csv"));
+
+        Assert.True(off.TimeLost.WithoutEvidence);
+        Assert.False(on.TimeLost.WithoutEvidence); // IFI on: nothing could be lost, 0 s is exact
+        Assert.Equal("unknown", detail.QuerySelector("[data-time-lost='30']")!.TextContent.Trim());
+        Assert.Equal("unknown", FleetGrid.Cell(grid, "off-no-trace", "time-lost")!.TextContent.Trim());
+        Assert.NotEqual("unknown", FleetGrid.Cell(grid, "on-no-trace", "time-lost")!.TextContent.Trim());
+        Assert.Equal("unknown", overview.QuerySelector("[data-time-lost='30 days'] .tile-value")!.TextContent.Trim());
+        var timeLost = api.RootElement.GetProperty("timeLost");
+        Assert.Equal(System.Text.Json.JsonValueKind.Null, timeLost.GetProperty("last30DaysSeconds").ValueKind);
+        Assert.Equal("Unknown", timeLost.GetProperty("last30DaysCertainty").GetString());
+        var row = csv.Single(r => r.Contains("off-no-trace"));
+        Assert.Equal("", row[csv[0].IndexOf("timeLost30DaysSeconds")]);
+        Assert.Equal("Unknown", row[csv[0].IndexOf("timeLost30DaysCertainty")]);
+        Assert.Equal("", gridCsv.Single(r => r.Contains("off-no-trace"))[gridCsv[0].IndexOf("Time lost 30 days (s)")]);
     }
 }

@@ -34,7 +34,7 @@ public static class InstanceCsv
                 r.Name, r.StatusText, r.Environment, r.Owner, string.Join("; ", r.Tags), r.Version, r.IfiText,
                 Components.StatusText.Desired(r.Desired),
                 // Unknown stays unknown in a spreadsheet too: an empty cell, not 0.
-                TimeLost.IsUnknown(r.TimeLost30Days, r.IfiUnknown30Days) ? "" : r.TimeLost30Days.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture),
+                TimeLost.IsUnknown(r.TimeLost30Days, r.IfiUnknown30Days, r.WithoutEvidence) ? "" : r.TimeLost30Days.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture),
                 r.RestoreMinutes.ToString("0.##", CultureInfo.InvariantCulture),
                 Moment(r.LastPollAt),
                 r.Explanation,

@@ -30,6 +30,8 @@ public sealed record InstanceGridRow
     public required TimeSpan TimeLost30Days { get; init; }
     /// <summary>Growth time in the 30 days whose IFI state is unknown: the lost figure is then unknown or a lower bound.</summary>
     public TimeSpan IfiUnknown30Days { get; init; }
+    /// <summary>No growth evidence could be seen while IFI was not on: the 30-day figure is unknown (<see cref="TimeLost.WithoutEvidence"/>).</summary>
+    public bool WithoutEvidence { get; init; }
     /// <summary>The instance's worst database: extra minutes a restore onto new files spends zeroing.</summary>
     public required double RestoreMinutes { get; init; }
     public required DateTimeOffset? LastPollAt { get; init; }
@@ -75,6 +77,7 @@ public sealed record InstanceGridRow
         Desired = a.Compliance.Policy.Desired,
         TimeLost30Days = a.TimeLost.Last30Days,
         IfiUnknown30Days = a.TimeLost.IfiUnknownLast30Days,
+        WithoutEvidence = a.TimeLost.WithoutEvidence,
         RestoreMinutes = a.Restore.Databases.Count == 0 ? 0 : a.Restore.Databases.Max(d => d.ExtraMinutes),
         LastPollAt = a.State.LastPollAt,
         Explanation = a.Compliance.Explanation,

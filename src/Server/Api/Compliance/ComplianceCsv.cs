@@ -14,6 +14,8 @@ internal static class ComplianceCsv
     static Column Text(string name, Func<ComplianceRow, string?> value) => new(name, r => Csv.Text(value(r)));
     static Column Plain(string name, Func<ComplianceRow, string?> value) => new(name, r => Csv.Plain(value(r)));
     static Column Number(string name, Func<ComplianceRow, double> value) => Plain(name, r => value(r).ToString(CultureInfo.InvariantCulture));
+    /// <summary>An empty cell where the JSON says null (a time lost the pages call "unknown").</summary>
+    static Column Number(string name, Func<ComplianceRow, double?> value) => Plain(name, r => value(r)?.ToString(CultureInfo.InvariantCulture));
     static Column Number(string name, Func<ComplianceRow, long> value) => Plain(name, r => value(r).ToString(CultureInfo.InvariantCulture));
     static Column Flag(string name, Func<ComplianceRow, bool> value) => Plain(name, r => value(r) ? "true" : "false");
     static Column Time(string name, Func<ComplianceRow, DateTimeOffset?> value) =>
@@ -44,6 +46,9 @@ internal static class ComplianceCsv
         Number("timeLost7DaysSeconds", r => r.TimeLost7DaysSeconds),
         Number("timeLost30DaysSeconds", r => r.TimeLost30DaysSeconds),
         Number("timeLost90DaysSeconds", r => r.TimeLost90DaysSeconds),
+        Text("timeLost7DaysCertainty", r => r.TimeLost7DaysCertainty),
+        Text("timeLost30DaysCertainty", r => r.TimeLost30DaysCertainty),
+        Text("timeLost90DaysCertainty", r => r.TimeLost90DaysCertainty),
         Number("logZeroing30DaysSeconds", r => r.LogZeroing30DaysSeconds),
         Time("evidenceSince", r => r.EvidenceSince),
         Number("restoreExtraSeconds", r => r.RestoreExtraSeconds),

@@ -2,6 +2,7 @@ using IfiDashboard.Compliance;
 using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Compliance.Restore;
 using IfiDashboard.Compliance.Status;
+using IfiDashboard.Compliance.Summary;
 using IfiDashboard.Compliance.Zeroing;
 using IfiDashboard.Shared.Snapshots;
 
@@ -15,11 +16,12 @@ internal static class ComplianceResources
         var c = a.Compliance;
         return new ComplianceRow(
             a.Registration.Id, externalKey, a.Registration.Name, a.Registration.Environment, a.Registration.Owner,
-            a.Registration.Tags, a.Facts.MajorVersion, ProductVersions.ReleaseName(a.Facts.MajorVersion),
+            a.Registration.Tags, a.Facts.MajorVersion, FleetSummaries.VersionKey(a.Facts),
             c.Status.ToString(), c.IsStale, c.Explanation, c.Policy.Desired.ToString(), c.Policy.RuleName,
             c.Observed.ToString(), a.Facts.Ifi.UnknownReason, c.Waiver?.ExpiresAt, a.Account.Kind.ToString(),
             a.Account.IsOverPrivileged, a.Rates.Instance.BytesPerSecond, a.Rates.Instance.Method.ToString(),
-            a.TimeLost.Last7Days.TotalSeconds, a.TimeLost.Last30Days.TotalSeconds, a.TimeLost.Last90Days.TotalSeconds,
+            Seconds(a.TimeLost, 7), Seconds(a.TimeLost, 30), Seconds(a.TimeLost, 90),
+            a.TimeLost.Certainty(7).ToString(), a.TimeLost.Certainty(30).ToString(), a.TimeLost.Certainty(90).ToString(),
             a.TimeLost.LogZeroingLast30Days.TotalSeconds, a.TimeLost.EvidenceSince, a.Restore.Databases.Sum(d => d.ExtraSeconds),
             a.State.LastGoodPollAt, c.PolicyVersion, assessedAt);
     }
@@ -31,8 +33,8 @@ internal static class ComplianceResources
         var rate = a.Rates.Instance;
         return new InstanceComplianceResource(
             a.Registration.Id, externalKey, a.Registration.Name, a.Registration.Environment, a.Registration.Owner,
-            a.Registration.Tags, a.Facts.MajorVersion, ProductVersions.ReleaseName(a.Facts.MajorVersion),
-            a.Facts.Platform.ToString(), c.Status.ToString(), c.IsStale, c.Explanation, Reasons(a), c.Notes,
+            a.Registration.Tags, a.Facts.MajorVersion, FleetSummaries.VersionKey(a.Facts),
+            Platform(a), c.Status.ToString(), c.IsStale, c.Explanation, Reasons(a), c.Notes,
             new DesiredStateResource(c.Policy.Desired.ToString(), c.Policy.Source.ToString(), c.Policy.RuleName, c.PolicyVersion),
             c.Waiver is { } w ? new WaiverResource(w.Author, w.Reason, w.GrantedAt, w.ExpiresAt, w.ApprovedBy, w.ApprovedAt) : null,
             new ObservedIfiResource(c.Observed.ToString(), a.Facts.Ifi.UnknownReason, a.State.EngineServiceAccount,
@@ -41,12 +43,25 @@ internal static class ComplianceResources
             new RemediationResource(a.Remediation.Kind.ToString(), a.Remediation.Title, a.Remediation.Steps),
             new ZeroingRateResource(rate.BytesPerSecond, rate.Method.ToString(), rate.SampleCount, rate.IsAssumed, rate.Describe(),
                 a.Rates.Volumes.ToDictionary(v => v.Key, v => v.Value.BytesPerSecond)),
-            new TimeLostResource(a.TimeLost.Last7Days.TotalSeconds, a.TimeLost.Last30Days.TotalSeconds,
-                a.TimeLost.Last90Days.TotalSeconds, a.TimeLost.LogZeroingLast30Days.TotalSeconds, a.TimeLost.EvidenceSince),
+            new TimeLostResource(Seconds(a.TimeLost, 7), Seconds(a.TimeLost, 30), Seconds(a.TimeLost, 90),
+                a.TimeLost.Certainty(7).ToString(), a.TimeLost.Certainty(30).ToString(), a.TimeLost.Certainty(90).ToString(),
+                a.TimeLost.LogZeroingLast30Days.TotalSeconds, a.TimeLost.EvidenceSince),
             a.Restore.Databases.Select(d => Restore(d, keys)).ToList(),
             a.Restore.GrowthStalls.Select(s => Stall(s, keys)).ToList(),
             assessedAt);
     }
+
+    /// <summary>A window's seconds, or null where the pages say "unknown" (<see cref="TimeLost.CertaintyOf"/>).</summary>
+    static double? Seconds(TimeLost lost, int days) =>
+        lost.Certainty(days) == TimeLostCertainty.Unknown ? null
+        : (days switch { 7 => lost.Last7Days, 30 => lost.Last30Days, _ => lost.Last90Days }).TotalSeconds;
+
+    /// <summary>
+    /// Azure for the Azure products (an engine version such as 12.0.2000.8 is no release, and no Windows host is
+    /// theirs to manage), else the host platform the instance reported. The release beside it is the overview's
+    /// version group (<see cref="FleetSummaries.VersionKey"/>), so the API names what the pages name.
+    /// </summary>
+    static string Platform(InstanceAssessment a) => a.Facts.IsAzurePaas ? "Azure" : a.Facts.Platform.ToString();
 
     /// <summary>The facts behind the status, one sentence each: desired state, what was seen, waiver, staleness.</summary>
     static List<string> Reasons(InstanceAssessment a)

@@ -28,9 +28,12 @@ public sealed record ComplianceRow(
     bool AccountOverPrivileged,
     double ZeroingBytesPerSecond,
     string ZeroingRateMethod,
-    double TimeLost7DaysSeconds,
-    double TimeLost30DaysSeconds,
-    double TimeLost90DaysSeconds,
+    double? TimeLost7DaysSeconds,
+    double? TimeLost30DaysSeconds,
+    double? TimeLost90DaysSeconds,
+    string TimeLost7DaysCertainty,
+    string TimeLost30DaysCertainty,
+    string TimeLost90DaysCertainty,
     double LogZeroing30DaysSeconds,
     DateTimeOffset? EvidenceSince,
     double RestoreExtraSeconds,
@@ -90,9 +93,12 @@ public sealed record ZeroingRateResource(double BytesPerSecond, string Method, i
     IReadOnlyDictionary<string, double> VolumeBytesPerSecond);
 
 /// <summary>
-/// Seconds IFI would have saved in the last 7, 30 and 90 days; log zeroing (not avoidable) apart. <c>evidenceSince</c>
-/// is how far back the growth evidence reaches (the oldest default-trace event any poll saw): a window that starts
-/// before it covers only that much; null when no trace was read.
+/// Seconds IFI would have saved in the last 7, 30 and 90 days; log zeroing (not avoidable) apart. Each window's
+/// certainty is <c>Exact</c>, <c>AtLeast</c> (a lower bound: some growth's IFI state was unknown) or <c>Unknown</c>,
+/// whose seconds are null, never 0 (growth of unknown IFI state only, or no default trace ever read while IFI was not
+/// on). <c>evidenceSince</c> is how far back the growth evidence reaches (the oldest default-trace event any poll
+/// saw): a window that starts before it covers only that much; null when no trace was read.
 /// </summary>
-public sealed record TimeLostResource(double Last7DaysSeconds, double Last30DaysSeconds, double Last90DaysSeconds,
+public sealed record TimeLostResource(double? Last7DaysSeconds, double? Last30DaysSeconds, double? Last90DaysSeconds,
+    string Last7DaysCertainty, string Last30DaysCertainty, string Last90DaysCertainty,
     double LogZeroingLast30DaysSeconds, DateTimeOffset? EvidenceSince);

@@ -71,7 +71,8 @@ public sealed class ComplianceApiTests(ComplianceFleetFixture fixture) : IClassF
         Assert.Equal("IFI is off but the default policy requires it", off.Explanation);
         Assert.Equal("Required", off.DesiredState);
         Assert.Equal("Disabled", off.ObservedIfi);
-        Assert.Equal(2.0, off.TimeLost7DaysSeconds, 6);
+        Assert.Equal(2.0, off.TimeLost7DaysSeconds!.Value, 6);
+        Assert.Equal("Exact", off.TimeLost7DaysCertainty);
         Assert.Equal("build too old", seen[2].UnknownReason);
     }
 
@@ -95,7 +96,8 @@ public sealed class ComplianceApiTests(ComplianceFleetFixture fixture) : IClassF
         Assert.Equal(1, byKey.ZeroingRate.Samples);
         Assert.Equal(64.0 * 1024 * 1024, byKey.ZeroingRate.BytesPerSecond, 3);
         Assert.False(byKey.ZeroingRate.Assumed);
-        Assert.Equal(2.0, byKey.TimeLost.Last7DaysSeconds, 6);
+        Assert.Equal(2.0, byKey.TimeLost.Last7DaysSeconds!.Value, 6);
+        Assert.Equal("Exact", byKey.TimeLost.Last7DaysCertainty);
         Assert.Equal(0.5, byKey.TimeLost.LogZeroingLast30DaysSeconds, 6);
         var sales = Assert.Single(byKey.RestoreRisk, d => d.DatabaseName == "Sales");
         Assert.Equal(152.0, sales.ExtraSeconds, 3);   // 10 GB at 64 MB/s on D:, less the 512 MB log's 8 s on L: beside it
