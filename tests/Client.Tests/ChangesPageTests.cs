@@ -64,6 +64,23 @@ public sealed class ChangesPageTests : ComponentTest
         Assert.Contains("3 changes in the last 7 days: IFI lost 1, Restart 2.", page.Find("[data-changes-summary]").TextContent, StringComparison.Ordinal);
     }
 
+    // Issue 29: IFI lost is the fix where the policy forbids IFI; a red badge there told the DBA the opposite.
+    [Theory]
+    [InlineData(1, "ifi-lost", "st-bad")]    // SQLFIN01: IFI required
+    [InlineData(7, "ifi-lost", "st-ok")]     // SQLPCI01: IFI forbidden
+    [InlineData(7, "ifi-gained", "st-bad")]
+    [InlineData(6, "ifi-lost", "st-na")]     // AZDB01: not applicable
+    public void An_ifi_change_is_coloured_by_what_the_policy_wants_there(long instanceId, string kind, string css)
+    {
+        var (before, after) = kind == "ifi-lost" ? (IfiState.Enabled, IfiState.Disabled) : (IfiState.Disabled, IfiState.Enabled);
+        _timeline = new(() => TimelineBuilder.Build(instanceId,
+            [Poll(Now.AddDays(-3), before, Now.AddDays(-40)), Poll(Now.AddDays(-2), after, Now.AddDays(-40))]));
+
+        var page = RenderAt("");
+
+        Assert.Contains(css, page.Find($"tr[data-kind={kind}] .badge").ClassList);
+    }
+
     [Fact]
     public void A_longer_window_reaches_older_changes()
     {

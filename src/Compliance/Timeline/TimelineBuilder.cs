@@ -51,13 +51,17 @@ public static class TimelineBuilder
     }
 
     /// <summary>
-    /// When the IFI state the polls last read began: the restart that brought it, or the poll that first saw it; the
-    /// first poll that read IFI when it never changed (the store keeps that poll). Null when no poll read IFI.
+    /// When the IFI state the polls last read began: the restart that brought it, or the poll that first saw it. When
+    /// it never changed, the engine start the first poll that read it reported (the engine reads the privilege when it
+    /// starts, so the state held from then), or that poll itself if it read no start time (the store keeps that
+    /// poll). Null when no poll read IFI.
     /// </summary>
     public static DateTimeOffset? IfiSince(long instanceId, IReadOnlyCollection<PollObservation> polls) =>
         Build(instanceId, polls).Where(c => c.Kind == TimelineChangeKind.IfiFlag).MaxBy(c => c.SeenAt) is { } change
             ? change.AfterRestartAt ?? change.SeenAt
-            : polls.Where(p => p.Ifi != IfiState.Unknown).Select(p => (DateTimeOffset?)p.PolledAt).Min();
+            : polls.Where(p => p.Ifi != IfiState.Unknown).MinBy(p => p.PolledAt) is { } first
+                ? first.ServiceStartedAt is { } started && started <= first.PolledAt ? started : first.PolledAt
+                : null;
 
     /// <summary>The values a DMV user knows: the column's own 'Y' and 'N'.</summary>
     public static string Flag(IfiState state) => state switch

@@ -32,7 +32,7 @@ public class TimelineTests
     }
 
     [Fact]
-    public void IFI_is_off_since_the_restart_that_lost_it_or_on_since_the_first_poll_when_it_never_changed()
+    public void IFI_is_off_since_the_restart_that_lost_it_or_since_the_engine_start_when_it_never_changed()
     {
         var lostAtRestart = new[]
         {
@@ -42,11 +42,15 @@ public class TimelineTests
         };
         var gainedBetweenPolls = new[] { Poll(Now.AddHours(-2), IfiState.Disabled, April), Poll(Now.AddHours(-1), IfiState.Enabled, April) };
         var neverChanged = new[] { Poll(Now.AddHours(-1), IfiState.Enabled, April), Poll(Now.AddHours(-5), IfiState.Enabled, April) };
+        var neverChangedNoStartTime = new[] { Poll(Now.AddHours(-1), IfiState.Disabled, null), Poll(Now.AddHours(-5), IfiState.Disabled, null) };
         var neverRead = new[] { Poll(Now, IfiState.Unknown, null, account: null) };
 
         Assert.Equal(ThirdOfMay, TimelineBuilder.IfiSince(1, lostAtRestart));
         Assert.Equal(Now.AddHours(-1), TimelineBuilder.IfiSince(1, gainedBetweenPolls));
-        Assert.Equal(Now.AddHours(-5), TimelineBuilder.IfiSince(1, neverChanged));
+        // The engine reads the privilege when it starts: a state the first poll already saw held since that start
+        // (issue 29: "IFI since" said the first poll, 2026-11-27, for an engine off since 2026-10-19).
+        Assert.Equal(April, TimelineBuilder.IfiSince(1, neverChanged));
+        Assert.Equal(Now.AddHours(-5), TimelineBuilder.IfiSince(1, neverChangedNoStartTime));
         Assert.Null(TimelineBuilder.IfiSince(1, neverRead));
     }
 

@@ -1,14 +1,15 @@
 using IfiDashboard.Client.Components;
 using IfiDashboard.Client.Pages.Instances;
 using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Compliance.Policy;
 using IfiDashboard.Compliance.Timeline;
 using IfiDashboard.Shared.Inventory;
 using Microsoft.AspNetCore.Components;
 
 namespace IfiDashboard.Client.Pages.Changes;
 
-/// <summary>A change with the instance it happened on.</summary>
-public sealed record ChangeRow(TimelineChange Change, InstanceRegistration Instance);
+/// <summary>A change with the instance it happened on and what the policy in force wants there.</summary>
+public sealed record ChangeRow(TimelineChange Change, InstanceRegistration Instance, DesiredState Desired);
 
 /// <summary>
 /// The fleet changes page: every active instance's timeline in one list, filtered by time window, environment, tag
@@ -44,11 +45,11 @@ public partial class ChangesPage
             // By id once: a year of changes across the fleet is looked up here, one change at a time.
             var matching = grid.Matching(new InstanceQuery { Environment = _query.Environment, Tag = _query.Tag })
                 .Select(row => row.Id).ToHashSet();
-            var instances = fleet.Instances.Where(i => matching.Contains(i.Registration.Id)).ToDictionary(i => i.Registration.Id, i => i.Registration);
+            var instances = fleet.Instances.Where(i => matching.Contains(i.Registration.Id)).ToDictionary(i => i.Registration.Id);
             var changes = await Timeline.ReadAsync(Time.GetUtcNow().AddDays(-_query.Days), CancellationToken.None);
             _rows = changes
                 .Where(c => instances.ContainsKey(c.InstanceId) && (_query.Kind is null || ChangesQuery.KindOf(c) == _query.Kind))
-                .Select(c => new ChangeRow(c, instances[c.InstanceId]))
+                .Select(c => new ChangeRow(c, instances[c.InstanceId].Registration, instances[c.InstanceId].Compliance.Policy.Desired))
                 .ToList();
             _loadError = null;
         }
@@ -73,11 +74,16 @@ public partial class ChangesPage
     static string KindLabel(TimelineChange change) =>
         ChangesQuery.Kinds.First(k => k.Value == ChangesQuery.KindOf(change)).Label;
 
-    static string KindCss(TimelineChange change) => ChangesQuery.KindOf(change) switch
+    /// <summary>
+    /// IFI lost is the fix where the policy in force forbids IFI, and bad news where it requires it: coloured by what
+    /// the instance's policy wants today (the page judges each change by the policy now, as the overview does).
+    /// </summary>
+    static string KindCss(ChangeRow row) => (ChangesQuery.KindOf(row.Change), row.Desired) switch
     {
-        ChangesQuery.IfiLost => "st-bad",
-        ChangesQuery.IfiGained => "st-ok",
-        ChangesQuery.Account => "st-unknown",
+        (ChangesQuery.IfiLost, DesiredState.Required) or (ChangesQuery.IfiGained, DesiredState.Forbidden) => "st-bad",
+        (ChangesQuery.IfiGained, DesiredState.Required) or (ChangesQuery.IfiLost, DesiredState.Forbidden) => "st-ok",
+        (ChangesQuery.IfiLost or ChangesQuery.IfiGained, _) => "st-na",
+        (ChangesQuery.Account, _) => "st-unknown",
         _ => "st-na",
     };
 }
