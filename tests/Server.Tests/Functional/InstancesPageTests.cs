@@ -51,7 +51,8 @@ public sealed class InstancesPageTests
         var lines = (await response.Content.ReadAsStringAsync()).TrimStart('\uFEFF').Split("\r\n", StringSplitOptions.RemoveEmptyEntries);
         Assert.Equal(["prod-ifi-on", "prod-ifi-off"], lines.Skip(1).Select(l => l.Split(',')[0]));
         Assert.StartsWith("Instance,Status,", lines[0], StringComparison.Ordinal);
-        // Where to reach it, the account the collector read, and since when its IFI state holds (its one poll).
+        // Where to reach it, the account the collector read, and since when its IFI state holds: the engine start its
+        // one poll reported (the engine reads the privilege when it starts).
         var header = lines[0].Split(',').ToList();
         var off = lines[2].Split(',');
         string Column(string name) => off[header.IndexOf(name)];
@@ -59,7 +60,7 @@ public sealed class InstancesPageTests
         var instance = fleet.Instances.Single(i => i.Registration.Name == "prod-ifi-off");
         Assert.Equal((instance.Registration.Host, instance.Registration.Port?.ToString(System.Globalization.CultureInfo.InvariantCulture)), (Column("Host"), Column("Port")));
         Assert.Equal(@"CORP\svc_sql", Column("Service account"));
-        Assert.Equal(instance.State.LastGoodPollAt!.Value.UtcDateTime.ToString("yyyy-MM-dd HH:mm:ss", System.Globalization.CultureInfo.InvariantCulture),
+        Assert.Equal(instance.Facts.ServiceStartedAt!.Value.UtcDateTime.ToString("yyyy-MM-dd HH:mm:ss", System.Globalization.CultureInfo.InvariantCulture),
             Column("IFI since (UTC)"));
     }
 
