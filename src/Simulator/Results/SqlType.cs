@@ -14,4 +14,18 @@ public enum SqlType
     DateTimeOffset,
     Decimal,
     SqlVariant,
+    // The types RPC parameters arrive as, so a parameter selected back keeps its type.
+    NChar,
+    VarChar,
+    Char,
+    VarBinary,
+    Binary,
+    Float,
+    Real,
+    Money,
+    SmallMoney,
+    SmallDateTime,
+    Date,
+    Time,
+    UniqueIdentifier,
 }

@@ -15,18 +15,25 @@ internal static class TediousClient
 
     public sealed record Column(string Name, string Type);
 
+    public sealed record Parameter(string Name, string Type, object? Value);
+
     /// <summary>What tedious saw: the agreed TDS version ("7_4"), columns and rows, or the error it raised.</summary>
     public sealed record Result(string? TdsVersion, IReadOnlyList<Column> Columns, IReadOnlyList<JsonElement[]> Rows,
         string? Error, string Raw);
 
     /// <param name="encrypt">tedious's <c>encrypt</c>: false, true or "strict" (TDS 8.0).</param>
     /// <param name="tdsVersion">"7_1", "7_2", "7_3_A", "7_3_B" or "7_4".</param>
+    /// <param name="parameters">Typed parameters (tedious's TYPES names; VarBinary values in hex): the batch then goes as sp_executesql.</param>
     public static async Task<Result> RunAsync(int port, string login, string password, object encrypt, string sql,
-        string tdsVersion = "7_4")
+        string tdsVersion = "7_4", IReadOnlyList<Parameter>? parameters = null)
     {
         var directory = ClientsDirectory();
         // The simulator's self-signed certificate as the trusted root: strict mode (TDS 8.0) always checks it.
-        var settings = JsonSerializer.Serialize(new { port, user = login, password, encrypt, tdsVersion, sql, ca = ServerCertificate.ExportPem() });
+        var settings = JsonSerializer.Serialize(new
+        {
+            port, user = login, password, encrypt, tdsVersion, sql, ca = ServerCertificate.ExportPem(),
+            @params = (parameters ?? []).Select(p => new { name = p.Name, type = p.Type, value = p.Value }),
+        });
         var start = new ProcessStartInfo("node")
         {
             ArgumentList = { Path.Combine(directory, "query.mjs"), settings },
