@@ -28,4 +28,5 @@ public enum SqlType
     Date,
     Time,
     UniqueIdentifier,
+    Numeric,
 }

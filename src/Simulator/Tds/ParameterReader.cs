@@ -133,13 +133,14 @@ internal static class ParameterReader
                 var precision = r.Byte();
                 var scale = r.Byte();
                 var length = r.Byte();
-                if (length == 0) return new TypedValue(SqlType.Decimal, null, Precision: precision, Scale: scale);
+                var sqlType = type == NumericN ? SqlType.Numeric : SqlType.Decimal;
+                if (length == 0) return new TypedValue(sqlType, null, Precision: precision, Scale: scale);
                 var positive = r.Byte() == 1;
                 var mantissa = new byte[16];
                 r.Bytes(length - 1).CopyTo(mantissa);
                 var value = new decimal(BitConverter.ToInt32(mantissa, 0), BitConverter.ToInt32(mantissa, 4),
                     BitConverter.ToInt32(mantissa, 8), !positive, scale);
-                return new TypedValue(SqlType.Decimal, value, Precision: precision, Scale: scale);
+                return new TypedValue(sqlType, value, Precision: precision, Scale: scale);
             }
             case GuidN:
             {

@@ -11,7 +11,7 @@ internal static class ValueEncoder
 {
     const byte Int1 = 0x30, Bit = 0x32, Int2 = 0x34, Int4 = 0x38, DateTime = 0x3D, Int8 = 0x7F;
     const byte IntN = 0x26, BitN = 0x68, DateTimeN = 0x6F, DateTime2N = 0x2A, DateTimeOffsetN = 0x2B,
-        DecimalN = 0x6A, NVarChar = 0xE7, Variant = 0x62, NText = 0x63, NChar = 0xEF, BigVarChar = 0xA7, BigChar = 0xAF,
+        DecimalN = 0x6A, NumericN = 0x6C, NVarChar = 0xE7, Variant = 0x62, NText = 0x63, NChar = 0xEF, BigVarChar = 0xA7, BigChar = 0xAF,
         BigVarBinary = 0xA5, BigBinary = 0xAD, FloatN = 0x6D, MoneyN = 0x6E, DateN = 0x28, TimeN = 0x29, GuidN = 0x24;
     const int VariantMaxLength = 8009;
     static readonly DateTime SqlDateTimeEpoch = new(1900, 1, 1);
@@ -41,8 +41,9 @@ internal static class ValueEncoder
             case SqlType.DateTimeOffset:
                 w.Byte(DateTimeOffsetN); w.Byte(c.Scale);
                 break;
-            case SqlType.Decimal:
-                w.Byte(DecimalN); w.Byte(DecimalSize(c.Precision)); w.Byte(c.Precision); w.Byte(c.Scale);
+            case SqlType.Decimal or SqlType.Numeric:
+                w.Byte(c.Type == SqlType.Numeric ? NumericN : DecimalN);
+                w.Byte(DecimalSize(c.Precision)); w.Byte(c.Precision); w.Byte(c.Scale);
                 break;
             case SqlType.SqlVariant:
                 w.Byte(Variant); w.Int32(VariantMaxLength);
@@ -136,7 +137,7 @@ internal static class ValueEncoder
                 WriteTimeAndDate(w, dto.UtcDateTime, c.Scale);
                 w.Int16((short)dto.Offset.TotalMinutes);
                 break;
-            case SqlType.Decimal:
+            case SqlType.Decimal or SqlType.Numeric:
                 if (value is null) { w.Byte(0); break; }
                 w.Byte(DecimalSize(c.Precision));
                 WriteDecimalBody(w, Convert.ToDecimal(value), c.Scale, DecimalSize(c.Precision) - 1);
