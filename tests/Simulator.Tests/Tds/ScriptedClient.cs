@@ -49,36 +49,16 @@ internal static class ScriptedClient
     private static async Task<Result> RunAsync(string program, IReadOnlyList<string> arguments, string script, string? missing)
     {
         if (missing is not null) throw new InvalidOperationException(missing);
-        var start = new ProcessStartInfo(program)
-        {
-            RedirectStandardInput = true,
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-        };
+        var start = new ProcessStartInfo(program);
         foreach (var argument in arguments) start.ArgumentList.Add(argument);
-        using var process = Process.Start(start) ?? throw new InvalidOperationException($"{program} did not start.");
-        var output = process.StandardOutput.ReadToEndAsync();
-        var errors = process.StandardError.ReadToEndAsync();
-        await process.StandardInput.WriteAsync(script);
-        process.StandardInput.Close();
-        using var deadline = new CancellationTokenSource(Timeout);
-        try
-        {
-            await process.WaitForExitAsync(deadline.Token);
-        }
-        catch (OperationCanceledException)
-        {
-            process.Kill(entireProcessTree: true);
-            throw new TimeoutException($"{program} did not finish within {Timeout.TotalSeconds} s:\n{await output}\n{await errors}");
-        }
-
-        var raw = $"{await output}\n{await errors}";
-        var lines = (await output).Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
+        var output = await ClientProcess.RunAsync(start, script, Timeout);
+        var raw = $"{output.Standard}\n{output.Errors}";
+        var lines = output.Standard.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
             .Where(line => line.StartsWith('{'))
             .Select(line => JsonDocument.Parse(line).RootElement.Clone())
             .ToList();
         if (lines.Count == 0 || !lines[0].GetProperty("connected").GetBoolean())
-            throw new InvalidOperationException($"{program} did not connect (exit {process.ExitCode}):\n{raw}");
+            throw new InvalidOperationException($"{program} did not connect (exit {output.ExitCode}):\n{raw}");
         return new Result(lines, raw);
     }
 

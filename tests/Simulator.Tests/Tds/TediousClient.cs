@@ -38,26 +38,12 @@ internal static class TediousClient
         {
             ArgumentList = { Path.Combine(directory, "query.mjs"), settings },
             WorkingDirectory = directory,
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
         };
-        using var process = Process.Start(start) ?? throw new InvalidOperationException("node did not start.");
-        var output = process.StandardOutput.ReadToEndAsync();
-        var errors = process.StandardError.ReadToEndAsync();
-        using var deadline = new CancellationTokenSource(Timeout);
-        try
-        {
-            await process.WaitForExitAsync(deadline.Token);
-        }
-        catch (OperationCanceledException)
-        {
-            process.Kill(entireProcessTree: true);
-            throw new TimeoutException($"tedious did not finish within {Timeout.TotalSeconds} s:\n{await output}\n{await errors}");
-        }
+        var output = await ClientProcess.RunAsync(start, input: null, Timeout);
 
-        var raw = (await output).Trim();
+        var raw = output.Standard.Trim();
         if (raw.Length == 0)
-            throw new InvalidOperationException($"tedious printed nothing (exit {process.ExitCode}):\n{await errors}");
+            throw new InvalidOperationException($"tedious printed nothing (exit {output.ExitCode}):\n{output.Errors}");
         using var document = JsonDocument.Parse(raw.Split('\n')[^1]);
         var root = document.RootElement;
         return new Result(
