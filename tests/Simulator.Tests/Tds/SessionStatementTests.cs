@@ -63,6 +63,20 @@ public sealed class SessionStatementTests
         Assert.Equal([3902], result.Errors);
     }
 
+    // tedious sends the set-up as one batch: each statement sees the ones before it.
+    [Fact]
+    public async Task Tedious_batch_sees_its_use_and_begin_tran()
+    {
+        await using var fleet = TestFleet.StartOne("2019");
+
+        var result = await TediousClient.RunAsync(fleet["sql"].Port, TestFleet.Login, TestFleet.Password, true,
+            "SET NOCOUNT ON; USE [msdb]; BEGIN TRAN; SELECT DB_NAME() AS d, @@TRANCOUNT AS n, @@MAX_PRECISION AS p; ROLLBACK");
+
+        Assert.True(result.Error is null, result.Raw);
+        Assert.Equal(["msdb", "1", "38"], Assert.Single(result.Rows).Select(v => v.ToString()));
+        Assert.Equal("TinyInt", result.Columns[2].Type);
+    }
+
     // jTDS ends a transaction with "IF @@TRANCOUNT > 0 COMMIT TRAN" after SET IMPLICIT_TRANSACTIONS ON.
     [Fact]
     public async Task Jtds_commits_and_rolls_back_with_autocommit_off()
