@@ -7,6 +7,9 @@
 #   nodejs, npm, oidc-provider  the OpenID Connect provider the sign-in tests run on loopback (tests/OidcProvider)
 #   axe-core                    the accessibility rules the browser tests run on every page (tests/Accessibility)
 #   tedious                  Node.js's TDS driver, a second independent client for the simulator's tests (tests/TdsClients)
+#   libjtds-java, default-jdk-headless  jTDS, a JDBC driver, and the JDK that runs its script from source
+#                            (tests/TdsClients/JtdsScript.java): a third independent client for the simulator's tests
+#   python3-pymssql          pymssql on FreeTDS's db-lib (tests/TdsClients/dblib_script.py), a fourth
 #   krb5-kdc, krb5-admin-server, krb5-user  the MIT Kerberos KDC (krb5kdc, kdb5_util, kadmin.local) and kinit/klist
 #                            for the integrated security tests (tests/Collector.Tests/Kerberos); each test run starts
 #                            its own KDC on loopback, the system's krb5.conf is not used
@@ -20,6 +23,9 @@ command -v docker-compose >/dev/null 2>&1 || missing+=(docker-compose)
 [ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
+[ -f /usr/share/java/jtds.jar ] || missing+=(libjtds-java)
+java --list-modules 2>/dev/null | grep -q '^jdk.compiler' || missing+=(default-jdk-headless)  # a .java file run from source needs the compiler
+/usr/bin/python3 -c 'import pymssql' >/dev/null 2>&1 || missing+=(python3-pymssql)
 [ -x /usr/sbin/krb5kdc ] || missing+=(krb5-kdc)
 [ -x /usr/sbin/kadmin.local ] || missing+=(krb5-admin-server)
 [ -x /usr/bin/kinit ] || missing+=(krb5-user)

@@ -1,9 +1,11 @@
 // Runs one batch through tedious and prints what the driver saw as one line of JSON, for the simulator's tests.
 // Usage: node query.mjs '{"port":1433,"user":"u","password":"p","encrypt":true|false|"strict","tdsVersion":"7_4","sql":"SELECT 1","ca":"PEM"}'
+// With "params" ([{"name":"b","type":"VarBinary","value":"0102"}]) the batch goes as sp_executesql with those typed
+// parameters (tedious's TYPES; a VarBinary value is hex). Binary values come back as hex.
 // With "ca", the server certificate is checked against it (TDS 8.0 strict mode checks the certificate whatever
 // trustServerCertificate says); without it, any certificate is trusted.
 // Output: {"tdsVersion":"7_4","columns":[{"name":"x","type":"Int"}],"rows":[[1]]} or {"error":{"message":"...","code":"..."}}
-import { Connection, Request } from 'tedious';
+import { Connection, Request, TYPES } from 'tedious';
 
 const settings = JSON.parse(process.argv[2]);
 const print = (value) => process.stdout.write(JSON.stringify(value) + '\n');
@@ -40,7 +42,10 @@ connection.on('connect', (error) => {
   request.on('columnMetadata', (metadata) => {
     for (const column of metadata) columns.push({ name: column.colName, type: column.type.name });
   });
-  request.on('row', (row) => rows.push(row.map((cell) => (cell.value instanceof Date ? cell.value.toISOString() : cell.value))));
+  for (const p of settings.params ?? [])
+    request.addParameter(p.name, TYPES[p.type], p.type === 'VarBinary' ? Buffer.from(p.value, 'hex') : p.value);
+  const show = (value) => (value instanceof Date ? value.toISOString() : Buffer.isBuffer(value) ? value.toString('hex') : value);
+  request.on('row', (row) => rows.push(row.map((cell) => show(cell.value))));
   connection.execSql(request);
 });
 connection.on('error', (error) => {

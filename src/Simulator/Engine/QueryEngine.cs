@@ -27,10 +27,11 @@ public sealed class QueryEngine(Action<string>? log = null, TimeProvider? clock 
             return new BatchResult(SqlErrors.Fault(session.Instance.Faults.ErrorNumber, session));
         }
 
-        List<Func<BatchItem>> steps;
+        List<Func<IReadOnlyList<BatchItem>>> steps;
         try
         {
-            steps = Compile(sql, parameters, session);
+            var scope = new BindScope(session, parameters) { Clock = clock ?? TimeProvider.System };
+            steps = [.. Parser.ParseBatch(sql).SelectMany(statement => Compile(statement, scope))];
         }
         catch (QueryException e)
         {
@@ -44,7 +45,7 @@ public sealed class QueryEngine(Action<string>? log = null, TimeProvider? clock 
         {
             try
             {
-                items.Add(step());
+                items.AddRange(step());
             }
             catch (QueryException e)
             {
@@ -60,32 +61,32 @@ public sealed class QueryEngine(Action<string>? log = null, TimeProvider? clock 
         return new BatchResult(items);
     }
 
-    private List<Func<BatchItem>> Compile(
-        string sql, IReadOnlyDictionary<string, object?> parameters, SessionContext session)
+    /// <summary>What runs one statement; each step runs when the steps before it have run (USE, BEGIN TRAN, IF see their effects).</summary>
+    private static List<Func<IReadOnlyList<BatchItem>>> Compile(Statement statement, BindScope scope)
     {
-        var scope = new BindScope(session, parameters) { Clock = clock ?? TimeProvider.System };
-        var steps = new List<Func<BatchItem>>();
-        foreach (var statement in Parser.ParseBatch(sql))
+        var session = scope.Session;
+        switch (statement)
         {
-            switch (statement)
-            {
-                case SelectStatement select:
-                    var compiled = SelectCompiler.Compile(select, scope);
-                    steps.Add(() => compiled.Execute(session));
-                    break;
-                case ExecStatement exec:
-                    steps.Add(ProcedureCatalog.Bind(exec, scope));
-                    break;
-                case DbccStatement dbcc:
-                    steps.AddRange(DbccCommands.Bind(dbcc, scope));
-                    break;
-                default:
-                    steps.Add(() => new StatementDone());
-                    break;
-            }
+            case SelectStatement select:
+                var compiled = SelectCompiler.Compile(select, scope);
+                return [() => [compiled.Execute(session)]];
+            case ExecStatement exec:
+                var procedure = ProcedureCatalog.Bind(exec, scope);
+                return [() => [procedure()]];
+            case DbccStatement dbcc:
+                return [.. DbccCommands.Bind(dbcc, scope).Select(step => (Func<IReadOnlyList<BatchItem>>)(() => [step()]))];
+            case UseStatement use:
+                return [() => [SessionStatements.Use(use, session)]];
+            case TransactionStatement transaction:
+                return [() => [SessionStatements.Transaction(transaction, session)]];
+            case IfStatement conditional:
+                var tests = conditional.Conditions.Select(c => ConditionBinder.Bind(c, scope)).ToList();
+                var then = Compile(conditional.Then, scope);
+                var otherwise = conditional.Else is null ? [] : Compile(conditional.Else, scope);
+                return [() => [.. (tests.All(test => test([]) == true) ? then : otherwise).SelectMany(step => step())]];
+            default:
+                return [() => [new StatementDone()]];
         }
-
-        return steps;
     }
 
     private void Report(QueryException error, string sql, SessionContext session)

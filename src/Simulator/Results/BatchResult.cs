@@ -25,3 +25,25 @@ public sealed record StatementDone(long? RowCount = null) : BatchItem;
 
 /// <summary>A sql_variant value: the base type decides how the value is encoded.</summary>
 public sealed record VariantValue(SqlType BaseType, object Value);
+
+/// <summary>USE changed the session's database: an ENVCHANGE (type 1) and Msg 5701, as at login.</summary>
+public sealed record DatabaseChanged(string Database, string Previous) : BatchItem;
+
+public enum TransactionEvent
+{
+    Began,
+    Committed,
+    RolledBack,
+}
+
+/// <summary>
+/// The outermost transaction began or ended: an ENVCHANGE of type 8, 9 or 10 with its descriptor ([MS-TDS] 2.2.7.9),
+/// which a TDS 7.2+ client sends back in the ALL_HEADERS of its later requests.
+/// </summary>
+public sealed record TransactionChanged(TransactionEvent Event, long Descriptor) : BatchItem;
+
+/// <summary>
+/// An RPC parameter's value with the type its TYPE_INFO declared ([MS-TDS] 2.2.5.4): selected back, it is that type.
+/// <see cref="MaxLength"/> is in characters for nvarchar/nchar, in bytes for varchar/char/varbinary/binary, -1 for max.
+/// </summary>
+public sealed record TypedValue(SqlType Type, object? Value, int MaxLength = 0, byte Precision = 0, byte Scale = 0);

@@ -22,7 +22,10 @@ internal static class ClientTdsVersions
     /// <summary>Whether the client reads the max types as PLP (7.2 and later) rather than ntext.</summary>
     public static bool HasPlp(uint version) => version >= Tds72;
 
-    /// <summary>The column as this client sees it: a 7.3+ date/time type becomes nvarchar of its string form's length.</summary>
+    /// <summary>
+    /// The column as this client sees it: a 7.3+ date/time type becomes nvarchar of its string form's length
+    /// ("Using Date and Time Data", down-level clients: date nvarchar(10), time(n) nvarchar(8 + n + 1)).
+    /// </summary>
     public static ResultColumn OnWire(ResultColumn column, uint version)
     {
         if (version >= Tds73A) return column;
@@ -30,6 +33,8 @@ internal static class ClientTdsVersions
         {
             SqlType.DateTime2 => ResultColumn.NVarChar(column.Name, DateTime2Length(column.Scale), column.Nullable),
             SqlType.DateTimeOffset => ResultColumn.NVarChar(column.Name, DateTime2Length(column.Scale) + 7, column.Nullable),
+            SqlType.Date => ResultColumn.NVarChar(column.Name, 10, column.Nullable),
+            SqlType.Time => ResultColumn.NVarChar(column.Name, DateTime2Length(column.Scale) - 11, column.Nullable),
             _ => column,
         };
     }
@@ -43,6 +48,9 @@ internal static class ClientTdsVersions
             (SqlType.DateTime2, DateTime d) => d.ToString(DateTime2Format(column.Scale), CultureInfo.InvariantCulture),
             (SqlType.DateTimeOffset, DateTimeOffset o) =>
                 o.ToString(DateTime2Format(column.Scale) + " zzz", CultureInfo.InvariantCulture),
+            (SqlType.Date, DateTime d) => d.ToString("yyyy-MM-dd", CultureInfo.InvariantCulture),
+            (SqlType.Time, TimeSpan t) => t.ToString(@"hh\:mm\:ss" + (column.Scale > 0 ? @"\." + new string('f', column.Scale) : ""),
+                CultureInfo.InvariantCulture),
             _ => value,
         };
     }

@@ -2,14 +2,18 @@ using System.Text;
 
 namespace IfiDashboard.Simulator.Tds;
 
+/// <summary>One RPC parameter: its name (empty when sent by position), value and whether it is an output parameter.</summary>
+internal sealed record RpcParameter(string Name, object? Value, bool IsOutput);
+
 /// <summary>
-/// An RPC request ([MS-TDS] 2.2.6.6). Every parameterised Dapper query arrives as sp_executesql (proc id 10) with
-/// @stmt, @params and then the values; a statement longer than 4000 characters arrives as NTEXT.
+/// An RPC request ([MS-TDS] 2.2.6.6): a procedure by name or well-known id, and its parameters in the order sent.
+/// Every parameterised Dapper query arrives as sp_executesql (proc id 10); a statement longer than 4000 characters
+/// arrives as NTEXT. <see cref="RpcProcedures"/> decides what it runs.
 /// </summary>
-internal sealed record RpcRequest(string ProcedureName, string? Statement, IReadOnlyDictionary<string, object?> Parameters)
+internal sealed record RpcRequest(string ProcedureName, IReadOnlyList<RpcParameter> Parameters)
 {
     const ushort ProcIdSwitch = 0xFFFF;
-    const ushort SpExecuteSql = 10;
+    const byte ByRefValue = 0x01;
 
     /// <summary>The well-known procedure ids of [MS-TDS] 2.2.6.6.</summary>
     static readonly string[] ProcIds =
@@ -34,36 +38,17 @@ internal sealed record RpcRequest(string ProcedureName, string? Statement, IRead
         else procedure = reader.Ucs2(nameLength);
         reader.UInt16(); // OptionFlags
 
-        var positional = new List<object?>();
-        var named = new Dictionary<string, object?>(StringComparer.OrdinalIgnoreCase);
+        var parameters = new List<RpcParameter>();
         while (reader.Remaining > 0)
         {
             var next = payload[reader.Position];
             if (next is 0xFF or 0xFE)
                 throw new TdsProtocolException("Batched RPC requests are not supported by the simulator.");
             var name = reader.BVarChar();
-            reader.Byte(); // StatusFlags
-            var value = ParameterReader.ReadTypedValue(reader);
-            positional.Add(value);
-            if (name.Length > 0) named[name] = value;
+            var status = reader.Byte();
+            parameters.Add(new RpcParameter(name, ParameterReader.ReadTypedValue(reader), (status & ByRefValue) != 0));
         }
-
-        // Any other procedure runs as the EXEC a batch would send, so the engine answers it as SQL Server does (its
-        // result, or Msg 2812 and a log line for one the simulator does not model) on an open connection.
-        if (!procedure.Equals("sp_executesql", StringComparison.OrdinalIgnoreCase))
-        {
-            var arguments = positional.Select((value, i) => ($"@rpc{i}", value)).ToList();
-            var exec = $"EXEC {procedure} {string.Join(", ", arguments.Select(a => a.Item1))}".TrimEnd();
-            return new RpcRequest(procedure, exec, arguments.ToDictionary(a => a.Item1, a => a.value, StringComparer.OrdinalIgnoreCase));
-        }
-
-        // sp_executesql: @stmt, @params, then the parameter values by name.
-        var statement = positional.Count > 0 ? positional[0] as string : null;
-        var values = new Dictionary<string, object?>(StringComparer.OrdinalIgnoreCase);
-        foreach (var (key, value) in named)
-            if (!key.Equals("@stmt", StringComparison.OrdinalIgnoreCase) && !key.Equals("@params", StringComparison.OrdinalIgnoreCase))
-                values[key] = value;
-        return new RpcRequest(procedure, statement, values);
+        return new RpcRequest(procedure, parameters);
     }
 
     /// <summary>ALL_HEADERS: a total length that counts itself, then the headers (transaction descriptor, trace).</summary>

@@ -2,6 +2,7 @@ using System.Net.Security;
 using System.Net.Sockets;
 using System.Security.Authentication;
 using IfiDashboard.Simulator.Engine;
+using IfiDashboard.Simulator.Engine.Parsing;
 using IfiDashboard.Simulator.Hosting;
 using IfiDashboard.Simulator.Results;
 using IfiDashboard.Simulator.Scenarios;
@@ -23,6 +24,8 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
     TdsTransport _transport = null!;
     SessionContext? _session;
     uint _tdsVersion = ClientTdsVersions.Tds74;
+    string _loginDatabase = "master";
+    readonly RpcProcedures _procedures = new();
 
 
     ScenarioInstance Scenario => instance.Scenario;
@@ -204,6 +207,7 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
         Transcript.Add(TranscriptKinds.Login, $"{account.Name} app={login.AppName} tds=0x{_tdsVersion:X8}");
         var database = string.IsNullOrEmpty(login.Database) ? "master" : login.Database;
         _session = new SessionContext(Scenario, instance.Profile, account, database);
+        _loginDatabase = database;
         tokens.EnvChange(1, database, "master");
         tokens.Message(new SqlMessage(5701, 2, 0, $"Changed database context to '{database}'."));
         tokens.CollationEnvChange();
@@ -285,7 +289,7 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
                     await WriteAttentionAckAsync(ct);
                     break;
                 case TdsPacketType.TransactionManager:
-                    await WriteDoneAsync(ct);
+                    await WriteResultAsync(RunTransactionManagerRequest(message.Payload), false, ct);
                     break;
                 default:
                     throw new TdsProtocolException($"Unexpected packet type 0x{message.Type:X2} after login.");
@@ -301,17 +305,17 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
     {
         if (message.ResetsConnection)
         {
+            // The session as the login left it ([MS-TDS] 2.2.3.1.2, RESETCONNECTION): its database, no transaction.
             Transcript.Add(TranscriptKinds.Reset, "reset connection");
-            _session = _session! with { Database = "master" };
+            _session = _session! with { Database = _loginDatabase, TransactionCount = 0, TransactionDescriptor = 0 };
         }
-        bool isRpc;
-        string sql;
-        IReadOnlyDictionary<string, object?> parameters;
+        var isRpc = message.Type == TdsPacketType.Rpc;
+        RpcPlan plan;
         try
         {
-            (isRpc, sql, parameters) = Decode(message);
+            plan = Decode(message);
         }
-        catch (TdsProtocolException e) when (message.Type == TdsPacketType.Rpc)
+        catch (TdsProtocolException e) when (isRpc)
         {
             // The whole request was read: answer it with SQL Server's RPC stream error, keep the connection.
             Transcript.Add(TranscriptKinds.ProtocolError, e.Message);
@@ -319,7 +323,8 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
                 $"The incoming tabular data stream (TDS) remote procedure call (RPC) protocol stream is incorrect. {e.Message}")), true, ct);
             return null;
         }
-        Transcript.Add(isRpc ? TranscriptKinds.Rpc : TranscriptKinds.Batch, sql);
+        // A procedure that runs no statement (sp_prepare, sp_unprepare) is logged by its name.
+        Transcript.Add(isRpc ? TranscriptKinds.Rpc : TranscriptKinds.Batch, plan.Sql.Length > 0 || !isRpc ? plan.Sql : plan.Procedure);
 
         using var attention = CancellationTokenSource.CreateLinkedTokenSource(ct);
         var nextRead = _transport.ReadMessageAsync(ct);
@@ -338,7 +343,8 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
 
         try
         {
-            await WriteResultAsync(engine.Execute(sql, parameters, _session!), isRpc, ct);
+            var result = plan.Error is { } error ? BatchResult.Of(error) : engine.Execute(plan.Sql, plan.Parameters, _session!);
+            await WriteResultAsync(result, isRpc, ct, plan.Outputs);
         }
         catch (Exception e) when (IsSimulatorBug(e))
         {
@@ -350,21 +356,47 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
         return nextRead;
     }
 
+    /// <summary>
+    /// A transaction manager request ([MS-TDS] 2.2.6.9; SqlConnection.BeginTransaction sends one): begin, commit and
+    /// rollback act as the statements do; save points and distributed transactions change nothing observable.
+    /// </summary>
+    BatchResult RunTransactionManagerRequest(byte[] payload)
+    {
+        const ushort BeginXact = 5, CommitXact = 7, RollbackXact = 8;
+        var reader = new PayloadReader(payload);
+        if (_tdsVersion >= ClientTdsVersions.Tds72) RpcRequest.SkipAllHeaders(reader);
+        TransactionAction? action = reader.UInt16() switch
+        {
+            BeginXact => TransactionAction.Begin,
+            CommitXact => TransactionAction.Commit,
+            RollbackXact => TransactionAction.Rollback,
+            _ => null,
+        };
+        Transcript.Add(TranscriptKinds.Batch, $"transaction manager: {action?.ToString() ?? "other"}");
+        if (action is not { } known) return BatchResult.Of(new StatementDone());
+        try
+        {
+            return BatchResult.Of(SessionStatements.Transaction(new TransactionStatement(known, 1), _session!));
+        }
+        catch (QueryException e)
+        {
+            return new BatchResult(e.Messages);
+        }
+    }
+
     static bool IsSimulatorBug(Exception e) =>
         e is not (IOException or SocketException or AuthenticationException or OperationCanceledException
             or ObjectDisposedException or TdsProtocolException);
 
-    (bool IsRpc, string Sql, IReadOnlyDictionary<string, object?> Parameters) Decode(TdsMessage message)
+    RpcPlan Decode(TdsMessage message)
     {
         // ALL_HEADERS came with TDS 7.2: a 7.1 client's batch is the SQL text alone.
         var allHeaders = _tdsVersion >= ClientTdsVersions.Tds72;
-        if (message.Type == TdsPacketType.SqlBatch)
-            return (false, RpcRequest.ParseSqlBatch(message.Payload, allHeaders), new Dictionary<string, object?>());
-        var rpc = RpcRequest.Parse(message.Payload, allHeaders);
-        return (true, rpc.Statement ?? "", rpc.Parameters);
+        if (message.Type == TdsPacketType.SqlBatch) return RpcPlan.Batch(RpcRequest.ParseSqlBatch(message.Payload, allHeaders));
+        return _procedures.Plan(RpcRequest.Parse(message.Payload, allHeaders));
     }
 
-    async Task WriteResultAsync(BatchResult result, bool isRpc, CancellationToken ct)
+    async Task WriteResultAsync(BatchResult result, bool isRpc, CancellationToken ct, IReadOnlyList<RpcOutput>? outputs = null)
     {
         var payload = new PayloadWriter(1024);
         var tokens = new TokenWriter(payload, instance.ServerName, _transport.PacketSize, _tdsVersion);
@@ -393,13 +425,23 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
                 case SqlMessage info:
                     tokens.Message(info);
                     break;
+                case DatabaseChanged change:
+                    tokens.EnvChange(1, change.Database, change.Previous);
+                    tokens.Message(new SqlMessage(5701, 1, 0, $"Changed database context to '{change.Database}'."));
+                    tokens.Done(more, 0, 0, inProc: isRpc);
+                    break;
+                case TransactionChanged change:
+                    // Transaction ENVCHANGEs came with TDS 7.2; an older client keeps no descriptor.
+                    if (_tdsVersion >= ClientTdsVersions.Tds72) tokens.TransactionEnvChange(change.Event, change.Descriptor);
+                    tokens.Done(more, 0, 0, inProc: isRpc);
+                    break;
                 case StatementDone done:
                     tokens.Done(done.RowCount is null ? more : (ushort)(more | TokenWriter.DoneCount), 0, done.RowCount ?? 0, inProc: isRpc);
                     break;
             }
         }
         if (items.Count == 0 && !isRpc) tokens.Done(TokenWriter.DoneFinal, 0, 0);
-        if (isRpc) tokens.ProcedureEnd(items.Any(item => item is SqlMessage { IsError: true }));
+        if (isRpc) tokens.ProcedureEnd(items.Any(item => item is SqlMessage { IsError: true }), outputs ?? []);
         await _transport.WriteMessageAsync(TdsPacketType.TabularResult, payload.Written, ct);
     }
 
@@ -422,13 +464,6 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
     {
         var payload = new PayloadWriter(16);
         new TokenWriter(payload, instance.ServerName, tdsVersion: _tdsVersion).Done(TokenWriter.DoneAttention, 0, 0);
-        await _transport.WriteMessageAsync(TdsPacketType.TabularResult, payload.Written, ct);
-    }
-
-    async Task WriteDoneAsync(CancellationToken ct)
-    {
-        var payload = new PayloadWriter(16);
-        new TokenWriter(payload, instance.ServerName, tdsVersion: _tdsVersion).Done(TokenWriter.DoneFinal, 0, 0);
         await _transport.WriteMessageAsync(TdsPacketType.TabularResult, payload.Written, ct);
     }
 }

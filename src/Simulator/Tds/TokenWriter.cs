@@ -9,7 +9,7 @@ internal sealed class TokenWriter(PayloadWriter writer, string serverName, int p
     uint tdsVersion = ClientTdsVersions.Tds74)
 {
     const byte TokenLoginAck = 0xAD, TokenEnvChange = 0xE3, TokenInfo = 0xAB, TokenError = 0xAA,
-        TokenDone = 0xFD, TokenDoneInProc = 0xFF, TokenDoneProc = 0xFE, TokenReturnStatus = 0x79, TokenColMetadata = 0x81,
+        TokenDone = 0xFD, TokenDoneInProc = 0xFF, TokenDoneProc = 0xFE, TokenReturnStatus = 0x79, TokenReturnValue = 0xAC, TokenColMetadata = 0x81,
         TokenRow = 0xD1, TokenFeatureExtAck = 0xAE, TokenSspi = 0xED;
 
     /// <summary>SQL_Latin1_General_CP1_CI_AS: LCID 0x0409, flags 0xD0, sort id 52.</summary>
@@ -45,6 +45,18 @@ internal sealed class TokenWriter(PayloadWriter writer, string serverName, int p
         writer.BVarChar(newValue);
         writer.BVarChar(oldValue);
         writer.PatchUInt16(start, (ushort)(writer.Length - start - 2));
+    }
+
+    /// <summary>ENVCHANGE 8 (begin), 9 (commit) or 10 (rollback): the descriptor is the new value on begin, the old one after.</summary>
+    public void TransactionEnvChange(TransactionEvent change, long descriptor)
+    {
+        writer.Byte(TokenEnvChange);
+        writer.UInt16(1 + 1 + 8 + 1);
+        writer.Byte(change switch { TransactionEvent.Began => 8, TransactionEvent.Committed => 9, _ => 10 });
+        if (change != TransactionEvent.Began) writer.Byte(0);
+        writer.Byte(8);
+        writer.Int64(descriptor);
+        if (change == TransactionEvent.Began) writer.Byte(0);
     }
 
     public void CollationEnvChange()
@@ -89,12 +101,30 @@ internal sealed class TokenWriter(PayloadWriter writer, string serverName, int p
         writer.PatchUInt16(start, (ushort)(writer.Length - start - 2));
     }
 
-    /// <summary>RETURNSTATUS (0, or -6 after an error) and DONEPROC: how sp_executesql ends.</summary>
-    public void ProcedureEnd(bool failed)
+    /// <summary>
+    /// RETURNSTATUS (0, or -6 after an error), the output parameters (RETURNVALUE, [MS-TDS] 2.2.7.18) and DONEPROC:
+    /// how a system procedure called by RPC ends.
+    /// </summary>
+    public void ProcedureEnd(bool failed, IReadOnlyList<RpcOutput> outputs)
     {
         writer.Byte(TokenReturnStatus);
         writer.Int32(failed ? -6 : 0);
+        foreach (var output in outputs) ReturnValue(output);
         WriteDone(TokenDoneProc, failed ? DoneError : DoneFinal, 0xE0, 0);
+    }
+
+    void ReturnValue(RpcOutput output)
+    {
+        var type = new ResultColumn(output.Name, SqlType.Int);
+        writer.Byte(TokenReturnValue);
+        writer.UInt16((ushort)output.Ordinal);
+        writer.BVarChar(output.Name);
+        writer.Byte(0x01); // Status: an output parameter
+        // UserType is a USHORT before TDS 7.2, a ULONG since; Flags: nullable.
+        if (tdsVersion < ClientTdsVersions.Tds72) writer.UInt16(0); else writer.UInt32(0);
+        writer.UInt16(0x01);
+        ValueEncoder.WriteTypeInfo(writer, type);
+        ValueEncoder.WriteValue(writer, type, output.Value, packetSize - TdsTransport.HeaderLength);
     }
 
     public void Done(ushort status, ushort currentCommand, long rowCount, bool inProc = false) =>

@@ -11,7 +11,8 @@ internal static class ValueEncoder
 {
     const byte Int1 = 0x30, Bit = 0x32, Int2 = 0x34, Int4 = 0x38, DateTime = 0x3D, Int8 = 0x7F;
     const byte IntN = 0x26, BitN = 0x68, DateTimeN = 0x6F, DateTime2N = 0x2A, DateTimeOffsetN = 0x2B,
-        DecimalN = 0x6A, NVarChar = 0xE7, Variant = 0x62, NText = 0x63;
+        DecimalN = 0x6A, NumericN = 0x6C, NVarChar = 0xE7, Variant = 0x62, NText = 0x63, NChar = 0xEF, BigVarChar = 0xA7, BigChar = 0xAF,
+        BigVarBinary = 0xA5, BigBinary = 0xAD, FloatN = 0x6D, MoneyN = 0x6E, DateN = 0x28, TimeN = 0x29, GuidN = 0x24;
     const int VariantMaxLength = 8009;
     static readonly DateTime SqlDateTimeEpoch = new(1900, 1, 1);
 
@@ -40,11 +41,42 @@ internal static class ValueEncoder
             case SqlType.DateTimeOffset:
                 w.Byte(DateTimeOffsetN); w.Byte(c.Scale);
                 break;
-            case SqlType.Decimal:
-                w.Byte(DecimalN); w.Byte(DecimalSize(c.Precision)); w.Byte(c.Precision); w.Byte(c.Scale);
+            case SqlType.Decimal or SqlType.Numeric:
+                w.Byte(c.Type == SqlType.Numeric ? NumericN : DecimalN);
+                w.Byte(DecimalSize(c.Precision)); w.Byte(c.Precision); w.Byte(c.Scale);
                 break;
             case SqlType.SqlVariant:
                 w.Byte(Variant); w.Int32(VariantMaxLength);
+                break;
+            case SqlType.NChar:
+                w.Byte(NChar); w.UInt16((ushort)(c.MaxLength * 2)); w.Bytes(TokenWriter.DefaultCollation);
+                break;
+            case SqlType.VarChar or SqlType.Char:
+                w.Byte(c.Type == SqlType.Char ? BigChar : BigVarChar);
+                w.UInt16(c.MaxLength < 0 ? (ushort)0xFFFF : (ushort)c.MaxLength);
+                w.Bytes(TokenWriter.DefaultCollation);
+                break;
+            case SqlType.VarBinary or SqlType.Binary:
+                w.Byte(c.Type == SqlType.Binary ? BigBinary : BigVarBinary);
+                w.UInt16(c.MaxLength < 0 ? (ushort)0xFFFF : (ushort)c.MaxLength);
+                break;
+            case SqlType.Float or SqlType.Real:
+                w.Byte(FloatN); w.Byte(c.Type == SqlType.Real ? (byte)4 : (byte)8);
+                break;
+            case SqlType.Money or SqlType.SmallMoney:
+                w.Byte(MoneyN); w.Byte(c.Type == SqlType.SmallMoney ? (byte)4 : (byte)8);
+                break;
+            case SqlType.SmallDateTime:
+                w.Byte(DateTimeN); w.Byte(4);
+                break;
+            case SqlType.Date:
+                w.Byte(DateN);
+                break;
+            case SqlType.Time:
+                w.Byte(TimeN); w.Byte(c.Scale);
+                break;
+            case SqlType.UniqueIdentifier:
+                w.Byte(GuidN); w.Byte(16);
                 break;
             default:
                 throw new NotSupportedException($"Column type {c.Type} cannot be encoded.");
@@ -105,13 +137,61 @@ internal static class ValueEncoder
                 WriteTimeAndDate(w, dto.UtcDateTime, c.Scale);
                 w.Int16((short)dto.Offset.TotalMinutes);
                 break;
-            case SqlType.Decimal:
+            case SqlType.Decimal or SqlType.Numeric:
                 if (value is null) { w.Byte(0); break; }
                 w.Byte(DecimalSize(c.Precision));
                 WriteDecimalBody(w, Convert.ToDecimal(value), c.Scale, DecimalSize(c.Precision) - 1);
                 break;
             case SqlType.SqlVariant:
                 WriteVariant(w, value as VariantValue);
+                break;
+            case SqlType.NChar:
+                WriteNVarChar(w, false, value as string, packetBody);
+                break;
+            case SqlType.VarChar or SqlType.Char:
+                WriteBytes(w, c.MaxLength < 0, value is string text ? System.Text.Encoding.Latin1.GetBytes(text) : null, packetBody);
+                break;
+            case SqlType.VarBinary or SqlType.Binary:
+                WriteBytes(w, c.MaxLength < 0, value as byte[], packetBody);
+                break;
+            case SqlType.Float:
+                if (value is null) { w.Byte(0); break; }
+                w.Byte(8); w.Int64(BitConverter.DoubleToInt64Bits(Convert.ToDouble(value)));
+                break;
+            case SqlType.Real:
+                if (value is null) { w.Byte(0); break; }
+                w.Byte(4); w.Int32(BitConverter.SingleToInt32Bits(Convert.ToSingle(value)));
+                break;
+            case SqlType.Money:
+                if (value is null) { w.Byte(0); break; }
+                var money = (long)decimal.Round(Convert.ToDecimal(value) * 10000m);
+                w.Byte(8); w.Int32((int)(money >> 32)); w.UInt32((uint)money);
+                break;
+            case SqlType.SmallMoney:
+                if (value is null) { w.Byte(0); break; }
+                w.Byte(4); w.Int32((int)decimal.Round(Convert.ToDecimal(value) * 10000m));
+                break;
+            case SqlType.SmallDateTime:
+                if (value is null) { w.Byte(0); break; }
+                var small = (DateTime)value;
+                w.Byte(4);
+                w.UInt16((ushort)(small.Date - SqlDateTimeEpoch).TotalDays);
+                w.UInt16((ushort)small.TimeOfDay.TotalMinutes);
+                break;
+            case SqlType.Date:
+                if (value is null) { w.Byte(0); break; }
+                var dayNumber = (int)(((DateTime)value).Date - System.DateTime.MinValue).TotalDays;
+                w.Byte(3); w.Byte((byte)dayNumber); w.Byte((byte)(dayNumber >> 8)); w.Byte((byte)(dayNumber >> 16));
+                break;
+            case SqlType.Time:
+                if (value is null) { w.Byte(0); break; }
+                var units = ((TimeSpan)value).Ticks / (long)Math.Pow(10, 7 - c.Scale);
+                w.Byte((byte)TimeSize(c.Scale));
+                for (var i = 0; i < TimeSize(c.Scale); i++) w.Byte((byte)(units >> (8 * i)));
+                break;
+            case SqlType.UniqueIdentifier:
+                if (value is null) { w.Byte(0); break; }
+                w.Byte(16); w.Bytes(((Guid)value).ToByteArray());
                 break;
             default:
                 throw new NotSupportedException($"Column type {c.Type} cannot be encoded.");
@@ -131,6 +211,22 @@ internal static class ValueEncoder
         if (text is null) { w.UInt16(0xFFFF); return; }
         w.UInt16(checked((ushort)(text.Length * 2)));
         w.Ucs2(text);
+    }
+
+    /// <summary>varchar, char, varbinary and binary values: USHORT length (0xFFFF for NULL), or PLP for the max types.</summary>
+    static void WriteBytes(PayloadWriter w, bool isMax, byte[]? bytes, int packetBody)
+    {
+        if (isMax)
+        {
+            if (bytes is null) { w.UInt64(ulong.MaxValue); return; }
+            w.UInt64((ulong)bytes.Length);
+            WritePlpChunks(w, bytes, packetBody);
+            w.UInt32(0);
+            return;
+        }
+        if (bytes is null) { w.UInt16(0xFFFF); return; }
+        w.UInt16(checked((ushort)bytes.Length));
+        w.Bytes(bytes);
     }
 
     /// <summary>

@@ -15,7 +15,7 @@ public sealed class ErrorReportingTests
     [InlineData("SELECT name FROM sys.databases d WHERE x.name = N'master'", 4104, "The multi-part identifier \"x.name\" could not be bound.")]
     [InlineData("SELECT NEWID()", 195, "'NEWID' is not a recognized built-in function name.")]
     [InlineData("SELECT name FROM sys.databases WHERE name = 'it", 105, "Unclosed quotation mark after the character string 'it'.")]
-    [InlineData("SELECT @@TRANCOUNT", 137, "Must declare the scalar variable \"@@TRANCOUNT\".")]
+    [InlineData("SELECT @@NO_SUCH_VARIABLE", 137, "Must declare the scalar variable \"@@NO_SUCH_VARIABLE\".")]
     [InlineData("SELECT CAST(1 AS money)", 243, "Type money is not a defined system type.")]
     public void Unknown_statements_answer_a_sql_server_error_and_log_instance_and_statement(string sql, int number, string text)
     {

@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using System.Text;
 
 namespace IfiDashboard.Simulator.Tests.Tds;
 
@@ -29,30 +28,10 @@ internal static class FreeTdsClient
             var start = new ProcessStartInfo(tsql)
             {
                 ArgumentList = { "-H", "127.0.0.1", "-p", port.ToString(System.Globalization.CultureInfo.InvariantCulture), "-U", login, "-P", password },
-                RedirectStandardInput = true,
-                RedirectStandardOutput = true,
-                RedirectStandardError = true,
-                StandardOutputEncoding = Encoding.UTF8,
                 Environment = { ["TDSVER"] = tdsVersion, ["FREETDSCONF"] = config },
             };
-            using var process = Process.Start(start) ?? throw new InvalidOperationException("tsql did not start.");
-            var output = process.StandardOutput.ReadToEndAsync();
-            var errors = process.StandardError.ReadToEndAsync();
-            await process.StandardInput.WriteAsync(script);
-            process.StandardInput.Close();
-            using var deadline = new CancellationTokenSource(Timeout);
-            try
-            {
-                await process.WaitForExitAsync(deadline.Token);
-            }
-            catch (OperationCanceledException)
-            {
-                process.Kill(entireProcessTree: true);
-                throw new TimeoutException(
-                    $"tsql did not finish within {Timeout.TotalSeconds} s and was killed. Output so far:\n{await output}\n{await errors}");
-            }
-
-            return new Result(process.ExitCode, await output, await errors);
+            var output = await ClientProcess.RunAsync(start, script, Timeout);
+            return new Result(output.ExitCode, output.Standard, output.Errors);
         }
         finally
         {

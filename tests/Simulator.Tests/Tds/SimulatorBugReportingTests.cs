@@ -14,10 +14,10 @@ public sealed class SimulatorBugReportingTests
         var instance = fleet["sql"];
         await using var connection = await TestFleet.OpenAsync(instance);
 
-        // The engine types every decimal parameter decimal(38, 10) (SQL Server would use the declared type), and
-        // decimal.MaxValue times 10^10 exceeds 38 digits: the encoder cannot put it on the wire.
+        // decimal.MaxValue times 10^10 exceeds 38 digits: the encoder cannot put it on the wire (SQL Server would
+        // refuse the CAST with an arithmetic overflow, which the engine does not model).
         var error = await Assert.ThrowsAsync<SqlException>(
-            () => connection.QuerySingleAsync<decimal>("SELECT @p AS v", new { p = decimal.MaxValue }));
+            () => connection.QuerySingleAsync<decimal>("SELECT CAST(@p AS decimal(38, 10)) AS v", new { p = decimal.MaxValue }));
 
         Assert.Equal(50000, error.Number);
         Assert.StartsWith("Simulator bug:", error.Message);

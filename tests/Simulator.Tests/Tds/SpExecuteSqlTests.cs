@@ -96,10 +96,10 @@ public sealed class SpExecuteSqlTests
         await using var connection = await TestFleet.OpenAsync(fleet["sql"]);
         var id = Guid.Parse("01234567-89ab-cdef-0123-456789abcdef");
 
-        // The simulator has no uniqueidentifier result type, so the value comes back as its text.
-        var back = await connection.QuerySingleAsync<string>("SELECT @p AS v", new { p = id });
+        // Selected back, the parameter is uniqueidentifier again: the layout is right both ways.
+        var back = await connection.QuerySingleAsync<Guid>("SELECT @p AS v", new { p = id });
 
-        Assert.Equal(id.ToString(), back, ignoreCase: true);
+        Assert.Equal(id, back);
     }
 
     private static Task<T> Echo<T>(Microsoft.Data.SqlClient.SqlConnection connection, T value) =>

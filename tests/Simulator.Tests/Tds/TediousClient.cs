@@ -15,42 +15,35 @@ internal static class TediousClient
 
     public sealed record Column(string Name, string Type);
 
+    public sealed record Parameter(string Name, string Type, object? Value);
+
     /// <summary>What tedious saw: the agreed TDS version ("7_4"), columns and rows, or the error it raised.</summary>
     public sealed record Result(string? TdsVersion, IReadOnlyList<Column> Columns, IReadOnlyList<JsonElement[]> Rows,
         string? Error, string Raw);
 
     /// <param name="encrypt">tedious's <c>encrypt</c>: false, true or "strict" (TDS 8.0).</param>
     /// <param name="tdsVersion">"7_1", "7_2", "7_3_A", "7_3_B" or "7_4".</param>
+    /// <param name="parameters">Typed parameters (tedious's TYPES names; VarBinary values in hex): the batch then goes as sp_executesql.</param>
     public static async Task<Result> RunAsync(int port, string login, string password, object encrypt, string sql,
-        string tdsVersion = "7_4")
+        string tdsVersion = "7_4", IReadOnlyList<Parameter>? parameters = null)
     {
         var directory = ClientsDirectory();
         // The simulator's self-signed certificate as the trusted root: strict mode (TDS 8.0) always checks it.
-        var settings = JsonSerializer.Serialize(new { port, user = login, password, encrypt, tdsVersion, sql, ca = ServerCertificate.ExportPem() });
+        var settings = JsonSerializer.Serialize(new
+        {
+            port, user = login, password, encrypt, tdsVersion, sql, ca = ServerCertificate.ExportPem(),
+            @params = (parameters ?? []).Select(p => new { name = p.Name, type = p.Type, value = p.Value }),
+        });
         var start = new ProcessStartInfo("node")
         {
             ArgumentList = { Path.Combine(directory, "query.mjs"), settings },
             WorkingDirectory = directory,
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
         };
-        using var process = Process.Start(start) ?? throw new InvalidOperationException("node did not start.");
-        var output = process.StandardOutput.ReadToEndAsync();
-        var errors = process.StandardError.ReadToEndAsync();
-        using var deadline = new CancellationTokenSource(Timeout);
-        try
-        {
-            await process.WaitForExitAsync(deadline.Token);
-        }
-        catch (OperationCanceledException)
-        {
-            process.Kill(entireProcessTree: true);
-            throw new TimeoutException($"tedious did not finish within {Timeout.TotalSeconds} s:\n{await output}\n{await errors}");
-        }
+        var output = await ClientProcess.RunAsync(start, input: null, Timeout);
 
-        var raw = (await output).Trim();
+        var raw = output.Standard.Trim();
         if (raw.Length == 0)
-            throw new InvalidOperationException($"tedious printed nothing (exit {process.ExitCode}):\n{await errors}");
+            throw new InvalidOperationException($"tedious printed nothing (exit {output.ExitCode}):\n{output.Errors}");
         using var document = JsonDocument.Parse(raw.Split('\n')[^1]);
         var root = document.RootElement;
         return new Result(

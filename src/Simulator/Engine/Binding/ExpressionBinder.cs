@@ -50,10 +50,15 @@ internal static class ExpressionBinder
     private static BoundExpr Parameter(VariableRef variable, BindScope scope)
     {
         var value = scope.Parameter(variable.Name, variable.Line);
+        if (value is TypedValue typed)
+        {
+            return new BoundExpr(new ValueShape(typed.Type, true, typed.MaxLength, typed.Precision, typed.Scale), _ => typed.Value);
+        }
+
         return new BoundExpr(ShapeOfParameter(value), _ => value);
     }
 
-    // sp_executesql declares each parameter; the CLR value stands in for that declaration here.
+    // A value without its declared type (the engine's own callers) is typed from its CLR type.
     private static ValueShape ShapeOfParameter(object? value) => value switch
     {
         string s => new ValueShape(SqlType.NVarChar, true, s.Length > 4000 ? -1 : 4000),

@@ -23,9 +23,24 @@ internal static class SystemFunctions
             "@@SERVICENAME" => new BoundExpr(Sysname, _ => session.Instance.InstanceName ?? "MSSQLSERVER"),
             "@@SPID" => new BoundExpr(new ValueShape(SqlType.SmallInt, false), _ => SessionId),
             "@@LANGUAGE" => new BoundExpr(Sysname, _ => "us_english"),
+            // The configuration functions' documented types and the values of a server with default settings.
+            "@@LANGID" => new BoundExpr(new ValueShape(SqlType.SmallInt, false), _ => (short)0),
+            "@@MAX_PRECISION" => new BoundExpr(new ValueShape(SqlType.TinyInt, false), _ => (byte)38),
+            "@@DATEFIRST" => new BoundExpr(new ValueShape(SqlType.TinyInt, false), _ => (byte)7),
+            "@@LOCK_TIMEOUT" => new BoundExpr(new ValueShape(SqlType.Int, false), _ => -1),
+            "@@MAX_CONNECTIONS" => new BoundExpr(new ValueShape(SqlType.Int, false), _ => 32767),
+            "@@MICROSOFTVERSION" => new BoundExpr(new ValueShape(SqlType.Int, false), _ => MicrosoftVersion(session)),
+            "@@TRANCOUNT" => new BoundExpr(new ValueShape(SqlType.Int, false), _ => session.TransactionCount),
             // SQL Server reads an unknown @@name as an undeclared variable.
             _ => throw SqlErrors.UndeclaredVariable(variable.Name, variable.Line),
         };
+    }
+
+    /// <summary>Major version in the high byte, minor in the next, build in the low 16 bits (@@MICROSOFTVERSION).</summary>
+    private static int MicrosoftVersion(SessionContext session)
+    {
+        var version = Version.Parse(session.Profile.ProductVersion);
+        return (version.Major << 24) | (version.Minor << 16) | version.Build;
     }
 
     public static BoundExpr Call(FunctionCall call, BindScope scope)

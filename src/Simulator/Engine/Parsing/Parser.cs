@@ -15,7 +15,7 @@ internal sealed partial class Parser
         "FULL", "OUTER", "CROSS", "ON", "EXEC", "EXECUTE", "DECLARE", "IF", "ELSE", "BEGIN", "END", "WITH", "INSERT",
         "UPDATE", "DELETE", "USE", "CASE", "WHEN", "THEN", "DISTINCT", "INTO", "OPTION", "FOR", "CONVERT", "RETURN",
         "WHILE", "GO", "PRINT", "RAISERROR", "THROW", "TRUNCATE", "CREATE", "ALTER", "DROP", "GRANT", "BETWEEN",
-        "DEFAULT",
+        "DEFAULT", "COMMIT", "ROLLBACK", "TRAN", "TRANSACTION",
     };
 
     private readonly List<Token> _tokens;
@@ -44,27 +44,66 @@ internal sealed partial class Parser
                 return statements;
             }
 
-            if (Current.IsKeyword("SELECT"))
-            {
-                statements.Add(Select());
-            }
-            else if (Current.IsKeyword("SET"))
-            {
-                statements.Add(SetOption());
-            }
-            else if (Current.IsKeyword("EXEC") || Current.IsKeyword("EXECUTE"))
-            {
-                statements.Add(Exec());
-            }
-            else if (Current.IsKeyword("DBCC"))
-            {
-                statements.Add(Dbcc());
-            }
-            else
-            {
-                throw SyntaxError();
-            }
+            statements.Add(NextStatement());
         }
+    }
+
+    private Statement NextStatement()
+    {
+        if (Current.IsKeyword("SELECT"))
+        {
+            return Select();
+        }
+
+        if (Current.IsKeyword("SET"))
+        {
+            return SetOption();
+        }
+
+        if (Current.IsKeyword("EXEC") || Current.IsKeyword("EXECUTE"))
+        {
+            return Exec();
+        }
+
+        if (Current.IsKeyword("DBCC"))
+        {
+            return Dbcc();
+        }
+
+        if (Current.IsKeyword("USE"))
+        {
+            var line = Current.Line;
+            _index++;
+            return new UseStatement(Name(), line);
+        }
+
+        if (Current.IsKeyword("BEGIN") || Current.IsKeyword("COMMIT") || Current.IsKeyword("ROLLBACK"))
+        {
+            return Transaction();
+        }
+
+        if (Current.IsKeyword("IF"))
+        {
+            return If();
+        }
+
+        throw SyntaxError();
+    }
+
+    /// <summary><c>IF predicate [AND predicate ...] statement [ELSE statement]</c>: one statement each way, no blocks.</summary>
+    private IfStatement If()
+    {
+        var line = Expect("IF").Line;
+        var conditions = new List<Condition> { Predicate() };
+        while (Accept("AND"))
+        {
+            conditions.Add(Predicate());
+        }
+
+        var then = NextStatement();
+        AcceptSymbol(";");
+        var otherwise = Accept("ELSE") ? NextStatement() : null;
+        return new IfStatement(conditions, then, otherwise, line);
     }
 
     private SelectStatement Select()
@@ -197,7 +236,37 @@ internal sealed partial class Parser
     private static bool StartsStatement(Token token) =>
         token.Kind == TokenKind.End || token.IsSymbol(";")
         || token.IsKeyword("SELECT") || token.IsKeyword("SET") || token.IsKeyword("EXEC") || token.IsKeyword("EXECUTE")
-        || token.IsKeyword("DBCC");
+        || token.IsKeyword("DBCC") || token.IsKeyword("USE") || token.IsKeyword("BEGIN") || token.IsKeyword("COMMIT")
+        || token.IsKeyword("ROLLBACK") || token.IsKeyword("IF") || token.IsKeyword("ELSE");
+
+    /// <summary>
+    /// BEGIN TRAN[SACTION] [name], COMMIT [TRAN[SACTION] [name] | WORK], ROLLBACK [TRAN[SACTION] [name] | WORK].
+    /// BEGIN alone opens a block, which the simulator does not model.
+    /// </summary>
+    private TransactionStatement Transaction()
+    {
+        var line = Current.Line;
+        var action = Current.IsKeyword("BEGIN") ? TransactionAction.Begin
+            : Current.IsKeyword("COMMIT") ? TransactionAction.Commit : TransactionAction.Rollback;
+        _index++;
+        var named = Accept("TRAN") || Accept("TRANSACTION");
+        if (!named && action == TransactionAction.Begin)
+        {
+            throw SyntaxError();
+        }
+
+        if (!named)
+        {
+            Accept("WORK");
+        }
+
+        if (named && (IsAliasName(Current) || Current.Kind == TokenKind.Variable))
+        {
+            _index++;
+        }
+
+        return new TransactionStatement(action, line);
+    }
 
     private DbccStatement Dbcc()
     {

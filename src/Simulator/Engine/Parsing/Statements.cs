@@ -35,3 +35,19 @@ internal sealed record OrderItem(Expr Expr, bool Descending);
 /// <summary><c>DBCC command [(arg, ...)] [WITH option, ...]</c>.</summary>
 internal sealed record DbccStatement(string Command, IReadOnlyList<Expr> Arguments, IReadOnlyList<string> Options, int Line)
     : Statement(Line);
+
+/// <summary><c>USE database</c>: changes the session's current database.</summary>
+internal sealed record UseStatement(string Database, int Line) : Statement(Line);
+
+internal enum TransactionAction
+{
+    Begin,
+    Commit,
+    Rollback,
+}
+
+/// <summary><c>BEGIN TRAN</c>, <c>COMMIT</c> and <c>ROLLBACK</c> (any spelling, with or without a transaction name).</summary>
+internal sealed record TransactionStatement(TransactionAction Action, int Line) : Statement(Line);
+
+/// <summary><c>IF predicate [AND ...] statement [ELSE statement]</c>, as client libraries send it ("IF @@TRANCOUNT > 0 COMMIT TRAN").</summary>
+internal sealed record IfStatement(IReadOnlyList<Condition> Conditions, Statement Then, Statement? Else, int Line) : Statement(Line);
