@@ -15,11 +15,12 @@ BeforeAll {
         'BUILTIN\Administrators' = 'S-1-5-32-544'
     }
 
-    # secedit over the fake policy: /export writes its line, /configure reads the template's line back.
+    # secedit over the fake policy: /export writes its line (under -WhatIf too, as secedit.exe does), /configure reads
+    # the template's line back.
     function secedit {
         $cfg = $args[[array]::IndexOf($args, '/cfg') + 1]
         if ($args[0] -eq '/export') {
-            Set-Content -LiteralPath $cfg -Encoding Unicode -Value @('[Unicode]', 'Unicode=yes', '[Privilege Rights]',
+            Set-Content -LiteralPath $cfg -Encoding Unicode -WhatIf:$false -Value @('[Unicode]', 'Unicode=yes', '[Privilege Rights]',
                 'SeBatchLogonRight = *S-1-5-32-544', ('SeManageVolumePrivilege = ' + (($Fake.Policy | ForEach-Object { '*' + $_ }) -join ',')))
         } else {
             $Fake.Configured++
@@ -132,6 +133,19 @@ Describe 'The generated remediation script' {
             $run.Failure | Should -Match 'reported no error, but secedit /export shows NT Service\\MSSQLSERVER without the right'
             $Fake.Policy | Should -Be @('S-1-5-32-544')
             Should -Invoke Restart-Service -Times 0 -Exactly
+        }
+    }
+
+    Context 'WhatIf' {
+        It 'changes, saves and restarts nothing with -WhatIf, and keeps its transcript' {
+            $run = Invoke-Pack 'grant.ps1' @{ Variant = 'Secedit'; Restart = $true; WhatIf = $true }
+
+            $run.Failure | Should -BeNullOrEmpty
+            $run.ExitCode | Should -Be 0
+            $Fake.Configured | Should -Be 0
+            Should -Invoke Restart-Service -Times 0 -Exactly
+            @(Get-ChildItem -LiteralPath $Logs -Filter 'ifi-backout-*').Count | Should -Be 0
+            @(Get-ChildItem -LiteralPath $Logs -Filter 'ifi-remediation-SQLHOST01-*.log').Count | Should -Be 1
         }
     }
 

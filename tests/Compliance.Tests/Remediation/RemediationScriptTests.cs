@@ -16,7 +16,7 @@ namespace IfiDashboard.Compliance.Tests;
 public sealed class RemediationScriptTests
 {
     /// <summary>The It blocks of RemediationScript.Tests.ps1: fewer passed means some were never run.</summary>
-    const int PesterTests = 13;
+    const int PesterTests = 14;
 
     [Fact]
     public async Task The_script_fails_closed_can_be_backed_out_and_respects_GPOs_clusters_and_availability_groups()
