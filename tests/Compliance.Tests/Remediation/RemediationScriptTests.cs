@@ -71,17 +71,17 @@ public sealed class RemediationScriptTests
     }
 
     /// <summary>A pack as the dashboard writes it: the real generator, UTF-8 with a byte order mark.</summary>
-    static void WritePack(string folder, string file, params (string Name, InstanceFacts Facts, PrivilegeAction Action)[] instances)
+    static void WritePack(string folder, string file, params (string Name, InstanceFacts Facts, PrivilegeAction Action)[] instances) =>
+        File.WriteAllText(Path.Combine(folder, file), RemediationScript.Write(Pack(instances)), new UTF8Encoding(encoderShouldEmitUTF8Identifier: true));
+
+    /// <summary>One maintenance window of the given instances, each with the change the advisor would plan for it.</summary>
+    internal static RemediationPack Pack(params (string Name, InstanceFacts Facts, PrivilegeAction Action)[] instances) => new()
     {
-        var pack = new RemediationPack
-        {
-            GeneratedAt = Now,
-            GeneratedBy = "pester",
-            Scope = "test",
-            Windows = [new RemediationWindow("Production", instances.Select((x, i) =>
-                new PackedInstance(i + 1, x.Name, "Production", "dba", x.Facts.ProductVersion, PrivilegeChange.For(x.Facts, x.Action))).ToList())],
-            Skipped = [],
-        };
-        File.WriteAllText(Path.Combine(folder, file), RemediationScript.Write(pack), new UTF8Encoding(encoderShouldEmitUTF8Identifier: true));
-    }
+        GeneratedAt = Now,
+        GeneratedBy = "pester",
+        Scope = "test",
+        Windows = [new RemediationWindow("Production", instances.Select((x, i) =>
+            new PackedInstance(i + 1, x.Name, "Production", "dba", x.Facts.ProductVersion, PrivilegeChange.For(x.Facts, x.Action))).ToList())],
+        Skipped = [],
+    };
 }
