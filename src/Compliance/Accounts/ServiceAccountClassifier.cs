@@ -5,6 +5,7 @@ namespace IfiDashboard.Compliance.Accounts;
 /// <summary>Classifies sys.dm_server_services.service_account, which Windows reports in several spellings.</summary>
 public static class ServiceAccountClassifier
 {
+    /// <summary>How Windows spells LocalSystem; the remediation script and "remediation pending" compare with this list too.</summary>
     public static IReadOnlyList<string> LocalSystemNames { get; } = ["LocalSystem", @"NT AUTHORITY\SYSTEM", @".\LocalSystem", "SYSTEM"];
     static readonly string[] NetworkServiceNames = [@"NT AUTHORITY\NETWORK SERVICE", @"NT AUTHORITY\NetworkService", "NetworkService"];
     static readonly string[] LocalServiceNames = [@"NT AUTHORITY\LOCAL SERVICE", @"NT AUTHORITY\LocalService", "LocalService"];
