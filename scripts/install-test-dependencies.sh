@@ -13,6 +13,8 @@
 #   krb5-kdc, krb5-admin-server, krb5-user  the MIT Kerberos KDC (krb5kdc, kdb5_util, kadmin.local) and kinit/klist
 #                            for the integrated security tests (tests/Collector.Tests/Kerberos); each test run starts
 #                            its own KDC on loopback, the system's krb5.conf is not used
+#   PowerShell 7 (.tools/pwsh, the dotnet tool) and Pester (tests/PowerShell/packages)  run the generated remediation
+#                            script's Pester tests (tests/Compliance.Tests/Remediation/RemediationScript.Tests.ps1)
 set -euo pipefail
 
 missing=()
@@ -55,4 +57,14 @@ clients="$(dirname "$0")/../tests/TdsClients"
 if [ ! -d "$clients/node_modules/tedious" ]; then
   echo "Installing tedious for the simulator's client tests"
   (cd "$clients" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+if [ ! -x "$root/.tools/pwsh" ]; then
+  echo "Installing PowerShell 7 into .tools for the remediation script's tests"
+  dotnet tool install --tool-path "$root/.tools" PowerShell --version 7.6.9 >/dev/null
+fi
+if [ ! -f "$root/tests/PowerShell/packages/pester/6.2.0/tools/Pester.psd1" ]; then
+  echo "Downloading Pester into tests/PowerShell/packages for the remediation script's tests"
+  dotnet restore "$root/tests/PowerShell/Pester.csproj" --packages "$root/tests/PowerShell/packages" --nologo -v q
 fi

@@ -5,7 +5,8 @@ namespace IfiDashboard.Compliance.Accounts;
 /// <summary>Classifies sys.dm_server_services.service_account, which Windows reports in several spellings.</summary>
 public static class ServiceAccountClassifier
 {
-    static readonly string[] LocalSystemNames = ["LocalSystem", @"NT AUTHORITY\SYSTEM", @".\LocalSystem", "SYSTEM"];
+    /// <summary>How Windows spells LocalSystem; the remediation script and "remediation pending" compare with this list too.</summary>
+    public static IReadOnlyList<string> LocalSystemNames { get; } = ["LocalSystem", @"NT AUTHORITY\SYSTEM", @".\LocalSystem", "SYSTEM"];
     static readonly string[] NetworkServiceNames = [@"NT AUTHORITY\NETWORK SERVICE", @"NT AUTHORITY\NetworkService", "NetworkService"];
     static readonly string[] LocalServiceNames = [@"NT AUTHORITY\LOCAL SERVICE", @"NT AUTHORITY\LocalService", "LocalService"];
 
@@ -60,6 +61,6 @@ public static class ServiceAccountClassifier
         return isThisMachine ? ServiceAccountKind.LocalUser : ServiceAccountKind.DomainUser;
     }
 
-    static bool IsOneOf(string account, string[] names) =>
+    static bool IsOneOf(string account, IReadOnlyList<string> names) =>
         names.Any(n => string.Equals(n, account, StringComparison.OrdinalIgnoreCase));
 }

@@ -24,7 +24,11 @@ public static class RemediationChangePlan
         Line($"Change: grant or revoke \"Perform volume maintenance tasks\" ({PrivilegeChange.PrivilegeName}) as the policy requires or " +
              $"forbids, with {RemediationScript.FileName} on each host (as an administrator; -WhatIf shows what it would do). " +
              "The right is read at service start: each instance needs a restart in its environment's window. " +
-             "Back-out: run a pack with the opposite policy, or restore the user right in secpol.msc, and restart again.");
+             "The script checks everything before it changes anything (host, a cluster instance's possible owners, every " +
+             "account's SID, the engine's start account, Group Policy), stops at the first error, reads each change back, " +
+             "and keeps a transcript beside the script. " +
+             $"Back-out: before it changes anything it saves who holds the right to a back-out file beside the transcript; " +
+             $"{RemediationScript.FileName} -BackOut restores it, then restart again.");
         foreach (var window in pack.Windows)
         {
             Line();
@@ -45,12 +49,36 @@ public static class RemediationChangePlan
                     ? $"- Hosts: every possible owner node of the failover cluster instance, {string.Join(", ", change.Hosts.Select(Text))} (current owner first)"
                     : $"- Host: {Text(change.Hosts[0])}");
                 if (change.MovesOffLocalSystem)
-                    Line($"- First: {Text(PrivilegeSteps.MoveToVirtualAccount(change.ServiceName))}");
+                    Line($"- First: {Text(PrivilegeSteps.MoveToVirtualAccount(change.ServiceName))} The script changes and restarts " +
+                         "nothing for this instance while its engine starts as LocalSystem; run it again after the move. It stays " +
+                         "\"remediation pending\" until a poll shows the engine off LocalSystem with the IFI state this pack is for.");
                 Line(change.IsClustered
                     ? $"- Restart, in the window, once every node is done: {Text(RemediationScript.RestartCommand(change))} (through the " +
                       "cluster, never Restart-Service: the cluster would take the stopped service for a failure)"
                     : $"- Restart, in the window: {Text(RemediationScript.RestartCommand(change))} (the right is read at service start)");
+                if (!change.IsClustered)
+                    Line($"- {AvailabilityGroupRestart}");
                 Line($"- {Text(PrivilegeSteps.Verify(change.DesiredIfi, instance.ProductVersion))}");
+            }
+        }
+        if (pack.Hosts.Count > 0)
+        {
+            Line();
+            Line("## Hosts where a domain Group Policy defines the right");
+            Line();
+            Line("The dashboard does not collect Group Policy, so these are found on the hosts: before the window, run " +
+                 $"{RemediationScript.FileName} -WhatIf on each. Where a domain GPO defines \"Perform volume maintenance tasks\" " +
+                 "(the resultant set of policy, RSOP_UserPrivilegeRight), a local change would be undone at the next policy refresh: " +
+                 "the script changes nothing there, names the GPO and the accounts it grants, and exits with 1. List those hosts " +
+                 "here and ask each GPO's owner for the change instead:");
+            Line();
+            Line("| Host | Ask the GPO's owner to | GPO (from the script) |");
+            Line("|---|---|---|");
+            foreach (var host in pack.Hosts)
+            {
+                var asks = pack.Instances.Where(i => i.Change.Hosts.Contains(host, StringComparer.OrdinalIgnoreCase)).Select(i =>
+                    $"{(i.Change.Action == PrivilegeAction.Grant ? "add" : "remove")} {string.Join(", ", i.Change.Principals.Select(Text))} ({Text(i.Name)})");
+                Line($"| {Text(host)} | {string.Join("; ", asks)} | |");
             }
         }
         if (pack.Skipped.Count > 0)
@@ -63,6 +91,16 @@ public static class RemediationChangePlan
         }
         return plan.ToString();
     }
+
+    /// <summary>
+    /// Until the dashboard collects availability group facts, the pack cannot order replicas (secondaries, failover,
+    /// then the former primary): the script asks the instance itself before it restarts it.
+    /// </summary>
+    public const string AvailabilityGroupRestart =
+        "Availability groups: the pack does not know the replicas yet, so before a restart the script asks the instance " +
+        "(SERVERPROPERTY('IsHadrEnabled'), sys.dm_hadr_availability_replica_states) and never restarts a primary replica: " +
+        "restart the secondaries first and wait until they are synchronized, fail over (a planned manual failover), then " +
+        "restart the former primary. Where it cannot ask, it does not restart.";
 
     /// <summary>Plain text in Markdown: a name with * _ ` [ or &lt; would otherwise format, link or open HTML.</summary>
     static string Text(string value)
