@@ -30,46 +30,47 @@ public sealed class CertificateBindingTests
         ? new ScenarioInstance { Name = "listener", Profile = "2022", Encryption = EncryptionSupport.Strict, IfiEnabled = true }
         : new ScenarioInstance { Name = "listener", Profile = "2019", IfiEnabled = true };
 
-    static InstanceRegistration NamingLocalhost(SimulatedInstance listener, EncryptMode encrypt, string pin) =>
-        ProberFactory.Registration(listener, encrypt) with
+    /// <summary>
+    /// Polls the listener registered at 127.0.0.1 with the TLS name "localhost", its certificate pinned in the
+    /// credential's folder, the credential listing <paramref name="certificateName"/>; hands the outcome to the check.
+    /// </summary>
+    static async Task PollNamingLocalhostAsync(EncryptMode encrypt, string certificateName, Action<InstanceSnapshot, Transcript> check)
+    {
+        await using var fleet = Fleets.Start(Listener(encrypt));
+        using var pins = new PinFolder();
+        var prober = ProberFactory.Create(pins.Configure(CredentialSettings(certificateName)));
+        var registration = ProberFactory.Registration(fleet["listener"], encrypt) with
         {
-            TrustServerCertificate = false, HostNameInCertificate = "localhost", ServerCertificatePath = pin,
+            TrustServerCertificate = false, HostNameInCertificate = "localhost", ServerCertificatePath = pins.SimulatorCertificate,
         };
 
-    [Theory]
-    [InlineData(EncryptMode.Mandatory)]
-    [InlineData(EncryptMode.Strict)]
-    public async Task Tls_name_the_credential_does_not_list_gets_no_login_from_a_trusted_listener(EncryptMode encrypt)
-    {
-        await using var fleet = Fleets.Start(Listener(encrypt));
-        using var pins = new PinFolder();
-        var prober = ProberFactory.Create(pins.Configure(CredentialSettings("*.prod.bank.local")));
-
-        var snapshot = await prober.PollAsync(NamingLocalhost(fleet["listener"], encrypt, pins.SimulatorCertificate), CancellationToken.None);
-
-        var connect = Assert.Single(snapshot.Probes);
-        Assert.Equal(OutcomeClass.InsecureTransportRefused, connect.Outcome);
-        Assert.Contains($"Credentials:{Credential}:CertificateNames", connect.Message, StringComparison.Ordinal);
-        Assert.DoesNotContain(ProberFactory.Password, connect.Message, StringComparison.Ordinal);
-        // Refused before connecting: the listener never saw a PRELOGIN, let alone LOGIN7.
-        Assert.Empty(fleet["listener"].Transcript.Entries);
+        check(await prober.PollAsync(registration, CancellationToken.None), fleet["listener"].Transcript);
     }
 
     [Theory]
     [InlineData(EncryptMode.Mandatory)]
     [InlineData(EncryptMode.Strict)]
-    public async Task Tls_name_the_credential_lists_is_validated_and_carries_the_login(EncryptMode encrypt)
-    {
-        // The same listener and registration as above, allowed: the login reaches it, so the refusal above is the rule's.
-        await using var fleet = Fleets.Start(Listener(encrypt));
-        using var pins = new PinFolder();
-        var prober = ProberFactory.Create(pins.Configure(CredentialSettings("localhost")));
+    public Task Tls_name_the_credential_does_not_list_gets_no_login_from_a_trusted_listener(EncryptMode encrypt) =>
+        PollNamingLocalhostAsync(encrypt, "*.prod.bank.local", (snapshot, transcript) =>
+        {
+            var connect = Assert.Single(snapshot.Probes);
+            Assert.Equal(OutcomeClass.InsecureTransportRefused, connect.Outcome);
+            Assert.Contains($"Credentials:{Credential}:CertificateNames", connect.Message, StringComparison.Ordinal);
+            Assert.DoesNotContain(ProberFactory.Password, connect.Message, StringComparison.Ordinal);
+            // Refused before connecting: the listener never saw a PRELOGIN, let alone LOGIN7.
+            Assert.Empty(transcript.Entries);
+        });
 
-        var snapshot = await prober.PollAsync(NamingLocalhost(fleet["listener"], encrypt, pins.SimulatorCertificate), CancellationToken.None);
-
-        Assert.True(IfiObservation.From(snapshot).State == IfiState.Enabled, string.Join("; ", snapshot.Probes));
-        Assert.NotEmpty(fleet["listener"].Transcript.TextsOf("login"));
-    }
+    /// <summary>The same listener and registration, allowed: the login reaches it, so the refusal above is the rule's.</summary>
+    [Theory]
+    [InlineData(EncryptMode.Mandatory)]
+    [InlineData(EncryptMode.Strict)]
+    public Task Tls_name_the_credential_lists_is_validated_and_carries_the_login(EncryptMode encrypt) =>
+        PollNamingLocalhostAsync(encrypt, "localhost", (snapshot, transcript) =>
+        {
+            Assert.True(IfiObservation.From(snapshot).State == IfiState.Enabled, string.Join("; ", snapshot.Probes));
+            Assert.NotEmpty(transcript.TextsOf("login"));
+        });
 
     /// <summary>Pins the collector must refuse without opening; "{folder}" is the credential's CertificateFolder.</summary>
     public static TheoryData<string, string> RefusedPins => new()
