@@ -38,7 +38,7 @@ public sealed class CertificateBindingTests
     {
         await using var fleet = Fleets.Start(Listener(encrypt));
         using var pins = new PinFolder();
-        var prober = ProberFactory.Create(pins.Configure(CredentialSettings(certificateName)));
+        var prober = ProberFactory.Create(pins.Configure(CredentialSettings(certificateName), ProberFactory.CredentialName));
         var registration = ProberFactory.Registration(fleet["listener"], encrypt) with
         {
             TrustServerCertificate = false, HostNameInCertificate = "localhost", ServerCertificatePath = pins.SimulatorCertificate,
@@ -100,7 +100,7 @@ public sealed class CertificateBindingTests
         pins.Fifo("fifo");
         File.CreateSymbolicLink(Path.Combine(pins.Folder, "link-to-outside"), "/etc/hostname");
         await File.WriteAllTextAsync(Path.Combine(pins.Folder, "empty.pem"), "");
-        var prober = ProberFactory.Create(pins.Configure(CredentialSettings()));
+        var prober = ProberFactory.Create(pins.Configure(CredentialSettings(), ProberFactory.CredentialName));
         var registration = new InstanceRegistration
         {
             Id = 7, Name = "bait", Host = "127.0.0.1", Port = bait.Port, Encrypt = EncryptMode.Mandatory, CredentialName = Credential,

@@ -201,7 +201,7 @@ public sealed class CredentialSteeringTests
         await using var fleet = Fleets.Start(new ScenarioInstance { Name = "pinned", Profile = "2019", IfiEnabled = true });
         var instance = fleet["pinned"];
         using var pins = new PinFolder();
-        var prober = ProberFactory.Create(pins.Configure(CredentialAllowing([LoopbackPorts.AllowListEntry])));
+        var prober = ProberFactory.Create(pins.Configure(CredentialAllowing([LoopbackPorts.AllowListEntry]), ProberFactory.CredentialName));
         var registration = At("127.0.0.1", instance.Port, EncryptMode.Optional) with { ServerCertificatePath = pins.SimulatorCertificate };
 
         var snapshot = await prober.PollAsync(registration, CancellationToken.None);

@@ -144,7 +144,7 @@ public sealed class FailureClassificationTests
         using var pins = new PinFolder();
         // Strict ignores TrustServerCertificate: the self-signed certificate is pinned instead.
         var registration = ProberFactory.Registration(fleet["strict"], EncryptMode.Strict) with { ServerCertificatePath = pins.SimulatorCertificate };
-        var snapshot = await ProberFactory.Create(pins.Configure(ProberFactory.CredentialSettings())).PollAsync(registration, CancellationToken.None);
+        var snapshot = await ProberFactory.Create(pins.Configure(ProberFactory.CredentialSettings(), ProberFactory.CredentialName)).PollAsync(registration, CancellationToken.None);
 
         Assert.True(IfiObservation.From(snapshot).State == IfiState.Enabled, string.Join("; ", snapshot.Probes));
         Assert.Contains("strict", fleet["strict"].Transcript.TextsOf("encryption"));

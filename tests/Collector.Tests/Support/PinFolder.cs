@@ -16,7 +16,7 @@ internal sealed class PinFolder : IDisposable
     public string SimulatorCertificate => Path.Combine(Folder, "simulator.pem");
 
     /// <summary>The settings with this folder as the credential's CertificateFolder.</summary>
-    public Dictionary<string, string?> Configure(Dictionary<string, string?> settings, string credential = ProberFactory.CredentialName)
+    public Dictionary<string, string?> Configure(Dictionary<string, string?> settings, string credential)
     {
         settings[$"Credentials:{credential}:CertificateFolder"] = Folder;
         return settings;

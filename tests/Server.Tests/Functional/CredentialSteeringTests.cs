@@ -169,4 +169,25 @@ public sealed class CredentialSteeringTests
         Assert.Contains("\"outcome\":\"InsecureTransportRefused\"", audited.After, StringComparison.Ordinal);
         Assert.Contains("\"credentialName\":\"fleet\"", audited.After, StringComparison.Ordinal);
     }
+
+    [Fact]
+    public async Task Fifo_pinned_in_the_credentials_folder_is_refused_by_test_connection_and_the_poll_without_being_opened()
+    {
+        using var pins = new PinFolder();
+        await using var host = new DashboardHost(new ScenarioInstance { Name = "sql", Profile = "2019", IfiEnabled = true });
+        host.Settings["Credentials:fleet:CertificateFolder"] = pins.Folder;
+        var form = new Dictionary<string, string>
+        {
+            ["Form.Name"] = "sql", ["Form.Host"] = "127.0.0.1", ["Form.Port"] = host.Fleet["sql"].Port.ToString(CultureInfo.InvariantCulture),
+            ["Form.ServerCertificatePath"] = pins.Fifo(), ["Form.CredentialName"] = SimulatedFleetRegistration.CredentialName,
+        };
+
+        var tested = await PostFormAsync(host.CreateClient(), form, "test");
+        await PostFormAsync(host.CreateClient(), form, "save");
+        var polled = await host.PollAllAsync();
+
+        Assert.Equal("InsecureTransportRefused", TestedOutcome(tested));
+        Assert.Equal(1, polled);
+        Assert.Empty(host.Fleet["sql"].Transcript.Entries);
+    }
 }
