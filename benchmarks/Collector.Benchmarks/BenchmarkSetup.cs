@@ -22,7 +22,7 @@ internal sealed class BenchmarkSetup
         {
             [$"Credentials:{CredentialName}:UserId"] = BenchmarkFleet.Login,
             [$"Credentials:{CredentialName}:Password"] = BenchmarkFleet.Password,
-            [$"Credentials:{CredentialName}:AllowedHosts:0"] = "127.0.0.1",
+            [$"Credentials:{CredentialName}:AllowedHosts:0"] = "127.0.0.1:1024-65535",
             [$"Credentials:{CredentialName}:AllowTrustServerCertificate"] = "true",
         }).Build();
         ConnectionStrings = new ConnectionStringFactory(new ConfigurationCredentialResolver(configuration), CollectorOptions,

@@ -39,7 +39,7 @@ internal sealed class CollectorRun(BenchmarkOptions options, Report report)
                 ["Collector:Name"] = CollectorName,
                 ["Credentials:bench:UserId"] = SimulatorProcess.Login,
                 ["Credentials:bench:Password"] = SimulatorProcess.Password,
-                ["Credentials:bench:AllowedHosts:0"] = "127.0.0.1",
+                ["Credentials:bench:AllowedHosts:0"] = "127.0.0.1:1024-65535",
                 ["Credentials:bench:AllowTrustServerCertificate"] = "true",
             }, options.ServerEnvironment);
         await server.WaitUntilAliveAsync(http, TimeSpan.FromMinutes(2));

@@ -132,7 +132,7 @@ internal sealed class StandaloneCollectorsRun(BenchmarkOptions options, Report r
         info.Environment["Collector__Outbox__Directory"] = Path.Combine(directory, name + "-outbox");
         info.Environment[$"Credentials__{Credential}__UserId"] = SimulatorProcess.Login;
         info.Environment[$"Credentials__{Credential}__Password"] = SimulatorProcess.Password;
-        info.Environment[$"Credentials__{Credential}__AllowedHosts__0"] = "127.0.0.1";
+        info.Environment[$"Credentials__{Credential}__AllowedHosts__0"] = "127.0.0.1:1024-65535";
         info.Environment[$"Credentials__{Credential}__AllowTrustServerCertificate"] = "true";
         var log = new StreamWriter(Path.Combine(directory, name + ".log")) { AutoFlush = true };
         var process = new Process { StartInfo = info };

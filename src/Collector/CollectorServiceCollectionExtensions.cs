@@ -26,7 +26,7 @@ public static class CollectorServiceCollectionExtensions
                 "Collector: MaxConcurrency and PollDeadlineSeconds must be positive and LeaseSeconds longer than the deadline.")
             .Validate(o => HostAllowList.TryParse(o.AllowedNetworks, out _),
                 "Collector:AllowedNetworks: each entry is a host name, an IP address, a wildcard ('*.prod.example.com', " +
-                "'sql-*') or a CIDR range ('10.20.0.0/16').")
+                "'sql-*') or a CIDR range ('10.20.0.0/16'), optionally with a port or range ('10.20.0.0/16:1433-1434', '[fd00::5]:1433').")
             .ValidateOnStart();
         services.TryAddSingleton(TimeProvider.System);
         services.AddSingleton(sp => sp.GetRequiredService<IOptions<CollectorOptions>>().Value);

@@ -10,6 +10,12 @@ namespace IfiDashboard.Tests.Support;
 /// </summary>
 internal static class LoopbackPorts
 {
+    /// <summary>
+    /// The credential allow-list entry of test fleets: loopback on the unprivileged ports the simulator's and other
+    /// listeners get from the system (an entry without a port allows 1433 only).
+    /// </summary>
+    public const string AllowListEntry = "127.0.0.1:1024-65535";
+
     const int LowestPicked = 20_000;
 
     /// <summary>

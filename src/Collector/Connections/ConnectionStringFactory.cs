@@ -21,10 +21,11 @@ public sealed class ConnectionStringFactory(ICredentialResolver credentials, Col
     /// <exception cref="ConnectionPolicyException">The host or the transport is not one the collector may use.</exception>
     public string Build(InstanceRegistration instance)
     {
-        if (!_allowedNetworks.IsEmpty && !_allowedNetworks.Matches(instance.Host))
+        var port = HostAllowList.PortOf(instance.Port, instance.InstanceName);
+        if (!_allowedNetworks.IsEmpty && !_allowedNetworks.Matches(instance.Host, port))
             throw Refuse(instance, OutcomeClass.HostNotAllowed,
-                $"Host '{instance.Host}' is outside Collector:AllowedNetworks of collector '{options.Name}'; " +
-                "add it (or a wildcard or CIDR range covering it) there to poll it.");
+                $"{Endpoint(instance, port)} is outside Collector:AllowedNetworks of collector '{options.Name}'; " +
+                $"add it (or a wildcard or CIDR range covering it, with the port: {Suggestion(instance, port)}) there to poll it. {PortRule}");
 
         var builder = new SqlConnectionStringBuilder
         {
@@ -48,11 +49,6 @@ public sealed class ConnectionStringFactory(ICredentialResolver credentials, Col
             MaxPoolSize = 2,
             MultipleActiveResultSets = false,
         };
-        if (!string.IsNullOrEmpty(instance.HostNameInCertificate))
-            builder.HostNameInCertificate = instance.HostNameInCertificate;
-        if (!string.IsNullOrEmpty(instance.ServerCertificatePath))
-            builder.ServerCertificate = instance.ServerCertificatePath;
-
         // No credential named: the collector's own identity, which Negotiate may hand to any host as Kerberos or,
         // failing that, NTLM (relayable). Like every credential it is used only where an administrator bound it: here,
         // to Collector:AllowedNetworks (checked above), so without that list an instance must name a credential.
@@ -61,15 +57,21 @@ public sealed class ConnectionStringFactory(ICredentialResolver credentials, Col
                 $"Instance names no credential, so collector '{options.Name}' would log in as itself (integrated security), " +
                 "which it does only within Collector:AllowedNetworks, and that list is empty. Set Collector:AllowedNetworks " +
                 "(names, wildcards or CIDR ranges), or name a credential with IntegratedSecurity=true and AllowedHosts.");
-        var credential = instance.CredentialName is null ? null : Resolve(instance);
+        var credential = instance.CredentialName is null ? null : Resolve(instance, port);
+        if (!string.IsNullOrEmpty(instance.ServerCertificatePath))
+            builder.ServerCertificate = Pin(instance, credential);
         if (credential is null || credential.IsIntegratedSecurity)
         {
             // Integrated security: the collector's own identity, proven by Kerberos/NTLM, so no reusable secret
-            // travels and the instance's Encrypt setting is kept as registered.
+            // travels and the instance's Encrypt setting and TLS name are kept as registered.
             builder.IntegratedSecurity = true;
+            if (!string.IsNullOrEmpty(instance.HostNameInCertificate))
+                builder.HostNameInCertificate = instance.HostNameInCertificate;
         }
         else
         {
+            if (!string.IsNullOrEmpty(instance.HostNameInCertificate))
+                builder.HostNameInCertificate = CertificateName(instance, credential);
             builder.UserID = credential.UserId;
             builder.Password = credential.Password;
             // Optional would let a server that answers "encryption not supported" receive LOGIN7, password and all,
@@ -86,7 +88,44 @@ public sealed class ConnectionStringFactory(ICredentialResolver credentials, Col
         return builder.ConnectionString;
     }
 
-    CollectorCredential Resolve(InstanceRegistration instance)
+    /// <summary>
+    /// The TLS name a SQL login's server must prove: its host unless the registration names another, which the
+    /// credential must list. Otherwise an inventory editor could point an allowed address at a listener of their own
+    /// and name any certificate the collector's machine trusts (any machine certificate of the enterprise CA).
+    /// </summary>
+    string CertificateName(InstanceRegistration instance, CollectorCredential credential)
+    {
+        var name = instance.HostNameInCertificate!;
+        if (string.Equals(name.TrimEnd('.'), instance.Host.TrimEnd('.'), StringComparison.OrdinalIgnoreCase) ||
+            credential.CertificateNames.Matches(name, null))
+            return name;
+        throw Refuse(instance, OutcomeClass.InsecureTransportRefused,
+            $"Instance names the TLS name '{name}' (HostNameInCertificate), which credential '{instance.CredentialName}' does not list, " +
+            $"so a listener holding any certificate for that name could receive its SQL login. Add it (or a wildcard covering it) to " +
+            $"Credentials:{instance.CredentialName}:CertificateNames on collector '{options.Name}' if it should be, or clear " +
+            "HostNameInCertificate so the certificate is validated against the host.");
+    }
+
+    /// <summary>The pinned certificate file, if the instance's credential has a CertificateFolder holding it as a plain file.</summary>
+    string Pin(InstanceRegistration instance, CollectorCredential? credential)
+    {
+        var path = instance.ServerCertificatePath!;
+        if (credential?.CertificateFolder is not { } folder)
+            throw Refuse(instance, OutcomeClass.InsecureTransportRefused,
+                instance.CredentialName is null
+                    ? $"Instance pins the certificate '{path}' but names no credential, and collector '{options.Name}' reads pins only " +
+                      "from the folder a credential names (Credentials:<name>:CertificateFolder): name one."
+                    : $"Instance pins the certificate '{path}', but credential '{instance.CredentialName}' names no folder of pinned " +
+                      $"certificates, so collector '{options.Name}' reads none. Set Credentials:{instance.CredentialName}:CertificateFolder " +
+                      "to the absolute folder holding them, and put the file there.");
+        if (PinnedCertificate.Refusal(path, folder) is { } refusal)
+            throw Refuse(instance, OutcomeClass.InsecureTransportRefused,
+                $"Certificate pin refused by collector '{options.Name}': {refusal} Put the certificate file in " +
+                $"Credentials:{instance.CredentialName}:CertificateFolder and name it there.");
+        return path;
+    }
+
+    CollectorCredential Resolve(InstanceRegistration instance, int? port)
     {
         var name = instance.CredentialName!;
         CollectorCredential? credential;
@@ -104,12 +143,24 @@ public sealed class ConnectionStringFactory(ICredentialResolver credentials, Col
                 $"Credential '{name}' has no allow-list, so collector '{options.Name}' uses it nowhere. Set " +
                 $"Credentials:{name}:AllowedHosts:0 (Credentials__{name}__AllowedHosts__0) to '{instance.Host}', " +
                 "a wildcard such as '*.prod.example.com' or a CIDR range such as '10.20.0.0/16'.");
-        if (!credential.AllowedHosts.Matches(instance.Host))
+        if (!credential.AllowedHosts.Matches(instance.Host, port))
             throw Refuse(instance, OutcomeClass.HostNotAllowed,
-                $"Credential '{name}' is not allowed for host '{instance.Host}'. Add the host (or a wildcard or CIDR range " +
-                $"covering it) to Credentials:{name}:AllowedHosts on collector '{options.Name}' if it should be. Names " +
-                "match names only and ranges match IP addresses only: nothing is resolved.");
+                $"Credential '{name}' is not allowed for {Endpoint(instance, port)}. Add it (or a wildcard or CIDR range " +
+                $"covering it, with the port: {Suggestion(instance, port)}) to Credentials:{name}:AllowedHosts on collector " +
+                $"'{options.Name}' if it should be. {PortRule} Names match names only and ranges match IP addresses only: nothing is resolved.");
         return credential;
+    }
+
+    const string PortRule = "An entry without a port allows port 1433 and named instances found through SQL Browser only.";
+
+    static string Endpoint(InstanceRegistration instance, int? port) => port is { } p
+        ? $"host '{instance.Host}' port {p}"
+        : $"host '{instance.Host}' (instance '{instance.InstanceName}', port from SQL Browser)";
+
+    static string Suggestion(InstanceRegistration instance, int? port)
+    {
+        var host = instance.Host.Contains(':') && !instance.Host.StartsWith('[') ? $"[{instance.Host}]" : instance.Host;
+        return port is { } p ? $"'{host}:{p}'" : $"'{host}', or register the instance's port";
     }
 
     ConnectionPolicyException Refuse(InstanceRegistration instance, OutcomeClass outcome, string reason)

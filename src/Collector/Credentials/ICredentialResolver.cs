@@ -11,6 +11,12 @@ public sealed record CollectorCredential(string? UserId, string? Password, HostA
 {
     public bool IsIntegratedSecurity => UserId is null;
 
+    /// <summary>The TLS names (names, wildcards) an instance's HostNameInCertificate may give for this SQL login; none: only its own host.</summary>
+    public HostAllowList CertificateNames { get; init; } = HostAllowList.Parse([]);
+
+    /// <summary>The absolute folder an instance's pinned certificate file must be in; null: no instance may pin one.</summary>
+    public string? CertificateFolder { get; init; }
+
     public override string ToString() =>
         IsIntegratedSecurity ? "CollectorCredential { IntegratedSecurity = true }" : $"CollectorCredential {{ UserId = {UserId}, Password = *** }}";
 }

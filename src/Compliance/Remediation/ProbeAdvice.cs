@@ -51,9 +51,9 @@ public static class ProbeAdvice
         OutcomeClass.ProtocolError =>
             "The instance answered in a way the collector did not expect: note the message and report it with the instance's version.",
         OutcomeClass.HostNotAllowed =>
-            "The collector would not connect: the host is outside the allow-list of the registration's credential (Credentials:<name>:AllowedHosts) or of the collector (Collector:AllowedNetworks). If the instance really belongs to that credential, add its host name, a wildcard or a CIDR range there, as the message says; otherwise register it with the right credential.",
+            "The collector would not connect: the host or port is outside the allow-list of the registration's credential (Credentials:<name>:AllowedHosts) or of the collector (Collector:AllowedNetworks); an entry without a port allows 1433 and named instances only. If the instance really belongs to that credential, add its host name, a wildcard or a CIDR range there, with the port where it is not 1433, as the message says; otherwise register it with the right credential.",
         OutcomeClass.InsecureTransportRefused =>
-            "The collector would not send the SQL login to a certificate it does not validate: give the instance a certificate the collector's machine trusts, or pin it (ServerCertificatePath) and clear TrustServerCertificate; only if you accept the risk, set Credentials:<name>:AllowTrustServerCertificate=true on the collector.",
+            "The collector would not send the SQL login to a certificate it does not validate, or the registration names a TLS name or pinned certificate its credential does not allow: give the instance a certificate the collector's machine trusts for its host, or pin it (ServerCertificatePath, a file in Credentials:<name>:CertificateFolder) and clear TrustServerCertificate; list another TLS name in Credentials:<name>:CertificateNames; only if you accept the risk, set Credentials:<name>:AllowTrustServerCertificate=true on the collector.",
         _ => null,
     };
 

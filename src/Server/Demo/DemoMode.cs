@@ -36,14 +36,15 @@ public static class DemoMode
     }
 
     /// <summary>
-    /// The demo credential, bound to loopback where the simulated fleet listens. The simulator's certificate is
+    /// The demo credential, bound to loopback where the simulated fleet listens, on the unprivileged ports the
+    /// simulator's listeners get from the system. The simulator's certificate is
     /// self-signed and made fresh at each start, so the demo allows TrustServerCertificate for this login explicitly.
     /// </summary>
     public static Dictionary<string, string?> CredentialSettings(ScenarioLogin login) => new()
     {
         [$"Credentials:{CredentialName}:UserId"] = login.Name,
         [$"Credentials:{CredentialName}:Password"] = login.Password,
-        [$"Credentials:{CredentialName}:AllowedHosts:0"] = "127.0.0.1",
+        [$"Credentials:{CredentialName}:AllowedHosts:0"] = "127.0.0.1:1024-65535",
         [$"Credentials:{CredentialName}:AllowTrustServerCertificate"] = "true",
     };
 }

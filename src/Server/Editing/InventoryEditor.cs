@@ -2,6 +2,7 @@ using IfiDashboard.Client.Pages.Inventory;
 using IfiDashboard.Collector.Connections;
 using IfiDashboard.Collector.Probes;
 using IfiDashboard.Server.Store;
+using IfiDashboard.Server.Store.Audit;
 using IfiDashboard.Server.Store.Inventory;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
@@ -17,6 +18,7 @@ public sealed class InventoryEditor(
     ConnectionStringFactory connectionStrings,
     CollectorOptions collectorOptions,
     ConnectionTestLimits testLimits,
+    AuditLog audit,
     TimeProvider time) : IInventoryEditor
 {
     public Task<IReadOnlyList<InstanceRegistration>> ListAsync(CancellationToken cancellationToken) =>
@@ -59,6 +61,16 @@ public sealed class InventoryEditor(
         testLimits.Acquire();
         // A test is not a poll: nothing is stored, and a prober of its own leaves the polls' growth watermarks alone.
         var prober = new InstanceProber(connectionStrings, collectorOptions, new GrowthWatermarks(), time);
-        return testLimits.Redact(await prober.PollAsync(registration, cancellationToken), registration.Host, registration.Port);
+        var result = testLimits.Redact(await prober.PollAsync(registration, cancellationToken), registration.Host, registration.Port);
+        // It sends a credential somewhere, so it is audited like a change: who, where to, with what, and how it ended.
+        var connect = result.Probes.FirstOrDefault(p => p.Probe == ProbeNames.Connect);
+        await StoreBusy.ForPersonAsync(() => audit.RecordAsync(AuditActions.ConnectionTested,
+            registration.Id > 0 ? InstanceInventory.Target(registration.Id, registration.Name) : $"unsaved instance ({registration.Name})", null, new
+            {
+                registration.Host, registration.Port, registration.InstanceName, registration.Encrypt,
+                registration.TrustServerCertificate, registration.HostNameInCertificate, registration.ServerCertificatePath,
+                registration.CredentialName, outcome = connect?.Outcome,
+            }, CancellationToken.None));
+        return result;
     }
 }

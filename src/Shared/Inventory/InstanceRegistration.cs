@@ -16,10 +16,12 @@ public sealed record InstanceRegistration
     public IReadOnlyList<string> Tags { get; init; } = [];
     public EncryptMode Encrypt { get; init; } = EncryptMode.Mandatory;
     public bool TrustServerCertificate { get; init; }
+    /// <summary>The TLS name to validate the certificate against instead of Host; a SQL login's credential must list it.</summary>
     public string? HostNameInCertificate { get; init; }
     /// <summary>
-    /// A certificate file on the collector's machine to pin the server's certificate to. Encrypt=Strict ignores
-    /// TrustServerCertificate, so a self-signed server certificate is trusted only this way.
+    /// A certificate file on the collector's machine, in the credential's CertificateFolder, to pin the server's
+    /// certificate to. Encrypt=Strict ignores TrustServerCertificate, so a self-signed server certificate is trusted
+    /// only this way.
     /// </summary>
     public string? ServerCertificatePath { get; init; }
     /// <summary>Null means integrated security.</summary>

@@ -83,8 +83,11 @@ public static partial class InstanceRules
 
         if (r.HostNameInCertificate is not null && (r.HostNameInCertificate.Contains(':') || !IsPlausibleHost(r.HostNameInCertificate)))
             Refuse("hostNameInCertificate", $"A DNS name of at most {MaxHostLength} characters.");
-        if (r.ServerCertificatePath is not null && !TextRules.IsTrimmedPlainText(r.ServerCertificatePath, MaxCertificatePathLength))
-            Refuse("serverCertificatePath", $"Omit it, or give the path of a certificate file on the collector's machine: 1–{MaxCertificatePathLength} characters without control or invisible characters or surrounding spaces.");
+        if (r.ServerCertificatePath is not null && !IsLocalAbsolutePath(r.ServerCertificatePath))
+            Refuse("serverCertificatePath", "Omit it, or give the absolute path of a certificate file on the collector's machine, in the folder " +
+                                            "its credential names (Credentials:<name>:CertificateFolder), such as /etc/ifi/certs/sql01.pem or " +
+                                            $@"C:\ifi\certs\sql01.cer: 1–{MaxCertificatePathLength} characters, without control or invisible characters, " +
+                                            @"'..', a network share (\\host\share), a device or a URL.");
         if (r.CredentialName is not null && !CredentialName().IsMatch(r.CredentialName))
             Refuse("credentialName", "1–128 characters: letters, digits and _, starting with a letter or digit (it becomes part of environment variable names, Credentials__<name>__Password).");
         if (r.PollIntervalSeconds is < MinPollSeconds or > MaxPollSeconds)
@@ -108,6 +111,28 @@ public static partial class InstanceRules
                 refuse("tags", "Duplicate tag (tags compare ignoring case).", i);
         }
     }
+
+    /// <summary>
+    /// An absolute path on the machine that reads it, Unix (<c>/etc/ifi/certs/a.pem</c>) or Windows (<c>C:\ifi\a.cer</c>):
+    /// never a network share (<c>\\host\share</c>, <c>//host/share</c>; opening one on Windows starts SMB authentication
+    /// to that host), a device namespace (<c>\\.\</c>, <c>\\?\</c>), a URL, an alternate data stream, a relative path or
+    /// a <c>..</c> that climbs out of the folder it names.
+    /// </summary>
+    public static bool IsLocalAbsolutePath(string path)
+    {
+        if (!TextRules.IsTrimmedPlainText(path, MaxCertificatePathLength))
+            return false;
+        var unix = path[0] == '/' && !path.StartsWith("//", StringComparison.Ordinal);
+        var windows = WindowsDrivePath().IsMatch(path);
+        if (!unix && !windows)
+            return false;
+        if (path.IndexOf(':', windows ? 2 : 0) >= 0)
+            return false;
+        return !path.Split('/', '\\').Any(segment => segment == "..");
+    }
+
+    [GeneratedRegex(@"^[A-Za-z]:[\\/]")]
+    private static partial Regex WindowsDrivePath();
 
     /// <summary>A DNS name, a dotted-quad IPv4 address or an IPv6 address (brackets optional).</summary>
     public static bool IsPlausibleHost(string host)

@@ -5,6 +5,7 @@ using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
 using IfiDashboard.Simulator.Hosting;
 using IfiDashboard.Simulator.Scenarios;
+using IfiDashboard.Tests.Support;
 using Microsoft.Data.SqlClient;
 using Microsoft.Extensions.Logging;
 
@@ -69,7 +70,7 @@ public sealed class CredentialSteeringTests
     public async Task Sql_login_never_reaches_a_listener_without_encryption(EncryptMode encrypt, bool trust)
     {
         await using var bait = new PreLoginBait();
-        var prober = ProberFactory.Create(CredentialAllowing(["127.0.0.1"], allowTrustServerCertificate: true));
+        var prober = ProberFactory.Create(CredentialAllowing([LoopbackPorts.AllowListEntry], allowTrustServerCertificate: true));
 
         var snapshot = await prober.PollAsync(At("127.0.0.1", bait.Port, encrypt, trust), CancellationToken.None);
         await bait.SettleAsync();
@@ -83,6 +84,12 @@ public sealed class CredentialSteeringTests
     [InlineData("10.20.0.0/16", "*.prod.bank.local")]
     [InlineData("127.0.0.2")]
     [InlineData("localhost")]
+    [InlineData("localhost:1024-65535")]
+    // The listener is on the allowed host, on another port than the entry names (an entry without one names 1433).
+    [InlineData("127.0.0.1")]
+    [InlineData("127.0.0.1:1433")]
+    [InlineData("127.0.0.0/8:1433-1434")]
+    [InlineData("[::1]:1024-65535", "[::ffff:127.0.0.2]:1024-65535")]
     public async Task Host_outside_the_credentials_allow_list_is_never_connected_to(params string[] allowedHosts)
     {
         var logger = new RecordingLogger<ConnectionStringFactory>();
@@ -113,7 +120,7 @@ public sealed class CredentialSteeringTests
     [Fact]
     public async Task Malformed_allow_list_entry_makes_the_credential_unusable_naming_the_entry()
     {
-        var prober = ProberFactory.Create(CredentialAllowing(["127.0.0.1", "10.20.1.0/16"], allowTrustServerCertificate: true));
+        var prober = ProberFactory.Create(CredentialAllowing([LoopbackPorts.AllowListEntry, "10.20.1.0/16"], allowTrustServerCertificate: true));
 
         var connect = await RefusedBeforeConnectingAsync(prober, port => At("127.0.0.1", port));
 
@@ -126,7 +133,7 @@ public sealed class CredentialSteeringTests
     {
         var options = ProberFactory.FastOptions();
         options.AllowedNetworks = ["10.0.0.0/8"];
-        var prober = ProberFactory.Create(CredentialAllowing(["127.0.0.1"]), options);
+        var prober = ProberFactory.Create(CredentialAllowing([LoopbackPorts.AllowListEntry]), options);
 
         var connect = await RefusedBeforeConnectingAsync(prober, port => At("127.0.0.1", port, credential: null));
 
@@ -137,7 +144,7 @@ public sealed class CredentialSteeringTests
     [Fact]
     public async Task Without_a_network_allow_list_an_instance_naming_no_credential_gets_no_integrated_login()
     {
-        var prober = ProberFactory.Create(CredentialAllowing(["127.0.0.1"]));
+        var prober = ProberFactory.Create(CredentialAllowing([LoopbackPorts.AllowListEntry]));
 
         var connect = await RefusedBeforeConnectingAsync(prober, port => At("127.0.0.1", port, credential: null));
 
@@ -151,7 +158,7 @@ public sealed class CredentialSteeringTests
         await using var fleet = Fleets.Start(new ScenarioInstance { Name = "sql", Profile = "2019", IfiEnabled = true });
         // A whole poll is expected to succeed: with the 2-s command timeout of FastOptions it failed once under CI's load.
         var options = ProberFactory.PatientOptions();
-        options.AllowedNetworks = ["127.0.0.0/8"];
+        options.AllowedNetworks = ["127.0.0.0/8:1024-65535"];
 
         var snapshot = await ProberFactory.Create(options).PollAsync(ProberFactory.Registration(fleet["sql"]), CancellationToken.None);
 
@@ -163,7 +170,7 @@ public sealed class CredentialSteeringTests
     {
         await using var fleet = Fleets.Start(new ScenarioInstance { Name = "self-signed", Profile = "2019", IfiEnabled = true });
         var instance = fleet["self-signed"];
-        var prober = ProberFactory.Create(CredentialAllowing(["127.0.0.1"], allowTrustServerCertificate: false));
+        var prober = ProberFactory.Create(CredentialAllowing([LoopbackPorts.AllowListEntry], allowTrustServerCertificate: false));
 
         var snapshot = await prober.PollAsync(At("127.0.0.1", instance.Port, EncryptMode.Optional, trust: true), CancellationToken.None);
 
@@ -179,7 +186,7 @@ public sealed class CredentialSteeringTests
     {
         await using var fleet = Fleets.Start(new ScenarioInstance { Name = "self-signed", Profile = "2019", IfiEnabled = true });
         var instance = fleet["self-signed"];
-        var prober = ProberFactory.Create(CredentialAllowing(["127.0.0.1"]));
+        var prober = ProberFactory.Create(CredentialAllowing([LoopbackPorts.AllowListEntry]));
 
         var snapshot = await prober.PollAsync(At("127.0.0.1", instance.Port, EncryptMode.Optional), CancellationToken.None);
 
@@ -193,21 +200,13 @@ public sealed class CredentialSteeringTests
     {
         await using var fleet = Fleets.Start(new ScenarioInstance { Name = "pinned", Profile = "2019", IfiEnabled = true });
         var instance = fleet["pinned"];
-        var pem = Path.Combine(Path.GetTempPath(), $"ifi-sim-{Guid.NewGuid():N}.pem");
-        await File.WriteAllTextAsync(pem, ServerCertificate.ExportPem());
-        try
-        {
-            var prober = ProberFactory.Create(CredentialAllowing(["127.0.0.1"]));
-            var registration = At("127.0.0.1", instance.Port, EncryptMode.Optional) with { ServerCertificatePath = pem };
+        using var pins = new PinFolder();
+        var prober = ProberFactory.Create(pins.Configure(CredentialAllowing([LoopbackPorts.AllowListEntry]), ProberFactory.CredentialName));
+        var registration = At("127.0.0.1", instance.Port, EncryptMode.Optional) with { ServerCertificatePath = pins.SimulatorCertificate };
 
-            var snapshot = await prober.PollAsync(registration, CancellationToken.None);
+        var snapshot = await prober.PollAsync(registration, CancellationToken.None);
 
-            Assert.True(IfiObservation.From(snapshot).State == IfiState.Enabled, string.Join("; ", snapshot.Probes));
-        }
-        finally
-        {
-            File.Delete(pem);
-        }
+        Assert.True(IfiObservation.From(snapshot).State == IfiState.Enabled, string.Join("; ", snapshot.Probes));
         // Encrypt=Optional was registered; the login travelled inside full TLS all the same.
         Assert.Equal(["full"], instance.Transcript.TextsOf("encryption"));
     }
@@ -245,7 +244,7 @@ public sealed class CredentialSteeringTests
     [Fact]
     public async Task Integrated_credential_with_a_password_is_unusable_and_says_which_to_remove()
     {
-        var settings = IntegratedCredentialAllowing("127.0.0.1");
+        var settings = IntegratedCredentialAllowing(LoopbackPorts.AllowListEntry);
         settings[$"Credentials:{Credential}:UserId"] = ProberFactory.Login;
         settings[$"Credentials:{Credential}:Password"] = ProberFactory.Password;
 

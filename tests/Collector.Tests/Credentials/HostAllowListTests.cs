@@ -74,7 +74,55 @@ public sealed class HostAllowListTests
     [Theory]
     [MemberData(nameof(Cases))]
     public void Entry_matches_only_the_hosts_it_names(string entry, string host, bool expected) =>
-        Assert.Equal(expected, HostAllowList.Parse([entry]).Matches(host));
+        Assert.Equal(expected, HostAllowList.Parse([entry]).Matches(host, HostAllowList.DefaultPort));
+
+    /// <summary>Port null: a named instance registered without a port, whose port SQL Browser tells only when connecting.</summary>
+    public static TheoryData<string, string, int?, bool> PortCases => new()
+    {
+        // Without a port: the default port and SQL Browser's answer only, never another port of an allowed host.
+        { "sql01.corp.local", "sql01.corp.local", 1433, true },
+        { "sql01.corp.local", "sql01.corp.local", null, true },
+        { "sql01.corp.local", "sql01.corp.local", 1434, false },
+        { "sql01.corp.local", "sql01.corp.local", 51433, false },
+        { "10.20.0.0/16", "10.20.1.1", 14330, false },
+        { "fd00::5", "fd00::5", 1433, true },
+        { "fd00::5", "fd00::5", 1500, false },
+        // With a port or a range: exactly those, and never SQL Browser's answer, which is not known before connecting.
+        { "sql-*.bank.local:1433", "sql-7.bank.local", 1433, true },
+        { "sql-*.bank.local:1433", "sql-7.bank.local", 1434, false },
+        { "sql-*.bank.local:1433", "sql-7.bank.local", null, false },
+        { "127.0.0.1:1433", "127.0.0.1", 1433, true },
+        { "127.0.0.1:1433", "127.0.0.2", 1433, false },
+        { "127.0.0.1:51433", "127.0.0.1", 51433, true },
+        { "127.0.0.1:51433", "127.0.0.1", 1433, false },
+        { "10.20.0.0/16:1433-1434", "10.20.5.5", 1433, true },
+        { "10.20.0.0/16:1433-1434", "10.20.5.5", 1434, true },
+        { "10.20.0.0/16:1433-1434", "10.20.5.5", 1432, false },
+        { "10.20.0.0/16:1433-1434", "10.20.5.5", 1435, false },
+        { "10.20.0.0/16:1433-1434", "10.21.5.5", 1433, false },
+        { "[::1]:1433", "::1", 1433, true },
+        { "[::1]:1433", "[::1]", 1433, true },
+        { "[::1]:1433", "::1", 1434, false },
+        { "[::1]", "::1", 1433, true },
+        { "[::1]", "::1", 1434, false },
+        { "[fd00:10::/32]:1433-1440", "fd00:10::9", 1440, true },
+        { "[fd00:10::/32]:1433-1440", "fd00:10::9", 1441, false },
+        { "127.0.0.1:1-65535", "127.0.0.1", 65535, true },
+    };
+
+    [Theory]
+    [MemberData(nameof(PortCases))]
+    public void Entry_with_a_port_allows_that_port_and_without_one_the_default_port(string entry, string host, int? port, bool expected) =>
+        Assert.Equal(expected, HostAllowList.Parse([entry]).Matches(host, port));
+
+    [Theory]
+    [InlineData(1433, null, 1433)]
+    [InlineData(null, null, 1433)]
+    [InlineData(null, "", 1433)]
+    [InlineData(null, "REPORTING", null)]
+    [InlineData(51433, null, 51433)]
+    public void The_port_checked_is_the_one_the_client_connects_to(int? registered, string? instanceName, int? expected) =>
+        Assert.Equal(expected, HostAllowList.PortOf(registered, instanceName));
 
     [Fact]
     public void A_host_matches_when_any_entry_matches()
@@ -82,7 +130,7 @@ public sealed class HostAllowListTests
         var list = HostAllowList.Parse(["10.0.0.0/8", "*.prod.bank.local", " sql-* ", ""]);
 
         Assert.Equal([true, true, true, false],
-            new[] { "10.1.2.3", "db1.prod.bank.local", "sql-9", "db1.test.bank.local" }.Select(list.Matches));
+            new[] { "10.1.2.3", "db1.prod.bank.local", "sql-9", "db1.test.bank.local" }.Select(host => list.Matches(host, 1433)));
         Assert.Equal(["10.0.0.0/8", "*.prod.bank.local", "sql-*"], list.Entries);
     }
 
@@ -92,7 +140,7 @@ public sealed class HostAllowListTests
         var list = HostAllowList.Parse([]);
 
         Assert.True(list.IsEmpty);
-        Assert.False(list.Matches("127.0.0.1"));
+        Assert.False(list.Matches("127.0.0.1", HostAllowList.DefaultPort));
     }
 
     [Theory]
@@ -107,6 +155,16 @@ public sealed class HostAllowListTests
     [InlineData("127.1")]
     [InlineData("sql01,1433")]
     [InlineData("http://sql01")]
+    [InlineData("sql01:0")]
+    [InlineData("sql01:65536")]
+    [InlineData("sql01:1434-1433")]
+    [InlineData("sql01:1433-")]
+    [InlineData("sql01:")]
+    [InlineData("sql01:*")]
+    [InlineData("[sql01]:1433")]
+    [InlineData("[::1]1433")]
+    [InlineData("[::1")]
+    [InlineData("10.20.1.0/16:1433")]
     public void Entry_that_is_no_name_wildcard_or_range_is_refused_by_name(string entry)
     {
         var error = Assert.Throws<FormatException>(() => HostAllowList.Parse([entry]));

@@ -1,4 +1,5 @@
 using IfiDashboard.Collector.Tests.Support;
+using IfiDashboard.Tests.Support;
 
 namespace IfiDashboard.Collector.Tests.Kerberos;
 
@@ -36,7 +37,7 @@ public sealed class IntegratedSecurityTests(KerberosFleet fleet) : IClassFixture
             ["KRB5_CLIENT_KTNAME"] = fleet.CollectorKeytab,
             ["KRB5CCNAME"] = $"FILE:{Path.Combine(fleet.Realm.Directory, "credential-cache")}",
             ["Credentials__domain__IntegratedSecurity"] = "true",
-            ["Credentials__domain__AllowedHosts__0"] = "127.0.0.1",
+            ["Credentials__domain__AllowedHosts__0"] = LoopbackPorts.AllowListEntry,
         }, credential: "domain");
 
         Assert.True(result.ExitCode == 0, result.ToString());

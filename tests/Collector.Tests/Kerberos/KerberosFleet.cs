@@ -3,6 +3,7 @@ using System.Text.Json;
 using IfiDashboard.Collector.Connections;
 using IfiDashboard.Collector.Tests.Support;
 using IfiDashboard.Shared.Inventory;
+using IfiDashboard.Tests.Support;
 
 namespace IfiDashboard.Collector.Tests.Kerberos;
 
@@ -76,7 +77,7 @@ public sealed class KerberosFleet : IAsyncLifetime
     {
         string[] arguments = ["--host", "127.0.0.1", "--port", port.ToString(), "--trust-server-certificate", "true", "--Collector:Name", "kerberos-test",
             // No credential named means the collector's own identity, which it uses only within Collector:AllowedNetworks.
-            "--Collector:AllowedNetworks:0", "127.0.0.1"];
+            "--Collector:AllowedNetworks:0", LoopbackPorts.AllowListEntry];
         return CollectorCheck.RunAsync(credential is null ? arguments : [.. arguments, "--credential", credential],
             new Dictionary<string, string>(environment) { ["KRB5_CONFIG"] = Realm.ConfigFile });
     }

@@ -141,20 +141,12 @@ public sealed class FailureClassificationTests
         var instance = new ScenarioInstance { Name = "strict", Profile = "2022", Encryption = EncryptionSupport.Strict, IfiEnabled = true };
         await using var fleet = Fleets.Start(instance);
 
-        var pem = Path.Combine(Path.GetTempPath(), $"ifi-sim-{Guid.NewGuid():N}.pem");
-        await File.WriteAllTextAsync(pem, ServerCertificate.ExportPem());
-        try
-        {
-            // Strict ignores TrustServerCertificate: the self-signed certificate is pinned instead.
-            var registration = ProberFactory.Registration(fleet["strict"], EncryptMode.Strict) with { ServerCertificatePath = pem };
-            var snapshot = await ProberFactory.Create().PollAsync(registration, CancellationToken.None);
+        using var pins = new PinFolder();
+        // Strict ignores TrustServerCertificate: the self-signed certificate is pinned instead.
+        var registration = ProberFactory.Registration(fleet["strict"], EncryptMode.Strict) with { ServerCertificatePath = pins.SimulatorCertificate };
+        var snapshot = await ProberFactory.Create(pins.Configure(ProberFactory.CredentialSettings(), ProberFactory.CredentialName)).PollAsync(registration, CancellationToken.None);
 
-            Assert.True(IfiObservation.From(snapshot).State == IfiState.Enabled, string.Join("; ", snapshot.Probes));
-        }
-        finally
-        {
-            File.Delete(pem);
-        }
+        Assert.True(IfiObservation.From(snapshot).State == IfiState.Enabled, string.Join("; ", snapshot.Probes));
         Assert.Contains("strict", fleet["strict"].Transcript.TextsOf("encryption"));
     }
 

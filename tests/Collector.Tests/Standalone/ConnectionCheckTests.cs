@@ -42,6 +42,24 @@ public sealed class ConnectionCheckTests
     }
 
     [Fact]
+    public async Task Check_refuses_a_fifo_pinned_in_the_credentials_folder_without_opening_it()
+    {
+        await using var fleet = Fleets.Start(new ScenarioInstance { Name = "sql", Profile = "2019" });
+        using var pins = new PinFolder();
+        var environment = CredentialEnvironment();
+        environment[$"Credentials__{ProberFactory.CredentialName}__CertificateFolder"] = pins.Folder;
+
+        var result = await CollectorCheck.RunAsync(
+            ["--host", "127.0.0.1", "--port", fleet["sql"].Port.ToString(), "--credential", ProberFactory.CredentialName,
+             "--server-certificate", pins.Fifo()], environment);
+
+        Assert.Equal(1, result.ExitCode);
+        Assert.Equal("InsecureTransportRefused", result.Connect.Outcome);
+        Assert.Contains("is not a certificate file", result.Connect.Message, StringComparison.Ordinal);
+        Assert.Empty(fleet["sql"].Transcript.Entries);
+    }
+
+    [Fact]
     public async Task Check_without_a_host_prints_its_usage()
     {
         var result = await CollectorCheck.RunAsync(["--port", "1433"], new Dictionary<string, string>());

@@ -3,6 +3,7 @@ using IfiDashboard.Collector.Credentials;
 using IfiDashboard.Collector.Probes;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Simulator.Hosting;
+using IfiDashboard.Tests.Support;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
@@ -46,7 +47,7 @@ internal static class ProberFactory
     {
         [$"Credentials:{CredentialName}:UserId"] = Login,
         [$"Credentials:{CredentialName}:Password"] = password,
-        [$"Credentials:{CredentialName}:AllowedHosts:0"] = "127.0.0.1",
+        [$"Credentials:{CredentialName}:AllowedHosts:0"] = LoopbackPorts.AllowListEntry,
         [$"Credentials:{CredentialName}:AllowTrustServerCertificate"] = "true",
     };
 

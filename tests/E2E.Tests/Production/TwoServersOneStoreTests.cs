@@ -128,7 +128,7 @@ public sealed class TwoServersOneStoreTests(TestPostgresServer postgres, ITestOu
             "--Api:RateLimit:PermitLimit=1000000",
             "--Collector:Enabled=true", $"--Collector:Name={name}",
             $"--Credentials:fleet:UserId={Login}", $"--Credentials:fleet:Password={Password}",
-            "--Credentials:fleet:AllowedHosts:0=127.0.0.1", "--Credentials:fleet:AllowTrustServerCertificate=true",
+            "--Credentials:fleet:AllowedHosts:0=127.0.0.1:1024-65535", "--Credentials:fleet:AllowTrustServerCertificate=true",
             "--Alerts:Enabled=true", "--Alerts:DashboardUrl=https://ifi.example.test/",
             "--Alerts:DefaultTo:0=dba@example.test", "--Alerts:Smtp:Host=127.0.0.1",
             $"--Alerts:Smtp:Port={_smtp.Port}", "--Alerts:Smtp:Security=None", "--Alerts:Smtp:From=ifi@example.test",

@@ -9,6 +9,7 @@ using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Tests.Functional;
 using IfiDashboard.Server.Tests.Security;
 using IfiDashboard.Shared.Inventory;
+using IfiDashboard.Tests.Support;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.AspNetCore.TestHost;
@@ -56,7 +57,7 @@ internal sealed class AlertsHost(AlertsTestBed bed, IReadOnlyDictionary<string, 
         builder.UseSetting("Credentials:fleet:UserId", AlertsTestBed.Login);
         builder.UseSetting("Credentials:fleet:Password", AlertsTestBed.Password);
         // The simulated fleet listens on loopback with a self-signed certificate.
-        builder.UseSetting("Credentials:fleet:AllowedHosts:0", "127.0.0.1");
+        builder.UseSetting("Credentials:fleet:AllowedHosts:0", LoopbackPorts.AllowListEntry);
         builder.UseSetting("Credentials:fleet:AllowTrustServerCertificate", "true");
         builder.UseSetting("Logging:LogLevel:Default", "Trace");
         foreach (var (key, value) in settings) builder.UseSetting(key, value);

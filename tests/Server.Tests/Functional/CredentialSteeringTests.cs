@@ -1,10 +1,15 @@
 using System.Globalization;
 using System.Net.Http.Json;
 using AngleSharp.Html.Dom;
+using AngleSharp.Html.Parser;
 using IfiDashboard.Collector.Scheduling;
 using IfiDashboard.Collector.Tests.Support;
+using IfiDashboard.Server.Store.Audit;
 using IfiDashboard.Server.Tests.Api;
+using IfiDashboard.Server.Tests.Inventory;
+using IfiDashboard.Simulator.Hosting;
 using IfiDashboard.Simulator.Scenarios;
+using IfiDashboard.Tests.Support;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.Extensions.DependencyInjection;
 
@@ -86,7 +91,7 @@ public sealed class CredentialSteeringTests
         {
             builder.UseSetting("Credentials:fleet_reader:UserId", "ifi_collector");
             builder.UseSetting("Credentials:fleet_reader:Password", "C0llect!ng-Pw");
-            builder.UseSetting("Credentials:fleet_reader:AllowedHosts:0", "127.0.0.1");
+            builder.UseSetting("Credentials:fleet_reader:AllowedHosts:0", LoopbackPorts.AllowListEntry);
             builder.UseSetting("Credentials:fleet_reader:AllowTrustServerCertificate", "true");
         });
         var client = await host.CmdbClientAsync();
@@ -113,5 +118,76 @@ public sealed class CredentialSteeringTests
             Assert.NotEmpty(bait.PacketTypes);
             Assert.All(bait.PacketTypes, type => Assert.Equal(PreLoginBait.PreLoginPacket, type));
         }
+    }
+
+    /// <summary>
+    /// An editor names a TLS name of their choice ("localhost") for an allowed address, where a listener completes TLS
+    /// (TDS 7.x, or TDS 8 Strict) with a certificate the collector trusts for this credential (pinned in its
+    /// CertificateFolder) and valid for that name. The credential lists no such name, so through Test connection, the
+    /// form, a PUT, a sync and a CSV import no listener sees even a PRELOGIN, and the test is in the audit log.
+    /// </summary>
+    [Theory]
+    [InlineData("Mandatory")]
+    [InlineData("Strict")]
+    public async Task Tls_name_the_credential_does_not_list_gets_no_login_through_any_path(string encrypt)
+    {
+        ScenarioInstance Listener(string name) => encrypt == "Strict"
+            ? new ScenarioInstance { Name = name, Profile = "2022", Encryption = EncryptionSupport.Strict, IfiEnabled = true }
+            : new ScenarioInstance { Name = name, Profile = "2019", IfiEnabled = true };
+        await using var host = new DashboardHost(Listener("form"), Listener("put"), Listener("sync"), Listener("import"));
+        var pin = Path.Combine(host.CertificateFolder, "simulator.pem");
+        await File.WriteAllTextAsync(pin, ServerCertificate.ExportPem());
+        var (browser, cmdb) = await InstanceRulesOnEveryPathTests.ClientsAsync(host);
+        Dictionary<string, object?> Registration(string name) => new()
+        {
+            ["name"] = name, ["host"] = "127.0.0.1", ["port"] = host.Fleet[name].Port, ["encrypt"] = encrypt,
+            ["hostNameInCertificate"] = "localhost", ["serverCertificatePath"] = pin, ["credentialName"] = SimulatedFleetRegistration.CredentialName,
+        };
+        var form = Registration("form").ToDictionary(f => "Form." + char.ToUpperInvariant(f.Key[0]) + f.Key[1..],
+            f => Convert.ToString(f.Value, CultureInfo.InvariantCulture)!);
+        var import = Registration("import");
+
+        var tested = await PostFormAsync(browser, form, "test");
+        await PostFormAsync(browser, form, "save");
+        // A sync retires what the CMDB registered and no longer lists, so it goes before the PUT.
+        (await cmdb.PostAsJsonAsync("/api/v1/instances/sync",
+            new { instances = new[] { new Dictionary<string, object?>(Registration("sync")) { ["externalKey"] = "sync" } } })).EnsureSuccessStatusCode();
+        (await cmdb.PutAsJsonAsync("/api/v1/instances/put", Registration("put"))).EnsureSuccessStatusCode();
+        var preview = await CsvImportTests.UploadAsync(browser, string.Join(',', import.Keys) + "\r\n" +
+            string.Join(',', import.Values.Select(v => Convert.ToString(v, CultureInfo.InvariantCulture))) + "\r\n");
+        var confirm = preview.QuerySelector("form[data-form='import-confirm']")!.QuerySelectorAll("input[type=hidden]")
+            .ToDictionary(i => i.GetAttribute("name")!, i => i.GetAttribute("value") ?? "");
+        (await browser.PostAsync("/inventory/import", new FormUrlEncodedContent(confirm))).EnsureSuccessStatusCode();
+        var polled = await host.PollAllAsync();
+
+        Assert.Equal("InsecureTransportRefused", TestedOutcome(tested));
+        Assert.Equal(4, polled);
+        Assert.All(new[] { "form", "put", "sync", "import" }, name => Assert.Empty(host.Fleet[name].Transcript.Entries));
+        var audited = Assert.Single(await host.Services.GetRequiredService<AuditLog>().QueryAsync(
+            new AuditFilter(Action: AuditActions.ConnectionTested), null, AuditLog.MaxPageSize, CancellationToken.None));
+        Assert.Equal("unsaved instance (form)", audited.Target);
+        Assert.Contains("\"outcome\":\"InsecureTransportRefused\"", audited.After, StringComparison.Ordinal);
+        Assert.Contains("\"credentialName\":\"fleet\"", audited.After, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Fifo_pinned_in_the_credentials_folder_is_refused_by_test_connection_and_the_poll_without_being_opened()
+    {
+        using var pins = new PinFolder();
+        await using var host = new DashboardHost(new ScenarioInstance { Name = "sql", Profile = "2019", IfiEnabled = true });
+        host.Settings["Credentials:fleet:CertificateFolder"] = pins.Folder;
+        var form = new Dictionary<string, string>
+        {
+            ["Form.Name"] = "sql", ["Form.Host"] = "127.0.0.1", ["Form.Port"] = host.Fleet["sql"].Port.ToString(CultureInfo.InvariantCulture),
+            ["Form.ServerCertificatePath"] = pins.Fifo(), ["Form.CredentialName"] = SimulatedFleetRegistration.CredentialName,
+        };
+
+        var tested = await PostFormAsync(host.CreateClient(), form, "test");
+        await PostFormAsync(host.CreateClient(), form, "save");
+        var polled = await host.PollAllAsync();
+
+        Assert.Equal("InsecureTransportRefused", TestedOutcome(tested));
+        Assert.Equal(1, polled);
+        Assert.Empty(host.Fleet["sql"].Transcript.Entries);
     }
 }

@@ -8,6 +8,7 @@ using IfiDashboard.Server.Tests.Store;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Simulator.Hosting;
 using IfiDashboard.Simulator.Scenarios;
+using IfiDashboard.Tests.Support;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.AspNetCore.TestHost;
@@ -56,6 +57,9 @@ public sealed class DashboardHost : WebApplicationFactory<Program>
 
     public FleetSimulator Fleet { get; }
 
+    /// <summary>The folder the credential <c>fleet</c> reads pinned certificates from (<c>Credentials:fleet:CertificateFolder</c>).</summary>
+    public string CertificateFolder => Directory.CreateDirectory(Path.Combine(_directory, "certificates")).FullName;
+
     /// <summary>The store this server writes to (SQLite file or PostgreSQL database), once the server has started.</summary>
     public TestDatabase Store => _database ?? throw new InvalidOperationException("The server has not started yet.");
     /// <summary>More settings for the server, given before it starts.</summary>
@@ -76,7 +80,8 @@ public sealed class DashboardHost : WebApplicationFactory<Program>
         builder.UseSetting("Credentials:fleet:UserId", Login);
         builder.UseSetting("Credentials:fleet:Password", Password);
         // The simulated fleet listens on loopback with a self-signed certificate.
-        builder.UseSetting("Credentials:fleet:AllowedHosts:0", "127.0.0.1");
+        builder.UseSetting("Credentials:fleet:AllowedHosts:0", LoopbackPorts.AllowListEntry);
+        builder.UseSetting("Credentials:fleet:CertificateFolder", CertificateFolder);
         builder.UseSetting("Credentials:fleet:AllowTrustServerCertificate", "true");
         builder.UseSetting($"Ingestion:ApiKeys:{RemoteCollector}", ApiKey);
         foreach (var collector in OtherCollectors)

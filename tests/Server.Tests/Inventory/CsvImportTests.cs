@@ -19,7 +19,7 @@ public sealed class CsvImportTests
 {
     const string Operator = "ops@bank.test";
 
-    static async Task<IHtmlDocument> UploadAsync(HttpClient client, string csv)
+    internal static async Task<IHtmlDocument> UploadAsync(HttpClient client, string csv)
     {
         var page = new HtmlParser().ParseDocument(await client.GetStringAsync("/inventory/import"));
         var form = page.QuerySelector("form[data-form='import-file']")!;

@@ -39,6 +39,13 @@ public sealed class InstanceRulesOnEveryPathTests(SharedDashboardHost shared) : 
         new("instanceName", "1REPORTING", "a digit first"),
         new("hostNameInCertificate", "db01.corp.example:1433", "a port"),
         new("serverCertificatePath", "/etc/ifi/pin\u0007.pem", "a control character"),
+        new("serverCertificatePath", @"\\attacker.example\share\pin.cer", "a network share, which starts SMB authentication to that host"),
+        new("serverCertificatePath", "//attacker.example/share/pin.cer", "a network share with slashes"),
+        new("serverCertificatePath", @"\\.\pipe\pin", "a device namespace"),
+        new("serverCertificatePath", "https://attacker.example/pin.cer", "a URL"),
+        new("serverCertificatePath", "pins/sql01.pem", "a relative path"),
+        new("serverCertificatePath", "/etc/ifi/certs/../../shadow", "a '..' out of the folder"),
+        new("serverCertificatePath", @"C:\ifi\certs\sql01.cer:hidden", "an alternate data stream"),
         new("credentialName", "fleet-reader", "a '-', which no shell exports"),
     ];
 
@@ -81,7 +88,7 @@ public sealed class InstanceRulesOnEveryPathTests(SharedDashboardHost shared) : 
         await using var host = new DashboardHost(
             new ScenarioInstance { Name = "strict-form", Profile = "2022", Encryption = EncryptionSupport.Strict, IfiEnabled = true },
             new ScenarioInstance { Name = "strict-cmdb", Profile = "2022", Encryption = EncryptionSupport.Strict, IfiEnabled = true });
-        var pin = Path.Combine(Directory.CreateTempSubdirectory("ifi-pin-").FullName, "simulator.pem");
+        var pin = Path.Combine(host.CertificateFolder, "simulator.pem");
         await File.WriteAllTextAsync(pin, ServerCertificate.ExportPem());
         var (browser, cmdb) = await ClientsAsync(host);
 
@@ -181,7 +188,7 @@ public sealed class InstanceRulesOnEveryPathTests(SharedDashboardHost shared) : 
     public async Task Two_names_of_one_server_that_only_its_polls_tell_apart_count_once_in_the_fleet()
     {
         await using var host = new DashboardHost(new ScenarioInstance { Name = "sqlfin09", Profile = "2019", IfiEnabled = false });
-        host.Settings["Credentials:fleet:AllowedHosts:1"] = "localhost";
+        host.Settings["Credentials:fleet:AllowedHosts:1"] = "localhost:1024-65535";
         var port = host.Fleet["sqlfin09"].Port;
         var (browser, cmdb) = await ClientsAsync(host);
         // "localhost" and "127.0.0.1" are two addresses: nothing before a poll says they reach one server.
@@ -230,7 +237,7 @@ public sealed class InstanceRulesOnEveryPathTests(SharedDashboardHost shared) : 
     }
 
     /// <summary>A signed-in browser, and a CMDB integration with a key that may read and write the inventory.</summary>
-    static async Task<(HttpClient Browser, HttpClient Cmdb)> ClientsAsync(DashboardHost host)
+    internal static async Task<(HttpClient Browser, HttpClient Cmdb)> ClientsAsync(DashboardHost host)
     {
         var (_, key) = await host.Services.GetRequiredService<ApiKeyIssuer>()
             .CreateAsync("cmdb", [ApiScopes.Read, ApiScopes.InventoryWrite], null, CancellationToken.None);

@@ -27,7 +27,7 @@ public sealed record InstanceInput
     public string? Encrypt { get; init; }
     public bool? TrustServerCertificate { get; init; }
     public string? HostNameInCertificate { get; init; }
-    /// <summary>A certificate file on the collector's machine that the server's certificate must equal (Strict pinning).</summary>
+    /// <summary>An absolute path of a certificate file in the credential's CertificateFolder on the collector's machine that the server's certificate must equal (pinning).</summary>
     public string? ServerCertificatePath { get; init; }
     /// <summary>The name a collector resolves to a login locally; omit for integrated security.</summary>
     public string? CredentialName { get; init; }

@@ -10,6 +10,7 @@ public static class AuditActions
     public const string InstanceRegistered = "instance.registered";
     public const string InstanceUpdated = "instance.updated";
     public const string InstanceRetired = "instance.retired";
+    public const string ConnectionTested = "instance.connection-tested";
     public const string ApiKeyIssued = "api-key.issued";
     public const string ApiKeyRevoked = "api-key.revoked";
     public const string TestEmailSent = "alerts.test-email";
