@@ -203,7 +203,7 @@ public sealed class SignInInBrowserTests(SignInFixture fixture)
         try
         {
             SignInAs("operator", "policy");
-            var shownAs = Browser.Text("[data-user]");
+            var shownAs = Browser.Text("[data-user]", 60);
             var id = WaiverId(reason);
             var approveOffered = Browser.All($"button[data-approve='{id}']").Count;
             // The button is not offered; the form posted anyway, as a hand-made request would, is refused.
@@ -214,7 +214,7 @@ public sealed class SignInInBrowserTests(SignInFixture fixture)
                 form.appendChild(field);
                 form.submit();
                 """, id);
-            var refusal = Browser.Text("[data-form-message=error]");
+            var refusal = Browser.Text("[data-form-message=error]", 60);
             var waiver = await StoredWaiverAsync(reason);
 
             Assert.Equal("Otto Renamed", shownAs);
@@ -252,8 +252,8 @@ public sealed class SignInInBrowserTests(SignInFixture fixture)
         Browser.WaitUntil(d => d.Url.Contains("done=awaiting-approval", StringComparison.Ordinal), 60);
 
         SignInAs("sam-b", "policy");
-        var shownAs = Browser.Text("[data-user]");
-        Browser.Click($"button[data-approve='{WaiverId(reason)}']");
+        var shownAs = Browser.Text("[data-user]", 60);
+        Browser.Click($"button[data-approve='{WaiverId(reason)}']", 60);
         Browser.WaitUntil(d => d.Url.Contains("done=approved", StringComparison.Ordinal), 60);
         var waiver = await StoredWaiverAsync(reason);
         var approval = (await fixture.Server.Services.GetRequiredService<AuditLog>()
