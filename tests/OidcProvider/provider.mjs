@@ -1,5 +1,7 @@
 // A real OpenID Connect provider (the certified oidc-provider package) on loopback for the sign-in tests.
 // Usage: node provider.mjs <dashboard base URL>
+// GET /test/rename?account=<login>&name=<display name> renames an account, as a person renames themselves at the
+// provider: the subject stays, the `name` claim of the next sign-in changes.
 // Listens on a free port and prints "issuer <url>" once it answers. Accounts are the login names below (any
 // password); each holds the `roles` claim values the tests map to the dashboard's roles. Stops with its parent's
 // standard input (the test closes it), so a crashed test leaves no provider behind.
@@ -16,6 +18,9 @@ const accounts = {
   operator: { name: 'Otto Operator', roles: ['ifi-operators'] },
   admin: { name: 'Ada Admin', roles: ['ifi-admins'] },
   nobody: { name: 'Nina Norole', roles: [] },
+  // Two people who share a display name, as namesakes do.
+  'sam-a': { name: 'Sam Taylor', roles: ['ifi-operators'] },
+  'sam-b': { name: 'Sam Taylor', roles: ['ifi-operators'] },
 };
 
 const configuration = {
@@ -51,7 +56,15 @@ const server = (await import('node:http')).createServer();
 server.listen(0, '127.0.0.1', () => {
   const issuer = `http://127.0.0.1:${server.address().port}`;
   const provider = new Provider(issuer, configuration);
-  server.on('request', provider.callback());
+  const callback = provider.callback();
+  server.on('request', (req, res) => {
+    const url = new URL(req.url, issuer);
+    if (url.pathname !== '/test/rename') return callback(req, res);
+    const account = accounts[url.searchParams.get('account')];
+    if (!account) { res.statusCode = 404; return res.end('no such account'); }
+    account.name = url.searchParams.get('name');
+    return res.end('renamed');
+  });
   console.log(`issuer ${issuer}`);
 });
 process.stdin.on('end', () => process.exit(0));

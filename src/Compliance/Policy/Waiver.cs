@@ -5,13 +5,18 @@ public sealed record Waiver
 {
     public required long InstanceId { get; init; }
     public required string Reason { get; init; }
+    /// <summary>The author's display name, as shown.</summary>
     public required string Author { get; init; }
+    /// <summary>The author's identity (issuer and subject), which four-eyes compares; null for waivers granted before
+    /// identities were recorded (store migration 0020).</summary>
+    public string? AuthorIdentity { get; init; }
     public required DateTimeOffset GrantedAt { get; init; }
     public required DateTimeOffset ExpiresAt { get; init; }
 
     /// <summary>Granted while four-eyes approval was required: it counts only once someone else approves it.</summary>
     public bool NeedsApproval { get; init; }
     public string? ApprovedBy { get; init; }
+    public string? ApprovedByIdentity { get; init; }
     public DateTimeOffset? ApprovedAt { get; init; }
 
     /// <summary>Waiting for a second person; it hides nothing meanwhile.</summary>

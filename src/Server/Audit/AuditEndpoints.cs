@@ -30,6 +30,14 @@ public static class AuditEndpoints
             .Produces<AuditEntriesPage>()
             .ProducesValidationProblem()
             .ProducesAuthProblems();
+        api.MapGet("/audit/refusals", RefusalsAsync)
+            .RequireScope(ApiScopes.AuditRead)
+            .WithTags("Audit")
+            .WithName("ListRefusalCounts")
+            .WithSummary("Refused sign-ins and collector requests, counted per hour, kind, source and reason (from, to: default the last 30 days, at most 366).")
+            .Produces<RefusalCountsPage>()
+            .ProducesValidationProblem()
+            .ProducesAuthProblems();
         return api;
     }
 
@@ -50,36 +58,59 @@ public static class AuditEndpoints
         var before = ReadBefore(context.Request.Query, errors);
         if (errors.Any)
             return ApiProblems.Validation(errors.ToDictionary());
-        var records = await audit.QueryAsync(filter, before, limit + 1, ct);
-        var items = records.Take(limit).Select(AuditView.ToItem).ToList();
-        return TypedResults.Ok(new AuditEntriesPage(items, records.Count > limit ? items[^1].Id : null));
+        var page = await audit.PageAsync(filter, before, limit, ct);
+        return TypedResults.Ok(new AuditEntriesPage(page.Entries.Select(AuditView.ToItem).ToList(), page.NextBefore));
     }
 
-    static async Task<IResult> ExportAsync(HttpContext context, AuditLog audit, CancellationToken ct)
+    static async Task<IResult> RefusalsAsync(HttpContext context, AuditLog audit, TimeProvider time, CancellationToken ct)
+    {
+        var errors = new FieldErrors();
+        var window = TimeWindow.Resolve(TimeWindow.Read(context.Request.Query, errors), time.GetUtcNow(), errors);
+        if (window is not { } w)
+            return ApiProblems.Validation(errors.ToDictionary());
+        return TypedResults.Ok(new RefusalCountsPage(w.From, w.To, await audit.RefusalCountsAsync(w.From, w.To, ct)));
+    }
+
+    static IResult ExportAsync(HttpContext context, AuditLog audit)
     {
         var errors = new FieldErrors();
         var filter = ReadFilter(context.Request.Query, errors);
-        if (errors.Any)
-            return ApiProblems.Validation(errors.ToDictionary());
-        var csv = new StringBuilder();
-        Csv.AppendRow(csv, ["id", "occurred_at_utc", "actor", "remote_address", "action", "target", "before", "after"]);
-        long? before = null;
-        while (true)
+        return errors.Any ? ApiProblems.Validation(errors.ToDictionary()) : new CsvExport(audit, filter);
+    }
+
+    /// <summary>
+    /// The log as CSV, written a page at a time as it is read, so an export holds one page in memory however long the
+    /// log is (until session 12 it built the whole file first).
+    /// </summary>
+    sealed class CsvExport(AuditLog audit, AuditFilter filter) : IResult
+    {
+        public async Task ExecuteAsync(HttpContext context)
         {
-            var page = await audit.QueryAsync(filter, before, AuditLog.MaxPageSize, ct);
-            foreach (var r in page)
-                Csv.AppendRow(csv,
-                [
-                    Csv.Plain(r.Id.ToString(CultureInfo.InvariantCulture)),
-                    Csv.Plain(r.OccurredAt.UtcDateTime.ToString("yyyy-MM-ddTHH:mm:ss.fffZ", CultureInfo.InvariantCulture)),
-                    Csv.Text(r.Actor), Csv.Text(r.RemoteAddress), Csv.Text(r.Action), Csv.Text(r.Target),
-                    Csv.Text(r.Before), Csv.Text(r.After),
-                ]);
-            if (page.Count < AuditLog.MaxPageSize)
-                break;
-            before = page[^1].Id;
+            var ct = context.RequestAborted;
+            context.Response.ContentType = "text/csv; charset=utf-8; header=present";
+            context.Response.Headers.ContentDisposition = "attachment; filename=audit.csv";
+            await using var writer = new StreamWriter(context.Response.Body, new UTF8Encoding(false), 64 * 1024);
+            var csv = new StringBuilder();
+            Csv.AppendRow(csv, ["id", "occurred_at_utc", "actor", "actor_identity", "remote_address", "action", "target", "before", "after"]);
+            long? before = null;
+            do
+            {
+                var page = await audit.PageAsync(filter, before, AuditLog.MaxPageSize, ct);
+                foreach (var r in page.Entries)
+                    Csv.AppendRow(csv,
+                    [
+                        Csv.Plain(r.Id.ToString(CultureInfo.InvariantCulture)),
+                        Csv.Plain(r.OccurredAt.UtcDateTime.ToString("yyyy-MM-ddTHH:mm:ss.fffZ", CultureInfo.InvariantCulture)),
+                        Csv.Text(r.Actor), Csv.Text(r.ActorIdentity), Csv.Text(r.RemoteAddress), Csv.Text(r.Action), Csv.Text(r.Target),
+                        Csv.Text(r.Before), Csv.Text(r.After),
+                    ]);
+                await writer.WriteAsync(csv, ct);
+                await writer.FlushAsync(ct);
+                csv.Clear();
+                before = page.NextBefore;
+            }
+            while (before is not null);
         }
-        return TypedResults.Bytes(Encoding.UTF8.GetBytes(csv.ToString()), "text/csv; charset=utf-8; header=present", "audit.csv");
     }
 
     static AuditFilter ReadFilter(IQueryCollection query, FieldErrors errors)
@@ -101,6 +132,9 @@ public static class AuditEndpoints
 
 /// <summary>A page of audit entries, newest first; pass <see cref="NextBefore"/> as <c>before</c> for older ones.</summary>
 public sealed record AuditEntriesPage(IReadOnlyList<AuditItem> Entries, long? NextBefore);
+
+/// <summary>Refusal counts of the hours that started in [From, To), oldest first.</summary>
+public sealed record RefusalCountsPage(DateTimeOffset From, DateTimeOffset To, IReadOnlyList<RefusalCount> Counts);
 
 public sealed record AuditParameters
 {

@@ -52,14 +52,14 @@ public sealed class PolicyEditor(PolicyStore policies, InstanceInventory instanc
     /// <summary>The waiver a grant stores, after the checks every grant passes (and its preview).</summary>
     Waiver NewWaiver(long instanceId, string reason, DateTimeOffset expiresAt, ClaimsPrincipal by)
     {
-        var author = ChangeAuthor.Of(by);
+        var author = ChangeAuthor.PersonOf(by);
         var now = time.GetUtcNow();
         if (expiresAt <= now) throw new ArgumentException("The expiry must be in the future.", nameof(expiresAt));
         if (LengthRefusal(now, expiresAt, by, "grant") is { } refusal) throw new UnauthorizedAccessException(refusal);
         if (string.IsNullOrWhiteSpace(reason)) throw new ArgumentException("A waiver needs a reason.", nameof(reason));
         return new Waiver
         {
-            InstanceId = instanceId, Reason = reason.Trim(), Author = author, GrantedAt = now, ExpiresAt = expiresAt,
+            InstanceId = instanceId, Reason = reason.Trim(), Author = author.Name, AuthorIdentity = author.Identity, GrantedAt = now, ExpiresAt = expiresAt,
             NeedsApproval = signIn.CurrentValue.WaiversNeedApproval,
         };
     }
@@ -99,10 +99,10 @@ public sealed class PolicyEditor(PolicyStore policies, InstanceInventory instanc
 
     public async Task<bool> ApproveWaiverAsync(long waiverId, ClaimsPrincipal by, CancellationToken cancellationToken)
     {
-        var approver = ChangeAuthor.Of(by);
+        var approver = ChangeAuthor.PersonOf(by);
         var now = time.GetUtcNow();
         var result = await StoreBusy.ForPersonAsync(() => policies.ApproveWaiverAsync(waiverId, approver, waiver =>
-            ChangeAuthor.IsSamePerson(waiver.Author, approver)
+            ChangeAuthor.IsSamePerson(waiver.AuthorIdentity, waiver.Author, approver)
                 ? $"{waiver.Author} granted this waiver: it needs the approval of someone else."
                 : waiver.ExpiresAt <= now
                     ? "This waiver has expired; grant a new one."

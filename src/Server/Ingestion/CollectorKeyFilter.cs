@@ -1,6 +1,7 @@
 using System.Security.Cryptography;
 using System.Text;
 using IfiDashboard.Server.Api.Auth;
+using IfiDashboard.Server.Store.Audit;
 using Microsoft.Extensions.Options;
 
 namespace IfiDashboard.Server.Ingestion;
@@ -21,28 +22,39 @@ public sealed class CollectorKeyFilter(IOptionsMonitor<IngestionOptions> options
 {
     public async ValueTask<object?> InvokeAsync(EndpointFilterInvocationContext context, EndpointFilterDelegate next)
     {
-        var presented = context.HttpContext.Request.Headers[IngestionOptions.ApiKeyHeader].ToString();
+        var request = context.HttpContext;
+        var presented = request.Request.Headers[IngestionOptions.ApiKeyHeader].ToString();
         if (presented.Length == 0)
-            return TypedResults.Problem($"Send the collector's key in the {IngestionOptions.ApiKeyHeader} header.",
-                statusCode: StatusCodes.Status401Unauthorized, title: "API key required");
+            return await RefuseAsync(request, StatusCodes.Status401Unauthorized, "API key required",
+                $"Send the collector's key in the {IngestionOptions.ApiKeyHeader} header.", "no key");
 
         var identity = ConfiguredKey(presented);
         if (identity is null)
         {
-            var stored = storedKeys is null ? null : await storedKeys.AuthenticateAsync(presented, context.HttpContext.RequestAborted);
+            var stored = storedKeys is null ? null : await storedKeys.AuthenticateAsync(presented, request.RequestAborted);
             if (stored is null)
-                return TypedResults.Problem("The API key is not valid for the collector API.",
-                    statusCode: StatusCodes.Status401Unauthorized, title: "API key rejected");
+                return await RefuseAsync(request, StatusCodes.Status401Unauthorized, "API key rejected",
+                    "The API key is not valid for the collector API.", "key not valid");
             if (!stored.Scopes.Contains(ApiScopes.SnapshotIngest))
-                return TypedResults.Problem($"The API key '{stored.KeyId}' does not have the scope '{ApiScopes.SnapshotIngest}' the collector API needs.",
-                    statusCode: StatusCodes.Status403Forbidden, title: "Scope missing");
+                return await RefuseAsync(request, StatusCodes.Status403Forbidden, "Scope missing",
+                    $"The API key '{stored.KeyId}' does not have the scope '{ApiScopes.SnapshotIngest}' the collector API needs.",
+                    $"key {stored.KeyId} without {ApiScopes.SnapshotIngest}");
             if (stored.CollectorName is null)
-                return TypedResults.Problem($"The API key '{stored.KeyId}' belongs to no collector: issue a key for the collector with --collector <Collector:Name> and revoke this one.",
-                    statusCode: StatusCodes.Status403Forbidden, title: "Key not bound to a collector");
+                return await RefuseAsync(request, StatusCodes.Status403Forbidden, "Key not bound to a collector",
+                    $"The API key '{stored.KeyId}' belongs to no collector: issue a key for the collector with --collector <Collector:Name> and revoke this one.",
+                    $"key {stored.KeyId} bound to no collector");
             identity = new CollectorIdentity(stored.CollectorName, stored.KeyId);
         }
         context.HttpContext.Items[typeof(CollectorIdentity)] = identity;
         return await next(context);
+    }
+
+    /// <summary>A request no collector is known for yet: anyone can send one, so it is counted, never an entry each.</summary>
+    static async Task<IResult> RefuseAsync(HttpContext context, int status, string title, string detail, string reason)
+    {
+        await context.RequestServices.GetRequiredService<AuditLog>().CountRefusalAsync(AuditActions.CollectorRefused,
+            new AuditActor(AuditActors.Anonymous, context.Connection.RemoteIpAddress?.ToString()), reason, context.RequestAborted);
+        return TypedResults.Problem(detail, statusCode: status, title: title);
     }
 
     CollectorIdentity? ConfiguredKey(string presented)

@@ -14,7 +14,7 @@ namespace IfiDashboard.Server.Ingestion;
 /// as the one collector its key belongs to (<see cref="CollectorIdentity"/>): it leases, completes and delivers for
 /// that collector only, a snapshot only for an instance that collector leased, with times no further ahead of the
 /// server's clock than <c>Ingestion:MaxClockSkew</c>. What is refused is answered 4xx problem details, changes
-/// nothing, and is audited (<see cref="AuditActions.CollectorRefused"/>).
+/// nothing, and is counted (<see cref="AuditActions.CollectorRefused"/>, <see cref="AuditLog.CountRefusalAsync"/>).
 /// </summary>
 public static class IngestionApi
 {
@@ -72,21 +72,20 @@ public static class IngestionApi
             return body.Problem;
         var snapshot = body.Value!;
         var collector = CollectorIdentity.Of(context);
-        var target = $"instance {snapshot.InstanceId}";
         if (snapshot.SnapshotId == Guid.Empty)
-            return await RefuseAsync(context, audit, target, ApiProblems.Validation("snapshotId", "A non-empty snapshot id is required."),
+            return await RefuseAsync(context, audit, ApiProblems.Validation("snapshotId", "A non-empty snapshot id is required."),
                 "snapshot id missing", ct);
         if (!string.Equals(snapshot.CollectorName, collector.CollectorName, StringComparison.Ordinal))
-            return await RefuseAsync(context, audit, target, Problem(StatusCodes.Status403Forbidden, "Another collector's snapshot",
+            return await RefuseAsync(context, audit, Problem(StatusCodes.Status403Forbidden, "Another collector's snapshot",
                 $"The snapshot names the collector '{snapshot.CollectorName}'; this key belongs to '{collector.CollectorName}'."),
                 "collector name differs from the key's", ct);
         var latest = time.GetUtcNow() + limits.MaxClockSkew;
         if (snapshot.StartedAt > snapshot.FinishedAt || snapshot.FinishedAt > latest)
-            return await RefuseAsync(context, audit, target, ApiProblems.Validation("finishedAt",
+            return await RefuseAsync(context, audit, ApiProblems.Validation("finishedAt",
                 $"The collected times must not be later than the server's clock plus Ingestion:MaxClockSkew ({limits.MaxClockSkew}), and startedAt not after finishedAt: check the collector's clock."),
-                $"collected times out of range (finished {snapshot.FinishedAt:O})", ct);
+                "collected times out of range", ct);
         if (!await sink.WriteLeasedAsync(snapshot, collector.CollectorName, ct))
-            return await RefuseAsync(context, audit, target, Problem(StatusCodes.Status409Conflict, "Instance not leased",
+            return await RefuseAsync(context, audit, Problem(StatusCodes.Status409Conflict, "Instance not leased",
                 $"Instance {snapshot.InstanceId} was not leased to the collector '{collector.CollectorName}': a collector delivers snapshots only of instances it leased."),
                 "instance not leased to this collector", ct);
         return TypedResults.NoContent();
@@ -105,12 +104,12 @@ public static class IngestionApi
         if (request.MaxCount is < 1 or > MaxLeaseBatch) errors["maxCount"] = [$"Must be between 1 and {MaxLeaseBatch}."];
         if (request.LeaseSeconds is < 10 or > 3600) errors["leaseSeconds"] = ["Must be between 10 and 3600."];
         if (errors.Count > 0)
-            return await RefuseAsync(context, audit, null, ApiProblems.Validation(errors), "lease request out of range", ct);
+            return await RefuseAsync(context, audit, ApiProblems.Validation(errors), "lease request out of range", ct);
         if (NotThisCollector(context, request.CollectorName) is { } refused)
-            return await RefuseAsync(context, audit, null, refused, "lease for another collector name", ct);
+            return await RefuseAsync(context, audit, refused, "lease for another collector name", ct);
         var collector = CollectorIdentity.Of(context).CollectorName;
         if (await source.CountHeldAsync(collector, ct) >= limits.MaxLeasesPerCollector)
-            return await RefuseAsync(context, audit, null, Problem(StatusCodes.Status429TooManyRequests, "Too many leases",
+            return await RefuseAsync(context, audit, Problem(StatusCodes.Status429TooManyRequests, "Too many leases",
                 $"The collector '{collector}' already holds Ingestion:MaxLeasesPerCollector ({limits.MaxLeasesPerCollector}) leases: complete some first."),
                 "lease limit reached", ct);
         var leased = await source.LeaseDueAsync(collector, request.MaxCount, TimeSpan.FromSeconds(request.LeaseSeconds),
@@ -125,7 +124,7 @@ public static class IngestionApi
         if (body.Problem is not null)
             return body.Problem;
         if (NotThisCollector(context, body.Value!.CollectorName) is { } refused)
-            return await RefuseAsync(context, audit, null, refused, "release for another collector name", ct);
+            return await RefuseAsync(context, audit, refused, "release for another collector name", ct);
         await source.ReleaseAllAsync(body.Value.CollectorName, ct);
         return TypedResults.NoContent();
     }
@@ -137,7 +136,7 @@ public static class IngestionApi
         if (body.Problem is not null)
             return body.Problem;
         if (NotThisCollector(context, body.Value!.CollectorName) is { } refused)
-            return await RefuseAsync(context, audit, $"instance {instanceId}", refused, "completion for another collector name", ct);
+            return await RefuseAsync(context, audit, refused, "completion for another collector name", ct);
         await source.CompleteAsync(instanceId, body.Value.CollectorName, body.Value.NextPollAt, ct);
         return TypedResults.NoContent();
     }
@@ -157,23 +156,24 @@ public static class IngestionApi
     {
         var body = await JsonBody.ReadAsync<T>(context.Request, maxBytes, ct);
         if (body.Problem is not null)
-            await RecordRefusalAsync(context, audit, null, "unreadable or oversized body", ct);
+            await RecordRefusalAsync(context, audit, "unreadable or oversized body", ct);
         return body;
     }
 
-    static async Task<IResult> RefuseAsync(HttpContext context, AuditLog audit, string? target, IResult problem, string reason,
+    static async Task<IResult> RefuseAsync(HttpContext context, AuditLog audit, IResult problem, string reason,
         CancellationToken ct)
     {
-        await RecordRefusalAsync(context, audit, target, reason, ct);
+        await RecordRefusalAsync(context, audit, reason, ct);
         return problem;
     }
 
-    static Task RecordRefusalAsync(HttpContext context, AuditLog audit, string? target, string reason, CancellationToken ct)
+    static Task RecordRefusalAsync(HttpContext context, AuditLog audit, string reason, CancellationToken ct)
     {
+        // Counted, not appended: a key holder's flood of refused requests adds a bounded number of rows an hour.
         var collector = CollectorIdentity.Of(context);
-        return audit.RecordAsync(AuditActions.CollectorRefused, target, null,
-            new { reason, request = $"{context.Request.Method} {context.Request.Path}", key = collector.KeyId }, ct,
-            AuditActor.Collector(collector.CollectorName, context.Connection.RemoteIpAddress?.ToString()));
+        return audit.CountRefusalAsync(AuditActions.CollectorRefused,
+            AuditActor.Collector(collector.CollectorName, context.Connection.RemoteIpAddress?.ToString()),
+            $"{reason} (key {collector.KeyId})", ct);
     }
 
     static IResult Problem(int status, string title, string detail) => TypedResults.Problem(detail, statusCode: status, title: title);

@@ -29,13 +29,22 @@ public static class SessionRevalidation
     }
 
     /// <summary>
+    /// True while a session is one the dashboard still signs in: its roles hold (<see cref="RolesStillHold"/>) and an
+    /// OpenID Connect session carries the identity (issuer and subject) recorded since store migration 0020; a cookie
+    /// issued before it signs in again, usually without a prompt, and so gets one.
+    /// </summary>
+    public static bool StillHolds(ClaimsPrincipal user, SignInOptions options) =>
+        RolesStillHold(user, options)
+        && (user.FindFirst(SignInClaims.Method)?.Value != SignInClaims.OpenIdConnect || user.FindFirst(SignInClaims.Identity) is not null);
+
+    /// <summary>
     /// The cookie's check on every request: a session whose roles no longer hold is refused, so the request signs in
     /// again (with the provider's single sign-on, usually without a prompt) and gets the roles that hold now.
     /// </summary>
     public static Task ValidateCookieAsync(CookieValidatePrincipalContext context)
     {
         var options = context.HttpContext.RequestServices.GetRequiredService<IOptionsMonitor<SignInOptions>>().CurrentValue;
-        if (context.Principal is { } user && !RolesStillHold(user, options))
+        if (context.Principal is { } user && !StillHolds(user, options))
             context.RejectPrincipal();
         return Task.CompletedTask;
     }
@@ -57,5 +66,5 @@ public sealed class CircuitSessionRevalidation(ILoggerFactory loggers, IOptionsM
         Task.FromResult(StillValid(authenticationState.User));
 
     public bool StillValid(ClaimsPrincipal user) =>
-        time.GetUtcNow() - _opened < SignInExtensions.SessionLifetime && SessionRevalidation.RolesStillHold(user, options.CurrentValue);
+        time.GetUtcNow() - _opened < SignInExtensions.SessionLifetime && SessionRevalidation.StillHolds(user, options.CurrentValue);
 }

@@ -122,11 +122,17 @@ public static class SignInExtensions
                 // The mapping in force now (configuration reloads), as the session's later checks use it.
                 var roles = context.HttpContext.RequestServices.GetRequiredService<IOptionsMonitor<SignInOptions>>().CurrentValue
                     .RolesFor(values).ToList();
+                if (OidcIdentity(identity) is not { } person)
+                {
+                    context.Fail("The identity provider's ID token names no subject (sub).");
+                    return Task.CompletedTask;
+                }
                 foreach (var role in roles) identity.AddClaim(new Claim(ClaimTypes.Role, role));
                 identity.AddClaim(new Claim(SignInClaims.Method, SignInClaims.OpenIdConnect));
-                var actor = new AuditActor(ChangeAuthor.Of(context.Principal), context.HttpContext.Connection.RemoteIpAddress?.ToString());
+                identity.AddClaim(new Claim(SignInClaims.Identity, person));
+                var actor = AuditActors.Of(context.Principal, context.HttpContext.Connection.RemoteIpAddress?.ToString());
                 return context.HttpContext.RequestServices.GetRequiredService<AuditLog>()
-                    .RecordSignInAsync(actor, succeeded: true, roles, failure: null, context.HttpContext.RequestAborted);
+                    .RecordSignInAsync(actor, roles, context.HttpContext.RequestAborted);
             };
             // No ID token is kept (SaveTokens is off), so the provider learns which client signs out from client_id,
             // and may then send the browser back to the registered post-logout address.
@@ -141,11 +147,36 @@ public static class SignInExtensions
                 context.HandleResponse();
                 var actor = new AuditActor(AuditActors.Anonymous, context.HttpContext.Connection.RemoteIpAddress?.ToString());
                 await context.HttpContext.RequestServices.GetRequiredService<AuditLog>()
-                    .RecordSignInAsync(actor, succeeded: false, [], context.Failure?.Message, context.HttpContext.RequestAborted);
+                    .CountRefusalAsync(AuditActions.SignInFailed, actor, SignInFailureReason(context.Failure), context.HttpContext.RequestAborted);
                 await DashboardAuthenticationHandler.WritePageAsync(context.HttpContext, StatusCodes.Status401Unauthorized,
                     "Sign-in failed", $"The identity provider's answer was not accepted: {context.Failure?.Message} Try signing in again.");
             };
         });
+    }
+
+    /// <summary>
+    /// Why a sign-in was refused, in a few fixed words: the failure's message can carry text of the sender's choosing
+    /// (the <c>error</c> of a forged callback), and the count keeps one row per reason.
+    /// </summary>
+    static string SignInFailureReason(Exception? failure) => failure?.Message switch
+    {
+        null => "cancelled",
+        var m when m.Contains("message.State", StringComparison.Ordinal) => "state missing, forged or expired",
+        var m when m.StartsWith("Correlation failed", StringComparison.Ordinal) => "correlation cookie missing",
+        var m when m.StartsWith("Message contains error", StringComparison.Ordinal) => "the provider answered with an error",
+        _ => failure.GetType().Name,
+    };
+
+    /// <summary>
+    /// The person an ID token names: Entra ID's <c>oid</c> when present (its <c>sub</c> differs from one application to
+    /// the next), else <c>sub</c>, at the token's issuer. Never the display name, which people change and share.
+    /// </summary>
+    static string? OidcIdentity(ClaimsIdentity identity)
+    {
+        if ((identity.FindFirst("oid") ?? identity.FindFirst("sub")) is not { Value.Length: > 0 } subject)
+            return null;
+        var issuer = identity.FindFirst("iss")?.Value is { Length: > 0 } iss ? iss : subject.Issuer;
+        return ChangeAuthor.Identity(subject.Value, issuer);
     }
 
     /// <summary><c>GET /signin</c> starts signing in; <c>POST /signout</c> (a form with its antiforgery token) ends it.</summary>

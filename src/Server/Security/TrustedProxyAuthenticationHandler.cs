@@ -44,6 +44,8 @@ public sealed class TrustedProxyAuthenticationHandler(
         [
             new(ClaimTypes.Name, user),
             new(SignInClaims.Method, SignInClaims.TrustedProxy),
+            // The proxy vouches for the user name alone; Windows and most gateways ignore its case.
+            new(SignInClaims.Identity, ChangeAuthor.Identity(user.ToLowerInvariant(), "proxy")),
             .. settings.RolesFor(values).Select(role => new Claim(ClaimTypes.Role, role)),
         ];
         var principal = new ClaimsPrincipal(new ClaimsIdentity(claims, SchemeName));

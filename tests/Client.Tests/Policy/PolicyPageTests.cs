@@ -7,6 +7,7 @@ using IfiDashboard.Client.Tests.TestData;
 using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Compliance.Policy;
 using Microsoft.Extensions.DependencyInjection;
+using IfiDashboard.Shared.Security;
 
 namespace IfiDashboard.Client.Tests.Policy;
 
@@ -34,8 +35,9 @@ public sealed class PolicyPageTests : ComponentTest
             InstanceId = 3, Reason = "vendor freeze", Author = "alice", GrantedAt = Now.AddHours(-1), ExpiresAt = Now.AddDays(5), NeedsApproval = true,
         }, IsActive: false, IsExpired: false);
         RenderedPage TableFor(string viewer) => Render<WaiversTable>(p => p
-            .Add(c => c.Waivers, [pending]).Add(c => c.Errors, new FormErrors()).Add(c => c.Viewer, viewer));
+            .Add(c => c.Waivers, [pending]).Add(c => c.Errors, new FormErrors()).Add(c => c.Viewer, new Person($"{viewer}@test", viewer)));
 
+        // Granted before identities were recorded: only the name tells, ignoring case as it did then.
         var asBob = TableFor("bob").Find("tr[data-waiver='21']");
         var asAlice = TableFor("ALICE").Find("tr[data-waiver='21']");
 
@@ -45,6 +47,26 @@ public sealed class PolicyPageTests : ComponentTest
         Assert.Equal("Reject…", asBob.QuerySelector("a[data-revoke]")!.TextContent.Trim());
         Assert.Null(asAlice.QuerySelector("button[data-approve]"));
         Assert.Equal("Withdraw…", asAlice.QuerySelector("a[data-revoke]")!.TextContent.Trim());
+    }
+
+    [Fact]
+    public void A_waiver_awaiting_approval_is_its_authors_by_identity_whatever_the_names_say()
+    {
+        var pending = new WaiverView(22, "SQLHR01", new Waiver
+        {
+            InstanceId = 3, Reason = "vendor freeze", Author = "Alice Smith", AuthorIdentity = "alice-sub@https://idp.bank.test",
+            GrantedAt = Now.AddHours(-1), ExpiresAt = Now.AddDays(5), NeedsApproval = true,
+        }, IsActive: false, IsExpired: false);
+        RenderedPage TableFor(Person viewer) => Render<WaiversTable>(p => p
+            .Add(c => c.Waivers, [pending]).Add(c => c.Errors, new FormErrors()).Add(c => c.Viewer, viewer));
+
+        var renamedAuthor = TableFor(new Person("alice-sub@https://idp.bank.test", "Alice Jones")).Find("tr[data-waiver='22']");
+        var namesake = TableFor(new Person("other-sub@https://idp.bank.test", "Alice Smith")).Find("tr[data-waiver='22']");
+
+        Assert.Null(renamedAuthor.QuerySelector("button[data-approve]"));
+        Assert.Equal("Withdraw…", renamedAuthor.QuerySelector("a[data-revoke]")!.TextContent.Trim());
+        Assert.NotNull(namesake.QuerySelector("button[data-approve]"));
+        Assert.Equal("Reject…", namesake.QuerySelector("a[data-revoke]")!.TextContent.Trim());
     }
 
     RenderedPage RenderPolicy(IPolicyEditor policy, IFleetAssessments? assessments = null, params Shared.Inventory.InstanceRegistration[] instances)

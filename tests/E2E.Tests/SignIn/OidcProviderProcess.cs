@@ -5,8 +5,8 @@ namespace IfiDashboard.E2E.Tests.SignIn;
 
 /// <summary>
 /// The oidc-provider package (tests/OidcProvider, installed by scripts/install-test-dependencies.sh) running on a free
-/// loopback port, with a client for the dashboard at <c>dashboardUrl</c> and the accounts viewer, operator, admin and
-/// nobody. It exits when its standard input closes, so it never outlives the test run.
+/// loopback port, with a client for the dashboard at <c>dashboardUrl</c> and the accounts viewer, operator, admin,
+/// nobody and the namesakes sam-a and sam-b (two operators named Sam Taylor). It exits when its standard input closes, so it never outlives the test run.
 /// </summary>
 public sealed class OidcProviderProcess : IDisposable
 {
@@ -44,6 +44,14 @@ public sealed class OidcProviderProcess : IDisposable
                 return new OidcProviderProcess(process, line["issuer ".Length..]);
         process.Kill();
         throw new InvalidOperationException("The OpenID Connect provider exited before it listened.");
+    }
+
+    /// <summary>Renames an account at the provider: its subject stays, the next sign-in's <c>name</c> claim changes.</summary>
+    public async Task RenameAsync(string account, string name)
+    {
+        using var http = new HttpClient();
+        var response = await http.GetAsync($"{Issuer}/test/rename?account={Uri.EscapeDataString(account)}&name={Uri.EscapeDataString(name)}");
+        response.EnsureSuccessStatusCode();
     }
 
     public void Dispose()

@@ -29,11 +29,11 @@ public sealed class SignInInBrowserTests(SignInFixture fixture)
         Browser.WaitUntil(d => landsOn is null ? d.Url.StartsWith(Url(path), StringComparison.Ordinal) : d.Url == Url(landsOn), 30);
     }
 
-    void GrantWaiver(int days)
+    void GrantWaiver(int days, string reason = "Vendor window (sign-in test)")
     {
         Browser.WaitFor("form[data-form=grant]");
         Browser.Driver.FindElement(By.Name("Grant.InstanceId")).SendKeys(SignInFixture.InstanceName);
-        Browser.Driver.FindElement(By.Name("Grant.Reason")).SendKeys("Vendor window (sign-in test)");
+        Browser.Driver.FindElement(By.Name("Grant.Reason")).SendKeys(reason);
         var expiry = DateTime.UtcNow.AddDays(days).ToString("yyyy-MM-dd'T'HH:mm", System.Globalization.CultureInfo.InvariantCulture);
         // A datetime-local input takes typed keys field by field; its value is set as the form would post it.
         Browser.Driver.ExecuteScript("document.querySelector(\"[name='Grant.ExpiresAt']\").value = arguments[0];", expiry);
@@ -154,5 +154,116 @@ public sealed class SignInInBrowserTests(SignInFixture fixture)
 
         Assert.Equal("Not allowed for your role", Browser.Text("[data-signin-page] h1"));
         Assert.Contains("no dashboard role", Browser.Text("[data-signin-message]"), StringComparison.Ordinal);
+    }
+
+    /// <summary>Four-eyes approval on, as an administrator would turn it on in configuration, until disposed.</summary>
+    sealed class FourEyes : IDisposable
+    {
+        readonly Microsoft.Extensions.Configuration.IConfigurationRoot _configuration;
+
+        public FourEyes(SignInFixture fixture)
+        {
+            _configuration = (Microsoft.Extensions.Configuration.IConfigurationRoot)fixture.Server.Services
+                .GetRequiredService<Microsoft.Extensions.Configuration.IConfiguration>();
+            _configuration["Auth:WaiversNeedApproval"] = "true";
+            _configuration.Reload();
+        }
+
+        public void Dispose()
+        {
+            _configuration["Auth:WaiversNeedApproval"] = "false";
+            _configuration.Reload();
+        }
+    }
+
+    async Task<IfiDashboard.Compliance.Policy.Waiver> StoredWaiverAsync(string reason) =>
+        (await fixture.Server.Services.GetRequiredService<IfiDashboard.Server.Store.Policy.PolicyStore>().ListWaiversAsync(CancellationToken.None))
+        .Single(w => w.Waiver.Reason == reason).Waiver;
+
+    /// <summary>Revokes the waiver a test granted, so the fixture's other tests find the instance's waivers as before.</summary>
+    async Task RevokeAsync(string reason)
+    {
+        var policies = fixture.Server.Services.GetRequiredService<IfiDashboard.Server.Store.Policy.PolicyStore>();
+        foreach (var (id, _) in (await policies.ListWaiversAsync(CancellationToken.None)).Where(w => w.Waiver.Reason == reason))
+            await policies.RevokeWaiverAsync(id, "sign-in test clean-up", CancellationToken.None);
+    }
+
+    string WaiverId(string reason) =>
+        Browser.Driver.FindElement(By.XPath($"//tr[@data-waiver][contains(., '{reason}')]")).GetAttribute("data-waiver")!;
+
+    [Fact]
+    public async Task A_subject_renamed_at_the_provider_cannot_approve_its_own_waiver()
+    {
+        const string reason = "Renamed author (four-eyes sign-in test)";
+        using var fourEyes = new FourEyes(fixture);
+        SignInAs("operator", "policy");
+        GrantWaiver(days: 7, reason);
+        Browser.WaitUntil(d => d.Url.Contains("done=awaiting-approval", StringComparison.Ordinal), 60);
+        await fixture.Provider.RenameAsync("operator", "Otto Renamed");
+        try
+        {
+            SignInAs("operator", "policy");
+            var shownAs = Browser.Text("[data-user]", 60);
+            var id = WaiverId(reason);
+            var approveOffered = Browser.All($"button[data-approve='{id}']").Count;
+            // The button is not offered; the form posted anyway, as a hand-made request would, is refused.
+            Browser.Driver.ExecuteScript("""
+                const form = document.getElementById('approve-waiver');
+                const field = document.createElement('input');
+                field.type = 'hidden'; field.name = 'Approve.WaiverId'; field.value = arguments[0];
+                form.appendChild(field);
+                form.submit();
+                """, id);
+            var refusal = Browser.Text("[data-form-message=error]", 60);
+            var waiver = await StoredWaiverAsync(reason);
+
+            Assert.Equal("Otto Renamed", shownAs);
+            Assert.Equal(0, approveOffered);
+            Assert.Contains("needs the approval of someone else", refusal, StringComparison.Ordinal);
+            Assert.True(waiver.IsPendingApproval);
+            Assert.Equal(("Otto Operator", $"operator@{fixture.Provider.Issuer}"), (waiver.Author, waiver.AuthorIdentity));
+        }
+        finally
+        {
+            await fixture.Provider.RenameAsync("operator", "Otto Operator");
+            await RevokeAsync(reason);
+        }
+    }
+
+    [Fact]
+    public async Task Two_people_with_one_display_name_can_approve_each_others_waiver()
+    {
+        const string reason = "Namesakes (four-eyes sign-in test)";
+        using var fourEyes = new FourEyes(fixture);
+        try
+        {
+            await NamesakesApproveAsync(reason);
+        }
+        finally
+        {
+            await RevokeAsync(reason);
+        }
+    }
+
+    async Task NamesakesApproveAsync(string reason)
+    {
+        SignInAs("sam-a", "policy");
+        GrantWaiver(days: 7, reason);
+        Browser.WaitUntil(d => d.Url.Contains("done=awaiting-approval", StringComparison.Ordinal), 60);
+
+        SignInAs("sam-b", "policy");
+        var shownAs = Browser.Text("[data-user]", 60);
+        Browser.Click($"button[data-approve='{WaiverId(reason)}']", 60);
+        Browser.WaitUntil(d => d.Url.Contains("done=approved", StringComparison.Ordinal), 60);
+        var waiver = await StoredWaiverAsync(reason);
+        var approval = (await fixture.Server.Services.GetRequiredService<AuditLog>()
+            .QueryAsync(new AuditFilter(Action: AuditActions.WaiverApproved), null, 100, CancellationToken.None))
+            .First(e => e.Before!.Contains(reason, StringComparison.Ordinal));
+
+        Assert.Equal("Sam Taylor", shownAs);
+        Assert.False(waiver.IsPendingApproval);
+        Assert.Equal(($"sam-a@{fixture.Provider.Issuer}", "Sam Taylor", $"sam-b@{fixture.Provider.Issuer}"),
+            (waiver.AuthorIdentity, waiver.ApprovedBy, waiver.ApprovedByIdentity));
+        Assert.Equal(("Sam Taylor", $"sam-b@{fixture.Provider.Issuer}"), (approval.Actor, approval.ActorIdentity));
     }
 }

@@ -5,6 +5,7 @@ using AngleSharp.Html.Parser;
 using IfiDashboard.Server.Api.Keys;
 using IfiDashboard.Server.Audit;
 using IfiDashboard.Server.Security;
+using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Audit;
 using IfiDashboard.Server.Tests.Api;
 using IfiDashboard.Server.Tests.Security;
@@ -88,6 +89,34 @@ public sealed class AuditTrailTests : IAsyncLifetime
         await ProblemAssert.IsProblemAsync(badBefore, 400, "before");
     }
 
+    [Fact]
+    public async Task Paging_by_the_largest_page_reaches_the_oldest_entry_and_the_csv_holds_every_entry()
+    {
+        const int entries = AuditLog.MaxPageSize + 1;
+        var services = _host.Services;
+        var log = services.GetRequiredService<AuditLog>();
+        await using (var connection = await services.GetRequiredService<IDbConnectionFactory>().OpenAsync(CancellationToken.None))
+        await using (var tx = await connection.BeginWriteAsync(CancellationToken.None))
+        {
+            for (var i = 0; i < entries; i++)
+                await log.AppendAsync(connection, tx, AuditActions.TestEmailSent, $"dba{i}@bank.test", null, null, CancellationToken.None);
+            await tx.CommitAsync();
+        }
+        var client = KeyClient(await AuditKeyAsync());
+
+        var first = await client.GetFromJsonAsync<AuditEntriesPage>($"/api/v1/audit?action={AuditActions.TestEmailSent}&limit={AuditLog.MaxPageSize}");
+        var second = first!.NextBefore is { } next
+            ? await client.GetFromJsonAsync<AuditEntriesPage>($"/api/v1/audit?action={AuditActions.TestEmailSent}&limit={AuditLog.MaxPageSize}&before={next}")
+            : null;
+        var csv = await _host.AdministratorClient().GetStringAsync($"/audit.csv?action={AuditActions.TestEmailSent}");
+
+        Assert.Equal(AuditLog.MaxPageSize, first.Entries.Count);
+        Assert.NotNull(second);
+        Assert.Equal(["dba0@bank.test"], second.Entries.Select(e => e.Target));
+        Assert.Null(second.NextBefore);
+        Assert.Equal(1 + entries, csv.Split("\r\n", StringSplitOptions.RemoveEmptyEntries).Length);
+    }
+
     /// <summary>
     /// What the page shows once loaded. The audit page streams (StreamRendering): when the store answers slower than
     /// the first flush, the table comes in a later &lt;template&gt; of the same response that replaces the placeholder,
@@ -126,9 +155,9 @@ public sealed class AuditTrailTests : IAsyncLifetime
         Assert.Equal("audit.csv?actor=alice%40bank.test", Assert.Single(Rendered(page, "[data-export=audit-csv]")).GetAttribute("href"));
         Assert.Equal("text/csv", csv.Content.Headers.ContentType?.MediaType);
         var lines = csvText.Split("\r\n", StringSplitOptions.RemoveEmptyEntries);
-        Assert.Equal("id,occurred_at_utc,actor,remote_address,action,target,before,after", lines[0]);
+        Assert.Equal("id,occurred_at_utc,actor,actor_identity,remote_address,action,target,before,after", lines[0]);
         Assert.Equal(2, lines.Length);
-        Assert.Contains(",alice@bank.test,10.1.2.3,alerts.test-email,'=cmd|' /C calc'!A0,,", lines[1], StringComparison.Ordinal);
+        Assert.Contains(",alice@bank.test,,10.1.2.3,alerts.test-email,'=cmd|' /C calc'!A0,,", lines[1], StringComparison.Ordinal);
     }
 
     [Fact]

@@ -32,10 +32,11 @@ public sealed class SessionRevalidationTests
     };
 
     /// <summary>Signed in through the provider as a member of dba-team, which made an Operator at sign-in.</summary>
-    static ClaimsPrincipal DbaTeamOperator(string method = SignInClaims.OpenIdConnect) => new(new ClaimsIdentity(
+    static ClaimsPrincipal DbaTeamOperator(string method = SignInClaims.OpenIdConnect, bool withIdentity = true) => new(new ClaimsIdentity(
     [
         new Claim("name", "ops@bank.test"), new Claim("roles", "dba-team"),
         new Claim(ClaimTypes.Role, DashboardRoles.Operator), new Claim(SignInClaims.Method, method),
+        .. withIdentity ? [new Claim(SignInClaims.Identity, "ops-sub@https://login.bank.test")] : Array.Empty<Claim>(),
     ], "oidc", "name", ClaimTypes.Role));
 
     [Fact]
@@ -66,6 +67,21 @@ public sealed class SessionRevalidationTests
 
         Assert.NotNull(kept.Principal);
         Assert.Null(refused.Principal);
+    }
+
+    [Fact]
+    public async Task A_cookie_from_before_identities_were_recorded_is_refused_so_the_user_signs_in_again()
+    {
+        var options = new ReloadedOptions(Mapping(DashboardRoles.Operator, "dba-team"));
+        var http = new DefaultHttpContext { RequestServices = new ServiceCollection().AddSingleton<IOptionsMonitor<SignInOptions>>(options).BuildServiceProvider() };
+        var withoutIdentity = new CookieValidatePrincipalContext(http,
+            new AuthenticationScheme(SignInExtensions.CookieScheme, null, typeof(CookieAuthenticationHandler)),
+            new CookieAuthenticationOptions(), new AuthenticationTicket(DbaTeamOperator(withIdentity: false), SignInExtensions.CookieScheme));
+
+        await SessionRevalidation.ValidateCookieAsync(withoutIdentity);
+
+        Assert.Null(withoutIdentity.Principal);
+        Assert.True(SessionRevalidation.StillHolds(DbaTeamOperator(SignInClaims.TrustedProxy, withIdentity: false), options.CurrentValue));
     }
 
     [Fact]

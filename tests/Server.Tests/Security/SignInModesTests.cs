@@ -1,8 +1,11 @@
 using System.Net;
 using System.Net.Http.Headers;
+using System.Net.Http.Json;
 using AngleSharp.Html.Parser;
 using IfiDashboard.Server.Security;
+using IfiDashboard.Server.Store.Audit;
 using IfiDashboard.Server.Tests.Functional;
+using Microsoft.Extensions.DependencyInjection;
 
 namespace IfiDashboard.Server.Tests.Security;
 
@@ -108,6 +111,20 @@ public sealed class SignInModesTests
         Assert.Equal(HttpStatusCode.Forbidden, operatorApi.Status); // managing keys takes an Administrator
         Assert.Equal(HttpStatusCode.OK, viewerPage.Status);
         Assert.Equal(HttpStatusCode.Forbidden, nobody.Status);
+    }
+
+    [Fact]
+    public async Task A_proxy_user_is_recorded_by_the_user_name_in_lower_case_at_the_proxy_whatever_its_case()
+    {
+        await using var host = ProxyHost("127.0.0.1");
+
+        using var registered = await Behind(host, "BANK\\Otto", "BANK\\IFI-Ops")
+            .PutAsJsonAsync("/api/v1/instances/CI-PROXY", Api.ApiTestData.PutBody("PROXY-SQL01"));
+
+        registered.EnsureSuccessStatusCode();
+        var entry = Assert.Single(await host.Services.GetRequiredService<AuditLog>()
+            .QueryAsync(new AuditFilter(Action: AuditActions.InstanceRegistered), null, 10, CancellationToken.None));
+        Assert.Equal(("BANK\\Otto", "bank\\otto@proxy"), (entry.Actor, entry.ActorIdentity));
     }
 
     [Fact]

@@ -120,14 +120,60 @@ public sealed class AuditLogTests
     {
         await using var store = await TestStore.CreateMigratedAsync();
 
-        await store.Audit.RecordSignInAsync(new AuditActor("alice@bank.test", "10.1.2.3"), succeeded: true, ["Operator"], null, None);
-        await store.Audit.RecordSignInAsync(new AuditActor("mallory", "10.6.6.6"), succeeded: false, [], "no role claim", None);
+        await store.Audit.RecordSignInAsync(new AuditActor("Alice Smith", "10.1.2.3", "alice-sub@https://idp.bank.test"), ["Operator"], None);
 
+        var entry = Assert.Single(await AllAsync(store));
+        Assert.Equal((AuditActions.SignIn, "Alice Smith", "alice-sub@https://idp.bank.test", "10.1.2.3"),
+            (entry.Action, entry.Actor, entry.ActorIdentity, entry.RemoteAddress));
+        Assert.Equal("Operator", JsonDocument.Parse(entry.After!).RootElement.GetProperty("roles")[0].GetString());
+    }
+
+    [Fact]
+    public async Task Refusals_are_counted_per_source_and_reason_and_a_window_holds_a_bounded_number_of_rows()
+    {
+        await using var store = await TestStore.CreateMigratedAsync();
+        const int sources = AuditLog.MaxRefusalSourcesPerWindow + 50;
+        var window = store.Clock.GetUtcNow().AddTicks(-(store.Clock.GetUtcNow().UtcTicks % AuditLog.RefusalWindow.Ticks));
+
+        for (var i = 0; i < 3; i++)
+            await store.Audit.CountRefusalAsync(AuditActions.SignInFailed, new AuditActor(AuditActors.Anonymous, "10.6.6.6"), "forged state", None);
+        for (var i = 0; i < sources; i++)
+            await store.Audit.CountRefusalAsync(AuditActions.SignInFailed, new AuditActor(AuditActors.Anonymous, $"10.7.{i / 256}.{i % 256}"), "forged state", None);
+        await store.Audit.CountRefusalAsync(AuditActions.CollectorRefused, AuditActor.Collector("c1", "10.8.0.1"), "lease for another collector name", None);
+
+        var counts = await store.Audit.RefusalCountsAsync(DateTimeOffset.MinValue, DateTimeOffset.MaxValue, None);
+        Assert.Empty(await AllAsync(store));
+        Assert.All(counts, c => Assert.Equal(window, c.WindowStart));
+        // 100 named sources, then one row of other sources per kind of refusal: the bound docs/security.md states.
+        Assert.Equal(AuditLog.MaxRefusalSourcesPerWindow + 2, counts.Count);
+        Assert.Equal(3 + sources + 1, counts.Sum(c => c.Refusals));
+        Assert.Equal(3, counts.Single(c => c.RemoteAddress == "10.6.6.6").Refusals);
+        Assert.Equal(sources - (AuditLog.MaxRefusalSourcesPerWindow - 1),
+            counts.Single(c => c.Action == AuditActions.SignInFailed && c.Actor == AuditLog.OtherSources).Refusals);
+        Assert.Equal(1, counts.Single(c => c.Action == AuditActions.CollectorRefused && c.Actor == AuditLog.OtherSources).Refusals);
+    }
+
+    [Fact]
+    public async Task Pruning_deletes_only_entries_older_than_its_cut_off_records_that_it_did_and_the_log_refuses_any_other_delete()
+    {
+        await using var store = await TestStore.CreateMigratedAsync();
+        await store.Audit.RecordAsync(AuditActions.TestEmailSent, "old", null, null, None);
+        await store.Audit.CountRefusalAsync(AuditActions.SignInFailed, new AuditActor(AuditActors.Anonymous, "10.6.6.6"), "forged state", None);
+        store.Clock.Advance(TimeSpan.FromDays(10));
+        await store.Audit.RecordAsync(AuditActions.TestEmailSent, "new", null, null, None);
+
+        var pruned = await store.Audit.PruneBatchAsync(store.Clock.GetUtcNow().AddDays(-5), 500, None);
+        var again = await store.Audit.PruneBatchAsync(store.Clock.GetUtcNow().AddDays(-5), 500, None);
+        await using var connection = await store.OpenAsync();
+        var delete = await Assert.ThrowsAnyAsync<DbException>(() => connection.ExecuteAsync("DELETE FROM audit_log;"));
+
+        Assert.Equal((1, 1), pruned);
+        Assert.Equal((0, 0), again);
+        Assert.Contains("append-only", delete.Message, StringComparison.Ordinal);
         var entries = await AllAsync(store);
-        Assert.Equal([(AuditActions.SignInFailed, "mallory", "10.6.6.6"), (AuditActions.SignIn, "alice@bank.test", "10.1.2.3")],
-            entries.Select(e => (e.Action, e.Actor, e.RemoteAddress!)));
-        Assert.Equal("Operator", JsonDocument.Parse(entries[1].After!).RootElement.GetProperty("roles")[0].GetString());
-        Assert.Equal("no role claim", Field(entries[0].After, "failure"));
+        Assert.Equal([(AuditActions.AuditPruned, "audit log"), (AuditActions.TestEmailSent, "new")], entries.Select(e => (e.Action, e.Target!)));
+        Assert.Equal(1, JsonDocument.Parse(entries[0].After!).RootElement.GetProperty("entries").GetInt32());
+        Assert.Empty(await store.Audit.RefusalCountsAsync(DateTimeOffset.MinValue, DateTimeOffset.MaxValue, None));
     }
 
     [Fact]

@@ -11,7 +11,12 @@ public sealed record AuditQuery(string? Actor, string? Action, DateTimeOffset? F
 
 /// <summary>One entry; before and after are JSON text, never a secret.</summary>
 public sealed record AuditItem(long Id, DateTimeOffset OccurredAt, string Actor, string? RemoteAddress, string Action,
-    string? Target, string? Before, string? After);
+    string? Target, string? Before, string? After)
+{
+    /// <summary>Who the actor is (<c>subject@issuer</c>), where <see cref="Actor"/> is only the name shown; null for
+    /// the system, anonymous requests and entries written before identities were recorded.</summary>
+    public string? ActorIdentity { get; init; }
+}
 
 /// <summary>A page of entries, newest first; <see cref="NextBefore"/> is set when older entries follow.</summary>
 public sealed record AuditPageData(IReadOnlyList<AuditItem> Items, long? NextBefore, IReadOnlyList<string> Actions,

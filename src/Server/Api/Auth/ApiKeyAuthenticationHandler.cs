@@ -1,6 +1,7 @@
 using System.Security.Claims;
 using System.Text.Encodings.Web;
 using IfiDashboard.Server.Api.Http;
+using IfiDashboard.Server.Store.Audit;
 using Microsoft.AspNetCore.Authentication;
 using Microsoft.Extensions.Options;
 
@@ -44,6 +45,11 @@ public sealed class ApiKeyAuthenticationHandler(
     protected override async Task HandleChallengeAsync(AuthenticationProperties properties)
     {
         var result = await HandleAuthenticateOnceSafeAsync();
+        if (result.Failure is not null)
+            // Anyone can send a wrong key: counted per address and hour, never an audit entry each.
+            await Context.RequestServices.GetRequiredService<AuditLog>().CountRefusalAsync(AuditActions.ApiKeyRefused,
+                new AuditActor(AuditActors.Anonymous, Context.Connection.RemoteIpAddress?.ToString()), "key not valid or revoked",
+                Context.RequestAborted);
         Response.Headers.WWWAuthenticate = $"{SchemeName} header=\"{HeaderName}\"";
         var detail = result.Failure is null
             ? $"Send an API key in the {HeaderName} header (or as Authorization: Bearer)."

@@ -22,5 +22,11 @@ public static class AuditActions
     public const string SignIn = "sign-in";
     public const string SignInFailed = "sign-in.failed";
     public const string CollectorRefused = "collector.refused";
+    public const string ApiKeyRefused = "api-key.refused";
+    public const string AuditPruned = "audit.pruned";
     public const string RemediationGenerated = "remediation.generated";
+
+    /// <summary>The refusals anyone who reaches the server can cause: counted per hour, source and reason
+    /// (<see cref="AuditLog.CountRefusalAsync"/>), never an entry each.</summary>
+    public static readonly IReadOnlyList<string> Refusals = [SignInFailed, CollectorRefused, ApiKeyRefused];
 }

@@ -1,13 +1,14 @@
 using System.Security.Claims;
 using IfiDashboard.Server.Api.Auth;
+using IfiDashboard.Shared.Security;
 
 namespace IfiDashboard.Server.Store.Audit;
 
 /// <summary>
-/// The actor of the current request: the signed-in user's name, or the API key's name and prefix for API calls, with
-/// the request's remote address; "anonymous" for a request nobody signed in to, and "system" outside any request
-/// (demo seeding, background work), unless the process says who it acts for (<paramref name="outsideRequests"/>: the
-/// <c>api-key</c> command names the operating-system user who ran it).
+/// The actor of the current request: the signed-in person (identity and display name), or the API key's name and
+/// prefix for API calls, with the request's remote address; "anonymous" for a request nobody signed in to, and
+/// "system" outside any request (demo seeding, background work), unless the process says who it acts for
+/// (<paramref name="outsideRequests"/>: the <c>api-key</c> command names the operating-system user who ran it).
 /// </summary>
 public sealed class AuditActors(IHttpContextAccessor? requests = null, AuditActor? outsideRequests = null)
 {
@@ -17,12 +18,19 @@ public sealed class AuditActors(IHttpContextAccessor? requests = null, AuditActo
     {
         if (requests?.HttpContext is not { } context)
             return outsideRequests ?? AuditActor.System;
-        var remote = context.Connection.RemoteIpAddress?.ToString();
-        var user = context.User;
+        return Of(context.User, context.Connection.RemoteIpAddress?.ToString());
+    }
+
+    /// <summary>The actor <paramref name="user"/> is, from <paramref name="remoteAddress"/>.</summary>
+    public static AuditActor Of(ClaimsPrincipal user, string? remoteAddress)
+    {
         if (user.Identity is not { IsAuthenticated: true, Name: { Length: > 0 } name })
-            return new AuditActor(Anonymous, remote);
+            return new AuditActor(Anonymous, remoteAddress);
         // The API key scheme's identity: its name is the key's, its NameIdentifier the key's public prefix.
-        var keyPrefix = user.Identity.AuthenticationType == ApiKeyAuthenticationHandler.SchemeName ? user.FindFirstValue(ClaimTypes.NameIdentifier) : null;
-        return new AuditActor(keyPrefix is null ? name : $"{name} (API key {keyPrefix})", remote);
+        if (user.Identity.AuthenticationType == ApiKeyAuthenticationHandler.SchemeName
+            && user.FindFirstValue(ClaimTypes.NameIdentifier) is { } keyPrefix)
+            return new AuditActor($"{name} (API key {keyPrefix})", remoteAddress, ChangeAuthor.Identity(keyPrefix, "api-key"));
+        var person = ChangeAuthor.PersonOf(user);
+        return new AuditActor(person.Name, remoteAddress, person.Identity);
     }
 }

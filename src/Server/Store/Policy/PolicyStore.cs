@@ -1,6 +1,7 @@
 using Dapper;
 using IfiDashboard.Compliance.Policy;
 using IfiDashboard.Server.Store.Audit;
+using IfiDashboard.Shared.Security;
 
 namespace IfiDashboard.Server.Store.Policy;
 
@@ -62,8 +63,8 @@ public sealed class PolicyStore(IDbConnectionFactory connections, TimeProvider t
     public async Task<long> GrantWaiverAsync(Waiver waiver, CancellationToken ct)
     {
         const string sql = """
-            INSERT INTO waivers (instance_id, reason, author, granted_at, expires_at, needs_approval)
-            VALUES (@instanceId, @reason, @author, @grantedAt, @expiresAt, @needsApproval)
+            INSERT INTO waivers (instance_id, reason, author, author_identity, granted_at, expires_at, needs_approval)
+            VALUES (@instanceId, @reason, @author, @authorIdentity, @grantedAt, @expiresAt, @needsApproval)
             RETURNING id;
             """;
         await using var connection = await connections.OpenAsync(ct);
@@ -73,6 +74,7 @@ public sealed class PolicyStore(IDbConnectionFactory connections, TimeProvider t
             instanceId = waiver.InstanceId,
             reason = waiver.Reason,
             author = waiver.Author,
+            authorIdentity = waiver.AuthorIdentity,
             grantedAt = waiver.GrantedAt,
             expiresAt = waiver.ExpiresAt,
             needsApproval = waiver.NeedsApproval ? 1 : 0,
@@ -108,10 +110,10 @@ public sealed class PolicyStore(IDbConnectionFactory connections, TimeProvider t
     /// (or an approval racing a revocation) cannot both succeed.
     /// </summary>
     /// <param name="refusalFor">Given the pending waiver, why this approver may not approve it, or null.</param>
-    public async Task<WaiverApproval> ApproveWaiverAsync(long waiverId, string approvedBy, Func<Waiver, string?> refusalFor, CancellationToken ct)
+    public async Task<WaiverApproval> ApproveWaiverAsync(long waiverId, Person approver, Func<Waiver, string?> refusalFor, CancellationToken ct)
     {
         const string sql = """
-            UPDATE waivers SET approved_by = @approvedBy, approved_at = @now
+            UPDATE waivers SET approved_by = @approvedBy, approved_by_identity = @approvedByIdentity, approved_at = @now
             WHERE id = @waiverId AND revoked_at IS NULL AND needs_approval = 1 AND approved_at IS NULL;
             """;
         await using var connection = await connections.OpenAsync(ct);
@@ -120,9 +122,10 @@ public sealed class PolicyStore(IDbConnectionFactory connections, TimeProvider t
         if (before?.ToWaiver() is not { IsPendingApproval: true } waiver) return new WaiverApproval(false, null);
         if (refusalFor(waiver) is { } refusal) return new WaiverApproval(false, refusal);
         var now = time.GetUtcNow();
-        await connection.ExecuteAsync(new CommandDefinition(sql, new { waiverId, approvedBy, now }, tx, cancellationToken: ct));
+        await connection.ExecuteAsync(new CommandDefinition(sql,
+            new { waiverId, approvedBy = approver.Name, approvedByIdentity = approver.Identity, now }, tx, cancellationToken: ct));
         await audit.AppendAsync(connection, tx, AuditActions.WaiverApproved, $"waiver {waiverId} (instance {waiver.InstanceId})",
-            waiver, new { approvedAt = now, approvedBy }, ct);
+            waiver, new { approvedAt = now, approvedBy = approver.Name, approvedByIdentity = approver.Identity }, ct);
         await tx.CommitAsync(ct);
         return new WaiverApproval(true, null);
     }
@@ -150,17 +153,20 @@ public sealed class PolicyStore(IDbConnectionFactory connections, TimeProvider t
     sealed class WaiverRow
     {
         public const string Columns =
-            "id AS Id, instance_id AS InstanceId, reason AS Reason, author AS Author, granted_at AS GrantedAt, expires_at AS ExpiresAt, " +
-            "needs_approval AS NeedsApproval, approved_by AS ApprovedBy, approved_at AS ApprovedAt";
+            "id AS Id, instance_id AS InstanceId, reason AS Reason, author AS Author, author_identity AS AuthorIdentity, " +
+            "granted_at AS GrantedAt, expires_at AS ExpiresAt, needs_approval AS NeedsApproval, approved_by AS ApprovedBy, " +
+            "approved_by_identity AS ApprovedByIdentity, approved_at AS ApprovedAt";
 
         public long Id { get; init; }
         public long InstanceId { get; init; }
         public string Reason { get; init; } = "";
         public string Author { get; init; } = "";
+        public string? AuthorIdentity { get; init; }
         public DateTimeOffset GrantedAt { get; init; }
         public DateTimeOffset ExpiresAt { get; init; }
         public long NeedsApproval { get; init; }
         public string? ApprovedBy { get; init; }
+        public string? ApprovedByIdentity { get; init; }
         public DateTimeOffset? ApprovedAt { get; init; }
 
         public Waiver ToWaiver() => new()
@@ -168,10 +174,12 @@ public sealed class PolicyStore(IDbConnectionFactory connections, TimeProvider t
             InstanceId = InstanceId,
             Reason = Reason,
             Author = Author,
+            AuthorIdentity = AuthorIdentity,
             GrantedAt = GrantedAt,
             ExpiresAt = ExpiresAt,
             NeedsApproval = NeedsApproval != 0,
             ApprovedBy = ApprovedBy,
+            ApprovedByIdentity = ApprovedByIdentity,
             ApprovedAt = ApprovedAt,
         };
     }

@@ -11,6 +11,12 @@ public sealed class RetentionOptions
     /// <summary>The compliance report's longest window (last 90 days) reads growth events this old.</summary>
     public const int MinGrowthEventDays = 90;
 
+    /// <summary>
+    /// The evidence report's longest period (366 days) with a month to make it: its <c>changes</c> section reads the
+    /// audit log of the period, so no retention may prune an entry it can still ask for.
+    /// </summary>
+    public const int MinAuditDays = 400;
+
     /// <summary>An upper bound that keeps "now minus the period" a valid date; about a century.</summary>
     public const int MaxDays = 36_500;
 
@@ -28,6 +34,10 @@ public sealed class RetentionOptions
 
     /// <summary>Sent and failed alert mails, by the time they were written; pending mail is never pruned.</summary>
     public int AlertOutboxDays { get; set; } = 180;
+
+    /// <summary>Audit entries and refusal counts, by the time they were written: seven years by default, as banks
+    /// commonly keep audit trails.</summary>
+    public int AuditDays { get; set; } = 2557;
 
     /// <summary>Minutes between pruning passes.</summary>
     public int IntervalMinutes { get; set; } = 60;

@@ -1,10 +1,11 @@
+using IfiDashboard.Server.Store.Audit;
 using Microsoft.Extensions.Options;
 
 namespace IfiDashboard.Server.Store.Retention;
 
 /// <summary>
 /// One pruning pass over the store: growth events, then polls (an event's first poll can go only after the event),
-/// then finished alert mail. Every batch is its own short transaction with a pause after it, so the collector's
+/// then finished alert mail, then audit entries and refusal counts (each batch with an entry saying so). Every batch is its own short transaction with a pause after it, so the collector's
 /// writes are never held up for long by SQLite's single write lock. The background <see cref="RetentionService"/>
 /// calls this on a timer; tests call it directly. Servers sharing a store take turns through the
 /// <see cref="RetentionLease"/>: while another holds it, this pass is skipped.
@@ -14,6 +15,7 @@ public sealed class RetentionPruner(
     IOptions<RetentionOptions> options,
     RetentionHorizon horizon,
     RetentionLease lease,
+    AuditLog audit,
     TimeProvider time,
     ILogger<RetentionPruner> logger)
 {
@@ -81,7 +83,22 @@ public sealed class RetentionPruner(
         var mails = await DeleteInBatchesAsync(
             () => AlertOutboxPruner.DeleteBatchAsync(connection, cutoffs.AlertMailBefore, batchSize, ct));
 
-        var report = new RetentionReport(polls, probes, services, events, mails, batches);
+        long auditEntries = 0, refusalCounts = 0;
+        while (true)
+        {
+            var (entries, counts) = await audit.PruneBatchAsync(cutoffs.AuditBefore, batchSize, ct);
+            batches++;
+            auditEntries += entries;
+            refusalCounts += counts;
+            if (entries < batchSize && counts < batchSize) break;
+            await BeforeNextBatchAsync();
+        }
+
+        var report = new RetentionReport(polls, probes, services, events, mails, batches)
+        {
+            AuditEntries = auditEntries,
+            RefusalCounts = refusalCounts,
+        };
         Log(report, cutoffs);
         return report;
 
@@ -114,14 +131,16 @@ public sealed class RetentionPruner(
     {
         if (!report.DeletedAny)
         {
-            logger.LogDebug("Retention: nothing to prune (polls before {PollsBefore:o}, growth events before {EventsBefore:o}, alert mail before {MailBefore:o})",
-                cutoffs.PollsBefore, cutoffs.GrowthEventsBefore, cutoffs.AlertMailBefore);
+            logger.LogDebug("Retention: nothing to prune (polls before {PollsBefore:o}, growth events before {EventsBefore:o}, alert mail before {MailBefore:o}, audit entries before {AuditBefore:o})",
+                cutoffs.PollsBefore, cutoffs.GrowthEventsBefore, cutoffs.AlertMailBefore, cutoffs.AuditBefore);
             return;
         }
         logger.LogInformation(
             "Retention pruned {Polls} polls ({ProbeOutcomes} probe outcomes, {ServiceSnapshots} service rows) started before {PollsBefore:o}, " +
-            "{GrowthEvents} growth events started before {EventsBefore:o} and {AlertMails} sent, failed or silenced alert mails written before {MailBefore:o}, in {Batches} batches",
+            "{GrowthEvents} growth events started before {EventsBefore:o}, {AlertMails} sent, failed or silenced alert mails written before {MailBefore:o} " +
+            "and {AuditEntries} audit entries and {RefusalCounts} refusal counts written before {AuditBefore:o}, in {Batches} batches",
             report.Polls, report.ProbeOutcomes, report.ServiceSnapshots, cutoffs.PollsBefore,
-            report.GrowthEvents, cutoffs.GrowthEventsBefore, report.AlertMails, cutoffs.AlertMailBefore, report.Batches);
+            report.GrowthEvents, cutoffs.GrowthEventsBefore, report.AlertMails, cutoffs.AlertMailBefore,
+            report.AuditEntries, report.RefusalCounts, cutoffs.AuditBefore, report.Batches);
     }
 }

@@ -19,7 +19,7 @@ public sealed class RetentionService(
         var settings = options.Value;
         if (!settings.Enabled)
         {
-            logger.LogInformation("Retention is off (Retention:Enabled=false): polls, growth events and alert mail are kept for ever");
+            logger.LogInformation("Retention is off (Retention:Enabled=false): polls, growth events, alert mail and the audit log are kept for ever");
             return;
         }
 

@@ -17,6 +17,9 @@ public static class RetentionServiceCollectionExtensions
                 $"Retention:GrowthEventDays must be from {RetentionOptions.MinGrowthEventDays} to {RetentionOptions.MaxDays} days: " +
                 $"the compliance report's longest window reads the last {RetentionOptions.MinGrowthEventDays} days of growth events.")
             .Validate(o => o.AlertOutboxDays is >= 1 and <= RetentionOptions.MaxDays, $"Retention:AlertOutboxDays {days}.")
+            .Validate(o => o.AuditDays is >= RetentionOptions.MinAuditDays and <= RetentionOptions.MaxDays,
+                $"Retention:AuditDays must be from {RetentionOptions.MinAuditDays} to {RetentionOptions.MaxDays} days: " +
+                "the evidence report reads the audit log of periods up to 366 days long.")
             .Validate(o => o.IntervalMinutes is >= 1 and <= 7 * 24 * 60, "Retention:IntervalMinutes must be from 1 to 10080 (a week).")
             .Validate(o => o.BatchSize is >= 1 and <= RetentionOptions.MaxBatchSize,
                 $"Retention:BatchSize must be from 1 to {RetentionOptions.MaxBatchSize} rows.")

@@ -23,7 +23,7 @@ internal sealed class RetentionBed : IAsyncDisposable
         var wrapped = Microsoft.Extensions.Options.Options.Create(options);
         var horizon = new RetentionHorizon(wrapped, store.Clock);
         Snapshots = new SnapshotStore(store.Connections, horizon);
-        Pruner = new RetentionPruner(store.Connections, wrapped, horizon, new RetentionLease(store.Connections, store.Clock), store.Clock, logger);
+        Pruner = new RetentionPruner(store.Connections, wrapped, horizon, new RetentionLease(store.Connections, store.Clock), store.Audit, store.Clock, logger);
     }
 
     public TestStore Store { get; }
@@ -56,7 +56,7 @@ internal sealed class RetentionBed : IAsyncDisposable
     {
         var wrapped = Microsoft.Extensions.Options.Options.Create(Options);
         return new RetentionPruner(Store.Connections, wrapped, new RetentionHorizon(wrapped, Clock),
-            new RetentionLease(Store.Connections, Clock), Clock, NullLogger<RetentionPruner>.Instance);
+            new RetentionLease(Store.Connections, Clock), Store.Audit, Clock, NullLogger<RetentionPruner>.Instance);
     }
 
     public async Task<long> CountAsync(string sql, object? parameters = null)

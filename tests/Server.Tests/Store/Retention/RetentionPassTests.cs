@@ -36,12 +36,35 @@ public sealed class RetentionPassTests
         var report = await bed.PruneAsync();
 
         Assert.Equal((7, 10, 10, 0, 5), (report.GrowthEvents, report.Polls, report.ProbeOutcomes, report.ServiceSnapshots, report.AlertMails));
-        // Events 3+3+1, polls 3+3+3+1, mail 3+2: every batch its own transaction.
-        Assert.Equal(3 + 4 + 2, report.Batches);
+        // Events 3+3+1, polls 3+3+3+1, mail 3+2, the audit log's one (nothing is old enough): every batch its own transaction.
+        Assert.Equal(3 + 4 + 2 + 1, report.Batches);
         Assert.Equal([0, 11], await bed.PollDaysAsync(id));
         Assert.Equal(0, await bed.CountAsync("SELECT COUNT(*) FROM growth_events;"));
         Assert.Equal(0, await bed.CountAsync("SELECT COUNT(*) FROM alert_outbox;"));
         Assert.Equal(0, await bed.OrphansAsync());
+    }
+
+    [Fact]
+    public async Task Audit_entries_and_refusal_counts_older_than_the_audit_retention_go_batch_by_batch_each_batch_audited()
+    {
+        await using var bed = await RetentionBed.CreateAsync(o => { o.BatchSize = 3; o.AuditDays = RetentionOptions.MinAuditDays; });
+        for (var i = 0; i < 4; i++)
+            await bed.AddInstanceAsync($"SQL0{i}");
+        await bed.Store.Audit.CountRefusalAsync(IfiDashboard.Server.Store.Audit.AuditActions.SignInFailed,
+            new IfiDashboard.Server.Store.Audit.AuditActor("anonymous", "10.6.6.6"), "state missing, forged or expired", None);
+        bed.Clock.SetUtcNow(Day(RetentionOptions.MinAuditDays - 1));
+        await bed.AddInstanceAsync("SQL-RECENT");
+        var early = await bed.PruneAsync();
+        bed.Clock.SetUtcNow(Day(RetentionOptions.MinAuditDays + 1));
+
+        var report = await bed.PruneAsync();
+
+        Assert.Equal((0, 0), (early.AuditEntries, early.RefusalCounts));
+        Assert.Equal((4, 1), (report.AuditEntries, report.RefusalCounts));
+        var left = await bed.Store.Audit.QueryAsync(new IfiDashboard.Server.Store.Audit.AuditFilter(), null, 100, None);
+        // Two batches (3 + 1 entries), each with its entry; the recent registration stays.
+        Assert.Equal(["audit.pruned", "audit.pruned", "instance.registered"], left.Select(e => e.Action));
+        Assert.Contains("SQL-RECENT", left[^1].Target, StringComparison.Ordinal);
     }
 
     [Fact]
