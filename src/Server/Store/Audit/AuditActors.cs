@@ -1,5 +1,6 @@
 using System.Security.Claims;
 using IfiDashboard.Server.Api.Auth;
+using IfiDashboard.Server.Security;
 
 namespace IfiDashboard.Server.Store.Audit;
 
@@ -17,7 +18,7 @@ public sealed class AuditActors(IHttpContextAccessor? requests = null, AuditActo
     {
         if (requests?.HttpContext is not { } context)
             return outsideRequests ?? AuditActor.System;
-        var remote = context.Connection.RemoteIpAddress?.ToString();
+        var remote = ForwardedClient.AddressOf(context);
         var user = context.User;
         if (user.Identity is not { IsAuthenticated: true, Name: { Length: > 0 } name })
             return new AuditActor(Anonymous, remote);
