@@ -23,10 +23,11 @@ public static class InstanceFormat
     public static string Time(DateTimeOffset? at) =>
         at?.UtcDateTime.ToString("yyyy-MM-dd HH:mm:ss", CultureInfo.InvariantCulture) ?? "never";
 
-    public static string Outcome(InstanceState row) => row.LastOutcome switch
+    /// <summary>The last poll's outcome, with the client's raw text for Administrators only (<see cref="PollFailureText"/>).</summary>
+    public static string Outcome(InstanceState row, bool seesRawText) => row.LastOutcome switch
     {
         null => "not polled yet",
         OutcomeClass.Ok => "OK",
-        var outcome => $"{outcome}: {row.LastMessage}",
+        { } outcome => $"{outcome}: {PollFailureText.Message(outcome, row.LastMessage, seesRawText)}",
     };
 }

@@ -22,6 +22,10 @@ public abstract class LiveFleetPage : ComponentBase, IDisposable
     bool _following;
     bool _signedIn;
 
+    /// <summary>Who reads the page (anonymous when no authentication state is cascaded).</summary>
+    protected async Task<System.Security.Claims.ClaimsPrincipal> ReaderAsync() =>
+        Authentication is { } authentication ? (await authentication).User : new System.Security.Claims.ClaimsPrincipal();
+
     /// <summary>Reads what the page shows, reporting a failure on the page; after every parameter change and assessment.</summary>
     protected abstract Task LoadAsync();
 

@@ -13,6 +13,11 @@ public static class EditingExtensions
                 "TestConnection:PermitLimit and TestConnection:WindowSeconds must be positive.")
             .ValidateOnStart();
         services.AddSingleton<ConnectionTestLimits>();
+        services.AddOptions<BulkRegistrationOptions>().BindConfiguration(BulkRegistrationOptions.Section)
+            .Validate(o => o is { PermitLimit: > 0, WindowSeconds: > 0 },
+                "BulkRegistration:PermitLimit and BulkRegistration:WindowSeconds must be positive.")
+            .ValidateOnStart();
+        services.AddSingleton<BulkRegistrationLimits>();
         services.AddSingleton<IPolicyEditor, PolicyEditor>();
         services.AddSingleton<IInventoryEditor, InventoryEditor>();
         return services;

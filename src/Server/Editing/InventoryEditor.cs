@@ -19,6 +19,7 @@ public sealed class InventoryEditor(
     CollectorOptions collectorOptions,
     ConnectionTestLimits testLimits,
     AuditLog audit,
+    BulkRegistrationLimits bulkLimits,
     TimeProvider time) : IInventoryEditor
 {
     public Task<IReadOnlyList<InstanceRegistration>> ListAsync(CancellationToken cancellationToken) =>
@@ -34,9 +35,12 @@ public sealed class InventoryEditor(
         Result(await StoreBusy.ForPersonAsync(() => instances.UpdateAsync(registration, cancellationToken)), registration);
 
     public async Task<IReadOnlyList<ImportRowResult>> ImportAsync(IReadOnlyList<InstanceRegistration> registrations, bool commit,
-        CancellationToken cancellationToken) =>
-        (await StoreBusy.ForPersonAsync(() => instances.ImportAsync(registrations, commit, cancellationToken)))
+        CancellationToken cancellationToken)
+    {
+        if (commit) bulkLimits.Acquire();
+        return (await StoreBusy.ForPersonAsync(() => instances.ImportAsync(registrations, commit, cancellationToken)))
             .Select((row, i) => new ImportRowResult(Result(row.Write, registrations[i]), row.ConflictingRow)).ToList();
+    }
 
     public async Task RetireAsync(long id, CancellationToken cancellationToken) =>
         await StoreBusy.ForPersonAsync(() => instances.RetireAsync(id, cancellationToken));

@@ -22,6 +22,7 @@ public static class TelemetryExtensions
             tracing => tracing
                 .AddSource(IngestionTelemetry.Name, NpgsqlName)
                 .AddProcessor(new WithoutConnectionStrings())
+                .AddProcessor(new OutgoingUrlsWithoutPath())
                 .AddAspNetCoreInstrumentation()
                 .AddHttpClientInstrumentation(),
             metrics => metrics
@@ -38,5 +39,21 @@ public static class TelemetryExtensions
     sealed class WithoutConnectionStrings : BaseProcessor<Activity>
     {
         public override void OnEnd(Activity data) => data.SetTag("db.connection_string", null);
+    }
+
+    /// <summary>
+    /// A chat webhook's URL is its credential: Slack puts the token in the path, Teams (workflows) in the query. .NET
+    /// redacts only the query of <c>url.full</c>, so an outgoing call (a webhook, the identity provider's endpoints)
+    /// exports its scheme, host and port only. Mail goes over SMTP, which makes no HTTP span.
+    /// </summary>
+    sealed class OutgoingUrlsWithoutPath : BaseProcessor<Activity>
+    {
+        public override void OnEnd(Activity data)
+        {
+            if (data.Kind != ActivityKind.Client || data.GetTagItem("url.full") is not string url) return;
+            data.SetTag("url.full", Uri.TryCreate(url, UriKind.Absolute, out var uri) ? uri.GetLeftPart(UriPartial.Authority) : null);
+            data.SetTag("url.path", null);
+            data.SetTag("url.query", null);
+        }
     }
 }

@@ -13,14 +13,17 @@ using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Audit;
 using IfiDashboard.Server.Store.Remediation;
 using IfiDashboard.Shared.Security;
+using System.Text.Json;
 using Microsoft.AspNetCore.Mvc;
+using Microsoft.Extensions.Primitives;
 
 namespace IfiDashboard.Server.Remediation;
 
 /// <summary>
 /// Remediation packs (docs/remediation.md): the dashboard's form (<see cref="FormPath"/>, posted from the grid with
-/// its query string or from an instance page) and <c>GET /api/v1/remediation</c> take the same view, build the pack
-/// from the current assessment and record which instances it covered, by whom and when, before answering.
+/// its query string or from an instance page) and <c>POST /api/v1/remediation</c> take the same view, build the pack
+/// from the current assessment and record which instances it covered, by whom and when, before answering;
+/// <c>GET /api/v1/remediation</c> builds the same pack and records nothing.
 /// </summary>
 public static class RemediationEndpoints
 {
@@ -40,11 +43,26 @@ public static class RemediationEndpoints
 
     public static RouteGroupBuilder MapRemediationApi(this RouteGroupBuilder api)
     {
-        api.MapGet("/remediation", GetAsync)
+        // Every GET is safe: a cross-site link (the session cookie rides a top-level GET under SameSite=Lax, and
+        // Windows credentials ride any request behind IIS) must not record a pack and set "remediation pending".
+        api.MapGet("/remediation", (HttpContext context, CancellationToken ct) =>
+                AnswerAsync(context, ParseView(context.Request.Query), record: false, ct))
             .RequireScope(ApiScopes.RemediationRead)
             .WithTags("Remediation")
+            .WithName("PreviewRemediationPack")
+            .WithSummary("Builds a remediation pack for one instance or a grid view (the grid's query string) without recording it: the PowerShell script (format=script, the default), the change plan (plan) or the pack as JSON (json).")
+            .Produces<PackResource>()
+            .ProducesValidationProblem()
+            .ProducesProblem(StatusCodes.Status404NotFound)
+            .ProducesAuthProblems();
+        // A JSON body (415 otherwise), so that no cross-site form can post it.
+        api.MapPost("/remediation", (Dictionary<string, JsonElement> view, HttpContext context, CancellationToken ct) =>
+                AnswerAsync(context, ParseView(AsQuery(view)), record: true, ct))
+            .RequireScope(ApiScopes.RemediationWrite)
+            .WithTags("Remediation")
             .WithName("GenerateRemediationPack")
-            .WithSummary("Generates and records a remediation pack for one instance or a grid view (the grid's query string): the PowerShell script (format=script, the default), the change plan (plan) or the pack as JSON (json).")
+            .WithSummary("Generates and records a remediation pack: the body names the view as the GET's query fields do ({\"instance\": 42} or {\"status\": \"NonCompliant\", \"env\": \"Production\", \"format\": \"plan\"}); the pack's id is in X-Remediation-Pack.")
+            .Accepts<Dictionary<string, string>>("application/json")
             .Produces<PackResource>()
             .ProducesValidationProblem()
             .ProducesProblem(StatusCodes.Status404NotFound)
@@ -69,12 +87,17 @@ public static class RemediationEndpoints
         var instance = ParseId(Value(InstanceKey), errors);
         var query = InstanceQuery.Parse(Value);
         if (errors.Any) return TypedResults.BadRequest(string.Join(" ", errors.ToDictionary().Select(e => $"{e.Key}: {string.Join(" ", e.Value)}")));
-        return await AnswerAsync(context, instance, query, format, ct);
+        return await AnswerAsync(context, new PackView(instance, query, format, null), record: true, ct);
     }
 
-    static async Task<IResult> GetAsync(HttpContext context, CancellationToken ct)
+    /// <summary>One instance or a grid view, and the format to answer in, or the problems with them.</summary>
+    sealed record PackView(long? Instance, InstanceQuery Query, string Format, IDictionary<string, string[]>? Errors);
+
+    static IQueryCollection AsQuery(Dictionary<string, JsonElement> body) =>
+        new QueryCollection(body.ToDictionary(e => e.Key, e => new StringValues(e.Value.ValueKind == JsonValueKind.String ? e.Value.GetString() : e.Value.GetRawText())));
+
+    static PackView ParseView(IQueryCollection q)
     {
-        var q = context.Request.Query;
         var errors = new FieldErrors();
         var format = QueryValues.Single(q, FormatKey, errors) ?? ScriptFormat;
         if (format is not (ScriptFormat or PlanFormat or JsonFormat)) errors.Add(FormatKey, "script (the default), plan or json.");
@@ -96,8 +119,7 @@ public static class RemediationEndpoints
         };
         var query = InstanceQuery.Parse(Filter);
         if (instance is not null && query.HasFilters) errors.Add(InstanceKey, "Either one instance or the grid's filters, not both.");
-        if (errors.Any) return ApiProblems.Validation(errors.ToDictionary());
-        return await AnswerAsync(context, instance, query, format, ct);
+        return new PackView(instance, query, format, errors.Any ? errors.ToDictionary() : null);
     }
 
     static long? ParseId(string? text, FieldErrors errors)
@@ -108,30 +130,32 @@ public static class RemediationEndpoints
         return null;
     }
 
-    static async Task<IResult> AnswerAsync(HttpContext context, long? instanceId, InstanceQuery query, string format, CancellationToken ct)
+    static async Task<IResult> AnswerAsync(HttpContext context, PackView view, bool record, CancellationToken ct)
     {
+        if (view.Errors is { } errors) return ApiProblems.Validation(errors);
+        var (instanceId, query, format) = (view.Instance, view.Query, view.Format);
         var services = context.RequestServices;
         var fleet = await services.GetRequiredService<IFleetAssessments>().GetAsync(ct);
-        IReadOnlyList<InstanceAssessment> view;
+        IReadOnlyList<InstanceAssessment> covered;
         string scope;
         if (instanceId is { } id)
         {
             if (fleet.Find(id) is not { } one)
                 return TypedResults.Problem($"No active instance has the id {id}.", statusCode: StatusCodes.Status404NotFound, title: "Not found");
-            view = [one];
+            covered = [one];
             scope = $"instance {id} ({one.Registration.Name})";
         }
         else
         {
             var byId = fleet.Instances.ToDictionary(i => i.Registration.Id);
-            view = GridSource.For(fleet).Matching(query).Select(row => byId[row.Id]).ToList();
+            covered = GridSource.For(fleet).Matching(query).Select(row => byId[row.Id]).ToList();
             scope = query.ToUrl();
         }
 
         var actor = services.GetRequiredService<AuditActors>().Current();
-        var pack = RemediationPack.Build(view, scope, services.GetRequiredService<TimeProvider>().GetUtcNow(), actor.Name);
+        var pack = RemediationPack.Build(covered, scope, services.GetRequiredService<TimeProvider>().GetUtcNow(), actor.Name);
         long? packId = null;
-        if (pack.Instances.Any())
+        if (record && pack.Instances.Any())
         {
             packId = await services.GetRequiredService<RemediationPacks>().RecordAsync(pack, ct);
             // The pages show "remediation pending" from the next assessment on.

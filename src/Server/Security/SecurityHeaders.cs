@@ -36,6 +36,8 @@ public static class SecurityHeaders
             options.Cookie.SameSite = SameSiteMode.Strict;
         });
         services.AddTransient<IStartupFilter>(_ => new HeadersFirst(warnWhenAnyHostIsAllowed));
+        // Registered after the headers' filter, so it runs inside it: its answers carry them.
+        services.AddTransient<IStartupFilter, OversizedRequests>();
         return services;
     }
 

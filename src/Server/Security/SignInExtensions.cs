@@ -34,6 +34,8 @@ public static class SignInExtensions
         var settings = builder.Configuration.GetSection(SignInOptions.Section).Get<SignInOptions>() ?? new SignInOptions();
         if (settings.Problems().FirstOrDefault() is { } problem)
             throw new InvalidSettingException(SignInOptions.Section, problem + " See docs/security.md.");
+        if (ForwardedClient.UnsafeForwarding(builder.Configuration, settings) is { } unsafeForwarding)
+            throw new InvalidSettingException("Auth:Proxy", unsafeForwarding);
         services.AddOptions<SignInOptions>().Bind(builder.Configuration.GetSection(SignInOptions.Section));
 
         var authentication = services.AddAuthentication(options =>
@@ -54,6 +56,7 @@ public static class SignInExtensions
         {
             authentication.AddScheme<AuthenticationSchemeOptions, TrustedProxyAuthenticationHandler>(TrustedProxyAuthenticationHandler.SchemeName, null);
             schemes = new DashboardSchemes { User = TrustedProxyAuthenticationHandler.SchemeName };
+            services.AddIfiForwardedClient();
         }
         else
             services.AddHostedService<SignInNotConfiguredNotice>();
@@ -199,7 +202,10 @@ public static class SignInExtensions
             })
             .WithMetadata(new RequireAntiforgeryTokenAttribute())
             .RequireAuthorization(DashboardRoles.Viewer).ExcludeFromDescription();
-        app.MapGet(ProviderSignOutPath, () => Results.SignOut(new AuthenticationProperties { RedirectUri = "/" }, [OidcScheme]))
+        // Only OpenID Connect has a provider's session to end; in every other mode this returns to the overview.
+        app.MapGet(ProviderSignOutPath, (IOptions<DashboardSchemes> schemes) => schemes.Value.SignOut.Contains(OidcScheme)
+                ? Results.SignOut(new AuthenticationProperties { RedirectUri = "/" }, [OidcScheme])
+                : Results.Redirect("/"))
             .AllowAnonymous().ExcludeFromDescription();
         return app;
     }
@@ -213,8 +219,13 @@ public static class SignInExtensions
             ("Sign out of the identity provider too", ProviderSignOutPath));
     }
 
+    /// <summary>
+    /// A path on this site, else the overview. Browsers drop tabs and line breaks from a URL, so <c>/\t/evil.example</c>
+    /// would be followed as <c>//evil.example</c>; a control character also cannot go into a Location header.
+    /// </summary>
     static string LocalOrRoot(string? url) =>
-        url is { Length: > 0 } && url[0] == '/' && !url.StartsWith("//", StringComparison.Ordinal) && !url.StartsWith("/\\", StringComparison.Ordinal) ? url : "/";
+        url is { Length: > 0 } && url[0] == '/' && !url.Any(char.IsControl)
+        && !url.StartsWith("//", StringComparison.Ordinal) && !url.StartsWith("/\\", StringComparison.Ordinal) ? url : "/";
 
     sealed class SignInNotConfiguredNotice(ILogger<SignInNotConfiguredNotice> logger) : IHostedService
     {

@@ -34,7 +34,7 @@ public sealed record IfiObservation(IfiState State, string? UnknownReason)
     {
         var connect = snapshot.Probes.FirstOrDefault(p => p.Outcome.IsConnectionFailure());
         if (connect is not null)
-            return new(IfiState.Unknown, Describe(connect.Outcome));
+            return new(IfiState.Unknown, connect.Outcome.Describe());
 
         var services = snapshot.Probes.FirstOrDefault(p => p.Probe == ProbeNames.Services);
         if (services is null)
@@ -46,9 +46,9 @@ public sealed record IfiObservation(IfiState State, string? UnknownReason)
         // The start-up line could not be read: why (a refused error log) says more than "build too old".
         if (services.Outcome == OutcomeClass.BuildTooOld
             && snapshot.Probes.FirstOrDefault(p => p.Probe == ProbeNames.ErrorLog) is { Outcome: not (OutcomeClass.Ok or OutcomeClass.BuildTooOld) } errorLog)
-            return new(IfiState.Unknown, errorLog.Outcome == OutcomeClass.PermissionMissing ? ErrorLogPermissionMissing : Describe(errorLog.Outcome));
+            return new(IfiState.Unknown, errorLog.Outcome == OutcomeClass.PermissionMissing ? ErrorLogPermissionMissing : errorLog.Outcome.Describe());
         if (services.Outcome != OutcomeClass.Ok)
-            return new(IfiState.Unknown, Describe(services.Outcome));
+            return new(IfiState.Unknown, services.Outcome.Describe());
 
         return snapshot.EngineService?.InstantFileInitializationEnabled switch
         {
@@ -60,19 +60,4 @@ public sealed record IfiObservation(IfiState State, string? UnknownReason)
 
     /// <summary>The reason when the error log holding the start-up line was refused (not the services DMV).</summary>
     public const string ErrorLogPermissionMissing = "permission missing (error log)";
-
-    static string Describe(OutcomeClass outcome) => outcome switch
-    {
-        OutcomeClass.Unreachable => "unreachable",
-        OutcomeClass.TlsError => "TLS / certificate",
-        OutcomeClass.LoginFailed => "login failed",
-        OutcomeClass.PermissionMissing => "permission missing",
-        OutcomeClass.BuildTooOld => "build too old",
-        OutcomeClass.Timeout => "timeout",
-        OutcomeClass.NotApplicable => "not applicable",
-        OutcomeClass.ProtocolError => "protocol error",
-        OutcomeClass.HostNotAllowed => "host not allowed",
-        OutcomeClass.InsecureTransportRefused => "insecure transport refused",
-        _ => outcome.ToString(),
-    };
 }

@@ -43,4 +43,23 @@ public static class OutcomeClassExtensions
     public static bool IsConnectionFailure(this OutcomeClass outcome) =>
         outcome is OutcomeClass.Unreachable or OutcomeClass.TlsError or OutcomeClass.LoginFailed or OutcomeClass.Timeout
             or OutcomeClass.HostNotAllowed or OutcomeClass.InsecureTransportRefused;
+
+    /// <summary>
+    /// The outcome in a few words: the reason a Viewer is shown for a failed poll or probe, where the collector's raw
+    /// client text is for Administrators only (docs/security.md).
+    /// </summary>
+    public static string Describe(this OutcomeClass outcome) => outcome switch
+    {
+        OutcomeClass.Unreachable => "unreachable",
+        OutcomeClass.TlsError => "TLS / certificate",
+        OutcomeClass.LoginFailed => "login failed",
+        OutcomeClass.PermissionMissing => "permission missing",
+        OutcomeClass.BuildTooOld => "build too old",
+        OutcomeClass.Timeout => "timeout",
+        OutcomeClass.NotApplicable => "not applicable",
+        OutcomeClass.ProtocolError => "protocol error",
+        OutcomeClass.HostNotAllowed => "host not allowed",
+        OutcomeClass.InsecureTransportRefused => "insecure transport refused",
+        _ => outcome.ToString(),
+    };
 }

@@ -44,7 +44,11 @@ public sealed class ServerProcess : IAsyncDisposable
     public int ExitCode => _process.ExitCode;
 
 
-    public static ServerProcess Start(string binaries, string workingDirectory, params string[] arguments)
+    public static ServerProcess Start(string binaries, string workingDirectory, params string[] arguments) =>
+        Start(binaries, workingDirectory, new Dictionary<string, string>(), arguments);
+
+    /// <summary>Starts the server with <paramref name="environment"/> set on top of the cleaned environment.</summary>
+    public static ServerProcess Start(string binaries, string workingDirectory, IReadOnlyDictionary<string, string> environment, params string[] arguments)
     {
         var start = new ProcessStartInfo(DotnetHost())
         {
@@ -59,6 +63,7 @@ public sealed class ServerProcess : IAsyncDisposable
             if (name.Contains("__", StringComparison.Ordinal) ||
                 HostVariables.Any(v => name == "ASPNETCORE_" + v || name == "DOTNET_" + v))
                 start.Environment.Remove(name);
+        foreach (var (name, value) in environment) start.Environment[name] = value;
 
         var process = new Process { StartInfo = start };
         var server = new ServerProcess(process);

@@ -68,10 +68,24 @@ public sealed class StartupFailureTests(TestPostgresServer postgres) : IClassFix
         Assert.Contains($"127.0.0.1:{port}", output, StringComparison.Ordinal);
     }
 
-    /// <summary>Starts the server with the arguments, and returns its one line of advice once it has stopped.</summary>
-    async Task<string> AssertStopsWithOneLineAsync(string setting, params string[] arguments)
+    [Fact]
+    public async Task Proxy_sign_in_with_aspnetcores_forwarded_headers_switch_on_stops_the_server()
     {
-        await using var server = ServerProcess.Start(ServerProcess.BuildOutput, _directory,
+        // The switch believes X-Forwarded-For from anyone: a client could name a known proxy and send the identity header.
+        var output = await AssertStopsWithOneLineAsync("ASPNETCORE_FORWARDEDHEADERS_ENABLED",
+            new Dictionary<string, string> { ["ASPNETCORE_FORWARDEDHEADERS_ENABLED"] = "true" },
+            "--Auth:Proxy:UserHeader=X-Remote-User", "--Auth:Proxy:KnownProxies:0=10.1.0.5");
+
+        Assert.StartsWith("IfiDashboard cannot start: Auth:Proxy: ", output, StringComparison.Ordinal);
+    }
+
+    /// <summary>Starts the server with the arguments, and returns its one line of advice once it has stopped.</summary>
+    Task<string> AssertStopsWithOneLineAsync(string setting, params string[] arguments) =>
+        AssertStopsWithOneLineAsync(setting, new Dictionary<string, string>(), arguments);
+
+    async Task<string> AssertStopsWithOneLineAsync(string setting, IReadOnlyDictionary<string, string> environment, params string[] arguments)
+    {
+        await using var server = ServerProcess.Start(ServerProcess.BuildOutput, _directory, environment,
             ["--urls", $"http://127.0.0.1:{LoopbackPorts.Unassigned()}", .. arguments]);
         await server.WaitForExitAsync(TimeSpan.FromSeconds(90));
 

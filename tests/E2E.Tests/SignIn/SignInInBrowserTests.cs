@@ -113,6 +113,8 @@ public sealed class SignInInBrowserTests(SignInFixture fixture)
     [InlineData("%2F%2Fevil.example%2Fphish")]
     [InlineData("https%3A%2F%2Fevil.example%2F")]
     [InlineData("%2F%5Cevil.example")]
+    [InlineData("%2F%09%2Fevil.example%2Fx")] // a browser drops the tab: //evil.example/x
+    [InlineData("%2Finstances%0A")] // a line break cannot go into the Location header
     public void The_sign_in_link_returns_only_to_a_page_of_the_dashboard(string returnUrl)
     {
         SignInAs("viewer", $"signin?returnUrl={returnUrl}", landsOn: "");

@@ -46,6 +46,42 @@ public sealed class AlertWebhookTests
     }
 
     [Fact]
+    public async Task Webhook_deliveries_export_spans_without_the_urls_path_or_query()
+    {
+        await using var receiver = await Observability.OtlpReceiver.StartAsync();
+        await using var smtp = await SmtpSink.StartAsync(SinkMode.None);
+        await using WebhookReceiver teams = new(), slack = new(), json = new();
+        await teams.StartAsync();
+        await slack.StartAsync();
+        await json.StartAsync();
+        await using var bed = AlertsTestBed.Create(Instance());
+        await using var host = bed.StartHost(smtp, settings =>
+        {
+            Webhooks(teams, slack, json)(settings);
+            settings["OTEL_EXPORTER_OTLP_ENDPOINT"] = receiver.Endpoint;
+            settings["OTEL_EXPORTER_OTLP_PROTOCOL"] = "http/protobuf";
+            settings["OTEL_BSP_SCHEDULE_DELAY"] = "100";
+        });
+
+        await LoseIfiAsync(bed, host);
+        await Eventually.WaitAsync(() => teams.Received.Count + slack.Received.Count + json.Received.Count, n => n >= 3);
+        var ports = new[] { teams.Port, slack.Port, json.Port }.Select(p => p.ToString(System.Globalization.CultureInfo.InvariantCulture)).ToHashSet();
+        var (spans, _) = await receiver.WaitForAsync((spans, _) =>
+            spans.Count(s => s.Scope == "System.Net.Http" && s.Attributes.TryGetValue("server.port", out var port) && ports.Contains(port)) >= 3,
+            TimeSpan.FromSeconds(60));
+
+        // The receivers run in this process, so the server's provider also records their incoming requests: not the server's.
+        bool ReceiversOwn(Observability.ReceivedSpan span) =>
+            span.Scope == "Microsoft.AspNetCore" && span.Attributes.TryGetValue("server.port", out var port) && ports.Contains(port);
+        var deliveries = spans.Where(s => s.Scope == "System.Net.Http" && s.Attributes.TryGetValue("server.port", out var port) && ports.Contains(port)).ToList();
+        Assert.True(deliveries.Count >= 3, $"{deliveries.Count} webhook spans exported");
+        Assert.Contains(deliveries, s => s.Attributes.GetValueOrDefault("url.full") == $"http://127.0.0.1:{slack.Port}");
+        var exported = spans.Where(s => !ReceiversOwn(s)).SelectMany(s => s.Attributes.Select(a => a.Key + "=" + a.Value).Append(s.Name)).ToList();
+        foreach (var secret in new[] { Token, "services/T000/B000", "workflows/triggers", "ifi-alerts" })
+            Assert.DoesNotContain(exported, value => value.Contains(secret, StringComparison.Ordinal));
+    }
+
+    [Fact]
     public async Task Losing_ifi_posts_one_adaptive_card_one_slack_message_and_one_signed_json_alert_beside_the_mail()
     {
         await using var smtp = await SmtpSink.StartAsync(SinkMode.None);

@@ -4,6 +4,7 @@ using IfiDashboard.Server.Api.Inventory;
 using IfiDashboard.Server.Store.Inventory;
 using IfiDashboard.Server.Tests.Functional;
 using IfiDashboard.Shared.Inventory;
+using Microsoft.AspNetCore.Hosting;
 using Microsoft.Extensions.DependencyInjection;
 
 namespace IfiDashboard.Server.Tests.Api;
@@ -132,6 +133,26 @@ public sealed class SyncTests
 
         Assert.Empty(afterOwnerChange);
         Assert.Equal(2000, Assert.Single(afterPortChange).Port);
+    }
+
+    [Fact]
+    public async Task Syncs_that_write_are_limited_per_key_and_a_refused_one_is_429_and_stores_nothing()
+    {
+        await using var host = new ApiHost(builder => builder.UseSetting("BulkRegistration:PermitLimit", "2"));
+        var client = await host.CmdbClientAsync();
+        await Sync(client, ApiTestData.Sync([ApiTestData.Instance("SQL01", "CI001")]));
+        await Sync(client, ApiTestData.Sync([ApiTestData.Instance("SQL01", "CI001"), ApiTestData.Instance("SQL02", "CI002")]));
+        var before = await StoreDump.AllTextAsync(host.Services);
+
+        var dryRun = await Sync(client, ApiTestData.Sync([ApiTestData.Instance("SQL03", "CI003")], dryRun: true));
+        using var refused = await client.PostAsJsonAsync("/api/v1/instances/sync", ApiTestData.Sync([ApiTestData.Instance("SQL03", "CI003")]));
+
+        Assert.Equal(["CI003"], dryRun.Created); // a dry run writes nothing and is not counted
+        Assert.Equal(HttpStatusCode.TooManyRequests, refused.StatusCode);
+        Assert.Equal("application/problem+json", refused.Content.Headers.ContentType?.MediaType);
+        Assert.True(refused.Headers.RetryAfter?.Delta > TimeSpan.Zero);
+        Assert.Contains("BulkRegistration:PermitLimit", await refused.Content.ReadAsStringAsync(), StringComparison.Ordinal);
+        Assert.Equal(before, await StoreDump.AllTextAsync(host.Services));
     }
 
     static async Task<SyncResponse> Sync(HttpClient client, object body)

@@ -83,6 +83,36 @@ public sealed class ConnectionTestLimitsTests
         Assert.Contains("Too many connection tests: try again in", third.QuerySelector("[data-test-error]")?.TextContent, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task A_stored_poll_failure_shows_viewers_and_operators_its_reason_and_only_administrators_the_client_text()
+    {
+        await using var host = new DashboardHost(new ScenarioInstance { Name = "unused", Profile = "2019" });
+        var registered = await host.Services.GetRequiredService<IfiDashboard.Client.Pages.Inventory.IInventoryEditor>().RegisterAsync(
+            new IfiDashboard.Shared.Inventory.InstanceRegistration
+            {
+                Name = "closed-port", Host = "127.0.0.1", Port = LoopbackPorts.Unassigned(), CredentialName = SimulatedFleetRegistration.CredentialName,
+            }, CancellationToken.None);
+        var id = registered.Id!.Value;
+        await host.PollAllAsync();
+
+        async Task<(string? Probe, string? Poll)> ReadAsync(string role)
+        {
+            var page = new AngleSharp.Html.Parser.HtmlParser().ParseDocument(
+                await Security.TestSignIn.AsRole(host.CreateClient(), role).GetStringAsync($"/instances/{id}"));
+            return (page.QuerySelector("[data-table='probes'] tr[data-probe='connect'] td.message")?.TextContent,
+                page.QuerySelector("[data-table='polls'] tr[data-poll-outcome] td[title]")?.GetAttribute("title"));
+        }
+        var viewer = await ReadAsync(IfiDashboard.Shared.Security.DashboardRoles.Viewer);
+        var @operator = await ReadAsync(IfiDashboard.Shared.Security.DashboardRoles.Operator);
+        var administrator = await ReadAsync(IfiDashboard.Shared.Security.DashboardRoles.Administrator);
+
+        Assert.Equal(("unreachable", "unreachable"), viewer);
+        Assert.Equal(viewer, @operator);
+        Assert.NotNull(administrator.Probe);
+        Assert.NotEqual("unreachable", administrator.Probe);
+        Assert.NotEqual("unreachable", administrator.Poll);
+    }
+
     // Reads what the client sends (its PRELOGIN) and answers as a web server would.
     static async Task AnswerWithHttpAsync(TcpListener listener)
     {

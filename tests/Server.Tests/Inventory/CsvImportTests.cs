@@ -117,4 +117,29 @@ public sealed class CsvImportTests
         Assert.Equal(before, await StoreDump.AllTextAsync(host.Services));
         Assert.Contains("Import from CSV", await operatorClient.GetStringAsync("/inventory"), StringComparison.Ordinal);
     }
+
+    [Fact]
+    public async Task Imports_that_register_are_limited_per_person_and_a_refused_one_stores_nothing()
+    {
+        await using var host = new DashboardHost();
+        host.Settings["BulkRegistration:PermitLimit"] = "1";
+        var client = TestSignIn.As(host.CreateClient(), Operator, DashboardRoles.Operator);
+        async Task<IHtmlDocument> RegisterAsync(string csv)
+        {
+            var preview = await UploadAsync(client, csv);
+            var confirm = preview.QuerySelector("form[data-form='import-confirm']")!.QuerySelectorAll("input[type=hidden]")
+                .ToDictionary(i => i.GetAttribute("name")!, i => i.GetAttribute("value") ?? "");
+            using var posted = await client.PostAsync("/inventory/import", new FormUrlEncodedContent(confirm));
+            return new HtmlParser().ParseDocument(await posted.Content.ReadAsStringAsync());
+        }
+
+        await RegisterAsync("name,host,port,credentialName\nsql-a,sql-a.corp.example,1433,fleet\n");
+        var before = await StoreDump.AllTextAsync(host.Services);
+        var previewed = await UploadAsync(client, "name,host,port,credentialName\nsql-b,sql-b.corp.example,1433,fleet\n");
+        var refused = await RegisterAsync("name,host,port,credentialName\nsql-b,sql-b.corp.example,1433,fleet\n");
+
+        Assert.Equal("registers", Outcome(previewed, 2)); // a preview writes nothing and is not counted
+        Assert.Contains("Too many syncs or imports", refused.Body?.TextContent, StringComparison.Ordinal);
+        Assert.Equal(before, await StoreDump.AllTextAsync(host.Services));
+    }
 }

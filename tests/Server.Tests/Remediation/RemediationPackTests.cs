@@ -228,6 +228,50 @@ public sealed class RemediationPackTests : IAsyncLifetime
         Assert.Equal(before, await StoreDump.AllTextAsync(_host.Services));
     }
 
+    [Fact]
+    public async Task A_get_only_previews_the_pack_and_a_post_with_the_write_scope_records_it()
+    {
+        var id = _host.IdOf("sql-grant");
+        var issuer = _host.Services.GetRequiredService<IfiDashboard.Server.Api.Keys.ApiKeyIssuer>();
+        var (_, readKey) = await issuer.CreateAsync("previewer", ["remediation:read"], null, CancellationToken.None);
+        var (_, writeKey) = await issuer.CreateAsync("change-board", ["remediation:write"], null, CancellationToken.None);
+        HttpClient WithKey(string key)
+        {
+            var client = _host.CreateClient();
+            client.DefaultRequestHeaders.Add("X-Api-Key", key);
+            return client;
+        }
+        var view = new Dictionary<string, object> { [RemediationEndpoints.InstanceKey] = id, [RemediationEndpoints.FormatKey] = "json" };
+
+        using var preview = await Operator().GetAsync($"/api/v1/remediation?instance={id}&format=json");
+        var previewed = await preview.Content.ReadFromJsonAsync<JsonElement>();
+        var afterPreview = await CountPacksAsync();
+        var pendingAfterPreview = (await _host.Services.GetRequiredService<FleetAssessments>().RecomputeAsync(CancellationToken.None)).Find(id)!.RemediationPending;
+        using var readOnly = await WithKey(readKey).PostAsJsonAsync("/api/v1/remediation", view);
+        using var asForm = await WithKey(writeKey).PostAsync("/api/v1/remediation", new FormUrlEncodedContent(new Dictionary<string, string>
+        {
+            [RemediationEndpoints.InstanceKey] = id.ToString(System.Globalization.CultureInfo.InvariantCulture),
+        }));
+        var afterRefusals = await CountPacksAsync();
+        using var recorded = await WithKey(writeKey).PostAsJsonAsync("/api/v1/remediation", view);
+        var pack = await recorded.Content.ReadFromJsonAsync<JsonElement>();
+        var pending = (await _host.Services.GetRequiredService<FleetAssessments>().RecomputeAsync(CancellationToken.None)).Find(id)!.RemediationPending;
+
+        Assert.Equal(HttpStatusCode.OK, preview.StatusCode);
+        Assert.Equal(JsonValueKind.Null, previewed.GetProperty("id").ValueKind);
+        Assert.False(preview.Headers.Contains(RemediationEndpoints.PackIdHeader));
+        Assert.Equal(0, afterPreview);
+        Assert.Null(pendingAfterPreview);
+        Assert.Equal(HttpStatusCode.Forbidden, readOnly.StatusCode);
+        Assert.Equal(HttpStatusCode.UnsupportedMediaType, asForm.StatusCode);
+        Assert.Equal(0, afterRefusals);
+        Assert.Equal(HttpStatusCode.OK, recorded.StatusCode);
+        var packId = pack.GetProperty("id").GetInt64();
+        Assert.Equal(packId.ToString(System.Globalization.CultureInfo.InvariantCulture), recorded.Headers.GetValues(RemediationEndpoints.PackIdHeader).Single());
+        Assert.Equal(1, await CountPacksAsync());
+        Assert.Equal(packId, pending?.PackId);
+    }
+
     async Task<long> CountPacksAsync()
     {
         await using var connection = await _host.Services.GetRequiredService<IDbConnectionFactory>().OpenAsync(CancellationToken.None);

@@ -48,6 +48,30 @@ public sealed class SecurityHeadersTests(SharedPolledInstance polled) : IClassFi
     }
 
     [Fact]
+    public async Task Oversized_forms_from_anyone_are_413_with_the_security_headers_and_no_stack_trace()
+    {
+        // A server of its own on a real socket: an exception that escapes the pipeline is Kestrel's 500 there.
+        await using var host = new DashboardHost();
+        var port = host.StartOnFreePort();
+        using var anonymous = new HttpClient { BaseAddress = new Uri($"http://127.0.0.1:{port}/") };
+        var forms = new Dictionary<string, IEnumerable<KeyValuePair<string, string>>>
+        {
+            ["a key over 2 KB"] = [new(new string('k', 2049), "v")],
+            ["1,025 fields"] = Enumerable.Range(0, 1025).Select(i => KeyValuePair.Create($"f{i}", "v")),
+            ["a 4 MiB value"] = [new("v", new string('v', 4 * 1024 * 1024 + 1))],
+        };
+
+        foreach (var (what, fields) in forms)
+        {
+            using var response = await anonymous.PostAsync("/", new FormUrlEncodedContent(fields));
+            Assert.True(response.StatusCode == HttpStatusCode.RequestEntityTooLarge, $"{what}: {(int)response.StatusCode}\n{host.Logs.All}");
+            Assert.Equal(SecurityHeaders.ContentSecurityPolicy, Assert.Single(response.Headers.GetValues("Content-Security-Policy")));
+            Assert.Equal("nosniff", Assert.Single(response.Headers.GetValues("X-Content-Type-Options")));
+        }
+        Assert.DoesNotContain("   at ", host.Logs.All, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task Pages_hold_no_inline_script_style_or_event_handler_that_the_policy_would_block()
     {
         // Signed in as an administrator: every page is then served, those for administrators only included.

@@ -4,6 +4,7 @@ using System.Net.Http.Json;
 using AngleSharp.Html.Parser;
 using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Store.Audit;
+using IfiDashboard.Server.Tests.Api;
 using IfiDashboard.Server.Tests.Functional;
 using Microsoft.Extensions.DependencyInjection;
 
@@ -139,5 +140,34 @@ public sealed class SignInModesTests
         Assert.DoesNotContain("BANK\\admin", page.Body, StringComparison.Ordinal);
         Assert.Equal(HttpStatusCode.Unauthorized, withoutHeader.Status);
         Assert.Contains("Refused the identity header X-Remote-User from 127.0.0.1", host.Logs.All, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Signing_out_of_the_provider_in_proxy_mode_returns_to_the_overview()
+    {
+        await using var host = ProxyHost("127.0.0.1");
+        using var client = new HttpClient(new HttpClientHandler { AllowAutoRedirect = false }) { BaseAddress = host.CreateClient().BaseAddress };
+        client.DefaultRequestHeaders.Add(UserHeader, "BANK\\vera");
+
+        using var response = await client.GetAsync(SignInExtensions.ProviderSignOutPath);
+
+        Assert.Equal(HttpStatusCode.Redirect, response.StatusCode);
+        Assert.Equal("/", response.Headers.Location?.OriginalString);
+    }
+
+    [Fact]
+    public async Task The_audit_records_the_client_address_a_known_proxy_forwarded_and_ignores_what_the_client_wrote()
+    {
+        await using var host = ProxyHost("127.0.0.1");
+        var operatorClient = Behind(host, "BANK\\otto", "BANK\\Domain Users, BANK\\IFI-Ops");
+        // The client wrote the first entry; the proxy appended the address it was reached from.
+        operatorClient.DefaultRequestHeaders.Add("X-Forwarded-For", "198.51.100.66, 203.0.113.7");
+
+        (await operatorClient.PutAsJsonAsync("/api/v1/instances/CI001", ApiTestData.PutBody("BEHIND-THE-PROXY"))).EnsureSuccessStatusCode();
+
+        var entry = Assert.Single(await host.Services.GetRequiredService<AuditLog>()
+            .QueryAsync(new AuditFilter(Action: AuditActions.InstanceRegistered), null, 10, CancellationToken.None));
+        Assert.Equal("BANK\\otto", entry.Actor);
+        Assert.Equal("203.0.113.7", entry.RemoteAddress);
     }
 }

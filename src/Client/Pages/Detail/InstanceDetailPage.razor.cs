@@ -32,7 +32,9 @@ public partial class InstanceDetailPage
     {
         try
         {
-            _detail = await Details.GetAsync(Id, GrowthWindows.Parse(GrowthWindowSlug), CancellationToken.None);
+            _detail = await Details.GetAsync(Id, GrowthWindows.Parse(GrowthWindowSlug), CancellationToken.None) is { } detail
+                ? PollFailureText.AsSeenBy(detail, await ReaderAsync())
+                : null;
             _countedAs = _detail is null ? (await Assessments.GetAsync(CancellationToken.None)).DuplicateOf.GetValueOrDefault(Id) : null;
             _loaded = true;
             _loadError = null;

@@ -11,11 +11,13 @@ public static class ApiScopes
     public const string SnapshotIngest = "snapshot:ingest";
     /// <summary>Reads the audit log, which <c>read</c> does not: it names people and their addresses.</summary>
     public const string AuditRead = "audit:read";
-    /// <summary>Generates remediation packs, which records them: an Operator's act, so <c>read</c> does not include it.</summary>
+    /// <summary>Previews remediation packs and reads their status: an Operator's view, so <c>read</c> does not include it.</summary>
     public const string RemediationRead = "remediation:read";
+    /// <summary>Generates remediation packs, which records them and shows "remediation pending".</summary>
+    public const string RemediationWrite = "remediation:write";
     public const string Admin = "admin";
 
-    public static readonly IReadOnlyList<string> All = [Read, InventoryWrite, SnapshotIngest, AuditRead, RemediationRead, Admin];
+    public static readonly IReadOnlyList<string> All = [Read, InventoryWrite, SnapshotIngest, AuditRead, RemediationRead, RemediationWrite, Admin];
 
     /// <summary>The claim type each of a key's scopes is carried in.</summary>
     public const string ClaimType = "scope";
@@ -26,7 +28,7 @@ public static class ApiScopes
     public static string? RoleFor(string scope) => scope switch
     {
         Read => DashboardRoles.Viewer,
-        InventoryWrite or RemediationRead => DashboardRoles.Operator,
+        InventoryWrite or RemediationRead or RemediationWrite => DashboardRoles.Operator,
         AuditRead or Admin => DashboardRoles.Administrator,
         _ => null,
     };

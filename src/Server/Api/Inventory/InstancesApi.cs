@@ -1,5 +1,6 @@
 using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Api.Http;
+using IfiDashboard.Server.Editing;
 using IfiDashboard.Server.Store.Inventory;
 using IfiDashboard.Shared.Inventory;
 using Microsoft.Extensions.Options;
@@ -147,6 +148,19 @@ public static class InstancesApi
             return ApiProblems.Validation(errors.ToDictionary());
 
         var dryRun = body.Value!.DryRun ?? false;
+        if (!dryRun)
+        {
+            try
+            {
+                context.RequestServices.GetRequiredService<BulkRegistrationLimits>().Acquire();
+            }
+            catch (TooManyBulkRegistrationsException refused)
+            {
+                if (refused.RetryAfter is { } wait)
+                    context.Response.Headers.RetryAfter = Math.Max(1, (int)Math.Ceiling(wait.TotalSeconds)).ToString(System.Globalization.CultureInfo.InvariantCulture);
+                return TypedResults.Problem(refused.Message, statusCode: StatusCodes.Status429TooManyRequests, title: "Too many requests");
+            }
+        }
         var outcome = await inventory.SyncAsync(desired, dryRun, body.Value.RetireMissing ?? true, cancellationToken);
         if (outcome.Refusals.Count > 0)
             return Refused(outcome.Refusals.Select(r => ((int?)r.Index, r.Refusal)).ToList());

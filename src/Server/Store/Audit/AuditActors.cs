@@ -1,5 +1,6 @@
 using System.Security.Claims;
 using IfiDashboard.Server.Api.Auth;
+using IfiDashboard.Server.Security;
 using IfiDashboard.Shared.Security;
 
 namespace IfiDashboard.Server.Store.Audit;
@@ -18,7 +19,7 @@ public sealed class AuditActors(IHttpContextAccessor? requests = null, AuditActo
     {
         if (requests?.HttpContext is not { } context)
             return outsideRequests ?? AuditActor.System;
-        return Of(context.User, context.Connection.RemoteIpAddress?.ToString());
+        return Of(context.User, ForwardedClient.AddressOf(context));
     }
 
     /// <summary>The actor <paramref name="user"/> is, from <paramref name="remoteAddress"/>.</summary>
