@@ -30,7 +30,7 @@ public sealed record InstanceGridRow
     public required TimeSpan TimeLost30Days { get; init; }
     /// <summary>Growth time in the 30 days whose IFI state is unknown: the lost figure is then unknown or a lower bound.</summary>
     public TimeSpan IfiUnknown30Days { get; init; }
-    /// <summary>The instance's worst database: extra minutes a restore onto new files spends zeroing.</summary>
+    /// <summary>The instance's restore wait (<see cref="IfiDashboard.Compliance.Restore.InstanceRestoreRisk.Slowest"/>), in minutes.</summary>
     public required double RestoreMinutes { get; init; }
     public required DateTimeOffset? LastPollAt { get; init; }
     public required string Explanation { get; init; }
@@ -75,7 +75,7 @@ public sealed record InstanceGridRow
         Desired = a.Compliance.Policy.Desired,
         TimeLost30Days = a.TimeLost.Last30Days,
         IfiUnknown30Days = a.TimeLost.IfiUnknownLast30Days,
-        RestoreMinutes = a.Restore.Databases.Count == 0 ? 0 : a.Restore.Databases.Max(d => d.ExtraMinutes),
+        RestoreMinutes = a.Restore.Slowest?.ExtraMinutes ?? 0,
         LastPollAt = a.State.LastPollAt,
         Explanation = a.Compliance.Explanation,
         EngineServiceAccount = a.State.EngineServiceAccount ?? "",

@@ -20,7 +20,7 @@ internal static class ComplianceResources
             c.Observed.ToString(), a.Facts.Ifi.UnknownReason, c.Waiver?.ExpiresAt, a.Account.Kind.ToString(),
             a.Account.IsOverPrivileged, a.Rates.Instance.BytesPerSecond, a.Rates.Instance.Method.ToString(),
             a.TimeLost.Last7Days.TotalSeconds, a.TimeLost.Last30Days.TotalSeconds, a.TimeLost.Last90Days.TotalSeconds,
-            a.TimeLost.LogZeroingLast30Days.TotalSeconds, a.TimeLost.EvidenceSince, a.Restore.Databases.Sum(d => d.ExtraSeconds),
+            a.TimeLost.LogZeroingLast30Days.TotalSeconds, a.TimeLost.EvidenceSince, a.Restore.Slowest?.ExtraSeconds ?? 0, a.Restore.AllDatabasesExtraSeconds,
             a.State.LastGoodPollAt, c.PolicyVersion, assessedAt);
     }
 
