@@ -25,9 +25,16 @@ public static class EvidenceReportEndpoints
             .RequireScope(ApiScopes.AuditRead)
             .WithTags("Reports")
             .WithName("GetEvidenceReport")
-            .WithSummary("For a period and scope: the policy versions in force, the waivers, each instance's daily statuses with the evidence of its last poll, and every audited change, with a SHA-256 manifest. format=csv gives the instances.")
+            .WithSummary("For a period and scope: the policy versions in force, the waivers, each instance's daily statuses and coverage with the evidence of its last poll, and every audited change, with a signed SHA-256 manifest. format=csv gives the instances, format=manifest the signed manifest, format=signature its signature.")
             .Produces<EvidenceReport>()
             .ProducesValidationProblem()
+            .ProducesAuthProblems();
+        api.MapGet("/reports/evidence/signing-key", (EvidenceSigningKey key) => TypedResults.Text(key.PublicKeyPem, "application/x-pem-file"))
+            .RequireScope(ApiScopes.AuditRead)
+            .WithTags("Reports")
+            .WithName("GetEvidenceSigningKey")
+            .WithSummary("The public key (PEM) that verifies an evidence report's manifest signature: openssl dgst -sha256 -verify key.pem -signature manifest.sig manifest.")
+            .Produces<string>(contentType: "application/x-pem-file")
             .ProducesAuthProblems();
         return api;
     }
@@ -40,7 +47,8 @@ public static class EvidenceReportEndpoints
         var environment = QueryValues.Text(query, "environment", errors);
         var tag = QueryValues.Text(query, "tag", errors);
         var format = QueryValues.Single(query, "format", errors) ?? "json";
-        if (format is not ("json" or "csv")) errors.Add("format", "json (the default) or csv.");
+        if (format is not ("json" or "csv" or "manifest" or "signature"))
+            errors.Add("format", "json (the default), csv, manifest or signature.");
         // A report is compared with a later copy of itself: its bounds are always given, never a default.
         if (from is null && !errors.Any) errors.Add("from", "Required: the period's start (inclusive, UTC), e.g. 2026-10-01.");
         if (to is null && !errors.Any) errors.Add("to", "Required: the period's end (exclusive, UTC), e.g. 2026-11-01.");
@@ -49,19 +57,24 @@ public static class EvidenceReportEndpoints
             return ApiProblems.Validation(errors.ToDictionary());
         var report = await reports.BuildAsync(from!.Value, to!.Value, environment, tag, ct);
         context.Response.Headers[ReportHashHeader] = report.Manifest.Report;
-        return format == "csv"
-            ? TypedResults.Text(InstancesCsv(report), "text/csv; charset=utf-8")
-            : TypedResults.Ok(report);
+        return format switch
+        {
+            "csv" => TypedResults.Text(InstancesCsv(report), "text/csv; charset=utf-8"),
+            "manifest" => TypedResults.Text(report.Manifest.Text(), "text/plain; charset=utf-8"),
+            "signature" => TypedResults.Bytes(Convert.FromBase64String(report.Manifest.Signature), "application/octet-stream"),
+            _ => TypedResults.Ok(report),
+        };
     }
 
     static readonly string[] Statuses = Enum.GetNames<ComplianceStatus>();
+    static readonly string[] Coverages = Enum.GetNames<DayCoverage>();
 
-    /// <summary>One row per instance: its daily statuses counted, its worst, and the evidence of its last poll.</summary>
+    /// <summary>One row per instance: its daily statuses and coverage counted, its worst status, and the evidence of its last poll.</summary>
     public static string InstancesCsv(EvidenceReport report)
     {
         var csv = new StringBuilder();
         Csv.AppendRow(csv, ["id", "name", "externalKey", "environment", "owner", "worstStatus",
-            .. Statuses.Select(s => $"days{s}"), "lastPollAt", "collector", "outcome", "ifiState", "ifiEvidence"]);
+            .. Statuses.Select(s => $"days{s}"), .. Coverages.Select(c => $"days{c}"), "lastPollAt", "collector", "outcome", "ifiState", "ifiEvidence"]);
         foreach (var i in report.Instances)
             Csv.AppendRow(csv,
             [
@@ -69,6 +82,7 @@ public static class EvidenceReportEndpoints
                 Csv.Text(i.ExternalKey), Csv.Text(i.Environment), Csv.Text(i.Owner),
                 Csv.Plain(i.WorstStatus),
                 .. Statuses.Select(s => Csv.Plain(i.DaysByStatus.GetValueOrDefault(s).ToString(CultureInfo.InvariantCulture))),
+                .. Coverages.Select(c => Csv.Plain(i.DaysByCoverage.GetValueOrDefault(c).ToString(CultureInfo.InvariantCulture))),
                 Csv.Plain(i.LastPoll?.FinishedAt.UtcDateTime.ToString("yyyy-MM-dd'T'HH:mm:ss.FFFFFFF'Z'", CultureInfo.InvariantCulture)),
                 Csv.Text(i.LastPoll?.Collector), Csv.Plain(i.LastPoll?.Outcome),
                 Csv.Plain(i.LastPoll?.IfiState), Csv.Text(i.LastPoll?.IfiEvidence),

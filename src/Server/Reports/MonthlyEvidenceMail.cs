@@ -96,6 +96,8 @@ public sealed class MonthlyEvidenceMail(
             ("Period (UTC)", $"{period.From:yyyy-MM-dd} to {period.To:yyyy-MM-dd} (exclusive)"),
             ("Scope", scope.Length > 0 ? scope : "the whole fleet"),
             ("Instances", $"{report.Instances.Count} (worst status in the month: {string.Join(", ", worst)})"),
+            ("Instance-days by coverage", string.Join(", ", report.Instances.SelectMany(i => i.Days).GroupBy(d => d.Coverage).OrderBy(g => g.Key)
+                .Select(g => $"{g.Key}: {g.Count()}"))),
             ("Policy versions in force", report.PolicyVersions.Count.ToString(CultureInfo.InvariantCulture)),
             ("Waivers", report.Waivers.Count.ToString(CultureInfo.InvariantCulture)),
             ("Audited changes", report.Changes.Count.ToString(CultureInfo.InvariantCulture)),
@@ -109,14 +111,29 @@ public sealed class MonthlyEvidenceMail(
             + "its manifest holds each section's SHA-256) and the instances as CSV. A copy made later must show the same SHA-256 "
             + "for every section but the business case, which follows the policy in force when the copy is made.";
 
+        // The rules and the changes in words; their JSON is in the attachment only.
+        var sections = new List<(string Heading, IReadOnlyList<string> Lines)>();
+        foreach (var version in report.PolicyVersions)
+            sections.Add(($"Policy version {version.Version}, in force from {version.InForceFrom:yyyy-MM-dd HH:mm} UTC (saved by {version.Author})", version.Sentences));
+        sections.Add(($"Changes ({report.Changes.Count})", report.Changes.Count == 0 ? ["No audited change in the month."]
+            : report.Changes.Select(c => $"{c.OccurredAt:yyyy-MM-dd HH:mm} UTC: {c.Sentence}").ToList()));
+
         var text = new StringBuilder().AppendLine(subject).AppendLine();
         foreach (var (label, value) in facts) text.AppendLine($"{label}: {value}");
+        foreach (var (heading, lines) in sections)
+        {
+            text.AppendLine().AppendLine(heading);
+            foreach (var line in lines) text.AppendLine("  " + line);
+        }
         text.AppendLine().AppendLine(about);
         if (link is not null) text.AppendLine().AppendLine("Printable report: " + link);
 
         var html = new StringBuilder($"<h1>{MailFormat.Html(subject)}</h1><table>");
         foreach (var (label, value) in facts) html.Append($"<tr><th align=\"left\">{MailFormat.Html(label)}</th><td>{MailFormat.Html(value)}</td></tr>");
-        html.Append($"</table><p>{MailFormat.Html(about)}</p>");
+        html.Append("</table>");
+        foreach (var (heading, lines) in sections)
+            html.Append($"<h2>{MailFormat.Html(heading)}</h2><ul>{string.Concat(lines.Select(l => $"<li>{MailFormat.Html(l)}</li>"))}</ul>");
+        html.Append($"<p>{MailFormat.Html(about)}</p>");
         if (link is not null) html.Append($"<p><a href=\"{MailFormat.Html(link)}\">Printable report</a></p>");
 
         var name = $"ifi-evidence-{period.From:yyyy-MM}";

@@ -28,8 +28,8 @@ internal static class StoreJson
     /// <summary>Attachments: names in camel case, contents in base64.</summary>
     static readonly JsonSerializerOptions Attachments = new(JsonSerializerDefaults.Web);
 
-    /// <summary>Policy rules: names in camel case, enums by name.</summary>
-    static readonly JsonSerializerOptions Rules = new(JsonSerializerDefaults.Web) { Converters = { new JsonStringEnumConverter() } };
+    /// <summary>Policy rules: names in camel case, enums by name (the audit log writes them the same way).</summary>
+    internal static readonly JsonSerializerOptions Rules = new(JsonSerializerDefaults.Web) { Converters = { new JsonStringEnumConverter() } };
 
     /// <summary>
     /// The text a string list is stored as. Recipient lists are also compared as this text (storm grouping counts

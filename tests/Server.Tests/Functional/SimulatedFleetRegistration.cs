@@ -11,10 +11,11 @@ internal static class SimulatedFleetRegistration
     public const string CredentialName = "fleet";
 
     /// <param name="pollIntervalSeconds">Null keeps the registration's default interval.</param>
-    public static async Task RegisterAsync(IServiceProvider services, FleetSimulator fleet, int? pollIntervalSeconds = null)
+    /// <param name="only">Registers only the simulated instances whose name it accepts; every one when null.</param>
+    public static async Task RegisterAsync(IServiceProvider services, FleetSimulator fleet, int? pollIntervalSeconds = null, Func<string, bool>? only = null)
     {
         var repository = services.GetRequiredService<InstanceInventory>();
-        foreach (var instance in fleet.Instances)
+        foreach (var instance in fleet.Instances.Where(i => only?.Invoke(i.Name) ?? true))
         {
             var registration = new InstanceRegistration
             {

@@ -32,7 +32,7 @@ public sealed record InstanceGridRow
     public TimeSpan IfiUnknown30Days { get; init; }
     /// <summary>No growth evidence could be seen while IFI was not on: the 30-day figure is unknown (<see cref="TimeLost.WithoutEvidence"/>).</summary>
     public bool WithoutEvidence { get; init; }
-    /// <summary>The instance's worst database: extra minutes a restore onto new files spends zeroing.</summary>
+    /// <summary>The instance's restore wait (<see cref="IfiDashboard.Compliance.Restore.InstanceRestoreRisk.Slowest"/>), in minutes.</summary>
     public required double RestoreMinutes { get; init; }
     public required DateTimeOffset? LastPollAt { get; init; }
     public required string Explanation { get; init; }
@@ -78,7 +78,7 @@ public sealed record InstanceGridRow
         TimeLost30Days = a.TimeLost.Last30Days,
         IfiUnknown30Days = a.TimeLost.IfiUnknownLast30Days,
         WithoutEvidence = a.TimeLost.WithoutEvidence,
-        RestoreMinutes = a.Restore.Databases.Count == 0 ? 0 : a.Restore.Databases.Max(d => d.ExtraMinutes),
+        RestoreMinutes = a.Restore.Slowest?.ExtraMinutes ?? 0,
         LastPollAt = a.State.LastPollAt,
         Explanation = a.Compliance.Explanation,
         EngineServiceAccount = a.State.EngineServiceAccount ?? "",

@@ -1,7 +1,6 @@
 using System.Runtime.CompilerServices;
 using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Compliance.Policy;
-using IfiDashboard.Compliance.Restore;
 using IfiDashboard.Compliance.Status;
 using IfiDashboard.Compliance.Summary;
 using IfiDashboard.Client.Components;
@@ -83,7 +82,7 @@ public sealed record OverviewModel
                     .Select(g => Row(g, VersionFilter(fleet, g))).ToList()),
             ],
             ToFix = FixFirst.Rank(fleet.Instances, i => new FixFigures(i.Registration.Id, i.Registration.Name,
-                i.Registration.Environment, i.Compliance.Status, i.TimeLost.Last30Days, SlowestRestore(i)?.ExtraSeconds ?? 0)),
+                i.Registration.Environment, i.Compliance.Status, i.TimeLost.Last30Days, i.Restore.Slowest?.ExtraSeconds ?? 0)),
             Unknown = fleet.Instances.Where(i => i.Compliance.Status == ComplianceStatus.Unknown).ToList(),
             Stale = fleet.Instances.Where(i => i.Compliance.IsStale).ToList(),
             BusinessCase = BusinessCase.Build(fleet.Instances, fleet.Last30Days),
@@ -103,13 +102,6 @@ public sealed record OverviewModel
             ? new InstanceQuery { Version = major }
             : null;
     }
-
-    /// <summary>
-    /// The database whose restore would wait longest on data-file zeroing that IFI would save; null when none would.
-    /// A TDE database's zeroing is left out: IFI cannot shorten it, so fixing the instance would not either.
-    /// </summary>
-    public static DatabaseRestoreRisk? SlowestRestore(InstanceAssessment instance) =>
-        RestoreRiskRanking.TopByRestoreTime(instance.Restore.Databases.Where(d => !d.TdeEncrypted), 1).FirstOrDefault();
 }
 
 /// <summary>Compliance counted per group of one kind (environment, owner, ...): the groups sum to the fleet.</summary>

@@ -1,3 +1,4 @@
+using System.Text.Json.Serialization;
 using IfiDashboard.Compliance.Assessment;
 
 namespace IfiDashboard.Client.Pages.Reports;
@@ -24,21 +25,61 @@ public sealed record EvidenceReport(
 public sealed record EvidencePeriod(DateTimeOffset From, DateTimeOffset To, string? Environment, string? Tag, bool IsClosed);
 
 /// <param name="InForceFrom">When it took effect, or the period's start for the version already in force then.</param>
-public sealed record EvidencePolicyVersion(int Version, string Author, DateTimeOffset CreatedAt, DateTimeOffset InForceFrom, string Rules);
+/// <param name="Rules">The rules as saved (JSON), for machines.</param>
+/// <param name="Sentences">The same rules, one sentence each in the order they are tried, for people.</param>
+public sealed record EvidencePolicyVersion(int Version, string Author, DateTimeOffset CreatedAt, DateTimeOffset InForceFrom, string Rules,
+    IReadOnlyList<string> Sentences);
 
 public sealed record EvidenceWaiver(long Id, long InstanceId, string InstanceName, string Reason, string Author,
     string? ApprovedBy, DateTimeOffset GrantedAt, DateTimeOffset ExpiresAt, DateTimeOffset? RevokedAt, string? RevokedBy);
 
 /// <param name="DaysByStatus">For each status, the UTC days of the period whose worst status it was.</param>
+/// <param name="DaysByCoverage">For each coverage, the UTC days of the period it applies to: every day is counted once.</param>
+/// <param name="Days">Each UTC day of the period: its coverage, why it was not monitored, its worst status and its polls.</param>
 /// <param name="LastPoll">The last poll that finished inside the period, or null when none did.</param>
 public sealed record EvidenceInstance(long Id, string Name, string? ExternalKey, string Environment, string? Owner,
-    IReadOnlyDictionary<string, int> DaysByStatus, string? WorstStatus, EvidencePoll? LastPoll);
+    IReadOnlyDictionary<string, int> DaysByStatus, string? WorstStatus, IReadOnlyDictionary<string, int> DaysByCoverage,
+    IReadOnlyList<EvidenceDay> Days, EvidencePoll? LastPoll);
 
-/// <param name="IfiEvidence">Where the IFI state came from: the services DMV, the start-up line of the error log, or none.</param>
+/// <summary>One UTC day of one instance (docs/reports.md, "Coverage").</summary>
+/// <param name="NotMonitoredBecause">Why, on a day that was not monitored; null otherwise.</param>
+/// <param name="Status">The day's worst status, or null when no assessment of the day was stored.</param>
+/// <param name="Polls">The polls of the instance that finished that day, whatever their outcome.</param>
+public sealed record EvidenceDay(DateOnly Day, DayCoverage Coverage, NotMonitoredReason? NotMonitoredBecause, string? Status, int Polls);
+
+[JsonConverter(typeof(JsonStringEnumConverter<DayCoverage>))]
+public enum DayCoverage
+{
+    /// <summary>At no moment of the day was the instance's latest poll older than the staleness allowance.</summary>
+    Monitored,
+    /// <summary>Polled that day, but with at least one stretch longer than the allowance without a poll.</summary>
+    MonitoredWithGaps,
+    /// <summary>No poll that day, and the allowance ran out.</summary>
+    NotMonitored,
+}
+
+[JsonConverter(typeof(JsonStringEnumConverter<NotMonitoredReason>))]
+public enum NotMonitoredReason
+{
+    /// <summary>The day ended before the instance was registered.</summary>
+    BeforeRegistration,
+    /// <summary>The instance was retired before the day began.</summary>
+    AfterRetirement,
+    /// <summary>The server stored an assessment that day, but no collector stored a poll of this instance.</summary>
+    CollectorSilent,
+    /// <summary>Nothing was stored that day for any instance: the store or the server was down.</summary>
+    StoreOutage,
+    /// <summary>The day had not begun when the report was made (an open period).</summary>
+    NotYet,
+}
+
+/// <param name="IfiEvidence">What decided the IFI state: the services DMV, the start-up line of the error log, trace flag 1806 overriding them, or none.</param>
 public sealed record EvidencePoll(DateTimeOffset FinishedAt, string Collector, string Outcome, string IfiState, string IfiEvidence);
 
+/// <param name="Before">The state before, as the audit log holds it (JSON), for machines.</param>
+/// <param name="Sentence">The change in words, for people: who did what to which target, and what it changed.</param>
 public sealed record EvidenceChange(long Id, DateTimeOffset OccurredAt, string Actor, string? RemoteAddress, string Action,
-    string? Target, string? Before, string? After);
+    string? Target, string? Before, string? After, string Sentence);
 
 /// <summary>
 /// Time lost to zeroing in the period and what meeting the policy would have saved (<see cref="BusinessCase"/>), for the
@@ -61,8 +102,20 @@ public sealed record EvidenceBusinessCase(string Method, double PerMonth, Eviden
 public sealed record EvidenceBusinessLine(string Key, int Instances, double LostSeconds, double SavingIfPolicyMetSeconds,
     double IfiUnknownSeconds, double LostHoursPerMonth, double SavingHoursPerMonth);
 
-/// <summary>SHA-256 (lower-case hex) of each section's JSON, and of the whole report's sections together.</summary>
-public sealed record EvidenceManifest(IReadOnlyDictionary<string, string> Sections, string Report);
+/// <summary>
+/// SHA-256 (lower-case hex) of each section's JSON, and of the whole report's sections together, signed by the server.
+/// </summary>
+/// <param name="SigningKey">SHA-256 (lower-case hex) of the signing key's public part (its DER SubjectPublicKeyInfo).</param>
+/// <param name="Signature">Base64 of the RSA signature (PKCS#1 v1.5, SHA-256) of <see cref="Text"/>'s UTF-8 bytes.</param>
+public sealed record EvidenceManifest(IReadOnlyDictionary<string, string> Sections, string Report, string SigningKey, string Signature)
+{
+    /// <summary>What is signed: a line "name hash" per section in the order given, then "report hash", each ending in a line feed.</summary>
+    public static string TextOf(IReadOnlyDictionary<string, string> sections, string report) =>
+        string.Concat(sections.Select(s => $"{s.Key} {s.Value}\n")) + $"report {report}\n";
+
+    /// <summary>The manifest file an auditor verifies the signature against (docs/reports.md).</summary>
+    public string Text() => TextOf(Sections, Report);
+}
 
 /// <summary>Makes the report of a period and scope; the server implements it over the store (the API, the page and the monthly mail alike).</summary>
 public interface IEvidenceReportSource

@@ -75,7 +75,7 @@ public partial class EvidenceReportPage
             ["to"] = To,
             ["environment"] = Environment,
             ["tag"] = Tag,
-            ["format"] = format == "csv" ? "csv" : null,
+            ["format"] = format == "json" ? null : format,
         });
         return Navigation.ToBaseRelativePath(uri);
     }
@@ -91,6 +91,22 @@ public partial class EvidenceReportPage
         new[] { ("fleet", "Fleet", @case.Fleet) }
             .Concat(@case.ByEnvironment.Select(l => ("environment", $"Environment {l.Key}", l)))
             .Concat(@case.ByOwner.Select(l => ("owner", $"Owner {l.Key}", l)));
+
+    /// <summary>The days per coverage, each not-monitored day counted under its reason.</summary>
+    static IEnumerable<(string Coverage, int Days)> CoverageCounts(EvidenceInstance instance) =>
+        instance.Days.GroupBy(d => d.NotMonitoredBecause is { } reason ? $"{Words(d.Coverage)} ({Words(reason).ToLowerInvariant()})" : Words(d.Coverage))
+            .OrderBy(g => g.Min(d => d.Coverage)).ThenBy(g => g.Key, StringComparer.Ordinal)
+            .Select(g => (g.Key, g.Count()));
+
+    static string DayText(EvidenceDay day) =>
+        $"{day.Day:yyyy-MM-dd}: {Words(day.Coverage)}"
+        + (day.NotMonitoredBecause is { } reason ? $", {Words(reason).ToLowerInvariant()}" : "")
+        + (day.Polls > 0 ? $", {day.Polls} poll{(day.Polls == 1 ? "" : "s")}" : "")
+        + (day.Status is { } status ? $", worst status {status}" : "");
+
+    /// <summary>An enumeration's name as words: <c>CollectorSilent</c> reads "collector silent".</summary>
+    static string Words<T>(T value) where T : struct, Enum => string.Concat(value.ToString().Select((c, i) =>
+        char.IsUpper(c) && i > 0 ? " " + char.ToLowerInvariant(c) : i == 0 ? char.ToUpperInvariant(c).ToString() : c.ToString()));
 
     static string Number(double value) => value.ToString("0.###", CultureInfo.InvariantCulture);
 

@@ -12,6 +12,8 @@ public static class ComplianceApiExtensions
         services.AddSingleton<WindowedZeroing>();
         services.AddSingleton<ChangeJournal>();
         services.AddSingleton<IfiDashboard.Server.Store.Reports.EvidenceReports>();
+        services.AddOptions<IfiDashboard.Server.Reports.EvidenceSigningOptions>().BindConfiguration(IfiDashboard.Server.Reports.EvidenceSigningOptions.SectionName);
+        services.AddSingleton<IfiDashboard.Server.Reports.EvidenceSigningKey>();
         services.AddSingleton<IfiDashboard.Client.Pages.Reports.IEvidenceReportSource>(sp => sp.GetRequiredService<IfiDashboard.Server.Store.Reports.EvidenceReports>());
         services.AddSingleton<ChangeRecorder>();
         services.AddHostedService<ChangeJournalService>();

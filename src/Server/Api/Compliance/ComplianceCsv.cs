@@ -52,6 +52,7 @@ internal static class ComplianceCsv
         Number("logZeroing30DaysSeconds", r => r.LogZeroing30DaysSeconds),
         Time("evidenceSince", r => r.EvidenceSince),
         Number("restoreExtraSeconds", r => r.RestoreExtraSeconds),
+        Number("restoreExtraSecondsAllDatabases", r => r.RestoreExtraSecondsAllDatabases),
         Time("lastGoodPollAt", r => r.LastGoodPollAt),
         Number("policyVersion", r => r.PolicyVersion),
         Time("assessedAt", r => r.AssessedAt),

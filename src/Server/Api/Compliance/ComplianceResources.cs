@@ -22,7 +22,7 @@ internal static class ComplianceResources
             a.Account.IsOverPrivileged, a.Rates.Instance.BytesPerSecond, a.Rates.Instance.Method.ToString(),
             Seconds(a.TimeLost, 7), Seconds(a.TimeLost, 30), Seconds(a.TimeLost, 90),
             a.TimeLost.Certainty(7).ToString(), a.TimeLost.Certainty(30).ToString(), a.TimeLost.Certainty(90).ToString(),
-            a.TimeLost.LogZeroingLast30Days.TotalSeconds, a.TimeLost.EvidenceSince, a.Restore.Databases.Sum(d => d.ExtraSeconds),
+            a.TimeLost.LogZeroingLast30Days.TotalSeconds, a.TimeLost.EvidenceSince, a.Restore.Slowest?.ExtraSeconds ?? 0, a.Restore.AllDatabasesExtraSeconds,
             a.State.LastGoodPollAt, c.PolicyVersion, assessedAt);
     }
 

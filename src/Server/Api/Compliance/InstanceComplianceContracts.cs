@@ -37,6 +37,7 @@ public sealed record ComplianceRow(
     double LogZeroing30DaysSeconds,
     DateTimeOffset? EvidenceSince,
     double RestoreExtraSeconds,
+    double RestoreExtraSecondsAllDatabases,
     DateTimeOffset? LastGoodPollAt,
     int PolicyVersion,
     DateTimeOffset AssessedAt);

@@ -1,22 +1,27 @@
+using System.Globalization;
 using System.Security.Cryptography;
 using System.Text;
 using System.Text.Json;
 using Dapper;
 using IfiDashboard.Client.Pages.Reports;
 using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Compliance.Policy;
 using IfiDashboard.Compliance.Status;
 using IfiDashboard.Compliance.Summary;
 using IfiDashboard.Server.Api.Compliance;
+using IfiDashboard.Server.Reports;
 using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Server.Store.Reports;
 
 /// <summary>Builds the <see cref="EvidenceReport"/> of a period from the store, in one read transaction.</summary>
-public sealed class EvidenceReports(IDbConnectionFactory connections, TimeProvider time, IFleetAssessments assessments, WindowedZeroing zeroing)
+public sealed class EvidenceReports(IDbConnectionFactory connections, TimeProvider time, IFleetAssessments assessments, WindowedZeroing zeroing,
+    EvidenceSigningKey signing)
     : IEvidenceReportSource
 {
     public const string DmvEvidence = "services DMV (sys.dm_server_services.instant_file_initialization_enabled)";
     public const string ErrorLogEvidence = "error log (the start-up line about instant file initialization)";
+    public const string TraceFlagEvidence = "trace flag 1806 (DBCC TRACESTATUS), which turns IFI off whatever the services DMV says";
     public const string NoEvidence = "none";
 
     static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web);
@@ -34,7 +39,8 @@ public sealed class EvidenceReports(IDbConnectionFactory connections, TimeProvid
         await using var tx = await connection.BeginReadSnapshotAsync(ct);
 
         var instances = (await connection.QueryAsync<InstanceRow>(new CommandDefinition("""
-            SELECT id AS Id, name AS Name, external_key AS ExternalKey, environment AS Environment, owner AS Owner, tags AS Tags
+            SELECT id AS Id, name AS Name, external_key AS ExternalKey, environment AS Environment, owner AS Owner, tags AS Tags,
+                created_at AS CreatedAt, retired_at AS RetiredAt, poll_interval_seconds AS PollIntervalSeconds
             FROM instances
             WHERE created_at < @to AND (retired_at IS NULL OR retired_at >= @from)
             ORDER BY id;
@@ -45,7 +51,7 @@ public sealed class EvidenceReports(IDbConnectionFactory connections, TimeProvid
         var inScope = instances.Select(i => i.Id).ToHashSet();
 
         var versions = (await connection.QueryAsync<PolicyRow>(new CommandDefinition("""
-            SELECT version AS Version, author AS Author, created_at AS CreatedAt, rules AS Rules
+            SELECT version AS Version, author AS Author, created_at AS CreatedAt, rules AS Rules, rules AS ParsedRules
             FROM policy_versions
             WHERE created_at < @to
             ORDER BY version;
@@ -55,7 +61,7 @@ public sealed class EvidenceReports(IDbConnectionFactory connections, TimeProvid
         var policy = versions
             .Where(v => v == inForceAtStart || v.CreatedAt > from)
             .Select(v => new EvidencePolicyVersion((int)v.Version, v.Author, v.CreatedAt,
-                v == inForceAtStart ? from : v.CreatedAt, v.Rules))
+                v == inForceAtStart ? from : v.CreatedAt, v.Rules, EvidenceSentences.Rules(v.ParsedRules.Value)))
             .ToList();
 
         var names = instances.ToDictionary(i => i.Id, i => i.Name);
@@ -71,32 +77,67 @@ public sealed class EvidenceReports(IDbConnectionFactory connections, TimeProvid
                 w.GrantedAt, w.ExpiresAt, w.RevokedAt, w.RevokedBy))
             .ToList();
 
-        var days = (await connection.QueryAsync<(long InstanceId, string Status, long Days)>(new CommandDefinition("""
-            SELECT instance_id, status, COUNT(*)
+        var daily = (await connection.QueryAsync<(long InstanceId, string Day, string Status)>(new CommandDefinition("""
+            SELECT instance_id, day, status
             FROM daily_compliance
-            WHERE day >= @fromDay AND day < @toDay
-            GROUP BY instance_id, status;
-            """, bounds, tx, cancellationToken: ct))).ToLookup(d => d.InstanceId);
+            WHERE day >= @fromDay AND day < @toDay;
+            """, bounds, tx, cancellationToken: ct))).ToList();
+        // A day on which the store took any instance's assessment had a server running: a silent instance then is the
+        // collectors', not an outage's.
+        var storeDays = daily.Select(d => DateOnly.ParseExact(d.Day, "yyyy-MM-dd", CultureInfo.InvariantCulture)).ToHashSet();
+        var statuses = daily.ToLookup(d => d.InstanceId);
 
         var polls = (await connection.QueryAsync<LastPollRow>(new CommandDefinition($"""
             SELECT p.instance_id AS InstanceId, p.finished_at AS FinishedAt, p.collector_name AS Collector, p.outcome AS Outcome,
                 p.ifi_state AS IfiState,
                 (SELECT COUNT(*) FROM probe_outcomes o WHERE o.poll_id = p.id AND o.probe = '{ProbeNames.ErrorLog}' AND o.outcome = '{nameof(OutcomeClass.Ok)}') AS FromErrorLog,
-                (SELECT COUNT(*) FROM probe_outcomes o WHERE o.poll_id = p.id AND o.probe = '{ProbeNames.Services}' AND o.outcome = '{nameof(OutcomeClass.Ok)}') AS FromServices
+                (SELECT COUNT(*) FROM probe_outcomes o WHERE o.poll_id = p.id AND o.probe = '{ProbeNames.Services}' AND o.outcome = '{nameof(OutcomeClass.Ok)}') AS FromServices,
+                COALESCE((SELECT MAX(s.ifi_enabled) FROM service_snapshots s WHERE s.poll_id = p.id AND s.is_engine = 1), '') AS EngineDmvIfi
             FROM polls p
             WHERE p.id IN (
                 SELECT MAX(id) FROM polls WHERE finished_at >= @from AND finished_at < @to GROUP BY instance_id);
             """, bounds, tx, cancellationToken: ct))).ToDictionary(p => p.InstanceId);
 
+        var previousPolls = (await connection.QueryAsync<(long InstanceId, DateTimeOffset FinishedAt)>(new CommandDefinition("""
+            SELECT instance_id, MAX(finished_at) FROM polls WHERE finished_at < @from GROUP BY instance_id;
+            """, bounds, tx, cancellationToken: ct))).ToDictionary(p => p.InstanceId, p => p.FinishedAt);
+
+        var observedUntil = Min(to, time.GetUtcNow());
+        var (firstDay, endDay) = (DateOnly.FromDateTime(from.UtcDateTime), DateOnly.FromDateTime(to.UtcDateTime));
+        var coverage = new Dictionary<long, IReadOnlyList<EvidenceDay>>();
+        var byId = instances.ToDictionary(i => i.Id);
+        IReadOnlyList<EvidenceDay> Cover(InstanceRow i, IReadOnlyList<DateTimeOffset> times) => EvidenceCoverage.Days(firstDay, endDay, observedUntil,
+            new EvidenceCoverage.Watch(i.CreatedAt, i.RetiredAt, TimeSpan.FromSeconds(Math.Max(1, i.PollIntervalSeconds)),
+                previousPolls.TryGetValue(i.Id, out var previous) ? previous : null, times),
+            storeDays, statuses[i.Id].ToDictionary(d => DateOnly.ParseExact(d.Day, "yyyy-MM-dd", CultureInfo.InvariantCulture), d => d.Status));
+        // Every poll of the period, one instance at a time: a month of a large fleet is millions of rows, so only one
+        // instance's times are held at once.
+        var current = (Id: -1L, Times: new List<DateTimeOffset>());
+        await foreach (var poll in connection.QueryUnbufferedAsync<(long InstanceId, DateTimeOffset FinishedAt)>("""
+            SELECT instance_id, finished_at FROM polls WHERE finished_at >= @from AND finished_at < @to ORDER BY instance_id, finished_at;
+            """, bounds, tx).WithCancellation(ct))
+        {
+            if (poll.InstanceId != current.Id)
+            {
+                if (byId.TryGetValue(current.Id, out var done)) coverage[current.Id] = Cover(done, current.Times);
+                current = (poll.InstanceId, []);
+            }
+            if (byId.ContainsKey(poll.InstanceId)) current.Times.Add(poll.FinishedAt);
+        }
+        if (byId.TryGetValue(current.Id, out var last)) coverage[current.Id] = Cover(last, current.Times);
+
         var evidence = instances.Select(i =>
         {
-            var byStatus = days[i.Id].OrderBy(d => d.Status, StringComparer.Ordinal).ToDictionary(d => d.Status, d => (int)d.Days);
+            var days = coverage.TryGetValue(i.Id, out var covered) ? covered : Cover(i, []);
+            var byStatus = days.Where(d => d.Status is not null).GroupBy(d => d.Status!).OrderBy(g => g.Key, StringComparer.Ordinal)
+                .ToDictionary(g => g.Key, g => g.Count());
+            var byCoverage = days.GroupBy(d => d.Coverage).OrderBy(g => g.Key).ToDictionary(g => g.Key.ToString(), g => g.Count());
             var poll = polls.GetValueOrDefault(i.Id);
             return new EvidenceInstance(i.Id, i.Name, i.ExternalKey, i.Environment, i.Owner, byStatus,
                 byStatus.Keys.Select(Enum.Parse<ComplianceStatus>).OrderByDescending(DailyComplianceSeries.Badness)
                     .Select(status => status.ToString()).FirstOrDefault(),
-                poll is null ? null : new EvidencePoll(poll.FinishedAt, poll.Collector, poll.Outcome, poll.IfiState,
-                    poll.FromErrorLog > 0 ? ErrorLogEvidence : poll.FromServices > 0 && poll.IfiState != "Unknown" ? DmvEvidence : NoEvidence));
+                byCoverage, days,
+                poll is null ? null : new EvidencePoll(poll.FinishedAt, poll.Collector, poll.Outcome, poll.IfiState, IfiEvidence(poll)));
         }).ToList();
 
         var changes = (await connection.QueryAsync<ChangeRow>(new CommandDefinition("""
@@ -106,7 +147,8 @@ public sealed class EvidenceReports(IDbConnectionFactory connections, TimeProvid
             WHERE occurred_at >= @from AND occurred_at < @to
             ORDER BY id;
             """, bounds, tx, cancellationToken: ct)))
-            .Select(c => new EvidenceChange(c.Id, c.OccurredAt, c.Actor, c.RemoteAddress, c.Action, c.Target, c.Before, c.After))
+            .Select(c => new EvidenceChange(c.Id, c.OccurredAt, c.Actor, c.RemoteAddress, c.Action, c.Target, c.Before, c.After,
+                EvidenceSentences.Change(c.Actor, c.Action, c.Target, c.Before, c.After)))
             .ToList();
 
         var business = EvidenceBusinessCase.From(BusinessCase.Build(fleet.Instances.Where(i => inScope.Contains(i.Registration.Id)), lost));
@@ -118,9 +160,9 @@ public sealed class EvidenceReports(IDbConnectionFactory connections, TimeProvid
 
     /// <summary>
     /// The hash of each section as the JSON API serializes it, and of the six hashes joined by newlines: a report made
-    /// again compares section by section.
+    /// again compares section by section. The server's key signs the manifest's text.
     /// </summary>
-    static EvidenceManifest Manifest(EvidencePeriod period, IReadOnlyList<EvidencePolicyVersion> policy, IReadOnlyList<EvidenceWaiver> waivers,
+    EvidenceManifest Manifest(EvidencePeriod period, IReadOnlyList<EvidencePolicyVersion> policy, IReadOnlyList<EvidenceWaiver> waivers,
         IReadOnlyList<EvidenceInstance> instances, IReadOnlyList<EvidenceChange> changes, EvidenceBusinessCase business)
     {
         var sections = new SortedDictionary<string, string>(StringComparer.Ordinal)
@@ -132,17 +174,34 @@ public sealed class EvidenceReports(IDbConnectionFactory connections, TimeProvid
             ["changes"] = Sha256(JsonSerializer.Serialize(changes, Json)),
             ["businessCase"] = Sha256(JsonSerializer.Serialize(business, Json)),
         };
-        return new EvidenceManifest(sections, Sha256(string.Join('\n', sections.Select(s => $"{s.Key} {s.Value}"))));
+        var report = Sha256(string.Join('\n', sections.Select(s => $"{s.Key} {s.Value}")));
+        return new EvidenceManifest(sections, report, signing.Fingerprint,
+            Convert.ToBase64String(signing.Sign(EvidenceManifest.TextOf(sections, report))));
     }
+
+    /// <summary>
+    /// What decided the poll's IFI state (<see cref="IfiObservation.From"/>): trace flag 1806 where the engine service
+    /// holds the right (the DMV says Y) yet the state is off, as the assessment reads it (InstanceAssessor); else the
+    /// error log's start-up line on builds without the DMV column, else the DMV.
+    /// </summary>
+    static string IfiEvidence(LastPollRow poll) =>
+        poll.IfiState == nameof(IfiState.Disabled) && poll.EngineDmvIfi == "Y" ? TraceFlagEvidence
+        : poll.FromErrorLog > 0 ? ErrorLogEvidence
+        : poll.FromServices > 0 && poll.IfiState != nameof(IfiState.Unknown) ? DmvEvidence
+        : NoEvidence;
+
+    static DateTimeOffset Min(DateTimeOffset a, DateTimeOffset b) => a < b ? a : b;
 
     static string Sha256(string text) => Convert.ToHexStringLower(SHA256.HashData(Encoding.UTF8.GetBytes(text)));
 
-    static string Day(DateTimeOffset at) => at.UtcDateTime.ToString("yyyy-MM-dd", System.Globalization.CultureInfo.InvariantCulture);
+    static string Day(DateTimeOffset at) => at.UtcDateTime.ToString("yyyy-MM-dd", CultureInfo.InvariantCulture);
 
-    sealed record InstanceRow(long Id, string Name, string? ExternalKey, string Environment, string? Owner, JsonColumn<IReadOnlyList<string>> Tags);
-    sealed record PolicyRow(long Version, string Author, DateTimeOffset CreatedAt, string Rules);
+    sealed record InstanceRow(long Id, string Name, string? ExternalKey, string Environment, string? Owner, JsonColumn<IReadOnlyList<string>> Tags,
+        DateTimeOffset CreatedAt, DateTimeOffset? RetiredAt, long PollIntervalSeconds);
+    sealed record PolicyRow(long Version, string Author, DateTimeOffset CreatedAt, string Rules, JsonColumn<IReadOnlyList<PolicyRule>> ParsedRules);
     sealed record WaiverRow(long Id, long InstanceId, string Reason, string Author, string? ApprovedBy, DateTimeOffset GrantedAt, DateTimeOffset ExpiresAt,
         DateTimeOffset? RevokedAt, string? RevokedBy);
-    sealed record LastPollRow(long InstanceId, DateTimeOffset FinishedAt, string Collector, string Outcome, string IfiState, long FromErrorLog, long FromServices);
+    sealed record LastPollRow(long InstanceId, DateTimeOffset FinishedAt, string Collector, string Outcome, string IfiState, long FromErrorLog,
+        long FromServices, string? EngineDmvIfi);
     sealed record ChangeRow(long Id, DateTimeOffset OccurredAt, string Actor, string? RemoteAddress, string Action, string? Target, string? Before, string? After);
 }

@@ -1,6 +1,7 @@
 using System.Net;
 using System.Text.Json;
 using IfiDashboard.Server.Api.Compliance;
+using Microsoft.Extensions.DependencyInjection;
 
 namespace IfiDashboard.Server.Tests.Api.Compliance;
 
@@ -187,6 +188,21 @@ public sealed class ComplianceApiTests(ComplianceFleetFixture fixture) : IClassF
         Assert.Equal(1.0, stall.StallSeconds!.Value, 3);   // 64 MB at 64 MB/s
         Assert.Equal(1, report.Top);
         Assert.True(report.FleetRestoreExtraSeconds > 152.0);   // system databases too
+    }
+
+    [Fact]
+    public async Task An_instances_restore_figure_is_its_slowest_database_as_on_the_pages_and_the_sum_has_its_own_name()
+    {
+        var rows = await Json.GetAsync<ComplianceRowPage>(Reader, "/api/v1/compliance/instances?status=NonCompliant");
+        var assessment = (await fixture.Fleet.Host.Services.GetRequiredService<IfiDashboard.Compliance.Assessment.IFleetAssessments>()
+            .GetAsync(CancellationToken.None)).Instances.Single(i => i.Registration.Name == "off-required");
+
+        var row = Assert.Single(rows.Items);
+        // The Sales database's 152 s, the wait the overview's "fix first" list and the instances grid show.
+        Assert.Equal(152.0, row.RestoreExtraSeconds, 3);
+        Assert.Equal(assessment.Restore.Slowest!.ExtraSeconds, row.RestoreExtraSeconds);
+        Assert.Equal(152.0 / 60, IfiDashboard.Client.Pages.Instances.InstanceGridRow.From(assessment).RestoreMinutes, 3);
+        Assert.True(row.RestoreExtraSecondsAllDatabases > 152.0, $"system databases too: {row.RestoreExtraSecondsAllDatabases}");
     }
 
     public static TheoryData<string> ReadPaths() =>
