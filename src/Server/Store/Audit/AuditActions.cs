@@ -21,5 +21,6 @@ public static class AuditActions
     public const string SignIn = "sign-in";
     public const string SignInFailed = "sign-in.failed";
     public const string CollectorRefused = "collector.refused";
+    public const string CollectorTookOver = "collector.took-over";
     public const string RemediationGenerated = "remediation.generated";
 }
