@@ -117,6 +117,9 @@ public static class IngestionApi
         var errors = new Dictionary<string, string[]>();
         if (string.IsNullOrWhiteSpace(request.CollectorName)) errors["collectorName"] = ["Required."];
         if (request.MaxCount is < 1 or > MaxLeaseBatch) errors["maxCount"] = [$"Must be between 1 and {MaxLeaseBatch}."];
+        if (request.Version is { } version && (version.Length > 64 || !version.All(c => c is >= ' ' and <= '~')))
+            errors["version"] = ["At most 64 printable ASCII characters."];
+        if (request.OutboxDepth is < 0) errors["outboxDepth"] = ["Must not be negative."];
         if (request.LeaseSeconds is < MinLeaseSeconds or > MaxLeaseSecondsLimit)
             errors["leaseSeconds"] = [$"Must be between {MinLeaseSeconds} and {MaxLeaseSecondsLimit}."];
         if (errors.Count > 0)
@@ -130,7 +133,8 @@ public static class IngestionApi
                 "lease limit reached", ct);
         // Bounded whatever was asked: at most MaxLeasesPerCollector held, each for at most MaxLeaseSeconds.
         var leased = await source.LeaseDueAsync(collector, request.MaxCount,
-            TimeSpan.FromSeconds(Math.Min(request.LeaseSeconds, limits.MaxLeaseSeconds)), limits.MaxLeasesPerCollector, ct);
+            TimeSpan.FromSeconds(Math.Min(request.LeaseSeconds, limits.MaxLeaseSeconds)), limits.MaxLeasesPerCollector, ct,
+            new CollectorReport(request.Version, request.OutboxDepth));
         return TypedResults.Ok(leased);
     }
 

@@ -8,6 +8,7 @@ using IfiDashboard.Server.Ingestion;
 using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Alerts;
 using IfiDashboard.Server.Store.Audit;
+using IfiDashboard.Server.Store.Collectors;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
 using Microsoft.AspNetCore.Hosting;
@@ -185,5 +186,39 @@ public sealed class CollectorTakeoverTests : IAsyncLifetime
             m => m.Kind == AlertNoticeKind.CollectorTakeover);
         Assert.Equal([Administrators], mail.Recipients);
         Assert.Contains($"Collector {Collector} took over {Instances} instances", mail.Subject, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Collectors_are_listed_with_their_last_contact_and_counts_and_a_silent_one_is_mailed_once()
+    {
+        var response = await _collector.PostAsJsonAsync("/api/v1/collector/leases", new LeaseRequest(Collector, 1000, 60, "2.1.0", 3));
+        var held = (await response.Content.ReadFromJsonAsync<List<InstanceRegistration>>())!;
+        Assert.Empty(await LeaseAsync(_rogue, Rogue));
+        var now = _clock.GetUtcNow();
+        Assert.Equal(HttpStatusCode.NoContent, (await DeliverAsync(_collector, Snapshot(held[0].Id, Collector, now, now, "N"))).StatusCode);
+        var admin = _host.Client(ApiHost.BootstrapKey);
+        var reader = _host.Client(await _host.CreateKeyAsync("read"));
+
+        var listed = (await admin.GetFromJsonAsync<List<CollectorStatus>>("/api/v1/collectors"))!;
+        var refused = await reader.GetAsync("/api/v1/collectors");
+        // The rogue falls silent while the collector is heard from throughout.
+        _clock.Advance(TakeoverDelay / 2);
+        await LeaseAsync(_collector, Collector);
+        _clock.Advance(TakeoverDelay / 2 + TimeSpan.FromSeconds(1));
+        await LeaseAsync(_collector, Collector);
+        await LeaseAsync(_collector, Collector);
+        var later = (await admin.GetFromJsonAsync<List<CollectorStatus>>("/api/v1/collectors"))!;
+
+        Assert.Equal([Collector, Rogue], listed.Select(c => c.Name));
+        var collector = listed[0];
+        Assert.Equal(("2.1.0", 3L, (long)Instances, 1L, false), (collector.Version, collector.OutboxDepth, collector.Assigned, collector.PolledLastDay, collector.Silent));
+        Assert.Equal(now, collector.LastDeliveryAt);
+        Assert.Equal((0L, 0L, false), (listed[1].Assigned, listed[1].PolledLastDay, listed[1].Silent));
+        await ProblemAssert.IsProblemAsync(refused, 403, null);
+        Assert.Equal([false, true], later.Select(c => c.Silent));
+        var mail = Assert.Single(await _host.Services.GetRequiredService<OutboxStore>().RecentAsync(50, CancellationToken.None),
+            m => m.Kind == AlertNoticeKind.CollectorSilent);
+        Assert.Equal([Administrators], mail.Recipients);
+        Assert.Contains($"Collector {Rogue} has fallen silent", mail.Subject, StringComparison.Ordinal);
     }
 }

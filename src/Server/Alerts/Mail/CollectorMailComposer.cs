@@ -12,6 +12,15 @@ public static class CollectorMailComposer
         + "yours, or should not poll these instances, revoke its key (api-key revoke, or Ingestion:ApiKeys) and look at the "
         + "audit log (action collector.took-over).";
 
+    public static AlertMailContent Silent(string collector, DateTimeOffset lastSeen, DateTimeOffset now)
+    {
+        var subject = $"[IFI] Collector {collector} has fallen silent";
+        var line = $"The collector {collector} has neither asked for a lease nor delivered a snapshot since {MailFormat.Moment(lastSeen)} "
+            + $"(checked at {MailFormat.Moment(now)}). Its instances pass to another collector after Ingestion:TakeoverDelay; "
+            + "if it was not stopped on purpose, look at its host, its log and its way to the server. The collectors page lists them all.";
+        return new AlertMailContent(subject, line + "\n", $"<!DOCTYPE html><html><body><p>{MailFormat.Html(line)}</p></body></html>");
+    }
+
     public static AlertMailContent Takeovers(string collector, long inLastHour, IReadOnlyList<Takeover> taken, DateTimeOffset now)
     {
         var subject = $"[IFI] Collector {collector} took over {inLastHour.ToString(CultureInfo.InvariantCulture)} instances in the last hour";

@@ -29,4 +29,7 @@ public enum AlertNoticeKind
 
     /// <summary>A collector took over more instances from other collectors than <c>Ingestion:TakeoverAlertThreshold</c> in an hour.</summary>
     CollectorTakeover,
+
+    /// <summary>A collector has not asked for a lease nor delivered a snapshot for <c>Ingestion:TakeoverDelay</c>.</summary>
+    CollectorSilent,
 }

@@ -8,6 +8,13 @@ using IfiDashboard.Server.Store.Audit;
 
 namespace IfiDashboard.Server.Store.Collectors;
 
+/// <summary>What a collector reports of itself with a lease request (the embedded one: its version only).</summary>
+public sealed record CollectorReport(string? Version, int? OutboxDepth);
+
+/// <summary>One collector as the collectors page and <c>GET /api/v1/collectors</c> show it.</summary>
+public sealed record CollectorStatus(string Name, string? Version, DateTimeOffset FirstSeenAt, DateTimeOffset LastSeenAt,
+    DateTimeOffset? LastLeaseAt, DateTimeOffset? LastDeliveryAt, long? OutboxDepth, long Assigned, long PolledLastDay, bool Silent);
+
 /// <summary>One instance a lease took from the collector that leased it before.</summary>
 public sealed record Takeover(long InstanceId, string InstanceName, string TakenFrom);
 
@@ -27,11 +34,11 @@ public sealed class CollectorStore(IDbConnectionFactory connections, TimeProvide
 
     // A collector heard from again after a silence longer than the takeover delay starts a new active period.
     const string HeardLeasingSql = """
-        INSERT INTO collectors (name, first_seen_at, active_since, last_seen_at, last_lease_at)
-        VALUES (@name, @now, @now, @now, @now)
+        INSERT INTO collectors (name, first_seen_at, active_since, last_seen_at, last_lease_at, version, outbox_depth)
+        VALUES (@name, @now, @now, @now, @now, @version, @outboxDepth)
         ON CONFLICT (name) DO UPDATE SET
             active_since = CASE WHEN collectors.last_seen_at >= @silentSince THEN collectors.active_since ELSE @now END,
-            last_seen_at = @now, last_lease_at = @now
+            last_seen_at = @now, last_lease_at = @now, version = @version, outbox_depth = @outboxDepth
         RETURNING active_since;
         """;
 
@@ -48,9 +55,68 @@ public sealed class CollectorStore(IDbConnectionFactory connections, TimeProvide
     /// <summary>Notes a lease request, inside the lease's write transaction.</summary>
     /// <returns>Since when the collector has been heard from without a silence longer than <paramref name="takeoverDelay"/>.</returns>
     internal static Task<DateTimeOffset> HeardLeasingAsync(DbConnection connection, DbTransaction tx, string name,
-        DateTimeOffset now, TimeSpan takeoverDelay, CancellationToken ct) =>
+        CollectorReport report, DateTimeOffset now, TimeSpan takeoverDelay, CancellationToken ct) =>
         connection.QuerySingleAsync<DateTimeOffset>(new CommandDefinition(HeardLeasingSql,
-            new { name, now, silentSince = now - takeoverDelay }, tx, cancellationToken: ct));
+            new { name, now, silentSince = now - takeoverDelay, version = report.Version, outboxDepth = (long?)report.OutboxDepth },
+            tx, cancellationToken: ct));
+
+    /// <summary>
+    /// Mails the administrators once for each collector that has fallen silent (no lease, no delivery for the takeover
+    /// delay) since it was last heard from. Run in a lease by a collector heard from throughout that time, so that an
+    /// outage of the server or the store, which silences every collector, mails nothing.
+    /// </summary>
+    internal static async Task MailSilentCollectorsAsync(DbConnection connection, DbTransaction tx, DateTimeOffset now,
+        DateTimeOffset silentSince, IReadOnlyList<string> recipients, CancellationToken ct)
+    {
+        const string sql = """
+            UPDATE collectors SET silence_alerted_at = @now
+            WHERE last_seen_at < @silentSince AND (silence_alerted_at IS NULL OR silence_alerted_at < last_seen_at)
+            RETURNING name AS Name, last_seen_at AS LastSeenAt;
+            """;
+        var silent = (await connection.QueryAsync<SilentCollector>(new CommandDefinition(sql, new { now, silentSince }, tx,
+            cancellationToken: ct))).ToList();
+        if (silent.Count > 0)
+            await OutboxWriter.InsertAsync(connection, tx, silent.Select(c => new OutboxMessage(
+                $"CollectorSilent:{c.Name}:{StoreTime.ToText(c.LastSeenAt)}", AlertNoticeKind.CollectorSilent, null, null, null,
+                recipients, CollectorMailComposer.Silent(c.Name, c.LastSeenAt, now))), now, ct);
+    }
+
+    sealed class SilentCollector
+    {
+        public string Name { get; init; } = "";
+        public DateTimeOffset LastSeenAt { get; init; }
+    }
+
+    /// <summary>Every collector ever heard from, by name, with its instances and its polls stored in the last day.</summary>
+    public async Task<IReadOnlyList<CollectorStatus>> ListAsync(TimeSpan takeoverDelay, CancellationToken ct)
+    {
+        const string sql = """
+            SELECT c.name AS Name, c.version AS Version, c.first_seen_at AS FirstSeenAt, c.last_seen_at AS LastSeenAt,
+                c.last_lease_at AS LastLeaseAt, c.last_delivery_at AS LastDeliveryAt, c.outbox_depth AS OutboxDepth,
+                (SELECT COUNT(*) FROM instances i WHERE i.last_leased_by = c.name AND i.retired_at IS NULL) AS Assigned,
+                (SELECT COUNT(*) FROM polls p WHERE p.collector_name = c.name AND p.started_at >= @dayAgo) AS PolledLastDay
+            FROM collectors c
+            ORDER BY c.name;
+            """;
+        var now = time.GetUtcNow();
+        await using var connection = await connections.OpenAsync(ct);
+        var rows = await connection.QueryAsync<StatusRow>(new CommandDefinition(sql, new { dayAgo = now.AddDays(-1) }, cancellationToken: ct));
+        return [.. rows.Select(r => new CollectorStatus(r.Name, r.Version, r.FirstSeenAt, r.LastSeenAt, r.LastLeaseAt,
+            r.LastDeliveryAt, r.OutboxDepth, r.Assigned, r.PolledLastDay, r.LastSeenAt < now - takeoverDelay))];
+    }
+
+    sealed class StatusRow
+    {
+        public string Name { get; init; } = "";
+        public string? Version { get; init; }
+        public DateTimeOffset FirstSeenAt { get; init; }
+        public DateTimeOffset LastSeenAt { get; init; }
+        public DateTimeOffset? LastLeaseAt { get; init; }
+        public DateTimeOffset? LastDeliveryAt { get; init; }
+        public long? OutboxDepth { get; init; }
+        public long Assigned { get; init; }
+        public long PolledLastDay { get; init; }
+    }
 
     /// <summary>Notes a delivered snapshot, at most every <see cref="DeliveryRefresh"/> per collector and server.</summary>
     public async Task HeardDeliveringAsync(string name, TimeSpan takeoverDelay, CancellationToken ct)

@@ -1,3 +1,4 @@
+using System.Reflection;
 using Dapper;
 using IfiDashboard.Server.Alerts;
 using IfiDashboard.Server.Ingestion;
@@ -23,14 +24,19 @@ public sealed class StoreInstanceSource(IDbConnectionFactory connections, TimePr
     /// </summary>
     public const int MaxIntervalsAhead = 2;
 
+    /// <summary>What the embedded collector reports of itself: the server's version.</summary>
+    static readonly CollectorReport Embedded = new(typeof(StoreInstanceSource).Assembly
+        .GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion, null);
+
     public Task<IReadOnlyList<InstanceRegistration>> LeaseDueAsync(string collectorName, int maxCount,
         TimeSpan leaseDuration, CancellationToken cancellationToken) =>
-        LeaseDueAsync(collectorName, maxCount, leaseDuration, maxHeld: null, cancellationToken);
+        LeaseDueAsync(collectorName, maxCount, leaseDuration, maxHeld: null, cancellationToken, Embedded);
 
     /// <param name="maxHeld">When given, the most unexpired leases the collector may hold afterwards: it gets
     /// fewer (or none) when it already holds some.</param>
+    /// <param name="report">What the collector reported of itself (version, outbox depth), kept for the collectors page.</param>
     public async Task<IReadOnlyList<InstanceRegistration>> LeaseDueAsync(string collectorName, int maxCount,
-        TimeSpan leaseDuration, int? maxHeld, CancellationToken cancellationToken)
+        TimeSpan leaseDuration, int? maxHeld, CancellationToken cancellationToken, CollectorReport? report = null)
     {
         // Select-and-mark is one statement inside a store write transaction: a second collector waits for the write
         // lock and then no longer sees these rows as free. SET reads the row as it was, so leased_since and taken_from
@@ -71,21 +77,25 @@ public sealed class StoreInstanceSource(IDbConnectionFactory connections, TimePr
         }
         // Only a collector heard from throughout the takeover delay takes over: after an outage of the server or the
         // store every collector looks silent, and the first back must not take the others' instances.
-        var activeSince = await CollectorStore.HeardLeasingAsync(connection, tx, collectorName, now, options.TakeoverDelay,
-            cancellationToken);
+        var activeSince = await CollectorStore.HeardLeasingAsync(connection, tx, collectorName, report ?? new(null, null), now,
+            options.TakeoverDelay, cancellationToken);
+        var mayTakeOver = activeSince <= silentSince;
         var rows = await connection.QueryAsync<InstanceRow>(new CommandDefinition(sql, new
         {
             collectorName,
             leaseExpiresAt = now + leaseDuration,
             now,
             silentSince,
-            mayTakeOver = activeSince <= silentSince ? 1L : 0L,
+            mayTakeOver = mayTakeOver ? 1L : 0L,
             maxCount,
         }, tx, cancellationToken: cancellationToken));
         var leased = rows.ToList();
         await CollectorStore.RecordTakeoversAsync(connection, tx, audit, collectorName,
             [.. leased.Where(r => r.TakenFrom is not null).Select(r => new Takeover(r.Id, r.Name, r.TakenFrom!))], now,
             options.TakeoverAlertThreshold, alerts?.Value.DefaultTo ?? [], cancellationToken);
+        if (mayTakeOver)
+            await CollectorStore.MailSilentCollectorsAsync(connection, tx, now, silentSince, alerts?.Value.DefaultTo ?? [],
+                cancellationToken);
         await tx.CommitAsync(cancellationToken);
 
         // RETURNING does not promise an order; hand out the longest-waiting first.

@@ -4,7 +4,8 @@
 -- An instance stays with the collector that leased it last (instances.last_leased_by) from leased_since on; another
 -- collector takes it only after that one has been silent for Ingestion:TakeoverDelay. taken_from is the collector it
 -- was taken from at its last takeover. A collector's row says when it was last heard from (a lease or a delivery)
--- and since when it has been heard from without a gap; collector_takeovers records each takeover for the alert.
+-- and since when it has been heard from without a gap, with the version and outbox depth it reported, and when its
+-- last silence was mailed; collector_takeovers records each takeover for the alert.
 ALTER TABLE instances ADD COLUMN leased_since TEXT NULL;
 ALTER TABLE instances ADD COLUMN taken_from TEXT NULL;
 
@@ -14,7 +15,10 @@ CREATE TABLE collectors (
     active_since TEXT NOT NULL,
     last_seen_at TEXT NOT NULL,
     last_lease_at TEXT NULL,
-    last_delivery_at TEXT NULL
+    last_delivery_at TEXT NULL,
+    version TEXT NULL,
+    outbox_depth BIGINT NULL,
+    silence_alerted_at TEXT NULL
 );
 
 CREATE TABLE collector_takeovers (
