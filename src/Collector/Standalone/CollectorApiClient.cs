@@ -1,18 +1,24 @@
 using System.Net;
 using System.Net.Http.Json;
+using System.Reflection;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Collector.Standalone;
 
 /// <summary>The server's collector API (/api/v1/collector) as an instance source and a snapshot sink.</summary>
-public sealed class CollectorApiClient(HttpClient http) : IInstanceSource, ISnapshotSink
+public sealed class CollectorApiClient(HttpClient http, SnapshotOutbox? outbox = null) : IInstanceSource, ISnapshotSink
 {
+    /// <summary>This collector's version, reported with each lease request for the server's collectors page.</summary>
+    static readonly string? Version = typeof(CollectorApiClient).Assembly
+        .GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion is { } v ? v[..Math.Min(v.Length, 64)] : null;
+
     public async Task<IReadOnlyList<InstanceRegistration>> LeaseDueAsync(string collectorName, int maxCount, TimeSpan leaseDuration,
         CancellationToken cancellationToken)
     {
         using var response = await http.PostAsJsonAsync("api/v1/collector/leases",
-            new LeaseRequest(collectorName, Math.Min(maxCount, 1000), (int)leaseDuration.TotalSeconds), cancellationToken);
+            new LeaseRequest(collectorName, Math.Min(maxCount, 1000), (int)leaseDuration.TotalSeconds, Version, outbox?.Pending().Count),
+            cancellationToken);
         EnsureAccepted(response);
         return await response.Content.ReadFromJsonAsync<List<InstanceRegistration>>(cancellationToken) ?? [];
     }

@@ -13,10 +13,14 @@ public sealed class NotifyingSnapshotSink(SnapshotStore store, FleetChanges chan
         changes.Publish();
     }
 
-    /// <summary>A standalone collector's snapshot: stored only when that collector leased its instance.</summary>
-    public async Task<bool> WriteLeasedAsync(InstanceSnapshot snapshot, string collectorName, CancellationToken cancellationToken)
+    /// <summary>
+    /// A standalone collector's snapshot: stored only when that collector leased its instance and held it when the poll
+    /// started (<see cref="SnapshotStore.WriteAsync(InstanceSnapshot, string?, CancellationToken, TimeSpan)"/>).
+    /// </summary>
+    public async Task<bool> WriteLeasedAsync(InstanceSnapshot snapshot, string collectorName, TimeSpan clockSkew,
+        CancellationToken cancellationToken)
     {
-        if (!await store.WriteAsync(snapshot, collectorName, cancellationToken))
+        if (!await store.WriteAsync(snapshot, collectorName, cancellationToken, clockSkew))
             return false;
         changes.Publish();
         return true;

@@ -2,6 +2,7 @@ using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Api.Http;
 using IfiDashboard.Server.Collection;
 using IfiDashboard.Server.Store.Audit;
+using IfiDashboard.Server.Store.Collectors;
 using IfiDashboard.Server.Store.Inventory;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
@@ -19,6 +20,8 @@ namespace IfiDashboard.Server.Ingestion;
 public static class IngestionApi
 {
     const int MaxLeaseBatch = 1000;
+    const int MinLeaseSeconds = 10;
+    const int MaxLeaseSecondsLimit = 3600;
 
     public static IServiceCollection AddIfiIngestion(this IServiceCollection services, IConfiguration configuration)
     {
@@ -28,8 +31,12 @@ public static class IngestionApi
             .Validate(o => o.ApiKeys.Values.All(key => key.Length >= 16), "Ingestion:ApiKeys: each key must be at least 16 characters.")
             .Validate(o => o.MaxClockSkew >= TimeSpan.Zero && o.MaxClockSkew <= TimeSpan.FromDays(1),
                 "Ingestion:MaxClockSkew must be between 00:00:00 and 1.00:00:00.")
-            .Validate(o => o is { MaxLeasesPerCollector: > 0, MaxSnapshotBytes: > 0, MaxRequestBytes: > 0 },
-                "Ingestion:MaxLeasesPerCollector, MaxSnapshotBytes and MaxRequestBytes must be positive.")
+            .Validate(o => o is { MaxLeasesPerCollector: > 0, MaxSnapshotBytes: > 0, MaxRequestBytes: > 0, TakeoverAlertThreshold: > 0 },
+                "Ingestion:MaxLeasesPerCollector, MaxSnapshotBytes, MaxRequestBytes and TakeoverAlertThreshold must be positive.")
+            .Validate(o => o.MaxLeaseSeconds is >= MinLeaseSeconds and <= MaxLeaseSecondsLimit,
+                $"Ingestion:MaxLeaseSeconds must be between {MinLeaseSeconds} and {MaxLeaseSecondsLimit}.")
+            .Validate(o => o.TakeoverDelay >= TimeSpan.FromSeconds(10) && o.TakeoverDelay <= TimeSpan.FromDays(1),
+                "Ingestion:TakeoverDelay must be between 00:00:10 and 1.00:00:00.")
             .ValidateOnStart();
         services.AddSingleton<CollectorKeyFilter>();
         services.AddOpenApi();
@@ -63,7 +70,7 @@ public static class IngestionApi
 
     // Straight to the store, without the embedded collector's retries: a busy store answers 503 (StoreBusyResponses) at
     // once and the collector's outbox sends the snapshot again.
-    static async Task<IResult> PostSnapshotAsync(HttpContext context, NotifyingSnapshotSink sink,
+    static async Task<IResult> PostSnapshotAsync(HttpContext context, NotifyingSnapshotSink sink, CollectorStore collectors,
         IOptionsMonitor<IngestionOptions> options, TimeProvider time, AuditLog audit, CancellationToken ct)
     {
         var limits = options.CurrentValue;
@@ -79,15 +86,22 @@ public static class IngestionApi
             return await RefuseAsync(context, audit, Problem(StatusCodes.Status403Forbidden, "Another collector's snapshot",
                 $"The snapshot names the collector '{snapshot.CollectorName}'; this key belongs to '{collector.CollectorName}'."),
                 "collector name differs from the key's", ct);
-        var latest = time.GetUtcNow() + limits.MaxClockSkew;
-        if (snapshot.StartedAt > snapshot.FinishedAt || snapshot.FinishedAt > latest)
+        var now = time.GetUtcNow();
+        if (snapshot.StartedAt > snapshot.FinishedAt || snapshot.FinishedAt > now + limits.MaxClockSkew)
             return await RefuseAsync(context, audit, ApiProblems.Validation("finishedAt",
                 $"The collected times must not be later than the server's clock plus Ingestion:MaxClockSkew ({limits.MaxClockSkew}), and startedAt not after finishedAt: check the collector's clock."),
-                "collected times out of range", ct);
-        if (!await sink.WriteLeasedAsync(snapshot, collector.CollectorName, ct))
+                $"collected times out of range (finished {snapshot.FinishedAt:O})", ct);
+        // Stored as no later than it arrived: a later poll, whoever makes it, then always counts as newer.
+        snapshot = snapshot with
+        {
+            StartedAt = snapshot.StartedAt < now ? snapshot.StartedAt : now,
+            FinishedAt = snapshot.FinishedAt < now ? snapshot.FinishedAt : now,
+        };
+        if (!await sink.WriteLeasedAsync(snapshot, collector.CollectorName, limits.MaxClockSkew, ct))
             return await RefuseAsync(context, audit, Problem(StatusCodes.Status409Conflict, "Instance not leased",
-                $"Instance {snapshot.InstanceId} was not leased to the collector '{collector.CollectorName}': a collector delivers snapshots only of instances it leased."),
-                "instance not leased to this collector", ct);
+                $"Instance {snapshot.InstanceId} was not leased to the collector '{collector.CollectorName}' when this poll started: a collector delivers snapshots only of instances it leased, polled while it held them."),
+                "instance not leased to this collector when the poll started", ct);
+        await collectors.HeardDeliveringAsync(collector.CollectorName, limits.TakeoverDelay, ct);
         return TypedResults.NoContent();
     }
 
@@ -102,7 +116,11 @@ public static class IngestionApi
         var errors = new Dictionary<string, string[]>();
         if (string.IsNullOrWhiteSpace(request.CollectorName)) errors["collectorName"] = ["Required."];
         if (request.MaxCount is < 1 or > MaxLeaseBatch) errors["maxCount"] = [$"Must be between 1 and {MaxLeaseBatch}."];
-        if (request.LeaseSeconds is < 10 or > 3600) errors["leaseSeconds"] = ["Must be between 10 and 3600."];
+        if (request.Version is { } version && (version.Length > 64 || !version.All(c => c is >= ' ' and <= '~')))
+            errors["version"] = ["At most 64 printable ASCII characters."];
+        if (request.OutboxDepth is < 0) errors["outboxDepth"] = ["Must not be negative."];
+        if (request.LeaseSeconds is < MinLeaseSeconds or > MaxLeaseSecondsLimit)
+            errors["leaseSeconds"] = [$"Must be between {MinLeaseSeconds} and {MaxLeaseSecondsLimit}."];
         if (errors.Count > 0)
             return await RefuseAsync(context, audit, ApiProblems.Validation(errors), "lease request out of range", ct);
         if (NotThisCollector(context, request.CollectorName) is { } refused)
@@ -112,8 +130,10 @@ public static class IngestionApi
             return await RefuseAsync(context, audit, Problem(StatusCodes.Status429TooManyRequests, "Too many leases",
                 $"The collector '{collector}' already holds Ingestion:MaxLeasesPerCollector ({limits.MaxLeasesPerCollector}) leases: complete some first."),
                 "lease limit reached", ct);
-        var leased = await source.LeaseDueAsync(collector, request.MaxCount, TimeSpan.FromSeconds(request.LeaseSeconds),
-            limits.MaxLeasesPerCollector, ct);
+        // Bounded whatever was asked: at most MaxLeasesPerCollector held, each for at most MaxLeaseSeconds.
+        var leased = await source.LeaseDueAsync(collector, request.MaxCount,
+            TimeSpan.FromSeconds(Math.Min(request.LeaseSeconds, limits.MaxLeaseSeconds)), limits.MaxLeasesPerCollector, ct,
+            new CollectorReport(request.Version, request.OutboxDepth));
         return TypedResults.Ok(leased);
     }
 

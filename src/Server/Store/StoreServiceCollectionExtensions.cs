@@ -1,4 +1,5 @@
 using IfiDashboard.Server.Store.Audit;
+using IfiDashboard.Server.Store.Collectors;
 using IfiDashboard.Server.Store.Dashboard;
 using IfiDashboard.Server.Store.Ingestion;
 using IfiDashboard.Server.Store.Inventory;
@@ -33,6 +34,7 @@ public static class StoreServiceCollectionExtensions
         services.AddSingleton<AuditLog>();
         services.TryAddSingleton<FleetChanges>();
         services.AddSingleton<InstanceInventory>();
+        services.AddSingleton<CollectorStore>();
         services.AddSingleton<StoreInstanceSource>();
         services.AddSingleton<IInstanceSource>(sp => sp.GetRequiredService<StoreInstanceSource>());
         services.AddSingleton<SnapshotStore>();

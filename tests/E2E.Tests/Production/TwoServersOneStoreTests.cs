@@ -127,6 +127,9 @@ public sealed class TwoServersOneStoreTests(TestPostgresServer postgres, ITestOu
             // The test asks every instance's status many times a second until a change shows.
             "--Api:RateLimit:PermitLimit=1000000",
             "--Collector:Enabled=true", $"--Collector:Name={name}",
+            // The killed server's instances pass to the survivor once its collector has been silent this long (the
+            // default, 2 minutes, is as long as the test waits for a change).
+            "--Ingestion:TakeoverDelay=00:00:20",
             $"--Credentials:fleet:UserId={Login}", $"--Credentials:fleet:Password={Password}",
             "--Credentials:fleet:AllowedHosts:0=127.0.0.1:1024-65535", "--Credentials:fleet:AllowTrustServerCertificate=true",
             "--Alerts:Enabled=true", "--Alerts:DashboardUrl=https://ifi.example.test/",

@@ -1,8 +1,11 @@
+using System.Net.Http.Json;
 using Dapper;
 using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Api.Keys;
+using IfiDashboard.Server.Ingestion;
 using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Tests.Functional;
+using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.Extensions.DependencyInjection;
 using IfiDashboard.Tests.Support;
@@ -138,6 +141,42 @@ public sealed class StandaloneCollectorProcessTests : IDisposable
         var failures = collector.Lines.Where(l => l.Contains("Leasing due instances failed", StringComparison.Ordinal)).ToList();
         Assert.All(failures, l => Assert.Contains("Connection refused", l, StringComparison.Ordinal));
         AssertNoStackTraceNorKey(collector, DashboardHost.KeyOf(ProcessCollector));
+    }
+
+    [Fact]
+    public async Task A_rogue_key_gets_none_of_the_instances_the_running_collector_polls()
+    {
+        var (host, port) = await ServerAsync();
+        await using var _ = host;
+        await using var collector = CollectorProcess.Start(Settings(port, DashboardHost.KeyOf(ProcessCollector)));
+        var connections = host.Services.GetRequiredService<IDbConnectionFactory>();
+        await Eventually(() => PollCount(connections) > 0 && LeaseOwner(connections) is null, collector);
+
+        // The moment a forger waits for: the instance falls due, and the rogue asks for everything, for an hour.
+        Execute(connections, "UPDATE instances SET next_poll_at = @due;", new { due = DateTimeOffset.UtcNow.AddMinutes(-1) });
+        var rogue = host.CreateClient();
+        rogue.DefaultRequestHeaders.Add(IngestionOptions.ApiKeyHeader, DashboardHost.KeyOf("other-collector"));
+        var response = await rogue.PostAsJsonAsync("/api/v1/collector/leases", new LeaseRequest("other-collector", 1000, 3600));
+        var leased = await response.Content.ReadFromJsonAsync<List<InstanceRegistration>>();
+
+        Assert.Empty(leased!);
+        // The running collector polls it on.
+        await Eventually(() => PollCount(connections) > 1, collector);
+        Assert.Equal(ProcessCollector, Scalar<string>(connections, "SELECT last_leased_by FROM instances;"));
+    }
+
+    static string? LeaseOwner(IDbConnectionFactory connections) => Scalar<string>(connections, "SELECT lease_owner FROM instances;");
+
+    static T? Scalar<T>(IDbConnectionFactory connections, string sql)
+    {
+        using var connection = connections.OpenAsync(CancellationToken.None).AsTask().GetAwaiter().GetResult();
+        return connection.ExecuteScalar<T>(sql);
+    }
+
+    static void Execute(IDbConnectionFactory connections, string sql, object parameters)
+    {
+        using var connection = connections.OpenAsync(CancellationToken.None).AsTask().GetAwaiter().GetResult();
+        connection.Execute(sql, parameters);
     }
 
     static long PollCount(IDbConnectionFactory connections)

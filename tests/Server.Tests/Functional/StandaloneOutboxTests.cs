@@ -1,11 +1,15 @@
 using System.Net;
 using System.Net.Sockets;
 using IfiDashboard.Collector.Standalone;
+using IfiDashboard.Server.Store;
+using IfiDashboard.Server.Store.Audit;
+using IfiDashboard.Server.Store.Inventory;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging.Abstractions;
+using Microsoft.Extensions.Time.Testing;
 using IfiDashboard.Tests.Support;
 
 namespace IfiDashboard.Server.Tests.Functional;
@@ -56,8 +60,7 @@ public sealed class StandaloneOutboxTests : IDisposable
         host.StartServer();
         await host.RegisterFleetAsync();
         // The collector had leased the instance before it polled: the server takes snapshots of leased instances only.
-        await host.Services.GetRequiredService<IInstanceSource>()
-            .LeaseDueAsync(DashboardHost.RemoteCollector, 1, TimeSpan.FromMinutes(1), CancellationToken.None);
+        await LeaseBeforeThePollsAsync(host, 1);
         var delivered = await delivery.DeliverPendingAsync(CancellationToken.None);
         // The same snapshot delivered again (a collector that stopped before deleting the file) is stored once.
         await outbox.WriteAsync(second, CancellationToken.None);
@@ -79,8 +82,7 @@ public sealed class StandaloneOutboxTests : IDisposable
         var (outbox, delivery) = Collector(port);
         using var releaseOutbox = outbox;
         await host.RegisterFleetAsync();
-        await host.Services.GetRequiredService<IInstanceSource>()
-            .LeaseDueAsync(DashboardHost.RemoteCollector, 1, TimeSpan.FromMinutes(1), CancellationToken.None);
+        await LeaseBeforeThePollsAsync(host, 1);
         // Dated an hour ahead of the server's clock (a collector with a wrong clock): refused (400) however often sent.
         var futureDated = Snapshot(instanceId: 1, minutesAgo: -60);
         await outbox.WriteAsync(futureDated, CancellationToken.None);
@@ -151,14 +153,22 @@ public sealed class StandaloneOutboxTests : IDisposable
         Assert.DoesNotContain(lost.SnapshotId.ToString(), store, StringComparison.Ordinal);
     }
 
+    /// <summary>
+    /// Leases instances to the remote collector as it did before it made the polls these tests deliver (they are dated
+    /// up to 10 minutes back): the server takes a snapshot only of a poll started while its collector held the instance.
+    /// </summary>
+    static Task LeaseBeforeThePollsAsync(DashboardHost host, int count) =>
+        new StoreInstanceSource(host.Services.GetRequiredService<IDbConnectionFactory>(), new FakeTimeProvider(DateTimeOffset.UtcNow.AddMinutes(-15)),
+                host.Services.GetRequiredService<AuditLog>())
+            .LeaseDueAsync(DashboardHost.RemoteCollector, count, TimeSpan.FromMinutes(1), CancellationToken.None);
+
     /// <summary>A started server whose instances (one simulated instance each) are leased to the remote collector.</summary>
     static async Task<(DashboardHost Host, int Port)> LeasedToTheRemoteCollectorAsync(params string[] names)
     {
         var host = new DashboardHost([.. names.Select(name => new ScenarioInstance { Name = name, Profile = "2019" })]);
         var port = host.StartOnFreePort();
         await host.RegisterFleetAsync();
-        await host.Services.GetRequiredService<IInstanceSource>()
-            .LeaseDueAsync(DashboardHost.RemoteCollector, names.Length, TimeSpan.FromMinutes(1), CancellationToken.None);
+        await LeaseBeforeThePollsAsync(host, names.Length);
         return (host, port);
     }
 

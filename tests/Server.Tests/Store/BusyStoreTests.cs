@@ -58,8 +58,8 @@ public sealed class BusyStoreTests : IAsyncLifetime
         api.DefaultRequestHeaders.Add(IngestionOptions.ApiKeyHeader, DashboardHost.KeyOf("busy-collector"));
         var browser = _host.CreateClient();
         var source = _host.Services.GetRequiredService<IInstanceSource>();
-        var registration = (await source.LeaseDueAsync("busy-test", 1, TimeSpan.FromMinutes(5), CancellationToken.None)).Single();
-        await source.CompleteAsync(registration.Id, "busy-test", DateTimeOffset.UtcNow, CancellationToken.None);
+        var registration = (await source.LeaseDueAsync("busy-collector", 1, TimeSpan.FromMinutes(5), CancellationToken.None)).Single();
+        await source.CompleteAsync(registration.Id, "busy-collector", DateTimeOffset.UtcNow, CancellationToken.None);
         var snapshot = await _host.Services.GetRequiredService<InstanceProber>().PollAsync(registration, CancellationToken.None);
         var sink = _host.Services.GetRequiredService<ISnapshotSink>();
 

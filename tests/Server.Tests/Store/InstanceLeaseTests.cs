@@ -51,17 +51,43 @@ public sealed class InstanceLeaseTests
     }
 
     [Fact]
-    public async Task Expired_lease_is_leased_again()
+    public async Task Expired_lease_stays_with_its_collector_while_that_one_is_heard_from()
     {
         await using var store = await TestStore.CreateMigratedAsync();
         var ids = await AddInstancesAsync(store, 1);
         var source = store.NewSource();
         await source.LeaseDueAsync("collector-a", 10, Lease, None);
+        await source.LeaseDueAsync("collector-b", 10, Lease, None);
 
-        store.Clock.Advance(Lease + TimeSpan.FromSeconds(1));
-        var second = await source.LeaseDueAsync("collector-b", 10, Lease, None);
+        store.Clock.Advance(TimeSpan.FromSeconds(60));
+        await source.LeaseDueAsync("collector-a", 10, Lease, None);
+        store.Clock.Advance(Lease - TimeSpan.FromSeconds(59));
+        var rival = await source.LeaseDueAsync("collector-b", 10, Lease, None);
+        var own = await source.LeaseDueAsync("collector-a", 10, Lease, None);
 
-        Assert.Equal(ids, second.Select(i => i.Id));
+        Assert.Empty(rival);
+        Assert.Equal(ids, own.Select(i => i.Id));
+    }
+
+    [Fact]
+    public async Task Instance_of_a_silent_collector_goes_to_one_heard_from_throughout_the_takeover_delay()
+    {
+        await using var store = await TestStore.CreateMigratedAsync();
+        var ids = await AddInstancesAsync(store, 1);
+        var source = store.NewSource();
+        await source.LeaseDueAsync("collector-a", 10, Lease, None);
+        var delay = new IfiDashboard.Server.Ingestion.IngestionOptions().TakeoverDelay;
+
+        await source.LeaseDueAsync("collector-b", 10, Lease, None);
+        store.Clock.Advance(delay / 2);
+        await source.LeaseDueAsync("collector-b", 10, Lease, None);
+        store.Clock.Advance(delay / 2 + TimeSpan.FromSeconds(1));
+        var newcomer = await source.LeaseDueAsync("collector-c", 10, Lease, None);
+        var standby = await source.LeaseDueAsync("collector-b", 10, Lease, None);
+
+        // collector-c was first heard from after collector-a fell silent: as after an outage, it must wait.
+        Assert.Empty(newcomer);
+        Assert.Equal(ids, standby.Select(i => i.Id));
     }
 
     [Fact]
@@ -106,15 +132,19 @@ public sealed class InstanceLeaseTests
         await using var store = await TestStore.CreateMigratedAsync();
         var ids = await AddInstancesAsync(store, 1);
         var source = store.NewSource();
+        var delay = new IfiDashboard.Server.Ingestion.IngestionOptions().TakeoverDelay;
         await source.LeaseDueAsync("collector-a", 10, Lease, None);
-        store.Clock.Advance(Lease + TimeSpan.FromSeconds(1));
+        await source.LeaseDueAsync("collector-b", 10, Lease, None);
+        store.Clock.Advance(delay / 2);
+        await source.LeaseDueAsync("collector-b", 10, Lease, None);
+        store.Clock.Advance(delay / 2 + TimeSpan.FromSeconds(1));
         await source.LeaseDueAsync("collector-b", 10, Lease, None);
 
         // collector-a finishes late: its lease has passed to collector-b, which must keep it.
         await source.CompleteAsync(ids[0], "collector-a", store.Clock.GetUtcNow(), None);
         var whileBHolds = await source.LeaseDueAsync("collector-c", 10, Lease, None);
         await source.CompleteAsync(ids[0], "collector-b", store.Clock.GetUtcNow(), None);
-        var afterBCompletes = await source.LeaseDueAsync("collector-c", 10, Lease, None);
+        var afterBCompletes = await source.LeaseDueAsync("collector-b", 10, Lease, None);
 
         Assert.Empty(whileBHolds);
         Assert.Equal(ids, afterBCompletes.Select(i => i.Id));

@@ -41,7 +41,7 @@ public sealed class TestStore : IAsyncDisposable
     public SnapshotStore Snapshots { get; }
     public FleetReader Queries { get; }
 
-    public StoreInstanceSource NewSource() => new(Connections, Clock);
+    public StoreInstanceSource NewSource() => new(Connections, Clock, Audit);
 
     /// <summary>The active instances as the assessment reads them: registration, state and engine facts.</summary>
     internal Task<IReadOnlyList<ActiveInstance>> ActiveInstancesAsync() =>

@@ -26,4 +26,10 @@ public enum AlertNoticeKind
 
     /// <summary>The previous month's evidence report with its CSV and JSON (<c>Reports:Evidence:Monthly</c>).</summary>
     EvidenceReport,
+
+    /// <summary>A collector took over more instances from other collectors than <c>Ingestion:TakeoverAlertThreshold</c> in an hour.</summary>
+    CollectorTakeover,
+
+    /// <summary>A collector has not asked for a lease nor delivered a snapshot for <c>Ingestion:TakeoverDelay</c>.</summary>
+    CollectorSilent,
 }

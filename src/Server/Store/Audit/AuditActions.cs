@@ -24,6 +24,7 @@ public static class AuditActions
     public const string CollectorRefused = "collector.refused";
     public const string ApiKeyRefused = "api-key.refused";
     public const string AuditPruned = "audit.pruned";
+    public const string CollectorTookOver = "collector.took-over";
     public const string RemediationGenerated = "remediation.generated";
 
     /// <summary>The refusals anyone who reaches the server can cause: counted per hour, source and reason

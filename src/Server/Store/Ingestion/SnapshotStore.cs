@@ -18,22 +18,31 @@ public sealed class SnapshotStore(IDbConnectionFactory connections, RetentionHor
 
     /// <summary>
     /// Stores the snapshot only when <paramref name="leaseHolder"/> (when given) is the collector that last leased
-    /// its instance, checked inside the write transaction.
+    /// its instance and the poll started while that collector held it (from its first lease of the instance on, less
+    /// <paramref name="clockSkew"/>), checked inside the write transaction.
     /// </summary>
-    /// <returns>False, with nothing stored, when the instance was not leased to that collector.</returns>
-    public async Task<bool> WriteAsync(InstanceSnapshot snapshot, string? leaseHolder, CancellationToken cancellationToken)
+    /// <returns>False, with nothing stored, when the instance was not leased to that collector when the poll started.</returns>
+    public async Task<bool> WriteAsync(InstanceSnapshot snapshot, string? leaseHolder, CancellationToken cancellationToken,
+        TimeSpan clockSkew = default)
     {
         // A snapshot stored before counts as delivered even when the lease has passed on since: the outbox that sends
-        // it again must not be stuck on it.
+        // it again must not be stuck on it. leased_since is empty for leases made before it was recorded (0022).
         const string admittedSql = """
-            SELECT (SELECT COUNT(*) FROM instances WHERE id = @instanceId AND last_leased_by = @leaseHolder)
+            SELECT (SELECT COUNT(*) FROM instances WHERE id = @instanceId AND last_leased_by = @leaseHolder
+                        AND (leased_since IS NULL OR leased_since <= @latestLeaseStart))
                  + (SELECT COUNT(*) FROM polls WHERE snapshot_id = @snapshotId);
             """;
         using var span = IngestionTelemetry.StartStoring(snapshot);
         await using var connection = await connections.OpenAsync(cancellationToken);
         await using var tx = await connection.BeginInstanceWriteAsync(snapshot.InstanceId, cancellationToken);
         if (leaseHolder is not null && await connection.ExecuteScalarAsync<long>(new CommandDefinition(admittedSql,
-                new { instanceId = snapshot.InstanceId, leaseHolder, snapshotId = snapshot.SnapshotId.ToString("D") }, tx,
+                new
+                {
+                    instanceId = snapshot.InstanceId,
+                    leaseHolder,
+                    latestLeaseStart = snapshot.StartedAt + clockSkew,
+                    snapshotId = snapshot.SnapshotId.ToString("D"),
+                }, tx,
                 cancellationToken: cancellationToken)) == 0)
             return false;
         var pollId = await InsertPollAsync(connection, tx, snapshot, cancellationToken);

@@ -43,6 +43,8 @@ internal sealed class InstanceRow
     public string? PolledServerName { get; init; }
     /// <summary>Only read by the lease query, which orders what it hands out by it.</summary>
     public string? NextPollAt { get; init; }
+    /// <summary>Only read by the lease query: the collector this lease took the instance from, when it was a takeover.</summary>
+    public string? TakenFrom { get; init; }
 
     public InstanceRegistration ToRegistration() => new()
     {

@@ -1,10 +1,22 @@
+using System.Reflection;
 using Dapper;
+using IfiDashboard.Server.Alerts;
+using IfiDashboard.Server.Ingestion;
+using IfiDashboard.Server.Store.Audit;
+using IfiDashboard.Server.Store.Collectors;
 using IfiDashboard.Shared.Inventory;
+using Microsoft.Extensions.Options;
 
 namespace IfiDashboard.Server.Store.Inventory;
 
-/// <summary>Leases due instances to collectors, so two collectors never poll one instance at once.</summary>
-public sealed class StoreInstanceSource(IDbConnectionFactory connections, TimeProvider timeProvider) : IInstanceSource
+/// <summary>
+/// Leases due instances to collectors, so two collectors never poll one instance at once, and an instance stays with
+/// the collector that leased it last: another takes it only after that one has been silent for
+/// <c>Ingestion:TakeoverDelay</c> while the other was heard from (a collector that stopped; <see cref="CollectorStore"/>).
+/// Each takeover is recorded, and many of them alert the administrators.
+/// </summary>
+public sealed class StoreInstanceSource(IDbConnectionFactory connections, TimeProvider timeProvider, AuditLog audit,
+    IOptions<IngestionOptions>? ingestion = null, IOptions<AlertOptions>? alerts = null) : IInstanceSource
 {
     /// <summary>
     /// The furthest a completed lease may schedule the next poll, in poll intervals: a collector's jitter stays well
@@ -12,33 +24,47 @@ public sealed class StoreInstanceSource(IDbConnectionFactory connections, TimePr
     /// </summary>
     public const int MaxIntervalsAhead = 2;
 
+    /// <summary>What the embedded collector reports of itself: the server's version.</summary>
+    static readonly CollectorReport Embedded = new(typeof(StoreInstanceSource).Assembly
+        .GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion, null);
+
     public Task<IReadOnlyList<InstanceRegistration>> LeaseDueAsync(string collectorName, int maxCount,
         TimeSpan leaseDuration, CancellationToken cancellationToken) =>
-        LeaseDueAsync(collectorName, maxCount, leaseDuration, maxHeld: null, cancellationToken);
+        LeaseDueAsync(collectorName, maxCount, leaseDuration, maxHeld: null, cancellationToken, Embedded);
 
     /// <param name="maxHeld">When given, the most unexpired leases the collector may hold afterwards: it gets
     /// fewer (or none) when it already holds some.</param>
+    /// <param name="report">What the collector reported of itself (version, outbox depth), kept for the collectors page.</param>
     public async Task<IReadOnlyList<InstanceRegistration>> LeaseDueAsync(string collectorName, int maxCount,
-        TimeSpan leaseDuration, int? maxHeld, CancellationToken cancellationToken)
+        TimeSpan leaseDuration, int? maxHeld, CancellationToken cancellationToken, CollectorReport? report = null)
     {
         // Select-and-mark is one statement inside a store write transaction: a second collector waits for the write
-        // lock and then no longer sees these rows as free.
+        // lock and then no longer sees these rows as free. SET reads the row as it was, so leased_since and taken_from
+        // change only when the instance passes to another collector, and RETURNING names the collector it came from.
         const string sql = $"""
             UPDATE instances
-            SET lease_owner = @collectorName, lease_expires_at = @leaseExpiresAt, last_leased_by = @collectorName
+            SET lease_owner = @collectorName, lease_expires_at = @leaseExpiresAt, last_leased_by = @collectorName,
+                leased_since = CASE WHEN last_leased_by = @collectorName AND leased_since IS NOT NULL THEN leased_since ELSE @now END,
+                taken_from = CASE WHEN last_leased_by = @collectorName THEN taken_from ELSE last_leased_by END
             WHERE id IN (
                 SELECT id FROM instances
                 WHERE retired_at IS NULL
                   AND (next_poll_at IS NULL OR next_poll_at <= @now)
                   AND (lease_owner IS NULL OR lease_expires_at < @now)
+                  AND (last_leased_by IS NULL OR last_leased_by = @collectorName
+                       OR @mayTakeOver = 1 AND NOT EXISTS (SELECT 1 FROM collectors
+                           WHERE collectors.name = instances.last_leased_by AND collectors.last_seen_at >= @silentSince))
                 ORDER BY next_poll_at NULLS FIRST, id
                 LIMIT @maxCount)
-            RETURNING {InstanceRow.Columns}, next_poll_at AS NextPollAt;
+            RETURNING {InstanceRow.Columns}, next_poll_at AS NextPollAt,
+                CASE WHEN leased_since = @now THEN taken_from END AS TakenFrom;
             """;
         if (maxCount <= 0)
             return [];
 
+        var options = ingestion?.Value ?? new IngestionOptions();
         var now = timeProvider.GetUtcNow();
+        var silentSince = now - options.TakeoverDelay;
         await using var connection = await connections.OpenAsync(cancellationToken);
         await using var tx = await connection.BeginWriteAsync(cancellationToken);
         if (maxHeld is { } most)
@@ -49,14 +75,27 @@ public sealed class StoreInstanceSource(IDbConnectionFactory connections, TimePr
             if (maxCount == 0)
                 return [];
         }
+        // Only a collector heard from throughout the takeover delay takes over: after an outage of the server or the
+        // store every collector looks silent, and the first back must not take the others' instances.
+        var activeSince = await CollectorStore.HeardLeasingAsync(connection, tx, collectorName, report ?? new(null, null), now,
+            options.TakeoverDelay, cancellationToken);
+        var mayTakeOver = activeSince <= silentSince;
         var rows = await connection.QueryAsync<InstanceRow>(new CommandDefinition(sql, new
         {
             collectorName,
             leaseExpiresAt = now + leaseDuration,
             now,
+            silentSince,
+            mayTakeOver = mayTakeOver ? 1L : 0L,
             maxCount,
         }, tx, cancellationToken: cancellationToken));
         var leased = rows.ToList();
+        await CollectorStore.RecordTakeoversAsync(connection, tx, audit, collectorName,
+            [.. leased.Where(r => r.TakenFrom is not null).Select(r => new Takeover(r.Id, r.Name, r.TakenFrom!))], now,
+            options.TakeoverAlertThreshold, alerts?.Value.DefaultTo ?? [], cancellationToken);
+        if (mayTakeOver)
+            await CollectorStore.MailSilentCollectorsAsync(connection, tx, now, silentSince, alerts?.Value.DefaultTo ?? [],
+                cancellationToken);
         await tx.CommitAsync(cancellationToken);
 
         // RETURNING does not promise an order; hand out the longest-waiting first.
