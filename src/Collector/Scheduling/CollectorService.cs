@@ -18,6 +18,7 @@ public sealed class CollectorService(
     ISnapshotSink sink,
     CollectorOptions options,
     CollectorMetrics metrics,
+    CollectorWakeUp wakeUp,
     TimeProvider time,
     ILogger<CollectorService> logger) : BackgroundService
 {
@@ -34,6 +35,7 @@ public sealed class CollectorService(
             {
                 await slots.WaitAsync(stoppingToken);
                 var free = slots.CurrentCount + 1;
+                var woken = wakeUp.Next;
                 IReadOnlyList<InstanceRegistration> due;
                 try
                 {
@@ -50,7 +52,7 @@ public sealed class CollectorService(
                 if (due.Count == 0)
                 {
                     slots.Release();
-                    await Task.Delay(TimeSpan.FromSeconds(options.IdleCheckSeconds), time, stoppingToken);
+                    await CollectorWakeUp.IdleAsync(woken, TimeSpan.FromSeconds(options.IdleCheckSeconds), time, stoppingToken);
                     continue;
                 }
                 // One slot is already held for the first instance; take one more for each of the others.

@@ -1,6 +1,7 @@
 using IfiDashboard.Shared.Security;
 using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Audit;
+using IfiDashboard.Server.Collection;
 using IfiDashboard.Server.Remediation;
 using IfiDashboard.Server.Reports;
 using IfiDashboard.Server.Api.Changes;
@@ -81,6 +82,7 @@ public static class ApiExtensions
         api.MapAuditApi();
         api.MapEvidenceReportApi();
         api.MapRemediationApi();
+        api.MapVerifyNowApi();
         return app;
     }
 }

@@ -22,4 +22,5 @@ public static class AuditActions
     public const string SignInFailed = "sign-in.failed";
     public const string CollectorRefused = "collector.refused";
     public const string RemediationGenerated = "remediation.generated";
+    public const string VerifyRequested = "instance.verify-requested";
 }
