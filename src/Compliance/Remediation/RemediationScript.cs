@@ -210,6 +210,7 @@ public static class RemediationScript
             }
             Write-Host ('{0}: after the restart. {1}' -f $entry.Instance, $entry.Verify)
         }
+        Write-Host 'Then press "Verify now" on the instance page (or POST /api/v1/instances/<id>/verify): "remediation pending" clears once a poll shows the change.'
         exit 0
 
         """;
