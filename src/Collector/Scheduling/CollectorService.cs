@@ -131,6 +131,9 @@ public sealed class CollectorService(
 
     async Task PollAndStoreAsync(InstanceRegistration instance, CancellationToken stoppingToken)
     {
+        // "Verify now" asked while this instance was leased makes it due again when the lease completes: the wake-up
+        // it sent found nothing to lease then, so it is sent again after the completion.
+        var wokenDuringPoll = wakeUp.Next;
         using var span = CollectorTelemetry.StartPoll(instance, options.Name);
         try
         {
@@ -155,6 +158,7 @@ public sealed class CollectorService(
         try
         {
             await source.CompleteAsync(instance.Id, options.Name, NextPollAt(instance), stoppingToken);
+            if (wokenDuringPoll.IsCompleted) wakeUp.Wake();
         }
         catch (Exception e) when (e is not OperationCanceledException)
         {

@@ -19,12 +19,14 @@ public sealed class PollRequests(IDbConnectionFactory connections, TimeProvider 
             UPDATE instances
             SET next_poll_at = CASE WHEN next_poll_at IS NULL OR next_poll_at <= @now THEN next_poll_at ELSE @now END,
                 verify_requested_at = CASE WHEN lease_owner IS NOT NULL AND lease_expires_at >= @now THEN @now END
-            WHERE id IN @ids AND retired_at IS NULL;
+            WHERE id = @id AND retired_at IS NULL;
             """;
         var now = time.GetUtcNow();
         await using var connection = await connections.OpenAsync(ct);
         await using var tx = await connection.BeginWriteAsync(ct);
-        await connection.ExecuteAsync(new CommandDefinition(sql, new { now, ids = instances.Select(i => i.Id).ToList() }, tx,
+        // One statement per instance (at most VerifyNow:MaxInstances): no list parameter, which the two providers
+        // would expand differently.
+        await connection.ExecuteAsync(new CommandDefinition(sql, instances.Select(i => new { now, id = i.Id }).ToList(), tx,
             cancellationToken: ct));
         await audit.AppendAsync(connection, tx, AuditActions.VerifyRequested,
             instances is [var one] ? $"instance {one.Id} ({one.Name})" : $"{instances.Count} instances", null, new
