@@ -35,6 +35,7 @@ public static class CollectorServiceCollectionExtensions
         services.AddSingleton<GrowthWatermarks>();
         services.AddSingleton<InstanceProber>();
         services.AddSingleton<CollectorMetrics>();
+        services.AddSingleton<CollectorWakeUp>();
         services.AddSingleton<CollectorService>();
         if (runInBackground) services.AddHostedService(sp => sp.GetRequiredService<CollectorService>());
         return services;

@@ -1,6 +1,8 @@
+using IfiDashboard.Client.Components;
 using IfiDashboard.Client.Pages.Detail;
 using IfiDashboard.Client.Tests.TestData;
 using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Shared.Security;
 using IfiDashboard.Shared.Snapshots;
 using Microsoft.Extensions.DependencyInjection;
 
@@ -253,5 +255,56 @@ public sealed class InstanceDetailPageTests : ComponentTest
 
         Assert.Equal("All 2 probes succeeded: connect, services.", page.Find("[data-probes-ok]").TextContent);
         Assert.Empty(page.FindAll("[data-table=probes]"));
+    }
+
+    /// <summary>Accepts every request at <see cref="RequestedAt"/> and records the instances asked for.</summary>
+    sealed class AcceptingVerifyNow(DateTimeOffset requestedAt) : IVerifyNow
+    {
+        public DateTimeOffset RequestedAt => requestedAt;
+        public List<long> Asked { get; } = [];
+        public int MaxInstances => 200;
+
+        public Task<VerifyNowAnswer> RequestAsync(System.Security.Claims.ClaimsPrincipal user, IReadOnlyList<long> instanceIds,
+            string scope, CancellationToken cancellationToken)
+        {
+            Asked.AddRange(instanceIds);
+            return Task.FromResult(new VerifyNowAnswer(requestedAt, instanceIds.Count, null, "Polling now."));
+        }
+    }
+
+    [Fact]
+    public async Task Verify_now_says_verifying_until_a_poll_finishing_after_the_request_lands_then_what_it_found()
+    {
+        var current = Details.SqlFin01();
+        var id = current.Assessment.Registration.Id;
+        var verify = new AcceptingVerifyNow(InstanceSpec.Now.AddMinutes(1));
+        Services.AddSingleton<IVerifyNow>(verify);
+        AddAuthorization().SetAuthorized("ops@bank.test").SetRoles(DashboardRoles.Operator);
+        RenderInteractively();
+        var page = RenderWith(new FakeDetails((_, _) => Task.FromResult<InstanceDetail?>(current)), id);
+
+        page.Find("[data-verify-button]").Click();
+        page.WaitForAssertion(() => Assert.Equal("verifying…", page.Find("[data-verifying]").TextContent));
+        // A poll under way when the request came lands first: it finished before the request, so it is not the result.
+        current = current with { Assessment = current.Assessment with { State = current.Assessment.State with { LastPollAt = verify.RequestedAt.AddSeconds(-1) } } };
+        await _assessments.LandAsync(FleetAssessment.Empty(InstanceSpec.Now));
+        page.WaitForAssertion(() => Assert.NotNull(page.Find("[data-verifying]")));
+        current = current with { Assessment = current.Assessment with { State = current.Assessment.State with { LastPollAt = verify.RequestedAt.AddSeconds(2) } } };
+        await _assessments.LandAsync(FleetAssessment.Empty(InstanceSpec.Now));
+
+        page.WaitForAssertion(() => Assert.StartsWith($"Polled at {InstanceFormat.Time(verify.RequestedAt.AddSeconds(2))} UTC: Non-compliant",
+            page.Find("[data-verified]").TextContent, StringComparison.Ordinal));
+        Assert.Empty(page.FindAll("[data-verifying]"));
+        Assert.Equal([id], verify.Asked);
+    }
+
+    [Fact]
+    public void Verify_now_is_not_offered_to_a_viewer()
+    {
+        AddAuthorization().SetAuthorized("viewer@bank.test").SetRoles(DashboardRoles.Viewer);
+        RenderInteractively();
+        var page = RenderDetail(Details.SqlFin01());
+
+        Assert.Empty(page.FindAll("[data-verify-now]"));
     }
 }

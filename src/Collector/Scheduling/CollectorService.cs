@@ -18,6 +18,7 @@ public sealed class CollectorService(
     ISnapshotSink sink,
     CollectorOptions options,
     CollectorMetrics metrics,
+    CollectorWakeUp wakeUp,
     TimeProvider time,
     ILogger<CollectorService> logger) : BackgroundService
 {
@@ -34,6 +35,7 @@ public sealed class CollectorService(
             {
                 await slots.WaitAsync(stoppingToken);
                 var free = slots.CurrentCount + 1;
+                var woken = wakeUp.Next;
                 IReadOnlyList<InstanceRegistration> due;
                 try
                 {
@@ -50,7 +52,7 @@ public sealed class CollectorService(
                 if (due.Count == 0)
                 {
                     slots.Release();
-                    await Task.Delay(TimeSpan.FromSeconds(options.IdleCheckSeconds), time, stoppingToken);
+                    await CollectorWakeUp.IdleAsync(woken, TimeSpan.FromSeconds(options.IdleCheckSeconds), time, stoppingToken);
                     continue;
                 }
                 // One slot is already held for the first instance; take one more for each of the others.
@@ -129,6 +131,9 @@ public sealed class CollectorService(
 
     async Task PollAndStoreAsync(InstanceRegistration instance, CancellationToken stoppingToken)
     {
+        // "Verify now" asked while this instance was leased makes it due again when the lease completes: the wake-up
+        // it sent found nothing to lease then, so it is sent again after the completion.
+        var wokenDuringPoll = wakeUp.Next;
         using var span = CollectorTelemetry.StartPoll(instance, options.Name);
         try
         {
@@ -153,6 +158,7 @@ public sealed class CollectorService(
         try
         {
             await source.CompleteAsync(instance.Id, options.Name, NextPollAt(instance), stoppingToken);
+            if (wokenDuringPoll.IsCompleted) wakeUp.Wake();
         }
         catch (Exception e) when (e is not OperationCanceledException)
         {

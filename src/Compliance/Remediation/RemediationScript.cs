@@ -370,6 +370,7 @@ public static class RemediationScript
             foreach ($entry in $toChange) {
                 Write-Host ('{0}: after the restart. {1}' -f $entry.Instance, $entry.Verify)
             }
+            Write-Host 'Then press "Verify now" on the instance page (or POST /api/v1/instances/<id>/verify): "remediation pending" clears once a poll shows the change.'
         } catch {
             Write-Host ('Stopped on {0}: {1}' -f $computer, $_.Exception.Message)
             Write-Host ('Changed before the stop: {0}.{1}' -f $(if ($changed.Count -gt 0) { $changed.Keys -join ', ' } else { 'nothing' }), $(if ($backOutPath) { ' To undo: -BackOut -BackOutFile ' + $backOutPath } else { '' }))

@@ -2,6 +2,7 @@ using IfiDashboard.Shared.Security;
 using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Audit;
 using IfiDashboard.Server.Ingestion;
+using IfiDashboard.Server.Collection;
 using IfiDashboard.Server.Remediation;
 using IfiDashboard.Server.Reports;
 using IfiDashboard.Server.Api.Changes;
@@ -83,6 +84,7 @@ public static class ApiExtensions
         api.MapEvidenceReportApi();
         api.MapRemediationApi();
         api.MapCollectorsApi();
+        api.MapVerifyNowApi();
         return app;
     }
 }

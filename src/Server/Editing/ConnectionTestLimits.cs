@@ -1,5 +1,5 @@
-using System.Threading.RateLimiting;
 using IfiDashboard.Collector.Probes;
+using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Store.Audit;
 using IfiDashboard.Shared.Snapshots;
 using Microsoft.Extensions.Options;
@@ -17,7 +17,7 @@ public sealed class ConnectionTestOptions
 
 /// <summary>
 /// What keeps Test connection from being a port scanner: a fixed window per signed-in user, or per remote address
-/// for anyone else (System.Threading.RateLimiting, the limiter behind ASP.NET Core's rate limiting middleware), and
+/// for anyone else (<see cref="ActorRateLimiter"/>), and
 /// one answer for every way of not reaching a SQL Server (closed, filtered, not SQL Server), with the detail in the
 /// server log only.
 /// </summary>
@@ -29,26 +29,17 @@ public sealed class ConnectionTestLimits(IOptions<ConnectionTestOptions> setting
     public const string NotReached =
         "No SQL Server answered at this address and port (closed, filtered or not SQL Server). The server log has the details.";
 
-    readonly PartitionedRateLimiter<string> _limiter = PartitionedRateLimiter.Create<string, string>(who =>
-        RateLimitPartition.GetFixedWindowLimiter(who, _ => new FixedWindowRateLimiterOptions
-        {
-            PermitLimit = settings.Value.PermitLimit,
-            Window = TimeSpan.FromSeconds(settings.Value.WindowSeconds),
-            QueueLimit = 0,
-        }));
+    readonly ActorRateLimiter _limiter = new(settings.Value.PermitLimit, settings.Value.WindowSeconds);
 
     /// <summary>Takes one test from the current person's allowance; throws when it is used up.</summary>
     public void Acquire()
     {
         var actor = actors.Current();
-        var who = actor.Name == AuditActors.Anonymous ? "address:" + actor.RemoteAddress : "user:" + actor.Name;
-        using var lease = _limiter.AttemptAcquire(who);
-        if (lease.IsAcquired)
+        if (_limiter.TryAcquire(actor, out var retryAfter))
             return;
         logger.LogWarning("Connection test refused for {Actor} from {Address}: over the limit of {Permits} per {Window} s",
             actor.Name, actor.RemoteAddress, options.PermitLimit, options.WindowSeconds);
-        throw new TooManyConnectionTestsException(
-            lease.TryGetMetadata(MetadataName.RetryAfter, out var retryAfter) ? retryAfter : null);
+        throw new TooManyConnectionTestsException(retryAfter);
     }
 
     /// <summary>

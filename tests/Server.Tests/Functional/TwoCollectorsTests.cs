@@ -22,7 +22,7 @@ public sealed class TwoCollectorsTests
         var credentials = new ConfigurationCredentialResolver(services.GetRequiredService<IConfiguration>());
         var prober = new InstanceProber(new ConnectionStringFactory(credentials, options, NullLogger<ConnectionStringFactory>.Instance), options, new GrowthWatermarks(), TimeProvider.System);
         return new CollectorService(services.GetRequiredService<IInstanceSource>(), prober, services.GetRequiredService<ISnapshotSink>(),
-            options, new CollectorMetrics(), TimeProvider.System, NullLogger<CollectorService>.Instance);
+            options, new CollectorMetrics(), new CollectorWakeUp(), TimeProvider.System, NullLogger<CollectorService>.Instance);
     }
 
     [Fact]

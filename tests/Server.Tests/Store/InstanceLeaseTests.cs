@@ -1,3 +1,6 @@
+using IfiDashboard.Server.Store.Audit;
+using IfiDashboard.Server.Store.Inventory;
+
 namespace IfiDashboard.Server.Tests.Store;
 
 public sealed class InstanceLeaseTests
@@ -160,5 +163,45 @@ public sealed class InstanceLeaseTests
         var leased = await store.NewSource().LeaseDueAsync("collector-a", 10, Lease, None);
 
         Assert.Equal([ids[1]], leased.Select(i => i.Id));
+    }
+
+    [Fact]
+    public async Task Verify_now_makes_a_scheduled_instance_due_at_once()
+    {
+        await using var store = await TestStore.CreateMigratedAsync();
+        var ids = await AddInstancesAsync(store, 2);
+        var source = store.NewSource();
+        await source.LeaseDueAsync("collector-a", 2, Lease, None);
+        foreach (var id in ids)
+            await source.CompleteAsync(id, "collector-a", store.Clock.GetUtcNow().AddMinutes(5), None);
+
+        await new PollRequests(store.Connections, store.Clock, store.Audit)
+            .RequestAsync([(ids[0], "SQL000")], "instance SQL000", AuditActor.System, None);
+        var due = await source.LeaseDueAsync("collector-a", 2, Lease, None);
+
+        Assert.Equal([ids[0]], due.Select(i => i.Id));
+    }
+
+    [Fact]
+    public async Task Verify_now_during_a_lease_makes_the_instance_due_again_when_the_lease_completes()
+    {
+        await using var store = await TestStore.CreateMigratedAsync();
+        var ids = await AddInstancesAsync(store, 1);
+        var source = store.NewSource();
+        await source.LeaseDueAsync("collector-a", 1, Lease, None);
+
+        store.Clock.Advance(TimeSpan.FromSeconds(5));
+        await new PollRequests(store.Connections, store.Clock, store.Audit)
+            .RequestAsync([(ids[0], "SQL000")], "instance SQL000", AuditActor.System, None);
+        var whileLeased = await source.LeaseDueAsync("collector-b", 1, Lease, None);
+        store.Clock.Advance(TimeSpan.FromSeconds(5));
+        await source.CompleteAsync(ids[0], "collector-a", store.Clock.GetUtcNow().AddMinutes(5), None);
+        var afterwards = await source.LeaseDueAsync("collector-b", 1, Lease, None);
+        await source.CompleteAsync(ids[0], "collector-b", store.Clock.GetUtcNow().AddMinutes(5), None);
+        var thenScheduled = await source.LeaseDueAsync("collector-b", 1, Lease, None);
+
+        Assert.Empty(whileLeased);
+        Assert.Equal(ids, afterwards.Select(i => i.Id));
+        Assert.Empty(thenScheduled);
     }
 }

@@ -38,6 +38,8 @@ public partial class InstancesPage
     IReadOnlyList<InstanceGridRow>? _rows;
     FilterOptions? _options;
     int _matching;
+    /// <summary>The view's instances, every page: what "Verify now" polls.</summary>
+    IReadOnlyList<long> MatchingIds { get; set; } = [];
     string? _loadError;
 
     QuickGrid<InstanceGridRow>? _grid;
@@ -88,7 +90,9 @@ public partial class InstancesPage
             }
             _rows = source.Rows;
             _options = source.Options;
-            _matching = source.Matching(_query).Count;
+            var matching = source.Matching(_query);
+            _matching = matching.Count;
+            MatchingIds = matching.Select(row => row.Id).ToList();
             _loadError = null;
         }
         catch (Exception e)

@@ -20,14 +20,22 @@ internal static class InstanceLookup
         ExternalKeys externalKeys, CancellationToken ct)
     {
         var keys = await externalKeys.ActiveAsync(ct);
-        var byKey = keys.Where(k => string.Equals(k.Value, key, StringComparison.Ordinal)).Select(k => (long?)k.Key).FirstOrDefault();
-        var id = byKey ?? (long.TryParse(key, NumberStyles.None, CultureInfo.InvariantCulture, out var parsed) ? parsed : null);
-        if (id is { } found && fleet.Find(found) is { } instance)
-            return (new Found(instance, keys.GetValueOrDefault(found), keys), null);
+        var (instance, byKey) = Find(key, fleet, keys);
+        if (instance is not null)
+            return (new Found(instance, keys.GetValueOrDefault(instance.Registration.Id), keys), null);
         // Registered since the last assessment (a CMDB PUT does not trigger one): say so rather than "no such instance".
-        var detail = byKey is not null
+        var detail = byKey
             ? $"The instance '{key}' is registered but not assessed yet; the assessment runs every minute."
             : $"No active instance has the external key or id '{key}'.";
         return (null, TypedResults.Problem(detail, statusCode: StatusCodes.Status404NotFound, title: "Instance not found"));
+    }
+
+    /// <summary>The assessed instance a key names, with whether an external key matched (registered, maybe not assessed yet).</summary>
+    public static (InstanceAssessment? Instance, bool ByExternalKey) Find(string key, FleetAssessment fleet,
+        IReadOnlyDictionary<long, string> keys)
+    {
+        var byKey = keys.Where(k => string.Equals(k.Value, key, StringComparison.Ordinal)).Select(k => (long?)k.Key).FirstOrDefault();
+        var id = byKey ?? (long.TryParse(key, NumberStyles.None, CultureInfo.InvariantCulture, out var parsed) ? parsed : null);
+        return (id is { } found ? fleet.Find(found) : null, byKey is not null);
     }
 }

@@ -26,6 +26,7 @@ public static class AuditActions
     public const string AuditPruned = "audit.pruned";
     public const string CollectorTookOver = "collector.took-over";
     public const string RemediationGenerated = "remediation.generated";
+    public const string VerifyRequested = "instance.verify-requested";
 
     /// <summary>The refusals anyone who reaches the server can cause: counted per hour, source and reason
     /// (<see cref="AuditLog.CountRefusalAsync"/>), never an entry each.</summary>

@@ -108,7 +108,8 @@ public sealed class StoreInstanceSource(IDbConnectionFactory connections, TimePr
     }
 
     /// <summary>
-    /// Ends the lease and schedules the next poll, at most <see cref="MaxIntervalsAhead"/> poll intervals from now;
+    /// Ends the lease and schedules the next poll, at most <see cref="MaxIntervalsAhead"/> poll intervals from now, or
+    /// at once when "verify now" was asked during the lease (<see cref="PollRequests"/>);
     /// does nothing if the instance has been leased to another collector since. The collector that leased it last may
     /// complete it after its lease ended: a standalone collector reports the polls it made while the server was down
     /// (Collector:OutageRideThroughMinutes), so the server keeps the collector's spread-out schedule.
@@ -123,7 +124,8 @@ public sealed class StoreInstanceSource(IDbConnectionFactory connections, TimePr
         const string intervalSql = $"SELECT poll_interval_seconds FROM instances WHERE {lastLeasedHere};";
         const string sql = $"""
             UPDATE instances
-            SET lease_owner = NULL, lease_expires_at = NULL, next_poll_at = @nextPollAt
+            SET lease_owner = NULL, lease_expires_at = NULL, next_poll_at = COALESCE(verify_requested_at, @nextPollAt),
+                verify_requested_at = NULL
             WHERE {lastLeasedHere};
             """;
         await using var connection = await connections.OpenAsync(cancellationToken);
