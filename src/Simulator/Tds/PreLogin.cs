@@ -40,9 +40,9 @@ internal sealed record PreLoginRequest(byte Encryption, bool RequestsMars, bool 
 
     /// <summary>
     /// The server's answer: VERSION, ENCRYPTION, INSTOPT (0: the instance matched, never a failure), THREADID (empty)
-    /// and MARS (always answered, off), as SQL Server sends them.
+    /// and MARS (on when the client asked for it, as SQL Server 2005 and later answer), as SQL Server sends them.
     /// </summary>
-    public static byte[] BuildResponse(Version productVersion, byte encryption)
+    public static byte[] BuildResponse(Version productVersion, byte encryption, bool mars = false)
     {
         var options = new (byte Token, byte[] Data)[]
         {
@@ -51,7 +51,7 @@ internal sealed record PreLoginRequest(byte Encryption, bool RequestsMars, bool 
             (OptionEncryption, [encryption]),
             (0x02, [0]),
             (0x03, []),
-            (OptionMars, [0]),
+            (OptionMars, [mars ? (byte)1 : (byte)0]),
         };
         var writer = new PayloadWriter();
         var dataOffset = options.Length * 5 + 1;

@@ -26,6 +26,8 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
     uint _tdsVersion = ClientTdsVersions.Tds74;
     string _loginDatabase = "master";
     readonly RpcProcedures _procedures = new();
+    /// <summary>The client asked for MARS in PRELOGIN, as SQL Server 2005 and later grant: after login it speaks SMP.</summary>
+    bool _mars;
 
 
     ScenarioInstance Scenario => instance.Scenario;
@@ -36,7 +38,8 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
         try
         {
             if (!await NegotiateWithinLoginTimeoutAsync(cancellationToken)) return;
-            await ServeRequestsAsync(cancellationToken);
+            if (_mars) await ServeMarsSessionsAsync(cancellationToken);
+            else await ServeRequestsAsync(_transport, cancellationToken);
         }
         catch (TdsProtocolException e)
         {
@@ -107,7 +110,8 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
 
         var answer = strict ? PreLoginEncryption.NotSupported : ChooseEncryption(request.Encryption);
         await _transport.WriteMessageAsync(TdsPacketType.TabularResult,
-            PreLoginRequest.BuildResponse(instance.ProductVersion, answer), ct);
+            PreLoginRequest.BuildResponse(instance.ProductVersion, answer, request.RequestsMars), ct);
+        _mars = request.RequestsMars;
         if (answer == PreLoginEncryption.Required && request.Encryption == PreLoginEncryption.NotSupported)
         {
             // Force Encryption meets a client without TLS: SQL Server answers ENCRYPT_REQ and the client ends.
@@ -270,26 +274,37 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
         return $"{domain}\\{principal[..at]}";
     }
 
-    async Task ServeRequestsAsync(CancellationToken ct)
+    /// <summary>
+    /// After a login that negotiated MARS, every session the client opens over SMP gets its own request loop; they
+    /// share the login's session (database, transaction count, prepared statements), as MARS sessions do.
+    /// </summary>
+    Task ServeMarsSessionsAsync(CancellationToken ct) =>
+        new SmpMultiplexer(_transport.Stream, (sid, stream, token) =>
+        {
+            Transcript.Add(TranscriptKinds.MarsSession, sid.ToString(System.Globalization.CultureInfo.InvariantCulture));
+            return ServeRequestsAsync(new TdsTransport(stream) { PacketSize = _transport.PacketSize }, token);
+        }).RunAsync(ct);
+
+    async Task ServeRequestsAsync(TdsTransport transport, CancellationToken ct)
     {
         Task<TdsMessage?>? pendingRead = null;
         while (true)
         {
-            var message = await (pendingRead ?? _transport.ReadMessageAsync(ct));
+            var message = await (pendingRead ?? transport.ReadMessageAsync(ct));
             pendingRead = null;
             if (message is null) return;
             switch (message.Type)
             {
                 case TdsPacketType.SqlBatch or TdsPacketType.Rpc:
-                    pendingRead = await RunRequestAsync(message, ct);
+                    pendingRead = await RunRequestAsync(transport, message, ct);
                     break;
                 case TdsPacketType.Attention:
                     // An attention after the results were complete still gets its acknowledgement.
                     Transcript.Add(TranscriptKinds.Attention, "after completion");
-                    await WriteAttentionAckAsync(ct);
+                    await WriteAttentionAckAsync(transport, ct);
                     break;
                 case TdsPacketType.TransactionManager:
-                    await WriteResultAsync(RunTransactionManagerRequest(message.Payload), false, ct);
+                    await WriteResultAsync(transport, RunTransactionManagerRequest(message.Payload), false, ct);
                     break;
                 default:
                     throw new TdsProtocolException($"Unexpected packet type 0x{message.Type:X2} after login.");
@@ -301,7 +316,7 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
     /// Runs one request while still listening, so that an ATTENTION sent during a slow query cancels it.
     /// Returns a read that is already under way, to be continued by the request loop.
     /// </summary>
-    async Task<Task<TdsMessage?>?> RunRequestAsync(TdsMessage message, CancellationToken ct)
+    async Task<Task<TdsMessage?>?> RunRequestAsync(TdsTransport transport, TdsMessage message, CancellationToken ct)
     {
         if (message.ResetsConnection)
         {
@@ -319,7 +334,7 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
         {
             // The whole request was read: answer it with SQL Server's RPC stream error, keep the connection.
             Transcript.Add(TranscriptKinds.ProtocolError, e.Message);
-            await WriteResultAsync(BatchResult.Of(new SqlMessage(8009, 1, 16,
+            await WriteResultAsync(transport, BatchResult.Of(new SqlMessage(8009, 1, 16,
                 $"The incoming tabular data stream (TDS) remote procedure call (RPC) protocol stream is incorrect. {e.Message}")), true, ct);
             return null;
         }
@@ -327,7 +342,7 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
         Transcript.Add(isRpc ? TranscriptKinds.Rpc : TranscriptKinds.Batch, plan.Sql.Length > 0 || !isRpc ? plan.Sql : plan.Procedure);
 
         using var attention = CancellationTokenSource.CreateLinkedTokenSource(ct);
-        var nextRead = _transport.ReadMessageAsync(ct);
+        var nextRead = transport.ReadMessageAsync(ct);
         var delay = Task.Delay(Math.Max(0, Scenario.Faults.QueryDelayMs), attention.Token);
         var first = await Task.WhenAny(delay, nextRead);
         if (first == nextRead)
@@ -337,21 +352,21 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
                 throw new TdsProtocolException("The client sent a new request before the previous one finished.");
             await attention.CancelAsync();
             Transcript.Add(TranscriptKinds.Attention, "cancelled a running request");
-            await WriteAttentionAckAsync(ct);
+            await WriteAttentionAckAsync(transport, ct);
             return null;
         }
 
         try
         {
             var result = plan.Error is { } error ? BatchResult.Of(error) : engine.Execute(plan.Sql, plan.Parameters, _session!);
-            await WriteResultAsync(result, isRpc, ct, plan.Outputs);
+            await WriteResultAsync(transport, result, isRpc, ct, plan.Outputs);
         }
         catch (Exception e) when (IsSimulatorBug(e))
         {
             // Results are encoded whole before anything is written, so the wire is still clean: answer with an error
             // the client shows, instead of dropping the connection with nothing but a "transport-level error".
             Transcript.Add(TranscriptKinds.SimulatorError, e.ToString());
-            await WriteResultAsync(BatchResult.Of(new SqlMessage(50000, 1, 16, $"Simulator bug: {e.Message}")), isRpc, ct);
+            await WriteResultAsync(transport, BatchResult.Of(new SqlMessage(50000, 1, 16, $"Simulator bug: {e.Message}")), isRpc, ct);
         }
         return nextRead;
     }
@@ -396,10 +411,10 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
         return _procedures.Plan(RpcRequest.Parse(message.Payload, allHeaders));
     }
 
-    async Task WriteResultAsync(BatchResult result, bool isRpc, CancellationToken ct, IReadOnlyList<RpcOutput>? outputs = null)
+    async Task WriteResultAsync(TdsTransport transport, BatchResult result, bool isRpc, CancellationToken ct, IReadOnlyList<RpcOutput>? outputs = null)
     {
         var payload = new PayloadWriter(1024);
-        var tokens = new TokenWriter(payload, instance.ServerName, _transport.PacketSize, _tdsVersion);
+        var tokens = new TokenWriter(payload, instance.ServerName, transport.PacketSize, _tdsVersion);
         var items = result.Items;
         for (var i = 0; i < items.Count; i++)
         {
@@ -410,7 +425,7 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
                     tokens.ColumnMetadata(set.Columns);
                     if (Scenario.Faults.ResetMidResult)
                     {
-                        await AbortMidResultAsync(payload, ct);
+                        await AbortMidResultAsync(transport, payload, ct);
                         return;
                     }
                     foreach (var row in set.Rows) tokens.Row(set.Columns, row);
@@ -442,11 +457,11 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
         }
         if (items.Count == 0 && !isRpc) tokens.Done(TokenWriter.DoneFinal, 0, 0);
         if (isRpc) tokens.ProcedureEnd(items.Any(item => item is SqlMessage { IsError: true }), outputs ?? []);
-        await _transport.WriteMessageAsync(TdsPacketType.TabularResult, payload.Written, ct);
+        await transport.WriteMessageAsync(TdsPacketType.TabularResult, payload.Written, ct);
     }
 
     /// <summary>The "socket reset mid-result" fault: half a result on the wire, then a TCP reset.</summary>
-    async Task AbortMidResultAsync(PayloadWriter partial, CancellationToken ct)
+    async Task AbortMidResultAsync(TdsTransport transport, PayloadWriter partial, CancellationToken ct)
     {
         var half = partial.Written[..Math.Max(1, partial.Length / 2)];
         var packet = new byte[TdsTransport.HeaderLength + half.Length];
@@ -454,16 +469,16 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
         packet[1] = 0; // not the end of the message
         System.Buffers.Binary.BinaryPrimitives.WriteUInt16BigEndian(packet.AsSpan(2), (ushort)(packet.Length + 64));
         half.Span.CopyTo(packet.AsSpan(TdsTransport.HeaderLength));
-        await _transport.Stream.WriteAsync(packet, ct);
-        await _transport.Stream.FlushAsync(ct);
+        await transport.Stream.WriteAsync(packet, ct);
+        await transport.Stream.FlushAsync(ct);
         socket.LingerState = new LingerOption(true, 0);
         socket.Close();
     }
 
-    async Task WriteAttentionAckAsync(CancellationToken ct)
+    async Task WriteAttentionAckAsync(TdsTransport transport, CancellationToken ct)
     {
         var payload = new PayloadWriter(16);
         new TokenWriter(payload, instance.ServerName, tdsVersion: _tdsVersion).Done(TokenWriter.DoneAttention, 0, 0);
-        await _transport.WriteMessageAsync(TdsPacketType.TabularResult, payload.Written, ct);
+        await transport.WriteMessageAsync(TdsPacketType.TabularResult, payload.Written, ct);
     }
 }

@@ -15,6 +15,8 @@ public static class TranscriptKinds
     /// <summary>No completed login within <c>LoginTimeoutSeconds</c> of connecting: the server closed the connection.</summary>
     public const string LoginTimeout = "login-timeout";
     public const string Fault = "fault";
+    /// <summary>A MARS session opened (SMP SYN) on a connection that negotiated MARS; the text is its session id.</summary>
+    public const string MarsSession = "mars-session";
     /// <summary>The engine or the encoder failed on a request: a bug in the simulator, answered as Msg 50000.</summary>
     public const string SimulatorError = "simulator-error";
 }

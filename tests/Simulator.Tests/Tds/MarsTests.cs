@@ -1,0 +1,34 @@
+using IfiDashboard.Simulator.Tds;
+using Microsoft.Data.SqlClient;
+
+namespace IfiDashboard.Simulator.Tests.Tds;
+
+/// <summary>
+/// MARS: SQL Server 2005 and later grant it when PRELOGIN asks ([MS-TDS] 2.2.6.5, B_MARS), and the connection then
+/// carries its sessions over SMP ([MC-SMP]): a second command runs while a reader is still open. SqlClient is the
+/// only client here that asks for MARS: tsql sends B_MARS 0 even with "mars = yes", and tedious, jTDS and pymssql
+/// have no MARS.
+/// </summary>
+public sealed class MarsTests
+{
+    [Fact]
+    public async Task SqlClient_runs_a_command_while_a_reader_is_open()
+    {
+        await using var fleet = TestFleet.StartOne("2019");
+        var instance = fleet["sql"];
+        await using var connection = await TestFleet.OpenAsync(instance, extra: "Pooling=false;MultipleActiveResultSets=true");
+        await using var databases = new SqlCommand("SELECT name FROM sys.databases ORDER BY database_id", connection);
+        await using var current = new SqlCommand("SELECT DB_NAME()", connection);
+
+        await using var reader = await databases.ExecuteReaderAsync();
+        Assert.True(await reader.ReadAsync());
+        var first = reader.GetString(0);
+        var inBetween = await current.ExecuteScalarAsync();
+        var rest = new List<string>();
+        while (await reader.ReadAsync()) rest.Add(reader.GetString(0));
+
+        Assert.Equal(("master", "master"), (first, inBetween));
+        Assert.Equal(["tempdb", "model", "msdb"], rest);
+        Assert.True(instance.Transcript.TextsOf(TranscriptKinds.MarsSession).Count() >= 2, string.Join("\n", instance.Transcript.Entries));
+    }
+}
