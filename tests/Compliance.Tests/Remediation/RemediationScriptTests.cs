@@ -59,7 +59,8 @@ public sealed class RemediationScriptTests
             var errors = process.StandardError.ReadToEndAsync();
             // A safety net only: the run takes seconds to a few minutes on a loaded machine.
             using var timeout = new CancellationTokenSource(TimeSpan.FromMinutes(15));
-            await process.WaitForExitAsync(timeout.Token);
+            try { await process.WaitForExitAsync(timeout.Token); }
+            catch (OperationCanceledException) { process.Kill(entireProcessTree: true); }
             var report = await output + await errors;
 
             Assert.True(report.Contains($"PESTER passed={PesterTests} failed=0", StringComparison.Ordinal), report);
