@@ -133,7 +133,7 @@ public sealed class CollectorService(
     {
         // "Verify now" asked while this instance was leased makes it due again when the lease completes: the wake-up
         // it sent found nothing to lease then, so it is sent again after the completion.
-        var wokenDuringPoll = wakeUp.Next;
+        var requestsBefore = wakeUp.Requests;
         using var span = CollectorTelemetry.StartPoll(instance, options.Name);
         try
         {
@@ -158,7 +158,7 @@ public sealed class CollectorService(
         try
         {
             await source.CompleteAsync(instance.Id, options.Name, NextPollAt(instance), stoppingToken);
-            if (wokenDuringPoll.IsCompleted) wakeUp.Wake();
+            if (wakeUp.Requests != requestsBefore) wakeUp.Recheck();
         }
         catch (Exception e) when (e is not OperationCanceledException)
         {

@@ -8,11 +8,24 @@ namespace IfiDashboard.Collector.Scheduling;
 public sealed class CollectorWakeUp
 {
     TaskCompletionSource _next = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    long _requests;
 
-    /// <summary>Completes at the next <see cref="Wake"/>.</summary>
+    /// <summary>Completes at the next <see cref="Wake"/> or <see cref="Recheck"/>.</summary>
     public Task Next => Volatile.Read(ref _next).Task;
 
-    public void Wake() =>
+    /// <summary>How many times instances were made due now: a poll that saw this change may have been asked for again.</summary>
+    public long Requests => Interlocked.Read(ref _requests);
+
+    /// <summary>Instances were made due now.</summary>
+    public void Wake()
+    {
+        Interlocked.Increment(ref _requests);
+        Recheck();
+    }
+
+    /// <summary>Look for due instances again, without counting as a request: after a lease a request came during
+    /// completed (it is due again then), so one request never sets off a chain of wake-ups.</summary>
+    public void Recheck() =>
         Interlocked.Exchange(ref _next, new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously)).TrySetResult();
 
     /// <summary>Waits for <paramref name="idle"/> or until <paramref name="woken"/> completes, whichever comes first.</summary>
