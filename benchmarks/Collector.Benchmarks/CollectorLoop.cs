@@ -18,7 +18,7 @@ internal static class CollectorLoop
         var source = new InMemoryInstanceSource(plan.Instances, plan.Repeats);
         var sink = new CountingSnapshotSink(plan.Repeats ? int.MaxValue : plan.Instances.Count);
         using var metrics = new CollectorMetrics();
-        using var service = new CollectorService(source, prober, sink, options, metrics, TimeProvider.System,
+        using var service = new CollectorService(source, prober, sink, options, metrics, new CollectorWakeUp(), TimeProvider.System,
             NullLogger<CollectorService>.Instance);
 
         timings?.Reset();
