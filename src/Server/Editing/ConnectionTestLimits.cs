@@ -1,4 +1,3 @@
-using System.Threading.RateLimiting;
 using IfiDashboard.Collector.Probes;
 using IfiDashboard.Server.Store.Audit;
 using IfiDashboard.Shared.Snapshots;
@@ -29,26 +28,17 @@ public sealed class ConnectionTestLimits(IOptions<ConnectionTestOptions> setting
     public const string NotReached =
         "No SQL Server answered at this address and port (closed, filtered or not SQL Server). The server log has the details.";
 
-    readonly PartitionedRateLimiter<string> _limiter = PartitionedRateLimiter.Create<string, string>(who =>
-        RateLimitPartition.GetFixedWindowLimiter(who, _ => new FixedWindowRateLimiterOptions
-        {
-            PermitLimit = settings.Value.PermitLimit,
-            Window = TimeSpan.FromSeconds(settings.Value.WindowSeconds),
-            QueueLimit = 0,
-        }));
+    readonly PerCallerLimiter _limiter = new(settings.Value.PermitLimit, settings.Value.WindowSeconds, actors);
 
     /// <summary>Takes one test from the current person's allowance; throws when it is used up.</summary>
     public void Acquire()
     {
-        var actor = actors.Current();
-        var who = actor.Name == AuditActors.Anonymous ? "address:" + actor.RemoteAddress : "user:" + actor.Name;
-        using var lease = _limiter.AttemptAcquire(who);
-        if (lease.IsAcquired)
+        var (acquired, actor, retryAfter) = _limiter.TryAcquire();
+        if (acquired)
             return;
         logger.LogWarning("Connection test refused for {Actor} from {Address}: over the limit of {Permits} per {Window} s",
             actor.Name, actor.RemoteAddress, options.PermitLimit, options.WindowSeconds);
-        throw new TooManyConnectionTestsException(
-            lease.TryGetMetadata(MetadataName.RetryAfter, out var retryAfter) ? retryAfter : null);
+        throw new TooManyConnectionTestsException(retryAfter);
     }
 
     /// <summary>
