@@ -94,7 +94,7 @@ public sealed class VerifyNowTests(VerifyNowFleet fleet) : IClassFixture<VerifyN
         var host = fleet.Host;
         var id = host.IdOf("fixed-by-pack");
         var client = TestSignIn.AsRole(host.CreateClient(), DashboardRoles.Operator);
-        using var pack = await client.GetAsync($"/api/v1/remediation?instance={id}&format=json");
+        using var pack = await client.PostAsJsonAsync("/api/v1/remediation", new { instance = id, format = "json" });
         var packId = long.Parse(pack.Headers.GetValues(RemediationEndpoints.PackIdHeader).Single(), CultureInfo.InvariantCulture);
 
         host.Fleet.Update("fixed-by-pack", i => i.IfiEnabled = true);
