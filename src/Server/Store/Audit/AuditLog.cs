@@ -8,9 +8,11 @@ namespace IfiDashboard.Server.Store.Audit;
 /// <summary>
 /// The append-only audit log (<c>audit_log</c>): who changed what, when, from where, before and after. A change that
 /// is a store write records its entry with <see cref="AppendAsync"/> inside its own write transaction, so the change
-/// and its entry commit together or not at all. There is deliberately no method that updates or deletes an entry
-/// (and the store refuses both: see migration 0009). The actor is the request's (<see cref="AuditActors"/>) unless
-/// given. Before and after are JSON of what the caller passes: never a key, a hash or a password.
+/// and its entry commit together or not at all. No method updates an entry, and only retention deletes them, older
+/// than <c>Retention:AuditDays</c> and with an entry saying so (<see cref="PruneBatchAsync"/>; the store refuses
+/// anything else: migrations 0008 and 0021). The actor is the request's (<see cref="AuditActors"/>) unless given.
+/// Before and after are JSON of what the caller passes: never a key, a hash or a password. Refusals, which anyone
+/// can cause, are counted instead of appended (<see cref="CountRefusalAsync"/>).
 /// </summary>
 public sealed class AuditLog(IDbConnectionFactory connections, TimeProvider time, AuditActors actors)
 {

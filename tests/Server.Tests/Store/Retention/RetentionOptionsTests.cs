@@ -23,8 +23,8 @@ public sealed class RetentionOptionsTests
         var options = provider.GetRequiredService<IOptions<RetentionOptions>>().Value;
 
         Assert.True(options.Enabled);
-        Assert.Equal((90, 400, 180, 60, 500, 50),
-            (options.PollDays, options.GrowthEventDays, options.AlertOutboxDays, options.IntervalMinutes, options.BatchSize, options.BatchPauseMilliseconds));
+        Assert.Equal((90, 400, 180, 2557, 60, 500, 50),
+            (options.PollDays, options.GrowthEventDays, options.AlertOutboxDays, options.AuditDays, options.IntervalMinutes, options.BatchSize, options.BatchPauseMilliseconds));
     }
 
     [Fact]
@@ -38,7 +38,7 @@ public sealed class RetentionOptionsTests
         var options = provider.GetRequiredService<IOptions<RetentionOptions>>().Value;
 
         Assert.True(config.GetSection(RetentionOptions.SectionName).Exists());
-        Assert.Equal((true, 90, 400), (options.Enabled, options.PollDays, options.GrowthEventDays));
+        Assert.Equal((true, 90, 400, 2557), (options.Enabled, options.PollDays, options.GrowthEventDays, options.AuditDays));
     }
 
     [Theory]
@@ -46,6 +46,7 @@ public sealed class RetentionOptionsTests
     [InlineData("PollDays", "40000", "Retention:PollDays must be a whole number of days from 1 to 36500")]
     [InlineData("GrowthEventDays", "30", "Retention:GrowthEventDays must be from 90 to 36500 days")]
     [InlineData("AlertOutboxDays", "-1", "Retention:AlertOutboxDays must be a whole number of days from 1 to 36500")]
+    [InlineData("AuditDays", "366", "Retention:AuditDays must be from 400 to 36500 days")]
     [InlineData("IntervalMinutes", "0", "Retention:IntervalMinutes must be from 1 to 10080")]
     [InlineData("BatchSize", "0", "Retention:BatchSize must be from 1 to 10000 rows")]
     [InlineData("BatchSize", "20000", "Retention:BatchSize must be from 1 to 10000 rows")]
