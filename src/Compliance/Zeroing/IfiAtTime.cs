@@ -35,4 +35,10 @@ public enum IfiEvidence
 
     /// <summary>History does not cover the moment: today's state is used in its place.</summary>
     AssumedCurrent,
+
+    /// <summary>
+    /// The moment came before the earliest service run any poll saw: the state then is unknown. Today's state would
+    /// make a fix rewrite the past (time lost before it would vanish), so it does not stand in here.
+    /// </summary>
+    BeforeFirstObservedStart,
 }

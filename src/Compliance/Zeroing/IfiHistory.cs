@@ -35,6 +35,10 @@ public sealed class IfiHistory
         if (before is not null && after is not null && before.Ifi == after.Ifi)
             return IfiAtTime.Of(before.Ifi, IfiEvidence.BracketingPolls);
 
+        // Before the earliest run a poll saw (its start, or the poll itself when the start is not known).
+        if (knownPolls.Count > 0 && moment < (knownPolls[0].ServiceStartedAt ?? knownPolls[0].PolledAt))
+            return IfiAtTime.Of(IfiState.Unknown, IfiEvidence.BeforeFirstObservedStart);
+
         return IfiAtTime.Of(current, IfiEvidence.AssumedCurrent);
     }
 }

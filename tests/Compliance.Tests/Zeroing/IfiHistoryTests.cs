@@ -25,7 +25,7 @@ public class IfiHistoryTests
         { "after the restart, before the poll that saw it", new(2025, 5, 3, 3, 0, 0, TimeSpan.Zero), IfiState.Disabled, IfiEvidence.SameServiceRun },
         { "between the last poll of the old run and the restart", new(2025, 5, 3, 1, 30, 0, TimeSpan.Zero), IfiState.Disabled, IfiEvidence.AssumedCurrent },
         { "after the last poll", new(2025, 5, 4, 0, 0, 0, TimeSpan.Zero), IfiState.Disabled, IfiEvidence.AssumedCurrent },
-        { "before the service ever started", new(2025, 3, 1, 0, 0, 0, TimeSpan.Zero), IfiState.Disabled, IfiEvidence.AssumedCurrent },
+        { "before the first observed service start: unknown, not today's state", new(2025, 3, 1, 0, 0, 0, TimeSpan.Zero), IfiState.Unknown, IfiEvidence.BeforeFirstObservedStart },
     };
 
     [Theory]

@@ -149,6 +149,9 @@ public sealed class EvidenceReportTests
             report.GetProperty("waivers").EnumerateArray().Select(w => w.GetProperty("id").GetInt64().ToString(CultureInfo.InvariantCulture)),
             page.QuerySelectorAll("[data-waiver]").Select(r => r.GetAttribute("data-waiver")));
         Assert.Contains("vendor freeze CHG-42", page.QuerySelector("[data-section=waivers]")?.TextContent, StringComparison.Ordinal);
+        // Granted with four-eyes off (the test host's setting): the report says no approval was needed, not "not approved".
+        Assert.False(report.GetProperty("waivers")[0].GetProperty("needsApproval").GetBoolean());
+        Assert.Equal("none needed: four-eyes approval was off when it was granted", page.QuerySelector("[data-waiver] [data-approval]")?.TextContent);
         Assert.Equal(
             report.GetProperty("changes").EnumerateArray().Select(c => c.GetProperty("action").GetString()),
             page.QuerySelectorAll("[data-change]").Select(r => r.GetAttribute("data-action")));

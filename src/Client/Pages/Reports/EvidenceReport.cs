@@ -30,7 +30,9 @@ public sealed record EvidencePeriod(DateTimeOffset From, DateTimeOffset To, stri
 public sealed record EvidencePolicyVersion(int Version, string Author, DateTimeOffset CreatedAt, DateTimeOffset InForceFrom, string Rules,
     IReadOnlyList<string> Sentences);
 
-public sealed record EvidenceWaiver(long Id, long InstanceId, string InstanceName, string Reason, string Author,
+/// <param name="NeedsApproval">Whether four-eyes approval (<c>Auth:WaiversNeedApproval</c>) was on when it was granted:
+/// a waiver granted while it was off counted without a second person.</param>
+public sealed record EvidenceWaiver(long Id, long InstanceId, string InstanceName, string Reason, string Author, bool NeedsApproval,
     string? ApprovedBy, DateTimeOffset GrantedAt, DateTimeOffset ExpiresAt, DateTimeOffset? RevokedAt, string? RevokedBy);
 
 /// <param name="DaysByStatus">For each status, the UTC days of the period whose worst status it was.</param>

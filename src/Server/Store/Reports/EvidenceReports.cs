@@ -66,14 +66,14 @@ public sealed class EvidenceReports(IDbConnectionFactory connections, TimeProvid
 
         var names = instances.ToDictionary(i => i.Id, i => i.Name);
         var waivers = (await connection.QueryAsync<WaiverRow>(new CommandDefinition("""
-            SELECT id AS Id, instance_id AS InstanceId, reason AS Reason, author AS Author, approved_by AS ApprovedBy,
+            SELECT id AS Id, instance_id AS InstanceId, reason AS Reason, author AS Author, needs_approval AS NeedsApproval, approved_by AS ApprovedBy,
                 granted_at AS GrantedAt, expires_at AS ExpiresAt, revoked_at AS RevokedAt, revoked_by AS RevokedBy
             FROM waivers
             WHERE granted_at < @to AND expires_at >= @from AND (revoked_at IS NULL OR revoked_at >= @from)
             ORDER BY id;
             """, bounds, tx, cancellationToken: ct)))
             .Where(w => inScope.Contains(w.InstanceId))
-            .Select(w => new EvidenceWaiver(w.Id, w.InstanceId, names[w.InstanceId], w.Reason, w.Author, w.ApprovedBy,
+            .Select(w => new EvidenceWaiver(w.Id, w.InstanceId, names[w.InstanceId], w.Reason, w.Author, w.NeedsApproval != 0, w.ApprovedBy,
                 w.GrantedAt, w.ExpiresAt, w.RevokedAt, w.RevokedBy))
             .ToList();
 
@@ -199,7 +199,7 @@ public sealed class EvidenceReports(IDbConnectionFactory connections, TimeProvid
     sealed record InstanceRow(long Id, string Name, string? ExternalKey, string Environment, string? Owner, JsonColumn<IReadOnlyList<string>> Tags,
         DateTimeOffset CreatedAt, DateTimeOffset? RetiredAt, long PollIntervalSeconds);
     sealed record PolicyRow(long Version, string Author, DateTimeOffset CreatedAt, string Rules, JsonColumn<IReadOnlyList<PolicyRule>> ParsedRules);
-    sealed record WaiverRow(long Id, long InstanceId, string Reason, string Author, string? ApprovedBy, DateTimeOffset GrantedAt, DateTimeOffset ExpiresAt,
+    sealed record WaiverRow(long Id, long InstanceId, string Reason, string Author, long NeedsApproval, string? ApprovedBy, DateTimeOffset GrantedAt, DateTimeOffset ExpiresAt,
         DateTimeOffset? RevokedAt, string? RevokedBy);
     sealed record LastPollRow(long InstanceId, DateTimeOffset FinishedAt, string Collector, string Outcome, string IfiState, long FromErrorLog,
         long FromServices, string? EngineDmvIfi);

@@ -27,7 +27,8 @@ public sealed class ComplianceFleet : IAsyncDisposable
     static ScenarioInstance[] Instances() =>
     [
         new() { Name = "ok-required", Profile = "2019", IfiEnabled = true },
-        new() { Name = "off-required", Profile = "2019", IfiEnabled = false,
+        // Started before its oldest growth: growths before the first observed service start have no known IFI state.
+        new() { Name = "off-required", Profile = "2019", IfiEnabled = false, LastStartupTime = Yesterday.AddDays(-90),
             Databases = [new ScenarioDatabase { Name = "Sales", Id = 5, Files =
             [
                 new ScenarioDatabaseFile { Name = "Sales", PhysicalName = @"D:\Data\Sales.mdf", SizePages = 1_310_720, Growth = 8192 },
