@@ -1,7 +1,9 @@
 using IfiDashboard.Client;
 using IfiDashboard.Client.Pages.Audit;
+using IfiDashboard.Client.Pages.Collectors;
 using IfiDashboard.Server.Audit;
 using IfiDashboard.Server.Compliance;
+using IfiDashboard.Server.Ingestion;
 using IfiDashboard.Server.Remediation;
 using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Store;
@@ -25,6 +27,7 @@ public static class DashboardUiExtensions
         services.AddRazorComponents().AddInteractiveServerComponents();
         services.AddCascadingAuthenticationState();
         services.AddSingleton<IAuditView, AuditView>();
+        services.AddSingleton<ICollectorsView, CollectorsView>();
         services.AddSingleton<IAssessmentPreparer, OverviewPreparation>();
         return services;
     }

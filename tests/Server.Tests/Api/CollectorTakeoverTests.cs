@@ -9,7 +9,9 @@ using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Alerts;
 using IfiDashboard.Server.Store.Audit;
 using IfiDashboard.Server.Store.Collectors;
+using IfiDashboard.Server.Tests.Security;
 using IfiDashboard.Shared.Inventory;
+using IfiDashboard.Shared.Security;
 using IfiDashboard.Shared.Snapshots;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.TestHost;
@@ -221,4 +223,23 @@ public sealed class CollectorTakeoverTests : IAsyncLifetime
         Assert.Equal([Administrators], mail.Recipients);
         Assert.Contains($"Collector {Rogue} has fallen silent", mail.Subject, StringComparison.Ordinal);
     }
+
+    [Fact]
+    public async Task The_collectors_page_shows_each_collector_to_administrators_only()
+    {
+        await LeaseAsync(_collector, Collector);
+        _clock.Advance(TakeoverDelay + TimeSpan.FromSeconds(1));
+        await LeaseAsync(_rogue, Rogue);
+
+        var page = await TestSignIn.AsRole(_host.CreateClient(), DashboardRoles.Administrator).GetStringAsync("/collectors");
+        var refused = await TestSignIn.AsRole(_host.CreateClient(), DashboardRoles.Operator).GetAsync("/collectors");
+
+        Assert.Contains("Silent since", Row(page, Collector), StringComparison.Ordinal);
+        Assert.Contains("Heard from", Row(page, Rogue), StringComparison.Ordinal);
+        Assert.Equal(HttpStatusCode.Forbidden, refused.StatusCode);
+    }
+
+    static string Row(string page, string collector) =>
+        System.Text.RegularExpressions.Regex.Match(page, $"<tr data-collector=\"{collector}\">(.*?)</tr>",
+            System.Text.RegularExpressions.RegexOptions.Singleline).Groups[1].Value;
 }
