@@ -6,7 +6,7 @@ namespace IfiDashboard.Server.Store.Inventory;
 /// <summary>
 /// "Verify now" in the store: the instances become due at once, so the next lease any collector asks for hands them
 /// out, and the request is audited in the same write transaction. An instance whose lease is held keeps it; its
-/// poll may have read it before the fix, so <c>verify_requested_at</c> (migration 0026) makes
+/// poll may have read it before the fix, so <c>verify_requested_at</c> (migration 0023) makes
 /// <see cref="StoreInstanceSource.CompleteAsync"/> schedule it again at once instead of an interval later.
 /// </summary>
 public sealed class PollRequests(IDbConnectionFactory connections, TimeProvider time, AuditLog audit)
