@@ -216,7 +216,9 @@ public sealed class InstanceDetailPageTests : ComponentTest
     [Fact]
     public void The_last_poll_lists_each_probe_with_what_to_do_about_a_failure()
     {
-        // The client's own text and error number are an Administrator's (PollFailureText).
+        // The client's own text and error number are an Administrator's (PollFailureText); an Administrator also gets
+        // the Verify now button, which asks for its service.
+        Services.AddSingleton<IVerifyNow>(new AcceptingVerifyNow(InstanceSpec.Now));
         AddAuthorization().SetAuthorized("admin@bank.test").SetRoles(IfiDashboard.Shared.Security.DashboardRoles.Administrator);
         var page = RenderDetail(Details.SqlFin01());
 
