@@ -1,3 +1,4 @@
+using IfiDashboard.Server.Security;
 using IfiDashboard.Simulator.Scenarios;
 
 namespace IfiDashboard.Server.Demo;
@@ -23,6 +24,10 @@ public static class DemoMode
         var login = scenario.DefaultLogins.FirstOrDefault()
                     ?? throw new InvalidOperationException("The demo fleet defines no default login.");
         builder.Configuration.AddInMemoryCollection(CredentialSettings(login));
+        // One person tries the demo alone: a waiver they grant counts at once, unless they turned four-eyes on.
+        if (builder.Configuration[$"{SignInOptions.Section}:{nameof(SignInOptions.WaiversNeedApproval)}"] is null)
+            builder.Configuration.AddInMemoryCollection(
+                [new($"{SignInOptions.Section}:{nameof(SignInOptions.WaiversNeedApproval)}", "false")]);
         builder.Services.AddSingleton(scenario);
         builder.Services.AddHostedService<DemoFleetHost>();
     }

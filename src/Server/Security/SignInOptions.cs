@@ -14,8 +14,12 @@ public sealed class SignInOptions
     /// <summary>The longest waiver an Operator may grant; an Administrator may grant longer.</summary>
     public int MaxWaiverDays { get; set; } = 90;
 
-    /// <summary>Four-eyes: a waiver counts only once someone other than its author approves it. Off by default.</summary>
-    public bool WaiversNeedApproval { get; set; }
+    /// <summary>
+    /// Four-eyes: a waiver counts only once someone other than its author approves it. On by default (a waiver hides a
+    /// finding, and an auditor asks who else agreed); the demo turns it off; an explicit <c>false</c> turns it off, and
+    /// the evidence report says of each waiver granted then that no approval was needed.
+    /// </summary>
+    public bool WaiversNeedApproval { get; set; } = true;
 
     public OidcSettings Oidc { get; set; } = new();
     public ProxySettings Proxy { get; set; } = new();

@@ -51,6 +51,8 @@ internal sealed class AlertsHost(AlertsTestBed bed, IReadOnlyDictionary<string, 
         builder.UseSetting("Store:Provider", bed.Database.Provider);
         builder.UseSetting("Store:ConnectionString", bed.Database.ConnectionString);
         builder.UseSetting("Collector:Enabled", "false");
+        // Four-eyes is on by default; these tests grant waivers that count at once, as before it was, unless one sets it.
+        builder.UseSetting("Auth:WaiversNeedApproval", "false");
         builder.UseSetting("Collector:Name", "alert-tests");
         // The product's default connect and command timeouts: no instance here is meant to time out, and a 3-s
         // limit cut off healthy polls when the test command loaded the machine (an instance read as Unknown).

@@ -39,6 +39,8 @@ public sealed class ApiHost(Action<IWebHostBuilder>? configure = null) : WebAppl
         builder.UseSetting("Store:Provider", Database.Provider);
         builder.UseSetting("Store:ConnectionString", Database.ConnectionString);
         builder.UseSetting("Collector:Enabled", "false");
+        // Four-eyes is on by default; these tests grant waivers that count at once, as before it was, unless one sets it.
+        builder.UseSetting("Auth:WaiversNeedApproval", "false");
         builder.UseSetting("Collector:Name", "api-tests");
         builder.UseSetting("Api:BootstrapAdminKey", BootstrapKey);
         builder.ConfigureTestServices(TestSignIn.Register);

@@ -74,6 +74,8 @@ public sealed class DashboardHost : WebApplicationFactory<Program>
         builder.UseSetting("Store:Provider", _database.Provider);
         builder.UseSetting("Store:ConnectionString", _database.ConnectionString);
         builder.UseSetting("Collector:Enabled", "false");
+        // Four-eyes is on by default; these tests grant waivers that count at once, as before it was, unless one sets it.
+        builder.UseSetting("Auth:WaiversNeedApproval", "false");
         builder.UseSetting("Collector:Name", "functional-tests");
         // The product's default connect and command timeouts: no instance here is meant to time out, and a 3-s
         // limit cut off healthy polls when the test command loaded the machine (an instance read as Unknown).
