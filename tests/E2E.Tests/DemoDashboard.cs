@@ -45,6 +45,8 @@ public sealed class DemoDashboard : WebApplicationFactory<Program>
         // command timeout and the poll's deadline are the product's, so that no healthy poll is cut off under load.
         builder.UseSetting("Collector:ConnectTimeoutSeconds", "5");
         foreach (var (key, value) in DemoMode.CredentialSettings(login)) builder.UseSetting(key, value);
+        // As DemoMode.Configure does: in the demo a waiver counts at once (four-eyes is on by default elsewhere).
+        builder.UseSetting("Auth:WaiversNeedApproval", "false");
         builder.ConfigureServices(services =>
         {
             services.AddSingleton(_scenario);
