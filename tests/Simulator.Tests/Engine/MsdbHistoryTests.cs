@@ -42,11 +42,11 @@ public sealed class MsdbHistoryTests
 
     [Theory]
     [InlineData("database_name", SqlType.NVarChar, 128, 0)]
-    [InlineData("type", SqlType.NVarChar, 1, 0)]
+    [InlineData("type", SqlType.Char, 1, 0)]
     [InlineData("backup_start_date", SqlType.DateTime, 0, 0)]
     [InlineData("backup_finish_date", SqlType.DateTime, 0, 0)]
-    [InlineData("backup_size", SqlType.Decimal, 0, 20)]
-    [InlineData("compressed_backup_size", SqlType.Decimal, 0, 20)]
+    [InlineData("backup_size", SqlType.Numeric, 0, 20)]
+    [InlineData("compressed_backup_size", SqlType.Numeric, 0, 20)]
     public void Backupset_columns_are_typed_as_the_reference_says(string name, SqlType type, int maxLength, byte precision)
     {
         var column = new EngineHarness("2019").Query("SELECT * FROM msdb.dbo.backupset").Column(name);
@@ -61,7 +61,7 @@ public sealed class MsdbHistoryTests
             "SELECT restore_date, destination_database_name, backup_set_id, restore_type, replace FROM msdb..restorehistory");
 
         Assert.Equal(new object?[] { new DateTime(2026, 11, 20, 5, 0, 0), "Sales_copy", 1, "D", true }, Assert.Single(result.Rows));
-        Assert.Equal((SqlType.Bit, SqlType.NVarChar, 1), (result.Column("replace").Type, result.Column("restore_type").Type,
+        Assert.Equal((SqlType.Bit, SqlType.Char, 1), (result.Column("replace").Type, result.Column("restore_type").Type,
             result.Column("restore_type").MaxLength));
     }
 

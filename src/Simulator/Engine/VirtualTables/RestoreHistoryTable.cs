@@ -5,10 +5,11 @@ namespace IfiDashboard.Simulator.Engine.VirtualTables;
 
 /// <summary>
 /// msdb.dbo.restorehistory (reference section 7): restore_date is when the restore finished, in server local time.
-/// restore_type is char(1) on SQL Server and travels as nvarchar(1) here.
+/// Every documented column in the documented order; a scenario's restore is a plain one WITH RECOVERY from one device.
 /// </summary>
 internal sealed class RestoreHistoryTable : VirtualTable
 {
+    // "restorehistory (Transact-SQL)", learn.microsoft.com/sql/relational-databases/system-tables/restorehistory-transact-sql
     private static readonly IReadOnlyList<ResultColumn> Shape =
     [
         new("restore_history_id", SqlType.Int, Nullable: false),
@@ -16,8 +17,14 @@ internal sealed class RestoreHistoryTable : VirtualTable
         ResultColumn.NVarChar("destination_database_name", 128),
         ResultColumn.NVarChar("user_name", 128),
         new("backup_set_id", SqlType.Int, Nullable: false),
-        ResultColumn.NVarChar("restore_type", 1),
+        new("restore_type", SqlType.Char, MaxLength: 1),
         new("replace", SqlType.Bit),
+        new("recovery", SqlType.Bit),
+        new("restart", SqlType.Bit),
+        new("stop_at", SqlType.DateTime),
+        new("device_count", SqlType.TinyInt),
+        ResultColumn.NVarChar("stop_at_mark_name", 128),
+        new("stop_before", SqlType.Bit),
     ];
 
     public override string Name => "restorehistory";
@@ -38,7 +45,7 @@ internal sealed class RestoreHistoryTable : VirtualTable
         return instance.Restores.Select((r, i) => new object?[]
         {
             i + 1, ServerClock.Local(instance, r.RestoreDate), r.DestinationDatabase, "sa", r.BackupSetId,
-            r.RestoreType, r.Replace,
+            r.RestoreType, r.Replace, true, false, null, (byte)1, null, null,
         });
     }
 }

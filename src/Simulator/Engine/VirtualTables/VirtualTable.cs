@@ -34,4 +34,38 @@ internal abstract class VirtualTable
 
     /// <summary>The messages a session without the needed permission gets instead of rows; null when allowed.</summary>
     public virtual IReadOnlyList<SqlMessage>? Authorize(SessionContext session) => null;
+
+    /// <summary>
+    /// The major version whose catalog a build has: Azure SQL Database and Managed Instance report 12 but carry the
+    /// newest catalog, so they have every documented column.
+    /// </summary>
+    protected static int CatalogMajor(VersionProfile profile) =>
+        profile.EngineEdition is 5 or 8 ? int.MaxValue : profile.Major;
+}
+
+/// <summary>A column of a documented list, with the major version that added it (0: every build the simulator plays).</summary>
+internal sealed record DocumentedColumn(ResultColumn Column, int SinceMajor = 0)
+{
+    public static implicit operator DocumentedColumn(ResultColumn column) => new(column);
+}
+
+/// <summary>
+/// A view's documented column list in the documented order, of which each build has the columns added by its
+/// version. Rows are built for the whole list and cut to the build's columns, so one row builder serves every build.
+/// </summary>
+internal sealed class DocumentedColumns(IReadOnlyList<DocumentedColumn> all)
+{
+    public IReadOnlyList<DocumentedColumn> All => all;
+
+    public IReadOnlyList<ResultColumn> On(int catalogMajor) =>
+        [.. all.Where(c => catalogMajor >= c.SinceMajor).Select(c => c.Column)];
+
+    public bool IsOnSomeBuild(string name) =>
+        all.Any(c => c.SinceMajor > 0 && string.Equals(c.Column.Name, name, StringComparison.OrdinalIgnoreCase));
+
+    /// <summary>The values of a whole-list row that the build's columns hold.</summary>
+    public object?[] Row(int catalogMajor, object?[] whole) =>
+        whole.Length == all.Count
+            ? [.. whole.Where((_, i) => catalogMajor >= all[i].SinceMajor)]
+            : throw new InvalidOperationException($"A row of {whole.Length} values for {all.Count} documented columns.");
 }
