@@ -18,6 +18,7 @@ internal static class ErrorLogProbe
         await context.RunAsync<string?>(ProbeNames.ErrorLog, null, async () =>
         {
             var script = SqlScripts.ErrorLogIfi;
+            var newestLog = -1;
             for (var log = 0; log <= OldestArchive; log++)
             {
                 List<ErrorLogRow> rows;
@@ -38,12 +39,22 @@ internal static class ErrorLogProbe
                     break;
                 }
 
+                newestLog = log;
                 var line = rows.Where(r => r.Text is not null).OrderByDescending(r => r.LogDate).FirstOrDefault()?.Text;
                 if (Parse(line) is { } state)
                 {
                     context.Ok(ProbeNames.ErrorLog, log == 0 ? $"Start-up line: IFI {state}." : $"Start-up line in archived error log {log}: IFI {state}.");
                     return state;
                 }
+            }
+
+            if (await StartupLogNotInEnglishAsync(context, script, newestLog) is { } startupLog)
+            {
+                context.Add(new ProbeOutcome(ProbeNames.ErrorLog, OutcomeClass.ErrorLogNotEnglish,
+                    $"Error log {startupLog} holds the start-up version line but no English start-up line ('{EnglishStartupLine}'): " +
+                    "the instance writes its error log in another language (a localized SQL Server), so its IFI line cannot be read " +
+                    "and the IFI state stays unknown."));
+                return null;
             }
 
             context.Add(new ProbeOutcome(ProbeNames.ErrorLog, OutcomeClass.BuildTooOld,
@@ -54,6 +65,32 @@ internal static class ErrorLogProbe
 
     static async Task<List<ErrorLogRow>> ReadAsync(ProbeContext context, string script, int log) =>
         (await context.Connection.QueryAsync<ErrorLogRow>(context.Command(script, ProbeContext.Parameters(("log", log))))).AsList();
+
+    /// <summary>A line every English start-up writes, a few lines after the version line.</summary>
+    internal const string EnglishStartupLine = "Server process ID is";
+
+    /// <summary>
+    /// The number of the log that began at the last start when it is not in English; null when it is, or when no kept
+    /// log holds the start any more. The start-up version line ("Microsoft SQL Server ... - 13.0.1601.5 (X64)") carries
+    /// the build number in every language [U: the line's words may be translated; the number is not], so it finds the
+    /// start-up log; an English log has the process id line beside it. Only the English IFI line is recognised: the
+    /// translations SQL Server ships are not documented, and a guessed one could misread a localized log.
+    /// </summary>
+    static async Task<int?> StartupLogNotInEnglishAsync(ProbeContext context, string ifiScript, int newestLog)
+    {
+        if (context.Identity?.ProductVersion is not { Length: > 0 } version) return null;
+        var search = ifiScript == SqlScripts.ErrorLogIfiExtended ? SqlScripts.ErrorLogSearchExtended : SqlScripts.ErrorLogSearch;
+        for (var log = 0; log <= newestLog; log++)
+        {
+            if ((await SearchAsync(context, search, log, version)).Count == 0) continue;
+            return (await SearchAsync(context, search, log, EnglishStartupLine)).Count == 0 ? log : null;
+        }
+
+        return null;
+    }
+
+    static async Task<List<ErrorLogRow>> SearchAsync(ProbeContext context, string script, int log, string search) =>
+        (await context.Connection.QueryAsync<ErrorLogRow>(context.Command(script, ProbeContext.Parameters(("log", log), ("search", search))))).AsList();
 
     internal static string? Parse(string? line)
     {

@@ -25,6 +25,8 @@ public static class SqlScripts
     public const string Backups = "backups";
     public const string ErrorLogIfi = "errorlog-ifi";
     public const string ErrorLogIfiExtended = "errorlog-ifi-extended";
+    public const string ErrorLogSearch = "errorlog-search";
+    public const string ErrorLogSearchExtended = "errorlog-search-extended";
 
     static readonly ConcurrentDictionary<string, string> Cache = new();
 

@@ -36,6 +36,8 @@ public static class ProbeAdvice
         OutcomeClass.PermissionMissing => ProbePermissions.For(probe.Probe, major) is { } permission
             ? $"Grant {permission} to [{login}]: {string.Join(" ", ProbePermissions.GrantStatements(probe.Probe, major, login))}"
             : $"Grant [{login}] the permission the message names.",
+        OutcomeClass.ErrorLogNotEnglish =>
+            "The instance writes its error log in another language (a localized SQL Server), so the collector cannot read the start-up IFI line this build reports IFI in: patch to 2012 SP4, 2014 SP3 or 2016 SP1 or later, whose sys.dm_server_services tells in any language; until then, secpol.msc on the host shows who holds \"Perform volume maintenance tasks\".",
         OutcomeClass.BuildTooOld when probe.Probe == ProbeNames.ErrorLog =>
             "No error log kept on the instance still holds the start-up line: it reappears at the next service restart; until then only the host's user rights (secpol.msc) tell.",
         OutcomeClass.BuildTooOld =>

@@ -130,6 +130,7 @@ public static class RemediationAdvisor
         {
             OutcomeClass.BuildTooOld => BuildTooOld(instance.MajorVersion, instance.ProductVersion),
             OutcomeClass.PermissionMissing => MissingPermission(instance, collectorLogin),
+            OutcomeClass.ErrorLogNotEnglish => ErrorLogNotEnglish(instance.MajorVersion, instance.ProductVersion),
             var cause => Connectivity(cause, instance.Ifi.UnknownReason),
         };
     }
@@ -156,6 +157,16 @@ public static class RemediationAdvisor
                         PrivilegeSteps.ZeroingTest,
                  "Or on the host: secpol.msc > User Rights Assignment > \"Perform volume maintenance tasks\" shows who " +
                  "holds the right (the engine reads it at start-up)."]);
+    }
+
+    /// <summary>A localized SQL Server's translated start-up line is not read: the patch that adds the DMV column tells in any language.</summary>
+    static RemediationPlan ErrorLogNotEnglish(int major, string? productVersion)
+    {
+        var patched = BuildTooOld(major, productVersion);
+        return new(RemediationKind.PatchBuild, "IFI state unknown: the error log is not in English",
+            [patched.Steps[0], "Until then, the error log's start-up line is in the instance's language, which the collector " +
+                               "does not read: read it there yourself, or on the host: secpol.msc > User Rights Assignment > " +
+                               "\"Perform volume maintenance tasks\" shows who holds the right (the engine reads it at start-up)."]);
     }
 
     /// <summary>The grant for the probe that was refused, from the one table of probe permissions.</summary>

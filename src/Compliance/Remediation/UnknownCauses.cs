@@ -19,6 +19,7 @@ public static class UnknownCauses
         "protocol error" => OutcomeClass.ProtocolError,
         "host not allowed" => OutcomeClass.HostNotAllowed,
         "insecure transport refused" => OutcomeClass.InsecureTransportRefused,
+        "error log not in english" => OutcomeClass.ErrorLogNotEnglish,
         _ => null,
     };
 

@@ -17,6 +17,11 @@ public enum OutcomeClass
     HostNotAllowed,
     /// <summary>The collector refused to send a SQL login over a connection whose certificate it would not validate.</summary>
     InsecureTransportRefused,
+    /// <summary>
+    /// The error log, the only source of the IFI state on a build without the DMV column, is in another language than
+    /// English (a localized SQL Server): its translated IFI line is not read, so the state is unknown, never guessed.
+    /// </summary>
+    ErrorLogNotEnglish,
 }
 
 public static class OutcomeClassExtensions
@@ -27,7 +32,7 @@ public static class OutcomeClassExtensions
         OutcomeClass.Ok => 0,
         OutcomeClass.NotApplicable => 1,
         OutcomeClass.TraceDisabled => 2,
-        OutcomeClass.BuildTooOld => 3,
+        OutcomeClass.BuildTooOld or OutcomeClass.ErrorLogNotEnglish => 3,
         OutcomeClass.PermissionMissing => 4,
         OutcomeClass.ProtocolError => 5,
         OutcomeClass.Timeout => 6,
@@ -60,6 +65,7 @@ public static class OutcomeClassExtensions
         OutcomeClass.ProtocolError => "protocol error",
         OutcomeClass.HostNotAllowed => "host not allowed",
         OutcomeClass.InsecureTransportRefused => "insecure transport refused",
+        OutcomeClass.ErrorLogNotEnglish => "error log not in English",
         _ => outcome.ToString(),
     };
 }

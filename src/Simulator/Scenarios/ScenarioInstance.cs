@@ -70,6 +70,13 @@ public sealed partial class ScenarioInstance
     /// <summary>What sp_readerrorlog checks before SQL Server 2022 (the sources disagree; see ReadErrorLogCheck).</summary>
     public ReadErrorLogCheck ReadErrorLogCheck { get; set; } = ReadErrorLogCheck.DocumentedPermission;
 
+    /// <summary>
+    /// The language the engine writes its error log in: a localized SQL Server writes its start-up lines in its own
+    /// language, so an English-only reader must not take them for "no IFI line". The version line is the same in
+    /// every language.
+    /// </summary>
+    public ErrorLogLanguage ErrorLogLanguage { get; set; } = ErrorLogLanguage.English;
+
     /// <summary>Trace flags on globally (start-up -T or DBCC TRACEON(n, -1)), as DBCC TRACESTATUS(-1) lists them.</summary>
     public List<int> GlobalTraceFlags { get; set; } = [];
 
@@ -101,6 +108,18 @@ public enum ReadErrorLogCheck
     DocumentedPermission,
     /// <summary>securityadmin membership only, as the procedure's body says.</summary>
     SecurityAdminRole,
+}
+
+/// <summary>
+/// The error log's language. [U] The non-English start-up lines are this simulator's renderings, not the texts SQL
+/// Server ships (Microsoft does not document them): what matters is that they are not the English ones.
+/// </summary>
+public enum ErrorLogLanguage
+{
+    English,
+    German,
+    French,
+    Japanese,
 }
 
 /// <summary>How the instance answers the client's PRELOGIN encryption request.</summary>

@@ -68,7 +68,29 @@ public sealed class ErrorLogProbeTests
         var snapshot = await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["cycled"]), CancellationToken.None);
 
         Assert.Equal(OutcomeClass.BuildTooOld, snapshot.Probes.Single(p => p.Probe == ProbeNames.ErrorLog).Outcome);
-        Assert.Equal(8, fleet["cycled"].Transcript.TextsOf("rpc").Count(t => t.Contains("sp_readerrorlog", StringComparison.Ordinal)));
+        Assert.Equal(8, fleet["cycled"].Transcript.TextsOf("rpc").Count(t => t.Contains("Database Instant File Initialization", StringComparison.Ordinal)));
+    }
+
+    // A localized SQL Server writes its start-up lines in its own language: the English line is missing though the
+    // build writes one, and neither the state nor "build too old" may be read into that.
+    [Theory]
+    [InlineData("2014-SP2", ErrorLogLanguage.German, false)]
+    [InlineData("2016-RTM", ErrorLogLanguage.French, false)]
+    [InlineData("2016-RTM", ErrorLogLanguage.Japanese, true)]
+    [InlineData("2012-SP3", ErrorLogLanguage.German, false)]
+    public async Task Error_log_in_another_language_leaves_ifi_unknown_saying_why(string profile, ErrorLogLanguage language, bool ifi)
+    {
+        await using var fleet = Fleets.Start(new ScenarioInstance
+        {
+            Name = "localized", Profile = profile, IfiEnabled = ifi, ErrorLogLanguage = language, ErrorLogCyclesSinceStartup = 1,
+        });
+
+        var snapshot = await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["localized"]), CancellationToken.None);
+
+        var errorLog = snapshot.Probes.Single(p => p.Probe == ProbeNames.ErrorLog);
+        Assert.Equal(OutcomeClass.ErrorLogNotEnglish, errorLog.Outcome);
+        Assert.Contains("Error log 1 ", errorLog.Message, StringComparison.Ordinal);
+        Assert.Equal(new IfiObservation(IfiState.Unknown, "error log not in English"), IfiObservation.From(snapshot));
     }
 
     // Published copies of sp_readerrorlog check securityadmin before 2022 (Msg 15003), whatever Microsoft's page says.

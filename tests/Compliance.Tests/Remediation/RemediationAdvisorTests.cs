@@ -190,6 +190,21 @@ public class RemediationAdvisorTests
         Assert.Equal(!writesStartupLine, plan.Steps.Any(s => s.Contains("secpol.msc")));
     }
 
+    // A localized SQL Server's start-up line is translated (sqlserver-reference.md section 2): the advice is the patch
+    // that adds the DMV column, never an English sp_readerrorlog search that finds nothing there.
+    [Fact]
+    public void Error_log_not_in_english_advises_the_patch_and_the_host_not_the_english_search()
+    {
+        var instance = Instance(IfiState.Unknown, major: 13, unknownReason: "error log not in English", productVersion: "13.0.1601.5");
+
+        var plan = PlanFor(instance);
+
+        Assert.Equal((RemediationKind.PatchBuild, "IFI state unknown: the error log is not in English"), (plan.Kind, plan.Title));
+        Assert.Contains(plan.Steps, s => s.Contains("2016 SP1 (13.0.4001)"));
+        Assert.Contains(plan.Steps, s => s.Contains("secpol.msc"));
+        Assert.DoesNotContain(plan.Steps, s => s.Contains("sp_readerrorlog"));
+    }
+
     // Microsoft's IFI page: builds without the DMV column are checked through the start-up line; advice must never
     // send them to a column they lack (Msg 207).
     [Theory]

@@ -53,16 +53,37 @@ internal static class ErrorLogLines
         var at = ServerClock.Local(instance, instance.LastStartupTime);
         var banner = VersionBanner.For(session).Split('\n')[0].Trim();
         yield return new ErrorLogLine(at, "Server", banner);
-        yield return new ErrorLogLine(at, "Server",
-            $"Server process ID is {instance.ProcessId.ToString(CultureInfo.InvariantCulture)}.");
+        var processId = instance.ProcessId.ToString(CultureInfo.InvariantCulture);
+        var english = instance.ErrorLogLanguage == ErrorLogLanguage.English;
+        yield return new ErrorLogLine(at, "Server", english ? $"Server process ID is {processId}." : Localized.ProcessId(instance.ErrorLogLanguage, processId));
         if (session.Profile.LogsIfiAtStartup)
         {
-            var state = instance.IfiEnabled ? "enabled" : "disabled";
-            yield return new ErrorLogLine(at.AddSeconds(1), "Server",
-                $"Database Instant File Initialization: {state}. For security and performance considerations see the " +
-                "topic 'Database Instant File Initialization' in SQL Server Books Online. This is an informational " +
-                "message only. No user action is required.");
+            yield return new ErrorLogLine(at.AddSeconds(1), "Server", english
+                ? $"Database Instant File Initialization: {(instance.IfiEnabled ? "enabled" : "disabled")}. For security and " +
+                  "performance considerations see the topic 'Database Instant File Initialization' in SQL Server Books " +
+                  "Online. This is an informational message only. No user action is required."
+                : Localized.Ifi(instance.ErrorLogLanguage, instance.IfiEnabled));
         }
+    }
+
+    /// <summary>Start-up lines of a localized server (see <see cref="ErrorLogLanguage"/>: the simulator's renderings).</summary>
+    private static class Localized
+    {
+        public static string ProcessId(ErrorLogLanguage language, string id) => language switch
+        {
+            ErrorLogLanguage.German => $"Die Serverprozess-ID ist {id}.",
+            ErrorLogLanguage.French => $"L'ID de processus du serveur est {id}.",
+            _ => $"サーバー プロセス ID は {id} です。",
+        };
+
+        public static string Ifi(ErrorLogLanguage language, bool enabled) => language switch
+        {
+            ErrorLogLanguage.German => $"Sofortige Dateiinitialisierung für Datenbanken: {(enabled ? "aktiviert" : "deaktiviert")}. " +
+                "Dies ist eine Informationsmeldung. Es ist keine Benutzeraktion erforderlich.",
+            ErrorLogLanguage.French => $"Initialisation instantanée des fichiers de base de données : {(enabled ? "activée" : "désactivée")}. " +
+                "Ce message est fourni à titre d'information uniquement. Aucune action de l'utilisateur n'est requise.",
+            _ => $"データベースの瞬時ファイル初期化: {(enabled ? "有効" : "無効")}。これは情報メッセージです。ユーザーの操作は必要ありません。",
+        };
     }
 
     private static IEnumerable<ErrorLogLine> ZeroingLines(ScenarioInstance instance, ScenarioZeroingEntry zeroing)
