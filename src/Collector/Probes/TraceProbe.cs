@@ -1,5 +1,6 @@
 using Dapper;
 using IfiDashboard.Shared.Snapshots;
+using Microsoft.Data.SqlClient;
 
 namespace IfiDashboard.Collector.Probes;
 
@@ -32,14 +33,40 @@ internal static class TraceProbe
             var oldestLocal = await context.Connection.QueryFirstOrDefaultAsync<DateTime?>(
                 context.Command(SqlScripts.TraceWindow, ProbeContext.Parameters(("path", BaseTraceFile(path)))));
             oldest = oldestLocal is { } local ? ServerLocalToUtc(local, utcOffsetMinutes ?? 0) : null;
-            var rows = (await context.Connection.QueryAsync<TraceEventRow>(
-                context.Command(SqlScripts.GrowthEvents, ProbeContext.Parameters(("path", BaseTraceFile(path)), ("since", since))))).AsList();
+            var rows = await ReadGrowthEventsAsync(context, watermarks.TraceFile(context.InstanceId), BaseTraceFile(path), since);
+            watermarks.ReadFrom(context.InstanceId, path);
             context.Ok(ProbeNames.GrowthEvents, utcOffsetMinutes is null ? "Server clock unknown: times assumed to be UTC." : null);
             if (rows.Count > 0) watermarks.Advance(context.InstanceId, rows.Max(r => r.EndTime ?? r.StartTime));
             return rows.Select(r => ToEvent(r, utcOffsetMinutes ?? 0)).ToList();
         });
         return (new DefaultTraceState(true, path, events.Count) { OldestEventAt = oldest }, events);
     }
+
+    /// <summary>
+    /// The growth events since the watermark, from the file that was current at the last read on (fn_trace_gettable
+    /// reads a named rollover file and every later one), or from the whole trace on the first read. A file that has
+    /// aged out since (the trace rolled over more often than it keeps files) is an error there: the whole trace then.
+    /// </summary>
+    static async Task<List<TraceEventRow>> ReadGrowthEventsAsync(ProbeContext context, string? fromFile, string baseFile, DateTime since)
+    {
+        if (fromFile is not null)
+        {
+            try
+            {
+                return await QueryGrowthEventsAsync(context, fromFile, since);
+            }
+            catch (SqlException e) when (!FailureClassifier.IsPermissionFailure(e))
+            {
+                // [U] the error for a rollover file no longer on disk (19049 in the simulator): any such error reads all.
+            }
+        }
+
+        return await QueryGrowthEventsAsync(context, baseFile, since);
+    }
+
+    static async Task<List<TraceEventRow>> QueryGrowthEventsAsync(ProbeContext context, string file, DateTime since) =>
+        (await context.Connection.QueryAsync<TraceEventRow>(
+            context.Command(SqlScripts.GrowthEvents, ProbeContext.Parameters(("path", file), ("since", since))))).AsList();
 
     /// <summary>
     /// sys.traces names the current rollover file (…\log_123.trc); the base name log.trc in the same folder makes

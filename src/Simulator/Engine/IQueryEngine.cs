@@ -17,6 +17,9 @@ public sealed record SessionContext(ScenarioInstance Instance, VersionProfile Pr
 
     /// <summary>The number of transactions this session has begun: the next descriptor.</summary>
     public long TransactionsBegun { get; set; }
+
+    /// <summary>Told the trace files each fn_trace_gettable read, so tests see how much of the trace a poll scans.</summary>
+    public Action<string>? TraceFilesRead { get; init; }
 }
 
 /// <summary>

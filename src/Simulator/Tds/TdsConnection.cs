@@ -210,7 +210,10 @@ internal sealed class TdsConnection(Socket socket, SimulatedInstance instance, I
         _tdsVersion = ClientTdsVersions.Agreed(login.TdsVersion);
         Transcript.Add(TranscriptKinds.Login, $"{account.Name} app={login.AppName} tds=0x{_tdsVersion:X8}");
         var database = string.IsNullOrEmpty(login.Database) ? "master" : login.Database;
-        _session = new SessionContext(Scenario, instance.Profile, account, database);
+        _session = new SessionContext(Scenario, instance.Profile, account, database)
+        {
+            TraceFilesRead = files => Transcript.Add(TranscriptKinds.TraceRead, files),
+        };
         _loginDatabase = database;
         tokens.EnvChange(1, database, "master");
         tokens.Message(new SqlMessage(5701, 2, 0, $"Changed database context to '{database}'."));

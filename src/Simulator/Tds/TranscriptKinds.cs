@@ -17,6 +17,8 @@ public static class TranscriptKinds
     public const string Fault = "fault";
     /// <summary>A MARS session opened (SMP SYN) on a connection that negotiated MARS; the text is its session id.</summary>
     public const string MarsSession = "mars-session";
+    /// <summary>The default trace files an fn_trace_gettable read, oldest first, by file name.</summary>
+    public const string TraceRead = "trace-read";
     /// <summary>The engine or the encoder failed on a request: a bug in the simulator, answered as Msg 50000.</summary>
     public const string SimulatorError = "simulator-error";
 }

@@ -2,6 +2,7 @@ using IfiDashboard.Collector.Probes;
 using IfiDashboard.Collector.Tests.Support;
 using IfiDashboard.Shared.Snapshots;
 using IfiDashboard.Simulator.Scenarios;
+using IfiDashboard.Simulator.Tds;
 
 namespace IfiDashboard.Collector.Tests.Probes;
 
@@ -155,6 +156,46 @@ public sealed class CollectedFactsProbeTests
 
         // The newest event read before (ended at 11:00:00.9) is read again inside the overlap; the 10:00 one is not.
         Assert.Equal([Noon.AddHours(-1), Noon], second.GrowthEvents.Select(e => e.StartTime));
+    }
+
+    // Issue 29: a poll read the whole default trace (up to five files of 20 MB) twice. Now the growth events are read
+    // from the file that was current at the last poll on, and the trace window from the oldest file alone.
+    [Fact]
+    public async Task Second_poll_reads_the_trace_from_the_file_current_at_the_first_on()
+    {
+        var instance = SalesServer();
+        instance.DefaultTrace = new ScenarioDefaultTrace { MaxFiles = 5, EventsPerFile = 1 };
+        await using var fleet = Fleets.Start(instance);
+        var prober = ProberFactory.Create();
+        var registration = ProberFactory.Registration(fleet["sales"]);
+
+        await prober.PollAsync(registration, CancellationToken.None);
+        Assert.Equal(["log_1.trc", "log_1.trc, log_2.trc"], fleet["sales"].Transcript.TextsOf(TranscriptKinds.TraceRead).Order());
+        fleet["sales"].Transcript.Clear();
+        instance.AppendGrowthEvent(new ScenarioGrowthEvent { Database = "Sales", FileName = "Sales", StartTime = Noon, DurationMicroseconds = 1_000_000 });
+        var second = await prober.PollAsync(registration, CancellationToken.None);
+
+        Assert.Equal(["log_1.trc", "log_2.trc, log_3.trc"], fleet["sales"].Transcript.TextsOf(TranscriptKinds.TraceRead).Order());
+        Assert.Equal([Noon.AddHours(-1), Noon], second.GrowthEvents.Select(e => e.StartTime));
+    }
+
+    [Fact]
+    public async Task A_watermark_file_that_aged_out_reads_the_whole_trace_again()
+    {
+        var instance = SalesServer();
+        instance.DefaultTrace = new ScenarioDefaultTrace { MaxFiles = 2, EventsPerFile = 1 };
+        await using var fleet = Fleets.Start(instance);
+        var prober = ProberFactory.Create();
+        var registration = ProberFactory.Registration(fleet["sales"]);
+
+        await prober.PollAsync(registration, CancellationToken.None);
+        instance.AppendGrowthEvent(new ScenarioGrowthEvent { Database = "Sales", FileName = "Sales", StartTime = Noon, DurationMicroseconds = 1_000_000 });
+        instance.AppendGrowthEvent(new ScenarioGrowthEvent { Database = "Sales", FileName = "Sales", StartTime = Noon.AddMinutes(5), DurationMicroseconds = 1_000_000 });
+        var second = await prober.PollAsync(registration, CancellationToken.None);
+
+        // log_2.trc, current at the first poll, has rolled away: log_3 and log_4 are what the trace keeps.
+        Assert.Equal(OutcomeClass.Ok, second.Probes.Single(p => p.Probe == ProbeNames.GrowthEvents).Outcome);
+        Assert.Equal([Noon, Noon.AddMinutes(5)], second.GrowthEvents.Select(e => e.StartTime));
     }
 
     // The trace writes a growth's row when it ends: a long growth appears after a shorter one that started later.

@@ -77,6 +77,7 @@ internal sealed class TraceGetTableFunction(BoundExpr path, BoundExpr? numberFil
         // [U] a disabled default trace may leave old files on disk; the simulator treats them as gone.
         var files = DefaultTraceFiles.For(session.Instance)?.Read(file, count)
                     ?? throw SqlErrors.TraceFileNotFound(file);
+        session.TraceFilesRead?.Invoke(string.Join(", ", files.Select(f => Path.GetFileName(f.Path.Replace('\\', '/')))));
         var instance = session.Instance;
         var databases = DatabaseLayout.For(instance);
         return files.SelectMany(f => f.Events).Select(e =>
