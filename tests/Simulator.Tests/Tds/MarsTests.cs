@@ -1,5 +1,6 @@
+using System.Data.Common;
+using IfiDashboard.Simulator.Hosting;
 using IfiDashboard.Simulator.Tds;
-using Microsoft.Data.SqlClient;
 
 namespace IfiDashboard.Simulator.Tests.Tds;
 
@@ -17,23 +18,10 @@ public sealed class MarsTests
         await using var fleet = TestFleet.StartOne("2019");
         var instance = fleet["sql"];
         await using var connection = await TestFleet.OpenAsync(instance, extra: "Pooling=false;MultipleActiveResultSets=true");
-        await using var databases = new SqlCommand("SELECT name FROM sys.databases ORDER BY database_id", connection);
-        await using var current = new SqlCommand("SELECT DB_NAME()", connection);
 
-        await using var reader = await databases.ExecuteReaderAsync();
-        Assert.True(await reader.ReadAsync());
-        var first = reader.GetString(0);
-        var inBetween = await current.ExecuteScalarAsync();
-        var rest = new List<string>();
-        while (await reader.ReadAsync()) rest.Add(reader.GetString(0));
-
-        Assert.Equal(("master", "master"), (first, inBetween));
-        Assert.Equal(["tempdb", "model", "msdb"], rest);
-        Assert.True(instance.Transcript.TextsOf(TranscriptKinds.MarsSession).Count() >= 2, string.Join("\n", instance.Transcript.Entries));
+        await RunsACommandWhileAReaderIsOpenAsync(connection, instance);
     }
 
-    // The older client is obsolete for applications; here it is a second, independent MARS implementation.
-#pragma warning disable CS0618
     [Fact]
     public async Task System_Data_SqlClient_runs_a_command_while_a_reader_is_open()
     {
@@ -42,10 +30,21 @@ public sealed class MarsTests
         // The older client knows Encrypt=true/false only; true with TrustServerCertificate is TLS without validation.
         var connectionString = $"Server=127.0.0.1,{instance.Port};User ID={TestFleet.Login};Password={TestFleet.Password};" +
             "Encrypt=true;TrustServerCertificate=true;Pooling=false;MultipleActiveResultSets=true";
+        // Obsolete for applications; here it is a second, independent MARS implementation.
+#pragma warning disable CS0618
         await using var connection = new System.Data.SqlClient.SqlConnection(connectionString);
+#pragma warning restore CS0618
         await connection.OpenAsync();
-        await using var databases = new System.Data.SqlClient.SqlCommand("SELECT name FROM sys.databases ORDER BY database_id", connection);
-        await using var current = new System.Data.SqlClient.SqlCommand("SELECT DB_NAME()", connection);
+
+        await RunsACommandWhileAReaderIsOpenAsync(connection, instance);
+    }
+
+    static async Task RunsACommandWhileAReaderIsOpenAsync(DbConnection connection, SimulatedInstance instance)
+    {
+        await using var databases = connection.CreateCommand();
+        databases.CommandText = "SELECT name FROM sys.databases ORDER BY database_id";
+        await using var current = connection.CreateCommand();
+        current.CommandText = "SELECT DB_NAME()";
 
         await using var reader = await databases.ExecuteReaderAsync();
         Assert.True(await reader.ReadAsync());
@@ -58,5 +57,4 @@ public sealed class MarsTests
         Assert.Equal(["tempdb", "model", "msdb"], rest);
         Assert.True(instance.Transcript.TextsOf(TranscriptKinds.MarsSession).Count() >= 2, string.Join("\n", instance.Transcript.Entries));
     }
-#pragma warning restore CS0618
 }
