@@ -150,9 +150,9 @@ internal sealed class TokenWriter(PayloadWriter writer, string serverName, int p
             // UserType is a USHORT before TDS 7.2, a ULONG since.
             if (tdsVersion < ClientTdsVersions.Tds72) writer.UInt16(0); else writer.UInt32(0);
             writer.UInt16((ushort)(column.Nullable ? 0x01 : 0x00));
-            if (IsNText(column))
+            if (IsNText(column) || IsImage(column))
             {
-                ValueEncoder.WriteNTextTypeInfo(writer);
+                if (IsNText(column)) ValueEncoder.WriteNTextTypeInfo(writer); else ValueEncoder.WriteImageTypeInfo(writer);
                 writer.UsVarChar(""); // TableName: one US_VARCHAR before 7.2; an expression has none.
             }
             else
@@ -169,6 +169,7 @@ internal sealed class TokenWriter(PayloadWriter writer, string serverName, int p
             var column = ClientTdsVersions.OnWire(columns[i], tdsVersion);
             var value = ClientTdsVersions.ValueOnWire(columns[i], values[i], tdsVersion);
             if (IsNText(column)) ValueEncoder.WriteNTextValue(writer, value as string ?? value?.ToString());
+            else if (IsImage(column)) ValueEncoder.WriteImageValue(writer, value as byte[]);
             else ValueEncoder.WriteValue(writer, column, value, packetSize - TdsTransport.HeaderLength);
         }
     }
@@ -176,4 +177,8 @@ internal sealed class TokenWriter(PayloadWriter writer, string serverName, int p
     /// <summary>nvarchar(max) for a client without PLP (before TDS 7.2): SQL Server sends it as ntext.</summary>
     bool IsNText(ResultColumn column) =>
         column.Type == SqlType.NVarChar && column.MaxLength < 0 && !ClientTdsVersions.HasPlp(tdsVersion);
+
+    /// <summary>varbinary(max) for a client without PLP: SQL Server sends it as image.</summary>
+    bool IsImage(ResultColumn column) =>
+        column.Type == SqlType.VarBinary && column.MaxLength < 0 && !ClientTdsVersions.HasPlp(tdsVersion);
 }

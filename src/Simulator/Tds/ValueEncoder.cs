@@ -11,7 +11,7 @@ internal static class ValueEncoder
 {
     const byte Int1 = 0x30, Bit = 0x32, Int2 = 0x34, Int4 = 0x38, DateTime = 0x3D, Int8 = 0x7F;
     const byte IntN = 0x26, BitN = 0x68, DateTimeN = 0x6F, DateTime2N = 0x2A, DateTimeOffsetN = 0x2B,
-        DecimalN = 0x6A, NumericN = 0x6C, NVarChar = 0xE7, Variant = 0x62, NText = 0x63, NChar = 0xEF, BigVarChar = 0xA7, BigChar = 0xAF,
+        DecimalN = 0x6A, NumericN = 0x6C, NVarChar = 0xE7, Variant = 0x62, NText = 0x63, Image = 0x22, NChar = 0xEF, BigVarChar = 0xA7, BigChar = 0xAF,
         BigVarBinary = 0xA5, BigBinary = 0xAD, FloatN = 0x6D, MoneyN = 0x6E, DateN = 0x28, TimeN = 0x29, GuidN = 0x24;
     const int VariantMaxLength = 8009;
     static readonly DateTime SqlDateTimeEpoch = new(1900, 1, 1);
@@ -100,6 +100,24 @@ internal static class ValueEncoder
         w.Bytes(new byte[8]);
         w.Int32(checked(text.Length * 2));
         w.Ucs2(text);
+    }
+
+    /// <summary>IMAGE's TYPE_INFO: the type and its LONGLEN maximum (2^31 - 1 bytes); no collation.</summary>
+    public static void WriteImageTypeInfo(PayloadWriter w)
+    {
+        w.Byte(Image);
+        w.Int32(0x7FFFFFFF);
+    }
+
+    /// <summary>An IMAGE value: a 16-byte text pointer and 8-byte timestamp, then the LONGLEN-prefixed bytes; NULL has no pointer.</summary>
+    public static void WriteImageValue(PayloadWriter w, byte[]? bytes)
+    {
+        if (bytes is null) { w.Byte(0); return; }
+        w.Byte(16);
+        w.Bytes(new byte[16]);
+        w.Bytes(new byte[8]);
+        w.Int32(bytes.Length);
+        w.Bytes(bytes);
     }
 
     /// <param name="packetBody">Payload bytes per packet: the response payload is split every this many bytes.</param>

@@ -113,6 +113,21 @@ public sealed class DocumentedColumnsTests
         ],
     };
 
+    // Learn + "system-stored-procedures/sp-trace-setevent-transact-sql": the trace's columns by column id, the order
+    // fn_trace_gettable returns them in.
+    public static readonly string[] TraceColumns =
+    [
+        "TextData", "BinaryData", "DatabaseID", "TransactionID", "LineNumber", "NTUserName", "NTDomainName", "HostName",
+        "ClientProcessID", "ApplicationName", "LoginName", "SPID", "Duration", "StartTime", "EndTime", "Reads", "Writes",
+        "CPU", "Permissions", "Severity", "EventSubClass", "ObjectID", "Success", "IndexID", "IntegerData", "ServerName",
+        "EventClass", "ObjectType", "NestLevel", "State", "Error", "Mode", "Handle", "ObjectName", "DatabaseName",
+        "FileName", "OwnerName", "RoleName", "TargetUserName", "DBUserName", "LoginSid", "TargetLoginName",
+        "TargetLoginSid", "ColumnPermissions", "LinkedServerName", "ProviderName", "MethodName", "RowCounts", "RequestID",
+        "XactSequence", "EventSequence", "BigintData1", "BigintData2", "GUID", "IntegerData2", "ObjectID2", "Type",
+        "OwnerID", "ParentName", "IsSystem", "Offset", "SourceDatabaseID", "SqlHandle", "SessionLoginName", "PlanHandle",
+        "GroupID",
+    ];
+
     public static TheoryData<string> Views => [.. Documented.Keys];
 
     [Theory]
@@ -127,6 +142,22 @@ public sealed class DocumentedColumnsTests
         var columns = await reader.GetColumnSchemaAsync();
 
         Assert.Equal(Documented[view], columns.Select(c => c.ColumnName));
+    }
+
+    [Fact]
+    public async Task SqlClient_select_star_from_fn_trace_gettable_returns_every_trace_column_in_column_id_order()
+    {
+        await using var fleet = TestFleet.StartOne("2022");
+        await using var connection = await TestFleet.OpenAsync(fleet["sql"]);
+        await using var path = new SqlCommand("SELECT path FROM sys.traces", connection);
+        var current = (string)(await path.ExecuteScalarAsync())!;
+        await using var command = new SqlCommand("SELECT * FROM sys.fn_trace_gettable(@path, DEFAULT)", connection);
+        command.Parameters.AddWithValue("@path", current[..(current.LastIndexOf('\\') + 1)] + "log.trc");
+
+        await using var reader = await command.ExecuteReaderAsync();
+        var columns = await reader.GetColumnSchemaAsync();
+
+        Assert.Equal(TraceColumns, columns.Select(c => c.ColumnName));
     }
 
     // Types and nullability the pages document where the simulator used to send another type.

@@ -44,6 +44,23 @@ public sealed class DownLevelClientTests
         Assert.Equal(StartTimeText, result.FirstRow(0)[0]);
     }
 
+    // Before TDS 7.2 there is no PLP ([MS-TDS] 2.2.5.2.3): nvarchar(max) and varbinary(max) travel as ntext and image,
+    // which fn_trace_gettable's TextData and BinaryData are on a real server anyway.
+    [Fact]
+    public async Task Jtds_reads_the_trace_max_columns_as_ntext_and_image()
+    {
+        await using var fleet = TestFleet.StartOne("2019", i => i.GrowthEvents =
+            [new ScenarioGrowthEvent { Database = "master", FileName = "master", StartTime = new(2026, 11, 10, 1, 0, 0, TimeSpan.Zero), DurationMicroseconds = 1_000 }]);
+        const string trace = @"C:\Program Files\Microsoft SQL Server\MSSQL15.MSSQLSERVER\MSSQL\Log\log.trc";
+
+        var result = await ScriptedClient.JtdsAsync(fleet["sql"].Port, $"sql SELECT * FROM sys.fn_trace_gettable(N'{trace}', DEFAULT)\n");
+
+        Assert.Empty(result.Errors);
+        Assert.Equal(DocumentedColumnsTests.TraceColumns.Length, result.ColumnTypes(0).Count);
+        Assert.Equal(("ntext", "image", "image"), (result.ColumnTypes(0)[0], result.ColumnTypes(0)[1], result.ColumnTypes(0)[40]));
+        Assert.Equal("master", result.FirstRow(0)[34]?.ToString());
+    }
+
     // tedious's encrypt: false offers ENCRYPT_NOT_SUP; a Force Encryption server answers ENCRYPT_REQ and the client ends.
     [Fact]
     public async Task Force_encryption_answers_encrypt_req_to_tedious_without_tls()
