@@ -28,6 +28,12 @@ public sealed partial class ScenarioInstance
     /// for a standalone instance. Set, SERVERPROPERTY('IsClustered') is 1 and the services DMV says is_clustered 'Y'.
     /// </summary>
     public IReadOnlyList<string> ClusterNodes { get; set; } = [];
+
+    /// <summary>
+    /// Folders a volume of its own is mounted at (NTFS mount points, Linux mounts), e.g. <c>D:\Data\Sales</c>: a file
+    /// under one is on that volume in sys.dm_os_volume_stats, any other on its drive (or "/").
+    /// </summary>
+    public IReadOnlyList<string> MountPoints { get; set; } = [];
     public EncryptionSupport Encryption { get; set; } = EncryptionSupport.Optional;
     public List<ScenarioLogin> Logins { get; set; } = [];
     public ScenarioFaults Faults { get; set; } = new();

@@ -76,6 +76,13 @@ public sealed class DocumentedColumnsTests
             "key_algorithm", "key_length", "encryptor_thumbprint", "encryptor_type", "percent_complete",
             "encryption_state_desc", "encryption_scan_state", "encryption_scan_state_desc", "encryption_scan_modify_date",
         ],
+        // Learn + "system-dynamic-management-views/sys-dm-os-volume-stats-transact-sql" (a function: master's data file)
+        ["sys.dm_os_volume_stats(1, 1)"] =
+        [
+            "database_id", "file_id", "volume_mount_point", "volume_id", "logical_volume_name", "file_system_type",
+            "total_bytes", "available_bytes", "supports_compression", "supports_alternate_streams", "supports_sparse_files",
+            "is_read_only", "is_compressed",
+        ],
         // Learn + "system-catalog-views/sys-traces-transact-sql"
         ["sys.traces"] =
         [

@@ -54,7 +54,8 @@ internal static class SelectCompiler
 
         VirtualTable? table = source.Arguments is null
             ? VirtualCatalog.Find(parts, session)
-            : TraceGetTableFunction.Names(parts) ? TraceGetTableFunction.Bind(source, scope) : null;
+            : TraceGetTableFunction.Names(parts) ? TraceGetTableFunction.Bind(source, scope)
+            : VolumeStatsFunction.Names(parts) ? VolumeStatsFunction.Bind(source, scope) : null;
         if (table is null)
         {
             throw SqlErrors.InvalidObject(source.WrittenName, source.Line, unknownToSimulator: true);

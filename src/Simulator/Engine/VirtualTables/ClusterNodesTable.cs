@@ -25,16 +25,7 @@ internal sealed class ClusterNodesTable : VirtualTable
 
     public override IReadOnlyList<ResultColumn> Columns(VersionProfile profile) => Shape;
 
-    // As for the services DMV, the stricter reading of 2022 is modelled: only the new permission (or sysadmin,
-    // CONTROL SERVER) passes there.
-    public override IReadOnlyList<SqlMessage>? Authorize(SessionContext session)
-    {
-        var required = session.Profile.Major >= 16 ? "VIEW SERVER PERFORMANCE STATE" : "VIEW SERVER STATE";
-        string[] sufficient = ["sysadmin", "CONTROL SERVER", required];
-        var granted = session.Login.Permissions.Any(p =>
-            sufficient.Any(s => string.Equals(p.Trim(), s, StringComparison.OrdinalIgnoreCase)));
-        return granted ? null : SqlErrors.PermissionDenied(required);
-    }
+    public override IReadOnlyList<SqlMessage>? Authorize(SessionContext session) => Permissions.PerformanceState(session);
 
     public override IEnumerable<object?[]> Rows(SessionContext session) =>
         session.Instance.ClusterNodes.Select((node, i) => new object?[] { node, 0, "up", i == 0 });
