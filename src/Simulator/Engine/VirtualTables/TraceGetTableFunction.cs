@@ -107,27 +107,13 @@ internal sealed class TraceGetTableFunction(BoundExpr path, BoundExpr? numberFil
 
     public override IReadOnlyList<ResultColumn> Columns(VersionProfile profile) => Shape;
 
-    public static bool Names(IReadOnlyList<string> parts) =>
-        string.Equals(parts[^1], FunctionName, StringComparison.OrdinalIgnoreCase)
-        && (parts.Count == 1 || string.Equals(parts[^2], "sys", StringComparison.OrdinalIgnoreCase));
+    public static bool Names(IReadOnlyList<string> parts) => SystemFunctionCall.Names(parts, FunctionName);
 
     /// <summary>Binds the two arguments; DEFAULT (or NULL) as number_files reads every later rollover file.</summary>
     public static TraceGetTableFunction Bind(TableSource source, BindScope scope)
     {
-        var arguments = source.Arguments!;
-        if (arguments.Count < 2 || arguments[0] is DefaultArgument)
-        {
-            throw SqlErrors.ArgumentsNotSupplied(FunctionName, source.Line);
-        }
-
-        if (arguments.Count > 2)
-        {
-            throw SqlErrors.TooManyArguments(FunctionName, source.Line);
-        }
-
-        var path = ExpressionBinder.Bind(arguments[0], scope);
-        var count = arguments[1] is DefaultArgument ? null : ExpressionBinder.Bind(arguments[1], scope);
-        return new TraceGetTableFunction(path, count);
+        var arguments = SystemFunctionCall.BindArguments(source, scope, FunctionName, count: 2, firstOptional: 1);
+        return new TraceGetTableFunction(arguments[0]!, arguments[1]);
     }
 
     public override IReadOnlyList<SqlMessage>? Authorize(SessionContext session) =>

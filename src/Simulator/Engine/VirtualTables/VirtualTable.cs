@@ -1,3 +1,5 @@
+using IfiDashboard.Simulator.Engine.Binding;
+using IfiDashboard.Simulator.Engine.Parsing;
 using IfiDashboard.Simulator.Results;
 using IfiDashboard.Simulator.Scenarios;
 
@@ -41,6 +43,35 @@ internal abstract class VirtualTable
     /// </summary>
     protected static int CatalogMajor(VersionProfile profile) =>
         profile.EngineEdition is 5 or 8 ? int.MaxValue : profile.Major;
+}
+
+/// <summary>The FROM-clause calling of a table-valued system function, sys.name(arguments): its name and arguments.</summary>
+internal static class SystemFunctionCall
+{
+    /// <summary>True for name or sys.name.</summary>
+    public static bool Names(IReadOnlyList<string> parts, string name) =>
+        string.Equals(parts[^1], name, StringComparison.OrdinalIgnoreCase)
+        && (parts.Count == 1 || string.Equals(parts[^2], "sys", StringComparison.OrdinalIgnoreCase));
+
+    /// <summary>
+    /// Binds exactly <paramref name="count"/> arguments; from <paramref name="firstOptional"/> on, DEFAULT is allowed and
+    /// binds to null. Too few (or DEFAULT where a value is needed) is Msg 216, too many Msg 8144, as SQL Server answers.
+    /// </summary>
+    public static BoundExpr?[] BindArguments(TableSource source, BindScope scope, string name, int count, int firstOptional)
+    {
+        var arguments = source.Arguments!;
+        if (arguments.Count < count || arguments.Take(firstOptional).Any(a => a is DefaultArgument))
+        {
+            throw SqlErrors.ArgumentsNotSupplied(name, source.Line);
+        }
+
+        if (arguments.Count > count)
+        {
+            throw SqlErrors.TooManyArguments(name, source.Line);
+        }
+
+        return [.. arguments.Select(a => a is DefaultArgument ? null : ExpressionBinder.Bind(a, scope))];
+    }
 }
 
 /// <summary>A column of a documented list, with the major version that added it (0: every build the simulator plays).</summary>

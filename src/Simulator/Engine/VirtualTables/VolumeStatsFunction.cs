@@ -44,24 +44,12 @@ internal sealed class VolumeStatsFunction(BoundExpr databaseId, BoundExpr fileId
 
     public override IReadOnlyList<ResultColumn> Columns(VersionProfile profile) => Shape;
 
-    public static bool Names(IReadOnlyList<string> parts) =>
-        string.Equals(parts[^1], FunctionName, StringComparison.OrdinalIgnoreCase)
-        && (parts.Count == 1 || string.Equals(parts[^2], "sys", StringComparison.OrdinalIgnoreCase));
+    public static bool Names(IReadOnlyList<string> parts) => SystemFunctionCall.Names(parts, FunctionName);
 
     public static VolumeStatsFunction Bind(TableSource source, BindScope scope)
     {
-        var arguments = source.Arguments!;
-        if (arguments.Count < 2 || arguments.Any(a => a is DefaultArgument))
-        {
-            throw SqlErrors.ArgumentsNotSupplied(FunctionName, source.Line);
-        }
-
-        if (arguments.Count > 2)
-        {
-            throw SqlErrors.TooManyArguments(FunctionName, source.Line);
-        }
-
-        return new VolumeStatsFunction(ExpressionBinder.Bind(arguments[0], scope), ExpressionBinder.Bind(arguments[1], scope));
+        var arguments = SystemFunctionCall.BindArguments(source, scope, FunctionName, count: 2, firstOptional: 2);
+        return new VolumeStatsFunction(arguments[0]!, arguments[1]!);
     }
 
     public override IReadOnlyList<SqlMessage>? Authorize(SessionContext session) => Permissions.PerformanceState(session);
