@@ -55,9 +55,10 @@ internal static class TraceProbe
             {
                 return await QueryGrowthEventsAsync(context, fromFile, since);
             }
-            catch (SqlException e) when (!FailureClassifier.IsPermissionFailure(e))
+            catch (SqlException e) when (e.Number != -2 && e.Class < 20 && !FailureClassifier.IsPermissionFailure(e))
             {
-                // [U] the error for a rollover file no longer on disk (19049 in the simulator): any such error reads all.
+                // [U] the error for a rollover file no longer on disk (19049 in the simulator): any error the server
+                // answers reads all. A timeout, a broken connection or a refusal is the probe's failure, not retried.
             }
         }
 
