@@ -1,5 +1,7 @@
 using System.Text.Json.Serialization;
+using IfiDashboard.Server.Api.OpenApi;
 using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Shared.Inventory;
 
 namespace IfiDashboard.Server.Api.Inventory;
 
@@ -24,6 +26,7 @@ public sealed record InstanceInput
     public string? Owner { get; init; }
     public List<string?>? Tags { get; init; }
     /// <summary>Mandatory (default), Optional or Strict.</summary>
+    [ApiValues(typeof(EncryptMode))]
     public string? Encrypt { get; init; }
     public bool? TrustServerCertificate { get; init; }
     public string? HostNameInCertificate { get; init; }
@@ -58,7 +61,7 @@ public sealed record SyncResponse(
 public sealed record ExistingRegistration(long Id, string Name, string Link);
 
 /// <summary>A PUT's outcome: "created", "updated" or "unchanged", and the instance as stored.</summary>
-public sealed record PutInstanceResponse(string Result, InstanceResource Instance);
+public sealed record PutInstanceResponse([property: ApiValues("created", "updated", "unchanged")] string Result, InstanceResource Instance);
 
 public sealed record InstancePage(IReadOnlyList<InstanceResource> Items, string? NextCursor);
 
@@ -73,7 +76,7 @@ public sealed record InstanceResource(
     string Environment,
     string? Owner,
     IReadOnlyList<string> Tags,
-    string Encrypt,
+    [property: ApiValues(typeof(EncryptMode))] string Encrypt,
     bool TrustServerCertificate,
     string? HostNameInCertificate,
     string? ServerCertificatePath,

@@ -23,6 +23,13 @@ public sealed record InstanceListParameters
     [Description("true to list retired instances too; default false.")]
     public string? IncludeRetired { get; init; }
 
+    [Description("Only instances registered, changed or retired at or after this ISO-8601 date or time (a date is midnight UTC).")]
+    public string? UpdatedSince { get; init; }
+
+    [Description("The order of the pages: id (default), name (ignoring case) or updatedAt (oldest change first). Each ends with the id.")]
+    [OpenApi.ApiValues("id", "name", "updatedAt")]
+    public string? Sort { get; init; }
+
     [Description("Page size, 1 to 500; default 100.")]
     public string? Limit { get; init; }
 

@@ -17,7 +17,7 @@ public static class InstancesApi
         group.MapGet("", ListAsync)
             .RequireScope(ApiScopes.Read)
             .WithName("ListInstances")
-            .WithSummary("List instances with filters and cursor paging (id order); ETag / If-None-Match.")
+            .WithSummary("List instances with filters, a sort (id, name or updatedAt) and cursor paging; ETag / If-None-Match.")
             .Produces<InstancePage>()
             .Produces(StatusCodes.Status304NotModified)
             .ProducesValidationProblem()
@@ -74,7 +74,7 @@ public static class InstancesApi
 
         var rows = await queries.ListAsync(filter, cancellationToken);
         var page = rows.Take(filter.Limit).ToList();
-        var nextCursor = rows.Count > filter.Limit ? PageCursor.Encode(page[^1].Registration.Id) : null;
+        var nextCursor = rows.Count > filter.Limit ? PageCursor.Encode(filter.Sort, page[^1]) : null;
         var etag = EntityTags.ForPage(page, nextCursor);
         context.Response.Headers.ETag = etag;
         if (EntityTags.NoneMatchHits(context.Request, etag))

@@ -1,0 +1,25 @@
+namespace IfiDashboard.Server.Api.OpenApi;
+
+/// <summary>
+/// The values a string field of the API takes, for the OpenAPI document (<see cref="ContractSchemaTransformer"/>):
+/// an enumeration's names (as <c>ToString()</c> writes them), or the listed words.
+/// </summary>
+[AttributeUsage(AttributeTargets.Property)]
+public sealed class ApiValuesAttribute : Attribute
+{
+    public ApiValuesAttribute(Type enumeration) => Values = Enum.GetNames(enumeration);
+
+    public ApiValuesAttribute(params string[] values) => Values = values;
+
+    public IReadOnlyList<string> Values { get; }
+}
+
+/// <summary>
+/// A field kept under an old name until v2 (docs/api.md): the document marks it deprecated and names the field
+/// that replaces it.
+/// </summary>
+[AttributeUsage(AttributeTargets.Property)]
+public sealed class DeprecatedAliasAttribute(string replacement) : Attribute
+{
+    public string Replacement { get; } = replacement;
+}
