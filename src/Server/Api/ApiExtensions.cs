@@ -59,6 +59,7 @@ public static class ApiExtensions
             options.AddDocumentTransformer<ApiKeySecurityTransformer>();
             options.AddOperationTransformer<ApiKeySecurityTransformer>();
             options.AddOperationTransformer<ContractOperationTransformer>();
+            options.AddDocumentTransformer<ContractDocumentTransformer>();
             options.AddSchemaTransformer<ContractSchemaTransformer>();
         });
         // The document's schemas follow these options: bodies are read with ApiJson.Strict, which refuses numbers in

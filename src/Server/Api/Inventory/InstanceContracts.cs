@@ -49,13 +49,35 @@ public sealed record SyncRequest
     public bool? RetireMissing { get; init; }
 }
 
-/// <summary>External keys by what the sync did (or on a dry run would do) to them.</summary>
+/// <summary>
+/// External keys by what the sync did (or on a dry run would do) to them; with <c>mode=partial</c>, the items it left
+/// out in <c>rejected</c> (always empty otherwise: all or nothing refuses the whole request instead).
+/// </summary>
 public sealed record SyncResponse(
     bool DryRun,
     IReadOnlyList<string> Created,
     IReadOnlyList<string> Updated,
     IReadOnlyList<string> Retired,
-    IReadOnlyList<string> Unchanged);
+    IReadOnlyList<string> Unchanged,
+    IReadOnlyList<RejectedSyncItem> Rejected);
+
+/// <summary>
+/// An item a partial sync left out: its index in <c>instances</c>, its key when readable, 400 (a broken rule) or 409
+/// (a name or server in use), and the errors by path (<c>instances[3].port</c>) as a problem document gives them.
+/// </summary>
+public sealed record RejectedSyncItem(int Index, string? ExternalKey, int Status,
+    IReadOnlyDictionary<string, string[]> Errors);
+
+/// <summary>The sync's query parameters, declared for the OpenAPI document (the handler reads the query itself).</summary>
+public sealed record SyncParameters
+{
+    public const string AllOrNothing = "all";
+    public const string Partial = "partial";
+
+    [System.ComponentModel.Description("all (the default): one rejected item rejects the request; partial: store the valid items and report the others.")]
+    [ApiValues(AllOrNothing, Partial)]
+    public string? Mode { get; init; }
+}
 
 /// <summary>A registration in the way of a refused write: its id, name and the dashboard's page of it.</summary>
 public sealed record ExistingRegistration(long Id, string Name, string Link);

@@ -1,3 +1,5 @@
+using Microsoft.OpenApi;
+
 namespace IfiDashboard.Server.Api.OpenApi;
 
 /// <summary>
@@ -22,4 +24,14 @@ public sealed class ApiValuesAttribute : Attribute
 public sealed class DeprecatedAliasAttribute(string replacement) : Attribute
 {
     public string Replacement { get; } = replacement;
+}
+
+/// <summary>
+/// The JSON type of a query parameter the handler reads from the raw query (so that a bad value is a problem naming
+/// it): the document gives its real type, which binding it would have needed.
+/// </summary>
+[AttributeUsage(AttributeTargets.Property)]
+public sealed class ApiTypeAttribute(JsonSchemaType type) : Attribute
+{
+    public JsonSchemaType Type { get; } = type;
 }

@@ -8,7 +8,8 @@ namespace IfiDashboard.Server.Api.OpenApi;
 
 /// <summary>
 /// What the schema generator cannot see in a string: the values an enumerated field takes
-/// (<see cref="ApiValuesAttribute"/>) and the fields kept as deprecated aliases (<see cref="DeprecatedAliasAttribute"/>).
+/// (<see cref="ApiValuesAttribute"/>), the type of a query parameter read by hand (<see cref="ApiTypeAttribute"/>) and
+/// the fields kept as deprecated aliases (<see cref="DeprecatedAliasAttribute"/>).
 /// The API writes enumerations as their names through strings, so a generated client gets a union type only from here.
 /// </summary>
 internal sealed class ContractSchemaTransformer : IOpenApiSchemaTransformer
@@ -28,6 +29,9 @@ internal sealed class ContractSchemaTransformer : IOpenApiSchemaTransformer
             if (schema.Type?.HasFlag(JsonSchemaType.Null) == true)
                 schema.Enum.Add(null!);
         }
+
+        if (Attribute<ApiTypeAttribute>(attributes) is { } type)
+            schema.Type = type.Type;
 
         if (Attribute<DeprecatedAliasAttribute>(attributes) is { } alias)
         {

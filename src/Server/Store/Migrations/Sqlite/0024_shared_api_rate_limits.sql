@@ -1,8 +1,3 @@
--- IfiDashboard store: each API key's requests in its current window (Api:RateLimit), counted in the store so that
--- every server on it shares the key's limit instead of allowing it once per server (docs/api.md, "Rate limits"). A
--- partition is a key's id (or a signed-in person's, or an address); a window opens with its first request.
-CREATE TABLE api_rate_windows (
-    partition_key TEXT    NOT NULL PRIMARY KEY,
-    window_start  TEXT    NOT NULL,
-    requests      INTEGER NOT NULL
-);
+-- IfiDashboard store: nothing on SQLite. PostgreSQL's 0024 keeps each API key's requests in its window in the store, so
+-- that servers sharing it share the key's limit; a SQLite store has one server (docs/deployment.md), which counts in
+-- its own memory, so that an API read never waits for the store's one writer (docs/api.md, "Rate limits").

@@ -112,3 +112,35 @@ internal sealed class ContractOperationTransformer : IOpenApiOperationTransforme
         response.Headers.TryAdd(name, new OpenApiHeader { Description = description, Schema = new OpenApiSchema { Type = type } });
     }
 }
+
+/// <summary>
+/// The document-wide part of the contract: tags described for the reference page and generated clients, and server
+/// URLs without the trailing slash the request's base address gives (a client joins them with paths that start with one).
+/// </summary>
+internal sealed class ContractDocumentTransformer : IOpenApiDocumentTransformer
+{
+    static readonly Dictionary<string, string> TagDescriptions = new(StringComparer.Ordinal)
+    {
+        ["Inventory"] = "The instances a CMDB registers, updates, syncs and retires, keyed by its external key.",
+        ["Compliance"] = "The latest fleet assessment: summary, each instance's status with its reasons, time lost, restore risk, export.",
+        ["Changes"] = "The changes feed: inventory, compliance status and IFI timeline changes after a cursor.",
+        ["API keys"] = "Keys and their scopes (admin).",
+        ["Audit"] = "The audit log and the counts of refused requests (audit:read).",
+        ["Reports"] = "The auditors' evidence report of a period, signed.",
+        ["Remediation"] = "Remediation packs: the script and change plan that grant or revoke the privilege.",
+        ["Collectors"] = "The collectors heard from, standalone or embedded (admin).",
+        ["Collector"] = "The API standalone collectors use: lease due instances, deliver snapshots, complete leases.",
+    };
+
+    public Task TransformAsync(OpenApiDocument document, OpenApiDocumentTransformerContext context, CancellationToken cancellationToken)
+    {
+        foreach (var server in document.Servers ?? [])
+            if (server.Url is { Length: > 1 } url && url.EndsWith('/'))
+                server.Url = url.TrimEnd('/');
+        foreach (var tag in document.Tags ?? new HashSet<OpenApiTag>())
+            if (tag.Name is { } name && TagDescriptions.TryGetValue(name, out var description))
+                tag.Description ??= description;
+        return Task.CompletedTask;
+    }
+}
+
