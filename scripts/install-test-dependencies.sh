@@ -7,6 +7,8 @@
 #   nodejs, npm, oidc-provider  the OpenID Connect provider the sign-in tests run on loopback (tests/OidcProvider)
 #   axe-core                    the accessibility rules the browser tests run on every page (tests/Accessibility)
 #   tedious                  Node.js's TDS driver, a second independent client for the simulator's tests (tests/TdsClients)
+#   @redocly/cli, openapi-typescript, openapi-fetch, typescript  lint /openapi/v1.json and generate the TypeScript client
+#                            the API contract's tests drive against the server (tests/ApiContract)
 #   libjtds-java, default-jdk-headless  jTDS, a JDBC driver, and the JDK that runs its script from source
 #                            (tests/TdsClients/JtdsScript.java): a third independent client for the simulator's tests
 #   python3-pymssql          pymssql on FreeTDS's db-lib (tests/TdsClients/dblib_script.py), a fourth
@@ -57,6 +59,12 @@ clients="$(dirname "$0")/../tests/TdsClients"
 if [ ! -d "$clients/node_modules/tedious" ]; then
   echo "Installing tedious for the simulator's client tests"
   (cd "$clients" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+contract="$(dirname "$0")/../tests/ApiContract"
+if [ ! -f "$contract/node_modules/openapi-typescript/bin/cli.js" ] || [ ! -f "$contract/node_modules/@redocly/cli/bin/cli.js" ]; then
+  echo "Installing redocly and openapi-typescript for the API contract's tests"
+  (cd "$contract" && npm ci --no-audit --no-fund --loglevel=error)
 fi
 
 root="$(cd "$(dirname "$0")/.." && pwd)"

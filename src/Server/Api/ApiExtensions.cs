@@ -14,6 +14,7 @@ using IfiDashboard.Server.Api.OpenApi;
 using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Store.ApiKeys;
 using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Server.Store.RateLimits;
 using Microsoft.AspNetCore.Authentication;
 using Microsoft.AspNetCore.OpenApi;
 
@@ -51,20 +52,24 @@ public static class ApiExtensions
                     || (ApiScopes.RoleFor(scope) is { } role && context.User.HasAtLeast(role))));
 
         services.AddIfiComplianceApi();
-        services.AddIfiApiRateLimiting();
+        services.AddSingleton<RateLimitCounters>();
         // The document itself is registered with the collector API (AddOpenApi); this adds the key scheme to it.
         services.Configure<OpenApiOptions>("v1", options =>
         {
             options.AddDocumentTransformer<ApiKeySecurityTransformer>();
             options.AddOperationTransformer<ApiKeySecurityTransformer>();
+            options.AddOperationTransformer<ContractOperationTransformer>();
+            options.AddDocumentTransformer<ContractDocumentTransformer>();
+            options.AddSchemaTransformer<ContractSchemaTransformer>();
         });
+        // The document's schemas follow these options: bodies are read with ApiJson.Strict, which refuses numbers in
+        // strings, so the document must not promise them (the web defaults would type each number integer-or-string).
+        services.ConfigureHttpJsonOptions(options => options.SerializerOptions.NumberHandling = ApiJson.Strict.NumberHandling);
         return services;
     }
 
     public static WebApplication MapIfiApi(this WebApplication app)
     {
-        // Authentication and authorization run before this (the host adds them first), so the limiter sees the key.
-        app.UseRateLimiter();
         // Responses the framework ends without a body under /api/v1 (415 from content-type matching, 404, 405)
         // become problem documents too, so an API client always sees why.
         app.UseWhen(context => context.Request.Path.StartsWithSegments("/api/v1"), branch => branch.UseStatusCodePages());
@@ -75,7 +80,8 @@ public static class ApiExtensions
             options.DocumentTitle = "IfiDashboard API reference";
         });
 
-        var api = app.MapGroup("/api/v1").RequireRateLimiting(ApiRateLimiting.PolicyName);
+        // An endpoint filter runs after authentication and authorization, so the limit is counted against the key.
+        var api = app.MapGroup("/api/v1").AddEndpointFilter<ApiRateLimiting>();
         api.MapInstancesApi();
         api.MapApiKeysApi();
         api.MapComplianceApi();

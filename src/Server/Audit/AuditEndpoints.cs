@@ -9,6 +9,8 @@ using IfiDashboard.Server.Api.Http;
 using IfiDashboard.Server.Api.Inventory;
 using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Store.Audit;
+using IfiDashboard.Server.Api.OpenApi;
+using Microsoft.OpenApi;
 
 namespace IfiDashboard.Server.Audit;
 
@@ -154,5 +156,6 @@ public sealed record AuditParameters
     public string? Before { get; init; }
 
     [Description("Most entries in one answer, 1 to 500; default 100.")]
+    [ApiType(JsonSchemaType.Integer)]
     public string? Limit { get; init; }
 }

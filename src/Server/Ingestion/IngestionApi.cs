@@ -46,7 +46,8 @@ public static class IngestionApi
 
     public static IEndpointRouteBuilder MapIfiIngestionApi(this IEndpointRouteBuilder app)
     {
-        app.MapOpenApi().RequireAuthorization(ApiScopes.PolicyName(ApiScopes.Read));
+        // With the scope's metadata the API key scheme answers for it, so a key with `read` fetches the contract.
+        app.MapOpenApi().RequireScope(ApiScopes.Read);
         // Collectors present their key to ApiKeyFilter, not to the dashboard's sign-in (docs/security.md).
         var group = app.MapGroup("/api/v1/collector")
             .WithTags("Collector")

@@ -22,6 +22,12 @@ internal static class StoreDump
     /// </summary>
     const string RetentionLease = "retention_lease";
 
+    /// <summary>
+    /// Each key's requests in its rate-limit window: every API request counts, a refused one too, as the limit must;
+    /// it holds a key's id and a count, never a key.
+    /// </summary>
+    const string ApiRateWindows = "api_rate_windows";
+
     /// <param name="except">Tables left out, e.g. <see cref="AuditLog"/> when comparing before and after a refusal.</param>
     public static async Task<string> AllTextAsync(IServiceProvider services, params string[] except)
     {
@@ -40,7 +46,7 @@ internal static class StoreDump
             : "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%';")).ToList();
         if (!tables.Contains("instances")) throw new InvalidOperationException("The dump found no store tables.");
         var text = new StringBuilder();
-        foreach (var table in tables.Where(t => t != RetentionLease && !except.Contains(t) && !(t == RefusalCounts && except.Contains(AuditLog))))
+        foreach (var table in tables.Where(t => t != RetentionLease && t != ApiRateWindows && !except.Contains(t) && !(t == RefusalCounts && except.Contains(AuditLog))))
         {
             // Table names come from the catalogue, not from input. Rows sorted: PostgreSQL returns them in heap order,
             // which an update that rewrites a row with the same values (a background assessment) changes.

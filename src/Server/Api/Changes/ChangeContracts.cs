@@ -1,3 +1,5 @@
+using IfiDashboard.Server.Api.OpenApi;
+
 namespace IfiDashboard.Server.Api.Changes;
 
 /// <summary>
@@ -14,16 +16,22 @@ public sealed record ChangePage(IReadOnlyList<ChangeEntry> Items, string NextCur
 /// <item><c>inventory</c>: <c>created</c>, <c>updated</c> or <c>retired</c>, with the instance's version.</item>
 /// </list>
 /// <c>id</c> is unique across the feed and stable: a client can use it to ignore an entry it already holds.
+/// <c>displayName</c> is the registration's name; <c>instanceName</c> is its deprecated alias (until v2), since in
+/// /api/v1 an instance name is a SQL Server named instance.
 /// </summary>
 public sealed record ChangeEntry(
     string Id,
-    string Kind,
+    [property: ApiValues("status", "timeline", "inventory")] string Kind,
     string Change,
     DateTimeOffset At,
     long InstanceId,
-    string InstanceName,
+    string DisplayName,
     string? ExternalKey,
     string? OldValue,
     string? NewValue,
     long? Version,
-    string? Detail);
+    string? Detail)
+{
+    [DeprecatedAlias("displayName")]
+    public string InstanceName => DisplayName;
+}

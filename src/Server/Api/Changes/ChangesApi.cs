@@ -4,6 +4,8 @@ using IfiDashboard.Server.Api.Compliance;
 using IfiDashboard.Server.Api.Http;
 using IfiDashboard.Server.Api.Inventory;
 using IfiDashboard.Server.Store.Changes;
+using IfiDashboard.Server.Api.OpenApi;
+using Microsoft.OpenApi;
 
 namespace IfiDashboard.Server.Api.Changes;
 
@@ -53,5 +55,6 @@ public sealed record ChangesParameters
     public string? Since { get; init; }
 
     [Description("Most entries in one answer, 1 to 1000; default 100.")]
+    [ApiType(JsonSchemaType.Integer)]
     public string? Limit { get; init; }
 }

@@ -1,5 +1,7 @@
 using System.ComponentModel;
 using IfiDashboard.Server.Api.Http;
+using IfiDashboard.Server.Api.OpenApi;
+using Microsoft.OpenApi;
 
 namespace IfiDashboard.Server.Api.Compliance;
 
@@ -22,15 +24,18 @@ public record ComplianceFilterParameters
     public string? Owner { get; init; }
 
     [Description("Only this SQL Server major version (15 = 2019, 16 = 2022; 0 = not known yet).")]
+    [ApiType(JsonSchemaType.Integer)]
     public string? MajorVersion { get; init; }
 
     [Description("true: only instances whose last good poll is older than three poll intervals; false: only the others.")]
+    [ApiType(JsonSchemaType.Boolean)]
     public string? Stale { get; init; }
 }
 
 public sealed record ComplianceListParameters : ComplianceFilterParameters
 {
     [Description("Page size, 1 to 500; default 100.")]
+    [ApiType(JsonSchemaType.Integer)]
     public string? Limit { get; init; }
 
     [Description("The nextCursor of the previous page; omit for the first page.")]
@@ -50,6 +55,7 @@ public record WindowParameters
 public sealed record GrowthEventParameters : WindowParameters
 {
     [Description("Page size, 1 to 1000; default 200.")]
+    [ApiType(JsonSchemaType.Integer)]
     public string? Limit { get; init; }
 
     [Description("The nextCursor of the previous page, with the same from and to; omit for the first page.")]
@@ -59,11 +65,13 @@ public sealed record GrowthEventParameters : WindowParameters
 public sealed record TimeLostParameters : WindowParameters
 {
     [Description("instance (default), database or environment.")]
+    [ApiValues("instance", "database", "environment")]
     public string? GroupBy { get; init; }
 }
 
 public sealed record RestoreRiskParameters
 {
     [Description("How many entries each list holds, 1 to 500; default 10.")]
+    [ApiType(JsonSchemaType.Integer)]
     public string? Top { get; init; }
 }

@@ -1,3 +1,9 @@
+using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Compliance.Policy;
+using IfiDashboard.Compliance.Status;
+using IfiDashboard.Server.Api.OpenApi;
+using IfiDashboard.Shared.Snapshots;
+
 namespace IfiDashboard.Server.Api.Compliance;
 
 // Bodies of /api/v1/compliance/instances and /export. Enumerations are their names (Compliant, NonCompliant, Waived,
@@ -16,12 +22,12 @@ public sealed record ComplianceRow(
     IReadOnlyList<string> Tags,
     int MajorVersion,
     string Release,
-    string Status,
+    [property: ApiValues(typeof(ComplianceStatus))] string Status,
     bool IsStale,
     string Explanation,
-    string DesiredState,
+    [property: ApiValues(typeof(DesiredState))] string DesiredState,
     string? RuleName,
-    string ObservedIfi,
+    [property: ApiValues(typeof(IfiState))] string ObservedIfi,
     string? UnknownReason,
     DateTimeOffset? WaiverExpiresAt,
     string AccountKind,
@@ -31,9 +37,9 @@ public sealed record ComplianceRow(
     double? TimeLost7DaysSeconds,
     double? TimeLost30DaysSeconds,
     double? TimeLost90DaysSeconds,
-    string TimeLost7DaysCertainty,
-    string TimeLost30DaysCertainty,
-    string TimeLost90DaysCertainty,
+    [property: ApiValues(typeof(TimeLostCertainty))] string TimeLost7DaysCertainty,
+    [property: ApiValues(typeof(TimeLostCertainty))] string TimeLost30DaysCertainty,
+    [property: ApiValues(typeof(TimeLostCertainty))] string TimeLost90DaysCertainty,
     double LogZeroing30DaysSeconds,
     DateTimeOffset? EvidenceSince,
     double RestoreExtraSeconds,
@@ -55,7 +61,7 @@ public sealed record InstanceComplianceResource(
     int MajorVersion,
     string Release,
     string Platform,
-    string Status,
+    [property: ApiValues(typeof(ComplianceStatus))] string Status,
     bool IsStale,
     string Explanation,
     IReadOnlyList<string> Reasons,
@@ -72,14 +78,14 @@ public sealed record InstanceComplianceResource(
     DateTimeOffset AssessedAt);
 
 /// <summary>The desired state, where it came from (Default, Rule, Platform) and the rule's name when a rule decided.</summary>
-public sealed record DesiredStateResource(string State, string Source, string? RuleName, int PolicyVersion);
+public sealed record DesiredStateResource([property: ApiValues(typeof(DesiredState))] string State, string Source, string? RuleName, int PolicyVersion);
 
 /// <summary>The waiver in force; <c>approvedBy</c> names the second person when four-eyes approval was required.</summary>
 public sealed record WaiverResource(string Author, string Reason, DateTimeOffset GrantedAt, DateTimeOffset ExpiresAt,
     string? ApprovedBy, DateTimeOffset? ApprovedAt);
 
 /// <summary>What the latest polls saw; <c>unknownReason</c> says why when the IFI state is Unknown.</summary>
-public sealed record ObservedIfiResource(string Ifi, string? UnknownReason, string? ServiceAccount,
+public sealed record ObservedIfiResource([property: ApiValues(typeof(IfiState))] string Ifi, string? UnknownReason, string? ServiceAccount,
     DateTimeOffset? LastPollAt, DateTimeOffset? LastGoodPollAt, string? LastOutcome);
 
 public sealed record AccountResource(string Account, string Kind, bool IsOverPrivileged, string Explanation);
@@ -101,5 +107,7 @@ public sealed record ZeroingRateResource(double BytesPerSecond, string Method, i
 /// saw): a window that starts before it covers only that much; null when no trace was read.
 /// </summary>
 public sealed record TimeLostResource(double? Last7DaysSeconds, double? Last30DaysSeconds, double? Last90DaysSeconds,
-    string Last7DaysCertainty, string Last30DaysCertainty, string Last90DaysCertainty,
+    [property: ApiValues(typeof(TimeLostCertainty))] string Last7DaysCertainty,
+    [property: ApiValues(typeof(TimeLostCertainty))] string Last30DaysCertainty,
+    [property: ApiValues(typeof(TimeLostCertainty))] string Last90DaysCertainty,
     double LogZeroingLast30DaysSeconds, DateTimeOffset? EvidenceSince);

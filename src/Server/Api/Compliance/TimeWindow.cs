@@ -42,7 +42,8 @@ internal static partial class TimeWindow
         return errors.Any ? null : (start, end);
     }
 
-    static DateTimeOffset? Moment(IQueryCollection query, string name, FieldErrors errors)
+    /// <summary>One ISO-8601 moment (a query parameter), or null with a message naming it.</summary>
+    public static DateTimeOffset? Moment(IQueryCollection query, string name, FieldErrors errors)
     {
         if (QueryValues.Single(query, name, errors) is not { } text)
             return null;

@@ -1,17 +1,26 @@
+using IfiDashboard.Compliance.Zeroing;
+using IfiDashboard.Server.Api.OpenApi;
+
 namespace IfiDashboard.Server.Api.Compliance;
 
 // Bodies of /compliance/instances/{key}/growth-events, /compliance/time-lost and /compliance/restore-risk.
+// displayName is the registration's name; instanceName, its deprecated alias until v2, since in /api/v1 an instance
+// name is a SQL Server named instance (docs/api.md).
 
 /// <summary>A page of an instance's growth events in [from, to), oldest first, with the window's totals.</summary>
 public sealed record GrowthEventPage(
     long InstanceId,
     string? ExternalKey,
-    string InstanceName,
+    string DisplayName,
     DateTimeOffset From,
     DateTimeOffset To,
     ZeroingTotalsResource Totals,
     IReadOnlyList<GrowthEventResource> Items,
-    string? NextCursor);
+    string? NextCursor)
+{
+    [DeprecatedAlias("displayName")]
+    public string InstanceName => DisplayName;
+}
 
 /// <summary>
 /// One autogrowth of the default trace and its verdict. <c>zeroing</c> is DataZeroedWithoutIfi (time lost),
@@ -28,7 +37,7 @@ public sealed record GrowthEventResource(
     long DurationMicroseconds,
     long GrowthPages,
     long GrowthBytes,
-    string Zeroing,
+    [property: ApiValues(typeof(GrowthZeroing))] string Zeroing,
     double ZeroingSeconds,
     double TimeLostSeconds,
     string IfiAtEvent,
@@ -54,12 +63,16 @@ public sealed record TimeLostReport(
 public sealed record TimeLostGroup(
     string Key,
     long? InstanceId,
-    string? InstanceName,
+    string? DisplayName,
     string? ExternalKey,
     int? DatabaseId,
     string? DatabaseName,
     ZeroingTotalsResource Totals,
-    DateTimeOffset? EvidenceSince);
+    DateTimeOffset? EvidenceSince)
+{
+    [DeprecatedAlias("displayName")]
+    public string? InstanceName => DisplayName;
+}
 
 /// <summary>The fleet's worst databases by extra restore time and worst data files by next-autogrowth stall.</summary>
 public sealed record RestoreRiskReport(
@@ -75,7 +88,7 @@ public sealed record RestoreRiskReport(
 /// </summary>
 public sealed record DatabaseRestoreRiskResource(
     long InstanceId,
-    string InstanceName,
+    string DisplayName,
     string? ExternalKey,
     int DatabaseId,
     string DatabaseName,
@@ -86,12 +99,16 @@ public sealed record DatabaseRestoreRiskResource(
     double LogZeroingSeconds,
     bool RateAssumed,
     bool IfiUnknown,
-    bool TdeEncrypted);
+    bool TdeEncrypted)
+{
+    [DeprecatedAlias("displayName")]
+    public string InstanceName => DisplayName;
+}
 
 /// <summary>How long a data file's next autogrowth holds up writes; null for a file that does not autogrow.</summary>
 public sealed record GrowthStallResource(
     long InstanceId,
-    string InstanceName,
+    string DisplayName,
     string? ExternalKey,
     int DatabaseId,
     string DatabaseName,
@@ -99,4 +116,8 @@ public sealed record GrowthStallResource(
     string FileIfi,
     long? IncrementBytes,
     double? StallSeconds,
-    bool RateAssumed);
+    bool RateAssumed)
+{
+    [DeprecatedAlias("displayName")]
+    public string InstanceName => DisplayName;
+}

@@ -1,49 +1,39 @@
 using System.Globalization;
 using System.Security.Claims;
-using System.Threading.RateLimiting;
-using Microsoft.AspNetCore.RateLimiting;
+using IfiDashboard.Server.Store.RateLimits;
 using Microsoft.Extensions.Options;
 
 namespace IfiDashboard.Server.Api.Http;
 
 /// <summary>
-/// A fixed window per API key (<c>Api:RateLimit</c>). It runs after authorization, so every request it sees carries
-/// a known key; a rejected one is answered 429 with Retry-After.
+/// A fixed window per API key (<c>Api:RateLimit</c>), counted in the store (<see cref="RateLimitCounters"/>): servers
+/// sharing a store share each key's limit, instead of allowing it once per server. It runs after authorization, so every
+/// request it sees carries a known key (or a signed-in person); each answer carries the IETF draft's
+/// <c>RateLimit-Policy</c> and <c>RateLimit</c> headers, and one over the limit is 429 with Retry-After and changes nothing.
 /// </summary>
-internal static class ApiRateLimiting
+internal sealed class ApiRateLimiting(RateLimitCounters counters, IOptionsMonitor<ApiOptions> options, TimeProvider time) : IEndpointFilter
 {
+    /// <summary>The policy's name in the headers.</summary>
     public const string PolicyName = "api-key";
 
-    public static IServiceCollection AddIfiApiRateLimiting(this IServiceCollection services)
+    public async ValueTask<object?> InvokeAsync(EndpointFilterInvocationContext context, EndpointFilterDelegate next)
     {
-        services.AddRateLimiter(limiter =>
-        {
-            limiter.RejectionStatusCode = StatusCodes.Status429TooManyRequests;
-            limiter.AddPolicy(PolicyName, context =>
-            {
-                var options = context.RequestServices.GetRequiredService<IOptionsMonitor<ApiOptions>>().CurrentValue.RateLimit;
-                var partition = context.User.FindFirstValue(ClaimTypes.NameIdentifier)
-                                ?? "address:" + context.Connection.RemoteIpAddress;
-                return RateLimitPartition.GetFixedWindowLimiter(partition, _ => new FixedWindowRateLimiterOptions
-                {
-                    PermitLimit = options.PermitLimit,
-                    Window = TimeSpan.FromSeconds(options.WindowSeconds),
-                    QueueLimit = 0,
-                });
-            });
-            limiter.OnRejected = (context, _) =>
-            {
-                var detail = "This API key has used up its requests for the current window.";
-                if (context.Lease.TryGetMetadata(MetadataName.RetryAfter, out var retryAfter))
-                {
-                    var seconds = Math.Max(1, (int)Math.Ceiling(retryAfter.TotalSeconds));
-                    context.HttpContext.Response.Headers.RetryAfter = seconds.ToString(CultureInfo.InvariantCulture);
-                    detail += $" Retry after {seconds} s.";
-                }
-                return new ValueTask(ApiProblems.WriteAsync(context.HttpContext, StatusCodes.Status429TooManyRequests,
-                    "Too many requests", detail));
-            };
-        });
-        return services;
+        var http = context.HttpContext;
+        var limit = options.CurrentValue.RateLimit;
+        var window = TimeSpan.FromSeconds(limit.WindowSeconds);
+        var now = time.GetUtcNow();
+        var partition = http.User.FindFirstValue(ClaimTypes.NameIdentifier) ?? "address:" + http.Connection.RemoteIpAddress;
+
+        var (used, windowStart) = await counters.CountAsync(partition, now, window, http.RequestAborted);
+        var resetSeconds = Math.Max(1, (int)Math.Ceiling((windowStart + window - now).TotalSeconds));
+        var headers = http.Response.Headers;
+        headers["RateLimit-Policy"] = $"\"{PolicyName}\";q={limit.PermitLimit};w={limit.WindowSeconds}";
+        headers["RateLimit"] = $"\"{PolicyName}\";r={Math.Max(0, limit.PermitLimit - used)};t={resetSeconds}";
+        if (used <= limit.PermitLimit)
+            return await next(context);
+
+        headers.RetryAfter = resetSeconds.ToString(CultureInfo.InvariantCulture);
+        return TypedResults.Problem($"This API key has used up its requests for the current window. Retry after {resetSeconds} s.",
+            statusCode: StatusCodes.Status429TooManyRequests, title: "Too many requests");
     }
 }

@@ -1,5 +1,7 @@
 using System.Text.Json.Serialization;
+using IfiDashboard.Server.Api.OpenApi;
 using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Shared.Inventory;
 
 namespace IfiDashboard.Server.Api.Inventory;
 
@@ -24,6 +26,7 @@ public sealed record InstanceInput
     public string? Owner { get; init; }
     public List<string?>? Tags { get; init; }
     /// <summary>Mandatory (default), Optional or Strict.</summary>
+    [ApiValues(typeof(EncryptMode))]
     public string? Encrypt { get; init; }
     public bool? TrustServerCertificate { get; init; }
     public string? HostNameInCertificate { get; init; }
@@ -46,19 +49,41 @@ public sealed record SyncRequest
     public bool? RetireMissing { get; init; }
 }
 
-/// <summary>External keys by what the sync did (or on a dry run would do) to them.</summary>
+/// <summary>
+/// External keys by what the sync did (or on a dry run would do) to them; with <c>mode=partial</c>, the items it left
+/// out in <c>rejected</c> (always empty otherwise: all or nothing refuses the whole request instead).
+/// </summary>
 public sealed record SyncResponse(
     bool DryRun,
     IReadOnlyList<string> Created,
     IReadOnlyList<string> Updated,
     IReadOnlyList<string> Retired,
-    IReadOnlyList<string> Unchanged);
+    IReadOnlyList<string> Unchanged,
+    IReadOnlyList<RejectedSyncItem> Rejected);
+
+/// <summary>
+/// An item a partial sync left out: its index in <c>instances</c>, its key when readable, 400 (a broken rule) or 409
+/// (a name or server in use), and the errors by path (<c>instances[3].port</c>) as a problem document gives them.
+/// </summary>
+public sealed record RejectedSyncItem(int Index, string? ExternalKey, int Status,
+    IReadOnlyDictionary<string, string[]> Errors);
+
+/// <summary>The sync's query parameters, declared for the OpenAPI document (the handler reads the query itself).</summary>
+public sealed record SyncParameters
+{
+    public const string AllOrNothing = "all";
+    public const string Partial = "partial";
+
+    [System.ComponentModel.Description("all (the default): one rejected item rejects the request; partial: store the valid items and report the others.")]
+    [ApiValues(AllOrNothing, Partial)]
+    public string? Mode { get; init; }
+}
 
 /// <summary>A registration in the way of a refused write: its id, name and the dashboard's page of it.</summary>
 public sealed record ExistingRegistration(long Id, string Name, string Link);
 
 /// <summary>A PUT's outcome: "created", "updated" or "unchanged", and the instance as stored.</summary>
-public sealed record PutInstanceResponse(string Result, InstanceResource Instance);
+public sealed record PutInstanceResponse([property: ApiValues("created", "updated", "unchanged")] string Result, InstanceResource Instance);
 
 public sealed record InstancePage(IReadOnlyList<InstanceResource> Items, string? NextCursor);
 
@@ -73,7 +98,7 @@ public sealed record InstanceResource(
     string Environment,
     string? Owner,
     IReadOnlyList<string> Tags,
-    string Encrypt,
+    [property: ApiValues(typeof(EncryptMode))] string Encrypt,
     bool TrustServerCertificate,
     string? HostNameInCertificate,
     string? ServerCertificatePath,

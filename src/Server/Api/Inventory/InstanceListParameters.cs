@@ -1,4 +1,6 @@
 using System.ComponentModel;
+using IfiDashboard.Server.Api.OpenApi;
+using Microsoft.OpenApi;
 
 namespace IfiDashboard.Server.Api.Inventory;
 
@@ -21,9 +23,18 @@ public sealed record InstanceListParameters
     public string? Q { get; init; }
 
     [Description("true to list retired instances too; default false.")]
+    [ApiType(JsonSchemaType.Boolean)]
     public string? IncludeRetired { get; init; }
 
+    [Description("Only instances registered, changed or retired at or after this ISO-8601 date or time (a date is midnight UTC).")]
+    public string? UpdatedSince { get; init; }
+
+    [Description("The order of the pages: id (default), name (ignoring case) or updatedAt (oldest change first). Each ends with the id.")]
+    [ApiValues("id", "name", "updatedAt")]
+    public string? Sort { get; init; }
+
     [Description("Page size, 1 to 500; default 100.")]
+    [ApiType(JsonSchemaType.Integer)]
     public string? Limit { get; init; }
 
     [Description("The nextCursor of the previous page; omit for the first page.")]

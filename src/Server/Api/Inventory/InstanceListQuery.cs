@@ -1,3 +1,4 @@
+using IfiDashboard.Server.Api.Compliance;
 using IfiDashboard.Server.Api.Http;
 using IfiDashboard.Server.Store.Inventory;
 
@@ -12,14 +13,26 @@ internal static class InstanceListQuery
     public const int DefaultLimit = 100;
     public const int MaxLimit = 500;
 
+    /// <summary>The <c>sort</c> parameter's values, as docs/api.md spells them.</summary>
+    public static readonly IReadOnlyDictionary<string, InstanceListSort> Sorts = new Dictionary<string, InstanceListSort>(StringComparer.Ordinal)
+    {
+        ["id"] = InstanceListSort.Id,
+        ["name"] = InstanceListSort.Name,
+        ["updatedAt"] = InstanceListSort.UpdatedAt,
+    };
+
     public static InstanceListFilter? Parse(IQueryCollection query, FieldErrors errors)
     {
         var limit = QueryValues.Int(query, "limit", 1, MaxLimit, errors) ?? DefaultLimit;
         var includeRetired = QueryValues.Bool(query, "includeRetired", errors) ?? false;
 
-        long afterId = 0;
-        if (QueryValues.Single(query, "cursor", errors) is { } cursor && !PageCursor.TryDecode(cursor, out afterId))
-            errors.Add("cursor", "Not a cursor this API handed out; start again without one.");
+        var sort = InstanceListSort.Id;
+        if (QueryValues.Single(query, "sort", errors) is { } sortText && !Sorts.TryGetValue(sortText, out sort))
+            errors.Add("sort", $"One of {string.Join(", ", Sorts.Keys)}.");
+
+        InstanceListPosition? after = null;
+        if (QueryValues.Single(query, "cursor", errors) is { } cursor && !PageCursor.TryDecode(cursor, sort, out after))
+            errors.Add("cursor", "Not a cursor this API handed out for this sort; start again without one.");
 
         var filter = new InstanceListFilter
         {
@@ -28,7 +41,9 @@ internal static class InstanceListQuery
             Tag = QueryValues.Text(query, "tag", errors),
             Search = QueryValues.Text(query, "q", errors),
             IncludeRetired = includeRetired,
-            AfterId = afterId,
+            UpdatedSince = TimeWindow.Moment(query, "updatedSince", errors),
+            Sort = sort,
+            After = after,
             Limit = limit,
         };
         return errors.Any ? null : filter;

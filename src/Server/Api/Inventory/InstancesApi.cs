@@ -17,7 +17,7 @@ public static class InstancesApi
         group.MapGet("", ListAsync)
             .RequireScope(ApiScopes.Read)
             .WithName("ListInstances")
-            .WithSummary("List instances with filters and cursor paging (id order); ETag / If-None-Match.")
+            .WithSummary("List instances with filters, a sort (id, name or updatedAt) and cursor paging; ETag / If-None-Match.")
             .Produces<InstancePage>()
             .Produces(StatusCodes.Status304NotModified)
             .ProducesValidationProblem()
@@ -55,7 +55,7 @@ public static class InstancesApi
         group.MapPost("/sync", SyncAsync)
             .RequireScope(ApiScopes.InventoryWrite)
             .WithName("SyncInstances")
-            .WithSummary("Bring the CMDB's instances to its full desired inventory, all or nothing; dryRun changes nothing.")
+            .WithSummary("Bring the CMDB's instances to its full desired inventory, all or nothing (mode=partial: store the valid items, report the others); dryRun changes nothing.")
             .Accepts<SyncRequest>("application/json")
             .Produces<SyncResponse>()
             .ProducesProblem(StatusCodes.Status409Conflict)
@@ -74,7 +74,7 @@ public static class InstancesApi
 
         var rows = await queries.ListAsync(filter, cancellationToken);
         var page = rows.Take(filter.Limit).ToList();
-        var nextCursor = rows.Count > filter.Limit ? PageCursor.Encode(page[^1].Registration.Id) : null;
+        var nextCursor = rows.Count > filter.Limit ? PageCursor.Encode(filter.Sort, page[^1]) : null;
         var etag = EntityTags.ForPage(page, nextCursor);
         context.Response.Headers.ETag = etag;
         if (EntityTags.NoneMatchHits(context.Request, etag))
@@ -134,16 +134,28 @@ public static class InstancesApi
             ? NotFound(externalKey)
             : TypedResults.NoContent();
 
-    static async Task<IResult> SyncAsync(HttpContext context, InstanceInventory inventory, IOptionsMonitor<ApiOptions> options,
-        CancellationToken cancellationToken)
+    static async Task<IResult> SyncAsync([AsParameters] SyncParameters parameters, HttpContext context, InstanceInventory inventory,
+        IOptionsMonitor<ApiOptions> options, CancellationToken cancellationToken)
     {
+        var errors = new FieldErrors();
+        var mode = QueryValues.Single(context.Request.Query, "mode", errors) ?? SyncParameters.AllOrNothing;
+        if (mode is not (SyncParameters.AllOrNothing or SyncParameters.Partial))
+            errors.Add("mode", $"{SyncParameters.AllOrNothing} (the default) or {SyncParameters.Partial}.");
+        if (errors.Any)
+            return ApiProblems.Validation(errors.ToDictionary());
+
         var limits = options.CurrentValue;
         var body = await JsonBody.ReadAsync<SyncRequest>(context.Request, limits.MaxSyncBodyBytes, cancellationToken);
         if (body.Problem is not null)
             return body.Problem;
 
-        var errors = new FieldErrors();
-        var desired = SyncValidator.Validate(body.Value!, limits.MaxSyncInstances, errors);
+        var partial = mode == SyncParameters.Partial;
+        SyncValidator.Items? items = null;
+        IReadOnlyList<DesiredInstance>? desired;
+        if (partial)
+            desired = (items = SyncValidator.Each(body.Value!, limits.MaxSyncInstances, errors))?.Desired;
+        else
+            desired = SyncValidator.Validate(body.Value!, limits.MaxSyncInstances, errors);
         if (desired is null)
             return ApiProblems.Validation(errors.ToDictionary());
 
@@ -161,11 +173,40 @@ public static class InstancesApi
                 return TypedResults.Problem(refused.Message, statusCode: StatusCodes.Status429TooManyRequests, title: "Too many requests");
             }
         }
-        var outcome = await inventory.SyncAsync(desired, dryRun, body.Value.RetireMissing ?? true, cancellationToken);
-        if (outcome.Refusals.Count > 0)
-            return Refused(outcome.Refusals.Select(r => ((int?)r.Index, r.Refusal)).ToList());
-        return TypedResults.Ok(new SyncResponse(dryRun, outcome.Created, outcome.Updated, outcome.Retired, outcome.Unchanged));
+        var retireMissing = body.Value.RetireMissing ?? true;
+        if (!partial)
+        {
+            var outcome = await inventory.SyncAsync(desired, dryRun, retireMissing, cancellationToken);
+            if (outcome.Refusals.Count > 0)
+                return Refused(outcome.Refusals.Select(r => ((int?)r.Index, r.Refusal)).ToList());
+            return TypedResults.Ok(new SyncResponse(dryRun, outcome.Created, outcome.Updated, outcome.Retired, outcome.Unchanged, []));
+        }
+
+        // A rejected item's instance stays as it is; one whose key could not be read might have been any, so then
+        // nothing is retired. A repeated key belongs to the item that came first, which is stored.
+        var storedKeys = desired.Select(d => d.ExternalKey).ToHashSet(StringComparer.Ordinal);
+        var keptKeys = items!.Rejected.Select(r => r.ExternalKey).OfType<string>().Where(k => !storedKeys.Contains(k)).ToHashSet(StringComparer.Ordinal);
+        var unmatched = items.Rejected.Any(r => r.ExternalKey is null);
+        List<RejectedSyncItem> Rejections(SyncOutcome outcome) =>
+        [
+            .. items.Rejected.Select(r => new RejectedSyncItem(r.Index, r.ExternalKey, StatusCodes.Status400BadRequest, r.Errors.ToDictionary())),
+            .. outcome.Refusals.Select(r => Rejection(items.Indexes[r.Index], desired[r.Index].ExternalKey, r.Refusal)),
+        ];
+        var synced = await inventory.SyncPartiallyAsync(desired, keptKeys, unmatched, dryRun, retireMissing,
+            outcome => new
+            {
+                created = outcome.Created.Count, updated = outcome.Updated.Count, retired = outcome.Retired.Count,
+                unchanged = outcome.Unchanged.Count,
+                rejected = Rejections(outcome).OrderBy(r => r.Index).Select(r => new { path = $"instances[{r.Index}]", r.ExternalKey, r.Status }),
+            },
+            cancellationToken);
+        return TypedResults.Ok(new SyncResponse(dryRun, synced.Created, synced.Updated, synced.Retired, synced.Unchanged,
+            [.. Rejections(synced).OrderBy(r => r.Index)]));
     }
+
+    static RejectedSyncItem Rejection(int index, string externalKey, InventoryRefusal refusal) => new(index, externalKey,
+        refusal.Kind == InventoryRefusalKind.Invalid ? StatusCodes.Status400BadRequest : StatusCodes.Status409Conflict,
+        refusal.Errors.GroupBy(e => $"instances[{index}].{e.Path}").ToDictionary(g => g.Key, g => g.Select(e => e.Message).ToArray()));
 
     /// <summary>
     /// The inventory's refusals as one problem: 400 for a broken rule, else 409 for a name or server in use, each

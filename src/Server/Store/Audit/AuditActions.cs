@@ -10,6 +10,8 @@ public static class AuditActions
     public const string InstanceRegistered = "instance.registered";
     public const string InstanceUpdated = "instance.updated";
     public const string InstanceRetired = "instance.retired";
+    /// <summary>A partial CMDB sync: what it stored and which items it rejected (each change has its own entry too).</summary>
+    public const string InstancesSyncedPartially = "instances.synced-partially";
     public const string ConnectionTested = "instance.connection-tested";
     public const string ApiKeyIssued = "api-key.issued";
     public const string ApiKeyRevoked = "api-key.revoked";

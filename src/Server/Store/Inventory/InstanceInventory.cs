@@ -110,9 +110,7 @@ public sealed class InstanceInventory(IDbConnectionFactory connections, TimeProv
     /// </summary>
     public async Task<SyncOutcome> SyncAsync(IReadOnlyList<DesiredInstance> desired, bool dryRun, bool retireMissing, CancellationToken ct)
     {
-        var invalid = desired
-            .Select((d, i) => (Index: i, Refusal: new InventoryRefusal(InventoryRefusalKind.Invalid, InstanceRules.Check(d.Registration))))
-            .Where(x => x.Refusal.Errors.Count > 0).ToList();
+        var invalid = Invalid(desired);
         if (invalid.Count > 0)
             return SyncOutcome.Refused(invalid);
 
@@ -121,7 +119,65 @@ public sealed class InstanceInventory(IDbConnectionFactory connections, TimeProv
         var plan = SyncPlan.Compute(await ListActiveRecordsAsync(connection, tx, ct), desired, retireMissing);
         if (dryRun || plan.Refusals.Count > 0)
             return plan.ToOutcome();
+        await ApplyAsync(connection, tx, plan, ct);
+        await tx.CommitAsync(ct);
+        if (plan.Retires.Count + plan.Updates.Count + plan.Creates.Count > 0) changes.Publish();
+        return plan.ToOutcome();
+    }
 
+    /// <summary>
+    /// A partial sync: like <see cref="SyncAsync"/>, but the items it refuses (a broken rule, a name or server in use)
+    /// are left out and the others written. The instance a refused item names stays as it is, never retired; when a
+    /// refused item could not be matched to an instance at all (<paramref name="unmatchedRejects"/>: the API could not
+    /// read its external key), nothing is retired, since it may have named any. One audit entry records the sync.
+    /// </summary>
+    /// <param name="keptKeys">External keys of items the API rejected before: their instances stay as they are.</param>
+    /// <returns>The outcome; its refusals are indexes into <paramref name="desired"/>.</returns>
+    public async Task<SyncOutcome> SyncPartiallyAsync(IReadOnlyList<DesiredInstance> desired, IReadOnlySet<string> keptKeys,
+        bool unmatchedRejects, bool dryRun, bool retireMissing, PartialSyncAudit describe, CancellationToken ct)
+    {
+        var refused = Invalid(desired).ToList();
+        var kept = new HashSet<string>(keptKeys, StringComparer.Ordinal);
+        kept.UnionWith(refused.Select(r => desired[r.Index].ExternalKey));
+
+        await using var connection = await connections.OpenAsync(ct);
+        await using var tx = await connection.BeginWriteAsync(ct);
+        var active = await ListActiveRecordsAsync(connection, tx, ct);
+        // An item refused for its name or server leaves its own instance as it is, which may be in another's way in
+        // turn: plan again without it until nothing is refused (each round leaves one item out at least).
+        SyncPlan plan;
+        while (true)
+        {
+            var remaining = Enumerable.Range(0, desired.Count).Where(i => !kept.Contains(desired[i].ExternalKey)).ToList();
+            plan = SyncPlan.Compute(active, remaining.Select(i => desired[i]).ToList(), retireMissing && !unmatchedRejects, kept);
+            if (plan.Refusals.Count == 0)
+                break;
+            foreach (var (index, refusal) in plan.Refusals)
+            {
+                refused.Add((remaining[index], refusal));
+                kept.Add(desired[remaining[index]].ExternalKey);
+            }
+        }
+        var outcome = plan.ToOutcome() with { Refusals = refused.OrderBy(r => r.Index).ToList() };
+        if (dryRun)
+            return outcome;
+        await ApplyAsync(connection, tx, plan, ct);
+        await audit.AppendAsync(connection, tx, AuditActions.InstancesSyncedPartially, "instances sync (partial)", null,
+            describe(outcome), ct);
+        await tx.CommitAsync(ct);
+        if (plan.Retires.Count + plan.Updates.Count + plan.Creates.Count > 0) changes.Publish();
+        return outcome;
+    }
+
+    /// <summary>What the audit entry of a partial sync records, from its outcome (the API names the rejected items).</summary>
+    public delegate object PartialSyncAudit(SyncOutcome outcome);
+
+    static List<(int Index, InventoryRefusal Refusal)> Invalid(IReadOnlyList<DesiredInstance> desired) => desired
+        .Select((d, i) => (Index: i, Refusal: new InventoryRefusal(InventoryRefusalKind.Invalid, InstanceRules.Check(d.Registration))))
+        .Where(x => x.Refusal.Errors.Count > 0).ToList();
+
+    async Task ApplyAsync(DbConnection connection, DbTransaction tx, SyncPlan plan, CancellationToken ct)
+    {
         var now = time.GetUtcNow();
         // Renames go through a placeholder first, so that two instances swapping names never collide mid-way on the
         // unique index of active names. Placeholders start with '#', which no valid name does.
@@ -137,9 +193,6 @@ public sealed class InstanceInventory(IDbConnectionFactory connections, TimeProv
             await UpdateAsync(connection, tx, current, item.Registration, now, ct);
         foreach (var item in plan.Creates)
             await InsertAsync(connection, tx, item.Registration, item.ExternalKey, now, ct);
-        await tx.CommitAsync(ct);
-        if (plan.Retires.Count + plan.Updates.Count + plan.Creates.Count > 0) changes.Publish();
-        return plan.ToOutcome();
     }
 
     /// <summary>

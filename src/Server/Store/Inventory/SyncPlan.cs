@@ -14,8 +14,13 @@ public sealed class SyncPlan
 
     /// <param name="active">Every active instance, CMDB-registered or not, with the server's name for itself once polled.</param>
     /// <param name="desired">Distinct keys and names (the API validates that before).</param>
-    public static SyncPlan Compute(IReadOnlyList<InventoryRecord> active, IReadOnlyList<DesiredInstance> desired, bool retireMissing)
+    /// <param name="untouched">
+    /// External keys whose instances stay as they are, neither changed nor retired (a partial sync's rejected items).
+    /// </param>
+    public static SyncPlan Compute(IReadOnlyList<InventoryRecord> active, IReadOnlyList<DesiredInstance> desired, bool retireMissing,
+        IReadOnlySet<string>? untouched = null)
     {
+        untouched ??= new HashSet<string>();
         var plan = new SyncPlan();
         var byKey = active.Where(r => r.ExternalKey is not null).ToDictionary(r => r.ExternalKey!, StringComparer.Ordinal);
         var desiredKeys = desired.Select(d => d.ExternalKey).ToHashSet(StringComparer.Ordinal);
@@ -30,11 +35,13 @@ public sealed class SyncPlan
                 plan.Updates.Add((current, item));
         }
         if (retireMissing)
-            plan.Retires.AddRange(byKey.Values.Where(r => !desiredKeys.Contains(r.ExternalKey!)).OrderBy(r => r.Registration.Id));
+            plan.Retires.AddRange(byKey.Values.Where(r => !desiredKeys.Contains(r.ExternalKey!) && !untouched.Contains(r.ExternalKey!))
+                .OrderBy(r => r.Registration.Id));
 
         // Once the sync is applied, the instances outside it that stay (registered another way, or CMDB instances the
         // payload leaves out and does not retire) keep their names and servers; desired instances claim theirs in order.
-        var kept = active.Where(r => r.ExternalKey is null || (!desiredKeys.Contains(r.ExternalKey) && !retireMissing)).ToList();
+        var kept = active.Where(r => r.ExternalKey is null || untouched.Contains(r.ExternalKey)
+                                     || (!desiredKeys.Contains(r.ExternalKey) && !retireMissing)).ToList();
         var keptNames = new Dictionary<string, InventoryRecord>(StringComparer.OrdinalIgnoreCase);
         foreach (var record in kept) keptNames.TryAdd(record.Registration.Name, record);
         var claimed = new InventoryFields.ServerIndex<InventoryRecord>(r => r.Registration);

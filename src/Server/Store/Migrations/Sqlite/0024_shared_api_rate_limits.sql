@@ -1,0 +1,3 @@
+-- IfiDashboard store: nothing on SQLite. PostgreSQL's 0024 keeps each API key's requests in its window in the store, so
+-- that servers sharing it share the key's limit; a SQLite store has one server (docs/deployment.md), which counts in
+-- its own memory, so that an API read never waits for the store's one writer (docs/api.md, "Rate limits").
