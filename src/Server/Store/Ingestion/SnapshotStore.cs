@@ -18,10 +18,11 @@ public sealed class SnapshotStore(IDbConnectionFactory connections, RetentionHor
 
     /// <summary>
     /// Stores the snapshot only when <paramref name="leaseHolder"/> (when given) held its instance when the poll
-    /// started, checked inside the write transaction, give or take <paramref name="clockSkew"/>: it is the collector
-    /// that last leased the instance and the poll started from its first lease of the instance on; or another collector
-    /// has taken the instance over from it since, and the poll started within the tenure that takeover ended (after
-    /// the takeover that gave it the instance, or after the collector was first heard from, and before it was taken).
+    /// started, checked inside the write transaction: it is the collector that last leased the instance and the poll
+    /// started from its first lease of the instance on (less <paramref name="clockSkew"/>); or another collector has
+    /// taken the instance over from it since, and the poll started within the tenure that takeover ended (from the
+    /// takeover that gave it the instance, or from when the collector was first heard from, less the skew, and strictly
+    /// before it was taken: no allowance there, so that no poll after a takeover counts).
     /// So a poll made through an outage (docs/deployment.md, "Leases and failover") is stored when it is delivered late,
     /// as history when a newer poll is stored already, and a collector that never held the instance stores nothing.
     /// </summary>
@@ -35,7 +36,7 @@ public sealed class SnapshotStore(IDbConnectionFactory connections, RetentionHor
             SELECT (SELECT COUNT(*) FROM instances WHERE id = @instanceId AND last_leased_by = @leaseHolder
                         AND (leased_since IS NULL OR leased_since <= @latestLeaseStart))
                  + (SELECT COUNT(*) FROM collector_takeovers ended
-                    WHERE ended.instance_id = @instanceId AND ended.taken_from = @leaseHolder AND ended.taken_at >= @earliestLeaseEnd
+                    WHERE ended.instance_id = @instanceId AND ended.taken_from = @leaseHolder AND ended.taken_at > @startedAt
                       AND COALESCE(
                           (SELECT MAX(began.taken_at) FROM collector_takeovers began
                            WHERE began.instance_id = @instanceId AND began.collector_name = @leaseHolder AND began.taken_at < ended.taken_at),
@@ -51,7 +52,7 @@ public sealed class SnapshotStore(IDbConnectionFactory connections, RetentionHor
                     instanceId = snapshot.InstanceId,
                     leaseHolder,
                     latestLeaseStart = snapshot.StartedAt + clockSkew,
-                    earliestLeaseEnd = snapshot.StartedAt - clockSkew,
+                    startedAt = snapshot.StartedAt,
                     snapshotId = snapshot.SnapshotId.ToString("D"),
                 }, tx,
                 cancellationToken: cancellationToken)) == 0)
