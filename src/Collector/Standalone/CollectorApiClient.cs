@@ -65,7 +65,7 @@ public sealed class CollectorApiClient(HttpClient http, SnapshotOutbox? outbox =
             foreach (var name in new[] { "detail", "title" })
                 if (problem.ValueKind == System.Text.Json.JsonValueKind.Object && problem.TryGetProperty(name, out var text)
                     && text.GetString() is { Length: > 0 } reason)
-                    return reason.ReplaceLineEndings(" ");
+                    return (reason + FieldErrors(problem)).ReplaceLineEndings(" ");
         }
         catch (System.Text.Json.JsonException)
         {
@@ -73,6 +73,13 @@ public sealed class CollectorApiClient(HttpClient http, SnapshotOutbox? outbox =
         }
         return response.ReasonPhrase ?? "";
     }
+
+    /// <summary>A validation problem's fields and messages (which time was out of range), after its title.</summary>
+    static string FieldErrors(System.Text.Json.JsonElement problem) =>
+        problem.TryGetProperty("errors", out var errors) && errors.ValueKind == System.Text.Json.JsonValueKind.Object
+            ? string.Concat(errors.EnumerateObject().Select(field => $" {field.Name}: " + string.Join(" ",
+                field.Value.ValueKind == System.Text.Json.JsonValueKind.Array ? field.Value.EnumerateArray().Select(m => m.ToString()) : [])))
+            : "";
 
     static void EnsureAccepted(HttpResponseMessage response)
     {
@@ -103,4 +110,5 @@ public sealed class SnapshotRefusedException(HttpStatusCode status, string reaso
     : Exception($"The server refused the snapshot ({(int)status}): {reason}")
 {
     public HttpStatusCode Status { get; } = status;
+    public string Reason { get; } = reason;
 }

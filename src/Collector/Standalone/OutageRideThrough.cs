@@ -21,6 +21,13 @@ public sealed class OutageRideThrough(CollectorApiClient server, ServerConnectio
     /// <summary>An assignment not leased again for this many poll intervals has gone to another collector or been retired.</summary>
     const int IntervalsBeforeForgotten = 3;
 
+    /// <summary>
+    /// The shortest silence after which the server may give this collector's instances to another (the least
+    /// <c>Ingestion:TakeoverDelay</c> it accepts). After a silence this long every assignment remembered from before it
+    /// is forgotten until leased again, so that two collectors never poll the same instance in one ride-through.
+    /// </summary>
+    public static readonly TimeSpan SilenceThatMayEndTenure = TimeSpan.FromSeconds(10);
+
     readonly Lock _gate = new();
     readonly Dictionary<long, Assignment> _assigned = [];
     readonly Dictionary<long, DateTimeOffset> _unsentCompletions = [];
@@ -120,6 +127,8 @@ public sealed class OutageRideThrough(CollectorApiClient server, ServerConnectio
                 logger.LogWarning("The server answers again after {Minutes:0.#} min; {Completions} polls made meanwhile were reported and their snapshots are being delivered.",
                     (now - since).TotalMinutes, completionsSent);
             _outageSince = null;
+            if (_lastContact is { } previous && now - previous >= SilenceThatMayEndTenure)
+                _assigned.Clear();
             _lastContact = now;
             foreach (var instance in leased) _assigned[instance.Id] = new Assignment(instance, now);
             foreach (var stale in _assigned.Values

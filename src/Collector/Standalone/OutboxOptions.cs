@@ -13,6 +13,9 @@ public sealed class OutboxOptions
     public string Directory { get; set; } = "";
     /// <summary>Beyond this many queued snapshots the oldest are dropped (and counted), so a long outage cannot fill the disk.</summary>
     public int MaxSnapshots { get; set; } = 20_000;
+
+    /// <summary>How long a snapshot the server refused is kept set aside (and, if its refusal can pass, retried) before it is deleted (<see cref="RefusedSnapshots"/>).</summary>
+    public int RefusedRetentionHours { get; set; } = 7 * 24;
     public double MaxBackoffSeconds { get; set; } = 60;
 
     /// <summary>

@@ -18,6 +18,8 @@ public sealed class SnapshotOutboxDelivery(
 {
     static readonly TimeSpan IdleWait = TimeSpan.FromSeconds(5);
 
+    readonly RefusedSnapshots _refused = new(options, time, logger);
+
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
         var failures = 0;
@@ -50,12 +52,14 @@ public sealed class SnapshotOutboxDelivery(
     /// <summary>
     /// Sends every queued snapshot. The first failure that concerns every snapshot (server unreachable, key rejected,
     /// busy) stops the round: deliveries under way are cancelled and left queued with the rest, and the failure is
-    /// thrown. A snapshot the server refuses for good (<see cref="SnapshotRefusedException"/>) is set aside as
-    /// <c>.refused</c> with the reason logged, so that one snapshot cannot hold up the queue behind it.
+    /// thrown. A snapshot the server refuses (<see cref="SnapshotRefusedException"/>) is set aside as <c>.refused</c>
+    /// with a note saying why and the reason logged, so that one snapshot cannot hold up the queue behind it; one whose
+    /// refusal can pass is queued again later, and what is set aside too long is deleted (<see cref="RefusedSnapshots"/>).
     /// </summary>
     /// <returns>How many snapshots the server accepted.</returns>
     public async Task<int> DeliverPendingAsync(CancellationToken cancellationToken)
     {
+        _refused.RequeueAndPrune();
         var delivered = 0;
         var (unnamed, lanes) = SnapshotOutbox.ByInstance(outbox.Pending());
         // Files queued before their names carried the instance: one after another, ahead of the newer ones.
@@ -94,12 +98,14 @@ public sealed class SnapshotOutboxDelivery(
         }
         catch (SnapshotRefusedException e)
         {
-            logger.LogError("Outbox file {File} (instance {InstanceId}) moved aside: {Reason}",
-                Path.GetFileName(path), snapshot.InstanceId, e.Message);
-            File.Move(path, path + ".refused", overwrite: true);
+            var retried = RefusedSnapshots.CanPass(e.Status) ? $"sent again every {RefusedSnapshots.RetryInterval.TotalMinutes:0} min" : "not sent again";
+            logger.LogError("Outbox file {File} (instance {InstanceId}) moved aside, {Retried}: {Reason}",
+                Path.GetFileName(path), snapshot.InstanceId, retried, e.Message);
+            _refused.SetAside(path, e);
             return false;
         }
         File.Delete(path);
+        RefusedSnapshots.Delivered(path);
         return true;
     }
 

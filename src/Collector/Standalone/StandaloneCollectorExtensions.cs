@@ -15,17 +15,21 @@ public static class StandaloneCollectorExtensions
         if (configuration["Collector:SecretsFile"] is { Length: > 0 } secrets && configuration is IConfigurationBuilder builder)
             builder.AddJsonFile(secrets, optional: false, reloadOnChange: true);
         services.AddOptions<ServerConnectionOptions>().Bind(configuration.GetSection(Connections.CollectorOptions.Section))
-            .Validate(o => o.ServerUrl is { IsAbsoluteUri: true }, "Collector:ServerUrl must be the server's absolute URL.")
+            .Validate(o => o.Servers.Count > 0 && o.Servers.All(url => url.IsAbsoluteUri),
+                "Collector:ServerUrl must be the server's absolute URL (or Collector:ServerUrls:0, :1, ... those of several servers).")
             .Validate(o => o.OutageRideThroughMinutes is >= 0 and <= 24 * 60, "Collector:OutageRideThroughMinutes must be between 0 and 1440.")
             .Validate(o => !string.IsNullOrWhiteSpace(o.ApiKey), $"Collector:ApiKey is required: one of the server's Ingestion:ApiKeys, or an API key with the scope '{CollectorKeyRejectedException.RequiredScope}'.")
             .ValidateOnStart();
+        services.AddSingleton(sp => new ServerFailover(sp.GetRequiredService<IOptions<ServerConnectionOptions>>().Value.Servers,
+            sp.GetRequiredService<Microsoft.Extensions.Logging.ILogger<ServerFailover>>()));
         services.AddHttpClient<CollectorApiClient>((sp, http) =>
         {
             var server = sp.GetRequiredService<IOptions<ServerConnectionOptions>>().Value;
-            http.BaseAddress = server.ServerUrl;
+            var failover = sp.GetRequiredService<ServerFailover>();
+            http.BaseAddress = failover.BaseAddress;
             http.DefaultRequestHeaders.Add("X-Api-Key", server.ApiKey);
-            http.Timeout = TimeSpan.FromSeconds(30);
-        });
+            http.Timeout = failover.RequestTimeout;
+        }).AddHttpMessageHandler(sp => sp.GetRequiredService<ServerFailover>().CreateHandler());
         services.AddSingleton(sp => new OutageRideThrough(sp.GetRequiredService<CollectorApiClient>(),
             sp.GetRequiredService<IOptions<ServerConnectionOptions>>().Value, sp.GetRequiredService<TimeProvider>(),
             sp.GetRequiredService<Microsoft.Extensions.Logging.ILogger<OutageRideThrough>>()));

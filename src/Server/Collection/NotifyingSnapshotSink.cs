@@ -4,12 +4,15 @@ using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Server.Collection;
 
-/// <summary>Stores a snapshot, then tells open pages that the fleet changed.</summary>
-public sealed class NotifyingSnapshotSink(SnapshotStore store, FleetChanges changes) : ISnapshotSink
+/// <summary>
+/// Stores a snapshot, then tells open pages that the fleet changed. Every poll, embedded or delivered, is stored
+/// through here, so here the store is seen to fail with a fault or to take writes again (<see cref="StoreFaults"/>).
+/// </summary>
+public sealed class NotifyingSnapshotSink(SnapshotStore store, FleetChanges changes, StoreFaults faults) : ISnapshotSink
 {
     public async Task WriteAsync(InstanceSnapshot snapshot, CancellationToken cancellationToken)
     {
-        await store.WriteAsync(snapshot, cancellationToken);
+        await Watched(() => store.WriteAsync(snapshot, cancellationToken));
         changes.Publish();
     }
 
@@ -20,9 +23,24 @@ public sealed class NotifyingSnapshotSink(SnapshotStore store, FleetChanges chan
     public async Task<bool> WriteLeasedAsync(InstanceSnapshot snapshot, string collectorName, TimeSpan clockSkew,
         CancellationToken cancellationToken)
     {
-        if (!await store.WriteAsync(snapshot, collectorName, cancellationToken, clockSkew))
+        var stored = false;
+        await Watched(async () => stored = await store.WriteAsync(snapshot, collectorName, cancellationToken, clockSkew));
+        if (!stored)
             return false;
         changes.Publish();
         return true;
+    }
+
+    async Task Watched(Func<Task> write)
+    {
+        try
+        {
+            await write();
+        }
+        catch (Exception e) when (faults.Record(e))
+        {
+            throw;
+        }
+        faults.Cleared();
     }
 }

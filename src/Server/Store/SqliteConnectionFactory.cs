@@ -26,11 +26,17 @@ public sealed class SqliteConnectionFactory : IDbConnectionFactory
         PRAGMA cache_size = -512;
         """;
 
+    /// <summary>SQLite's own ceiling on a database's pages, which lifts a <c>Store:MaxSizeMegabytes</c> cap set before.</summary>
+    const long NoPageCap = 4294967294;
+
     readonly string _connectionString;
     readonly string _dataSource;
+    readonly Func<int> _maxSizeMegabytes;
 
-    public SqliteConnectionFactory(IOptions<StoreOptions> options)
+    /// <param name="live">The settings as they are now, so that a raised <c>Store:MaxSizeMegabytes</c> counts without a restart.</param>
+    public SqliteConnectionFactory(IOptions<StoreOptions> options, IOptionsMonitor<StoreOptions>? live = null)
     {
+        _maxSizeMegabytes = live is null ? () => options.Value.MaxSizeMegabytes : () => live.CurrentValue.MaxSizeMegabytes;
         StoreTypeHandlers.Register();
         // Microsoft.Data.Sqlite retries a busy statement itself for the command timeout (30 s by default) on top of
         // busy_timeout; bounded here to the same wait, so a writer stuck behind another gives up in LockWait.
@@ -53,6 +59,9 @@ public sealed class SqliteConnectionFactory : IDbConnectionFactory
         {
             await connection.OpenAsync(cancellationToken);
             await ExecuteAsync(connection, ConnectionPragmas, cancellationToken);
+            // Pages of 4 KiB, SQLite's default; a pooled connection keeps the cap it was given, so it is set on every open.
+            var cap = _maxSizeMegabytes() is > 0 and var megabytes ? megabytes * 256L : NoPageCap;
+            await ExecuteAsync(connection, $"PRAGMA max_page_count = {cap};", cancellationToken);
             if (!WalDatabases.ContainsKey(_dataSource))
             {
                 await ExecuteAsync(connection, "PRAGMA journal_mode = WAL;", cancellationToken);

@@ -54,11 +54,14 @@ public static class StoreBusy
 
     /// <summary>
     /// Runs a write that must not be given up on until the store takes it: a poll the embedded collector has no outbox
-    /// for, the mark of a mail the relay already accepted. Busy answers are waited out with growing pauses (250 ms
-    /// doubling to 15 s), each reported to <paramref name="onBusy"/> with the pause and the attempt; any other error, or
-    /// <paramref name="ct"/>, ends it. Returns the number of attempts.
+    /// for, the mark of a mail the relay already accepted. Busy answers, and a full or damaged store
+    /// (<see cref="StoreFaults.Of"/>: it passes once an administrator frees space or restores the store), are waited
+    /// out with growing pauses (250 ms doubling to 15 s), each reported to <paramref name="onBusy"/> with the pause,
+    /// the attempt and the error; any other error, or <paramref name="ct"/>, ends it. The write is held in memory
+    /// meanwhile: the embedded collector holds at most <c>Collector:MaxConcurrency</c> polls so. Returns the number of
+    /// attempts.
     /// </summary>
-    public static async Task<int> UntilTakenAsync(Func<Task> write, TimeProvider time, Action<TimeSpan, int> onBusy, CancellationToken ct)
+    public static async Task<int> UntilTakenAsync(Func<Task> write, TimeProvider time, Action<TimeSpan, int, Exception> onBusy, CancellationToken ct)
     {
         var pause = FirstPause;
         for (var attempt = 1; ; attempt++)
@@ -68,9 +71,9 @@ public static class StoreBusy
                 await write();
                 return attempt;
             }
-            catch (Exception e) when (IsBusy(e) && !ct.IsCancellationRequested)
+            catch (Exception e) when ((IsBusy(e) || StoreFaults.Of(e) is not null) && !ct.IsCancellationRequested)
             {
-                onBusy(pause, attempt);
+                onBusy(pause, attempt, e);
             }
             await Task.Delay(pause, time, ct);
             pause = TimeSpan.FromTicks(Math.Min(pause.Ticks * 2, LongestPause.Ticks));

@@ -9,9 +9,10 @@ namespace IfiDashboard.Server.Store;
 /// problem details for the API (and the collectors' API, whose outbox then retries), a short page for a browser.
 /// Installed by a startup filter, so it wraps every endpoint whatever order the features were mapped in; in the
 /// Development environment the developer exception page, which WebApplication puts inside that, hands it the same
-/// exceptions through its filter.
+/// exceptions through its filter. A full or damaged store (<see cref="StoreFaults"/>) is answered here too: 507 (full)
+/// or 503 (damaged) problem details, a short page naming neither the store's host nor its file.
 /// </summary>
-internal sealed class StoreBusyResponses(ILogger<StoreBusyResponses> logger) : IStartupFilter, IDeveloperPageExceptionFilter
+internal sealed class StoreBusyResponses(ILogger<StoreBusyResponses> logger, StoreFaults faults) : IStartupFilter, IDeveloperPageExceptionFilter
 {
     public Action<IApplicationBuilder> Configure(Action<IApplicationBuilder> next) => app =>
     {
@@ -25,18 +26,52 @@ internal sealed class StoreBusyResponses(ILogger<StoreBusyResponses> logger) : I
             {
                 await WriteAsync(context, e);
             }
+            catch (Exception e) when (!context.Response.HasStarted && faults.Record(e))
+            {
+                await WriteFaultAsync(context, StoreFaults.Of(e)!.Value);
+            }
         });
         next(app);
     };
 
     public async Task HandleExceptionAsync(ErrorContext errorContext, Func<ErrorContext, Task> next)
     {
+        if (!errorContext.HttpContext.Response.HasStarted && faults.Record(errorContext.Exception))
+        {
+            await WriteFaultAsync(errorContext.HttpContext, StoreFaults.Of(errorContext.Exception)!.Value);
+            return;
+        }
         if (errorContext.HttpContext.Response.HasStarted || !StoreBusy.IsBusy(errorContext.Exception))
         {
             await next(errorContext);
             return;
         }
         await WriteAsync(errorContext.HttpContext, errorContext.Exception);
+    }
+
+    /// <summary>Retry-After for a fault: long enough not to hammer a store an administrator is mending.</summary>
+    static readonly TimeSpan FaultRetryAfter = TimeSpan.FromSeconds(30);
+
+    static async Task WriteFaultAsync(HttpContext context, StoreFault fault)
+    {
+        var response = context.Response;
+        response.StatusCode = fault == StoreFault.Full ? StatusCodes.Status507InsufficientStorage : StatusCodes.Status503ServiceUnavailable;
+        response.Headers.RetryAfter = FaultRetryAfter.TotalSeconds.ToString(CultureInfo.InvariantCulture);
+        response.Headers.CacheControl = "no-store";
+        var (title, detail) = fault == StoreFault.Full
+            ? ("The store is full", "The dashboard's store has no space left, so nothing was changed. An administrator frees space for it; then send the same request again.")
+            : ("The store is unavailable", "The dashboard's store is damaged or its disk fails, so nothing was changed. An administrator restores it; then send the same request again.");
+        if (context.Request.Path.StartsWithSegments("/api"))
+        {
+            await TypedResults.Problem(detail, statusCode: response.StatusCode, title: title).ExecuteAsync(context);
+            return;
+        }
+        response.ContentType = MediaTypeNames.Text.Html + "; charset=utf-8";
+        await response.WriteAsync($"""
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8"><title>Store unavailable · IfiDashboard</title></head>
+            <body><h1>{title}</h1><p>{detail}</p></body></html>
+            """);
     }
 
     async Task WriteAsync(HttpContext context, Exception busy)

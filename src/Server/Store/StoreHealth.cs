@@ -9,8 +9,11 @@ namespace IfiDashboard.Server.Store;
 /// Readiness of the store, for <c>/readyz</c>: a connection opens, no migration is pending, and a write succeeds
 /// (made inside a transaction that is rolled back, so nothing changes). The description names which of the three
 /// failed and never carries the store's own error text (it can name hosts and users); the exception goes to the log.
+/// A full or damaged store (<see cref="StoreFaults"/>) is not ready either, whether this check meets the fault or a
+/// write of a poll met it since the last that succeeded: a write rolled back can pass on a full disk, and a damaged
+/// page shows only to the write that reads it.
 /// </summary>
-public sealed class StoreHealth(IDbConnectionFactory connections, StoreMigrations migrations) : IHealthCheck
+public sealed class StoreHealth(IDbConnectionFactory connections, StoreMigrations migrations, StoreFaults? faults = null) : IHealthCheck
 {
     const string Journal = "schema_versions";
 
@@ -26,13 +29,22 @@ public sealed class StoreHealth(IDbConnectionFactory connections, StoreMigration
                 return HealthCheckResult.Unhealthy($"The store has {pending.Count} migration(s) pending; the server applies them when it starts.");
             step = "The store cannot be written.";
             await WriteAndRollBackAsync(connection, cancellationToken);
+            if (faults?.Current is { } current)
+                return HealthCheckResult.Unhealthy(Unavailable(current.Fault) + $" A write of a poll failed so at {current.At:u} and none has succeeded since.");
             return HealthCheckResult.Healthy("The store is reachable, migrated and writable.");
         }
         catch (Exception e) when (e is not OperationCanceledException)
         {
+            if (StoreFaults.Of(e) is { } fault)
+            {
+                faults?.Record(e);
+                return HealthCheckResult.Unhealthy(Unavailable(fault), e);
+            }
             return HealthCheckResult.Unhealthy(step, e);
         }
     }
+
+    static string Unavailable(StoreFault fault) => $"The store {StoreFaults.Describe(fault)}.";
 
     /// <summary>
     /// Rewrites the journal's rows unchanged under the store's write lock, then rolls back: fails on a read-only

@@ -23,6 +23,13 @@ public sealed class StoreOptions
     /// </summary>
     public int StartupWaitSeconds { get; set; } = 60;
 
+    /// <summary>
+    /// SQLite only: the most the store's file may grow to, in megabytes; 0 (the default) for no limit but the disk's.
+    /// Set below the disk's free space, the store says it is full (507, <c>/readyz</c> 503) while the disk still has
+    /// room for the operating system and the logs. Raised, it counts at the next write, without a restart.
+    /// </summary>
+    public int MaxSizeMegabytes { get; set; }
+
     public bool IsSqlite => string.Equals(Provider, SqliteProvider, StringComparison.OrdinalIgnoreCase);
 
     public bool IsPostgres => string.Equals(Provider, PostgresProvider, StringComparison.OrdinalIgnoreCase);

@@ -22,13 +22,15 @@ public static class StoreServiceCollectionExtensions
             .Validate(o => o.IsSqlite || o.IsPostgres, "Store:Provider must be \"Sqlite\" or \"Postgres\".")
             .Validate(o => !string.IsNullOrWhiteSpace(o.ConnectionString), "Store:ConnectionString is required.")
             .Validate(o => o.StartupWaitSeconds is >= 0 and <= 3600, "Store:StartupWaitSeconds must be 0 to 3600.")
+            .Validate(o => o.MaxSizeMegabytes >= 0, "Store:MaxSizeMegabytes must be 0 (no limit) or more.")
             .ValidateOnStart();
 
         services.TryAddSingleton(TimeProvider.System);
         services.AddSingleton<IDbConnectionFactory>(sp =>
             sp.GetRequiredService<IOptions<StoreOptions>>().Value.IsPostgres
                 ? new PostgresConnectionFactory(sp.GetRequiredService<IOptions<StoreOptions>>())
-                : new SqliteConnectionFactory(sp.GetRequiredService<IOptions<StoreOptions>>()));
+                : new SqliteConnectionFactory(sp.GetRequiredService<IOptions<StoreOptions>>(), sp.GetRequiredService<IOptionsMonitor<StoreOptions>>()));
+        services.AddSingleton<StoreFaults>();
         services.AddHttpContextAccessor();
         services.AddSingleton<AuditActors>();
         services.AddSingleton<AuditLog>();

@@ -148,35 +148,9 @@ public sealed class TwoServersOneStoreTests(TestPostgresServer postgres, ITestOu
     /// <summary>The outbox row's message id: the header is <c>&lt;id@domain-of-From&gt;</c>.</summary>
     static string MessageIdOf(ReceivedMail mail) => mail.MessageId.Trim('<', '>').Split('@')[0];
 
-    /// <summary>A client of one server with a read and inventory key issued through the bootstrap admin key.</summary>
-    static async Task<HttpClient> ApiClientAsync(string baseUrl, string? key = null)
-    {
-        var http = new HttpClient { BaseAddress = new Uri(baseUrl), Timeout = TimeSpan.FromSeconds(30) };
-        if (key is null)
-        {
-            http.DefaultRequestHeaders.Add("X-Api-Key", AdminKey);
-            var created = await http.PostAsJsonAsync("api/v1/api-keys", new { name = "two-servers", scopes = new[] { "read", "inventory:write" } });
-            Assert.True(created.IsSuccessStatusCode, await created.Content.ReadAsStringAsync());
-            key = (await created.Content.ReadFromJsonAsync<JsonElement>()).GetProperty("key").GetString()!;
-            http.DefaultRequestHeaders.Remove("X-Api-Key");
-        }
-        http.DefaultRequestHeaders.Add("X-Api-Key", key);
-        return http;
-    }
+    static Task<HttpClient> ApiClientAsync(string baseUrl, string? key = null) => ProductionApi.ClientAsync(baseUrl, AdminKey, "two-servers", key);
 
-    async Task RegisterAsync(HttpClient api, int i)
-    {
-        var response = await api.PutAsJsonAsync($"api/v1/instances/{Name(i)}", new
-        {
-            name = Name(i),
-            host = "127.0.0.1",
-            port = _fleet[Name(i)].Port,
-            trustServerCertificate = true,
-            credentialName = "fleet",
-            pollIntervalSeconds = 30,
-        });
-        Assert.True(response.IsSuccessStatusCode, await response.Content.ReadAsStringAsync());
-    }
+    Task RegisterAsync(HttpClient api, int i) => ProductionApi.RegisterAsync(api, Name(i), _fleet[Name(i)].Port, pollIntervalSeconds: 30);
 
     static async Task<List<string>> StatusAsync(HttpClient api)
     {

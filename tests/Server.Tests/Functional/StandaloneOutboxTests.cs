@@ -7,7 +7,11 @@ using IfiDashboard.Server.Store.Inventory;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
 using IfiDashboard.Simulator.Scenarios;
+using System.Text.Json;
+using IfiDashboard.Server.Tests.Alerts;
+using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
 using Microsoft.Extensions.Time.Testing;
 using IfiDashboard.Tests.Support;
@@ -26,7 +30,7 @@ public sealed class StandaloneOutboxTests : IDisposable
 
 
     (SnapshotOutbox Outbox, SnapshotOutboxDelivery Delivery) Collector(int port, OutboxOptions? outboxOptions = null,
-        HttpMessageHandler? handler = null)
+        HttpMessageHandler? handler = null, TimeProvider? clock = null, ILogger<SnapshotOutboxDelivery>? logger = null)
     {
         var options = outboxOptions ?? new OutboxOptions { Directory = _outbox };
         var outbox = new SnapshotOutbox(options, NullLogger<SnapshotOutbox>.Instance);
@@ -35,7 +39,8 @@ public sealed class StandaloneOutboxTests : IDisposable
             BaseAddress = new Uri($"http://127.0.0.1:{port}/"), Timeout = TimeSpan.FromSeconds(30),
         };
         http.DefaultRequestHeaders.Add("X-Api-Key", DashboardHost.ApiKey);
-        var delivery = new SnapshotOutboxDelivery(outbox, new CollectorApiClient(http), options, TimeProvider.System, NullLogger<SnapshotOutboxDelivery>.Instance);
+        var delivery = new SnapshotOutboxDelivery(outbox, new CollectorApiClient(http), options, clock ?? TimeProvider.System,
+            logger ?? NullLogger<SnapshotOutboxDelivery>.Instance);
         return (outbox, delivery);
     }
 
@@ -97,6 +102,75 @@ public sealed class StandaloneOutboxTests : IDisposable
         var store = await StoreDump.AllTextAsync(host.Services);
         Assert.Contains(leased.SnapshotId.ToString(), store, StringComparison.Ordinal);
         Assert.DoesNotContain(futureDated.SnapshotId.ToString(), store, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task A_refusal_that_can_pass_says_why_in_a_note_and_is_sent_again_until_the_server_takes_it()
+    {
+        await using var host = new DashboardHost(new ScenarioInstance { Name = "remote", Profile = "2019" });
+        var port = host.StartOnFreePort();
+        var clock = new FakeTimeProvider(DateTimeOffset.UtcNow);
+        var (outbox, delivery) = Collector(port, clock: clock);
+        using var releaseOutbox = outbox;
+        await host.RegisterFleetAsync();
+        await LeaseBeforeThePollsAsync(host, 1);
+        // A collector whose clock is 3 minutes fast, beyond the server's Ingestion:MaxClockSkew (30 s).
+        var fast = Snapshot(instanceId: 1, minutesAgo: -3);
+        await outbox.WriteAsync(fast, CancellationToken.None);
+
+        var refused = await delivery.DeliverPendingAsync(CancellationToken.None);
+        var note = JsonDocument.Parse(await File.ReadAllTextAsync(Assert.Single(Directory.GetFiles(_outbox, "*" + RefusedSnapshots.NoteExtension)))).RootElement;
+        // The administrator allows for the collector's clock; the retry interval has not passed yet, then it has.
+        var configuration = (IConfigurationRoot)host.Services.GetRequiredService<IConfiguration>();
+        configuration["Ingestion:MaxClockSkew"] = "00:10:00";
+        configuration.Reload();
+        var beforeRetry = await delivery.DeliverPendingAsync(CancellationToken.None);
+        clock.Advance(RefusedSnapshots.RetryInterval);
+        var retried = await delivery.DeliverPendingAsync(CancellationToken.None);
+
+        Assert.Equal(0, refused);
+        Assert.Equal(400, note.GetProperty("status").GetInt32());
+        Assert.Contains("finishedAt", note.GetProperty("reason").GetString(), StringComparison.Ordinal);
+        Assert.True(note.GetProperty("retried").GetBoolean());
+        Assert.Equal(0, beforeRetry);
+        Assert.Equal(1, retried);
+        Assert.Empty(Directory.GetFiles(_outbox, "*.refused*"));
+        Assert.Contains(fast.SnapshotId.ToString(), await StoreDump.AllTextAsync(host.Services), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task A_refusal_that_cannot_pass_is_kept_for_the_operator_and_deleted_after_the_retention_with_one_line()
+    {
+        await using var host = new DashboardHost(new ScenarioInstance { Name = "remote", Profile = "2019" });
+        host.Settings["Ingestion:MaxSnapshotBytes"] = "4096";
+        var port = host.StartOnFreePort();
+        var clock = new FakeTimeProvider(DateTimeOffset.UtcNow);
+        using var logs = new CapturedLogs();
+        using var loggers = LoggerFactory.Create(logging => logging.AddProvider(logs));
+        var options = new OutboxOptions { Directory = _outbox, RefusedRetentionHours = 24 };
+        var (outbox, delivery) = Collector(port, options, clock: clock, logger: loggers.CreateLogger<SnapshotOutboxDelivery>());
+        using var releaseOutbox = outbox;
+        await host.RegisterFleetAsync();
+        await LeaseBeforeThePollsAsync(host, 1);
+        // Larger than the server's Ingestion:MaxSnapshotBytes: 413, whenever sent.
+        await outbox.WriteAsync(Snapshot(instanceId: 1, minutesAgo: 5) with
+        {
+            Probes = [new ProbeOutcome(ProbeNames.Connect, OutcomeClass.Unreachable, new string('x', 8192))],
+        }, CancellationToken.None);
+
+        await delivery.DeliverPendingAsync(CancellationToken.None);
+        var note = JsonDocument.Parse(await File.ReadAllTextAsync(Assert.Single(Directory.GetFiles(_outbox, "*" + RefusedSnapshots.NoteExtension)))).RootElement;
+        clock.Advance(RefusedSnapshots.RetryInterval);
+        await delivery.DeliverPendingAsync(CancellationToken.None);
+        var keptAfterRetryInterval = Directory.GetFiles(_outbox, "*.refused").Length;
+        clock.Advance(TimeSpan.FromHours(24));
+        await delivery.DeliverPendingAsync(CancellationToken.None);
+
+        Assert.Equal(413, note.GetProperty("status").GetInt32());
+        Assert.False(note.GetProperty("retried").GetBoolean());
+        Assert.Equal(1, keptAfterRetryInterval);
+        Assert.Empty(Directory.GetFiles(_outbox, "*.refused*"));
+        Assert.Single(logs.All.Split('\n'), line => line.Contains("Deleted 1 refused snapshots set aside more than 24 h ago", StringComparison.Ordinal));
     }
 
     [Fact]

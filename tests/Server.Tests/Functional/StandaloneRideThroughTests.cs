@@ -90,6 +90,33 @@ public sealed class StandaloneRideThroughTests
     }
 
     [Fact]
+    public async Task An_instance_remembered_from_before_a_silence_another_collector_could_take_it_in_is_not_polled_in_the_next_outage()
+    {
+        await using var setup = await StartAsync();
+        var (collector, clock) = (setup.Collector, setup.Clock);
+        const string name = DashboardHost.RemoteCollector;
+        var id = Assert.Single(await collector.LeaseDueAsync(name, 10, Lease, CancellationToken.None)).Id;
+        await collector.CompleteAsync(id, name, clock.GetUtcNow().AddMinutes(1), CancellationToken.None);
+
+        // Silent for as long as the server may wait before giving the instance to another collector; then heard
+        // from again before the instance is due, so the server leases it nothing.
+        await setup.Relay.DownAsync();
+        clock.Advance(OutageRideThrough.SilenceThatMayEndTenure);
+        var duringFirstOutage = await collector.LeaseDueAsync(name, 10, Lease, CancellationToken.None);
+        setup.Relay.Up();
+        clock.Advance(OutageRideThrough.ServerRetryDuringOutage);
+        var between = await collector.LeaseDueAsync(name, 10, Lease, CancellationToken.None);
+        await setup.Relay.DownAsync();
+        clock.Advance(TimeSpan.FromMinutes(2));
+        var duringSecondOutage = await collector.LeaseDueAsync(name, 10, Lease, CancellationToken.None);
+
+        Assert.Empty(duringFirstOutage);
+        Assert.Empty(between);
+        // Due by the collector's schedule, but perhaps another collector's by now: polled only once leased again.
+        Assert.Empty(duringSecondOutage);
+    }
+
+    [Fact]
     public async Task After_the_ride_through_time_polling_stops_and_the_outage_is_an_error_again()
     {
         await using var setup = await StartAsync(rideThroughMinutes: 30);

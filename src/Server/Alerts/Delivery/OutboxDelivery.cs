@@ -89,7 +89,7 @@ public sealed class OutboxDelivery(
         // The relay or receiver has it: record that first, without letting a shutdown interrupt the write, and through
         // another writer holding the store: a mark given up on leaves the row to be sent again when its claim runs out.
         await StoreBusy.UntilTakenAsync(() => outbox.MarkSentAsync(entry.Id, CancellationToken.None), time,
-            (pause, attempt) => logger.LogWarning(
+            (pause, attempt, _) => logger.LogWarning(
                 "The store is busy: alert {OutboxId} was accepted and is marked sent again in {Pause} (attempt {Attempt})",
                 entry.Id, pause, attempt),
             ct);

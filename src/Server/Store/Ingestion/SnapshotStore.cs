@@ -17,9 +17,14 @@ public sealed class SnapshotStore(IDbConnectionFactory connections, RetentionHor
         WriteAsync(snapshot, leaseHolder: null, cancellationToken);
 
     /// <summary>
-    /// Stores the snapshot only when <paramref name="leaseHolder"/> (when given) is the collector that last leased
-    /// its instance and the poll started while that collector held it (from its first lease of the instance on, less
-    /// <paramref name="clockSkew"/>), checked inside the write transaction.
+    /// Stores the snapshot only when <paramref name="leaseHolder"/> (when given) held its instance when the poll
+    /// started, checked inside the write transaction: it is the collector that last leased the instance and the poll
+    /// started from its first lease of the instance on (less <paramref name="clockSkew"/>); or another collector has
+    /// taken the instance over from it since, and the poll started within the tenure that takeover ended (from the
+    /// takeover that gave it the instance, or from when the collector was first heard from, less the skew, and strictly
+    /// before it was taken: no allowance there, so that no poll after a takeover counts).
+    /// So a poll made through an outage (docs/deployment.md, "Leases and failover") is stored when it is delivered late,
+    /// as history when a newer poll is stored already, and a collector that never held the instance stores nothing.
     /// </summary>
     /// <returns>False, with nothing stored, when the instance was not leased to that collector when the poll started.</returns>
     public async Task<bool> WriteAsync(InstanceSnapshot snapshot, string? leaseHolder, CancellationToken cancellationToken,
@@ -30,6 +35,12 @@ public sealed class SnapshotStore(IDbConnectionFactory connections, RetentionHor
         const string admittedSql = """
             SELECT (SELECT COUNT(*) FROM instances WHERE id = @instanceId AND last_leased_by = @leaseHolder
                         AND (leased_since IS NULL OR leased_since <= @latestLeaseStart))
+                 + (SELECT COUNT(*) FROM collector_takeovers ended
+                    WHERE ended.instance_id = @instanceId AND ended.taken_from = @leaseHolder AND ended.taken_at > @startedAt
+                      AND COALESCE(
+                          (SELECT MAX(began.taken_at) FROM collector_takeovers began
+                           WHERE began.instance_id = @instanceId AND began.collector_name = @leaseHolder AND began.taken_at < ended.taken_at),
+                          (SELECT first_seen_at FROM collectors WHERE name = @leaseHolder)) <= @latestLeaseStart)
                  + (SELECT COUNT(*) FROM polls WHERE snapshot_id = @snapshotId);
             """;
         using var span = IngestionTelemetry.StartStoring(snapshot);
@@ -41,6 +52,7 @@ public sealed class SnapshotStore(IDbConnectionFactory connections, RetentionHor
                     instanceId = snapshot.InstanceId,
                     leaseHolder,
                     latestLeaseStart = snapshot.StartedAt + clockSkew,
+                    startedAt = snapshot.StartedAt,
                     snapshotId = snapshot.SnapshotId.ToString("D"),
                 }, tx,
                 cancellationToken: cancellationToken)) == 0)
