@@ -11,6 +11,7 @@ using IfiDashboard.Server.Api.Http;
 using IfiDashboard.Server.Api.Inventory;
 using IfiDashboard.Server.Api.Keys;
 using IfiDashboard.Server.Api.OpenApi;
+using IfiDashboard.Server.Api.Policy;
 using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Store.ApiKeys;
 using IfiDashboard.Server.Store.Inventory;
@@ -85,6 +86,7 @@ public static class ApiExtensions
         api.MapRemediationApi();
         api.MapCollectorsApi();
         api.MapVerifyNowApi();
+        api.MapPolicyApi();
         return app;
     }
 }
