@@ -81,6 +81,7 @@ public static class ApiExtensions
         api.MapApiKeysApi();
         api.MapComplianceApi();
         api.MapChangesApi();
+        api.MapChangeWebhooksApi();
         api.MapAuditApi();
         api.MapEvidenceReportApi();
         api.MapRemediationApi();
