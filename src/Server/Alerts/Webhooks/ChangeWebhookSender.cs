@@ -58,6 +58,6 @@ public sealed class ChangeWebhookSender(ChangeWebhookStore webhooks, ChangeWebho
                 "(DataProtection:KeysDirectory changed, or not shared between servers): delete it and create it again.", permanent: true);
         }
         await sender.PostAsync(subscription.Name, url, secret, entry.MessageId, entry.TextBody,
-            $"the URL of change webhook {subscription.Id}", Timeout, ct);
+            $"change webhook {subscription.Id} on /integrations", Timeout, ct);
     }
 }

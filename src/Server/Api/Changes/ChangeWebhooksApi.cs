@@ -1,3 +1,4 @@
+using IfiDashboard.Client.Pages.Integrations;
 using IfiDashboard.Server.Alerts.Webhooks;
 using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Api.Http;
@@ -93,8 +94,28 @@ public static class ChangeWebhooksApi
 /// Creating a subscription, for the API and the page alike: the name, the URL under the alert webhooks' rule
 /// (<see cref="WebhookTarget.UrlProblem"/>), the events, and a new secret; URL and secret stored only protected.
 /// </summary>
-public sealed class ChangeWebhookSubscriptions(ChangeWebhookStore store, ChangeWebhookSecrets secrets)
+public sealed class ChangeWebhookSubscriptions(ChangeWebhookStore store, ChangeWebhookSecrets secrets) : IChangeWebhooksEditor
 {
+    public IReadOnlyList<string> Events { get; } = ChangeEvents.All.Select(ChangeEvents.NameOf).ToList();
+
+    public async Task<IReadOnlyList<ChangeWebhookItem>> ListAsync(CancellationToken ct) =>
+        (await store.ListAsync(ct)).Select(Item).ToList();
+
+    /// <summary>The page's creation: event names as the API takes them, refused by the same rules.</summary>
+    public async Task<ChangeWebhookCreation> CreateAsync(string? name, string? url, IReadOnlyList<string> events, CancellationToken ct)
+    {
+        var unknown = events.Where(e => !Events.Contains(e, StringComparer.Ordinal)).ToList();
+        if (unknown.Count > 0)
+            return new ChangeWebhookCreation(new Dictionary<string, string> { ["events"] = $"Unknown events: {string.Join(", ", unknown)}." }, null, null);
+        var result = await CreateAsync(name, url, ChangeEvents.All.Where(e => events.Contains(ChangeEvents.NameOf(e), StringComparer.Ordinal)).ToList(), ct);
+        return new ChangeWebhookCreation(result.Errors ?? new Dictionary<string, string>(), result.Created is { } c ? Item(c.Webhook) : null, result.Created?.Secret);
+    }
+
+    public Task<bool> DeleteAsync(long id, CancellationToken ct) => store.DeleteAsync(id, ct);
+
+    static ChangeWebhookItem Item(ChangeWebhook webhook) =>
+        new(webhook.Id, webhook.Name, webhook.UrlOrigin, webhook.Events, webhook.CreatedAt, webhook.CreatedBy);
+
     public sealed record Created(ChangeWebhook Webhook, string Secret);
 
     /// <summary>Field errors (by the API's field names), or the subscription with its secret; neither when the name is taken.</summary>

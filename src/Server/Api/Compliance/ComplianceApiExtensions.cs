@@ -18,6 +18,7 @@ public static class ComplianceApiExtensions
         services.AddSingleton<ChangeRecorder>();
         services.AddHostedService<ChangeJournalService>();
         services.AddSingleton<ChangeWebhookSubscriptions>();
+        services.AddSingleton<IfiDashboard.Client.Pages.Integrations.IChangeWebhooksEditor>(sp => sp.GetRequiredService<ChangeWebhookSubscriptions>());
         services.AddSingleton<ChangeWebhookDispatcher>();
         services.AddHostedService(sp => sp.GetRequiredService<ChangeWebhookDispatcher>());
         return services;
