@@ -98,6 +98,7 @@ public sealed class ChangeWebhookTests
         await Eventually.WaitAsync(host.OutboxAsync, rows => rows.Count(r => r.Kind == AlertNoticeKind.Change) >= 2
             && rows.All(r => r.Kind != AlertNoticeKind.Change || r.Status == OutboxStatus.Sent), seconds: 60);
         var beforeOutage = Deliveries(cmdb, all.Secret);
+        Assert.Contains(beforeOutage, d => d.Event == "registered");
 
         // Down: IFI is lost meanwhile; the deliveries fail and wait for their retry.
         await cmdb.StopAsync();
