@@ -40,6 +40,10 @@ public static class AlertsExtensions
             .ConfigurePrimaryHttpMessageHandler(() => new SocketsHttpHandler { AllowAutoRedirect = false })
             .RemoveAllLoggers();
         services.AddSingleton<WebhookSender>();
+        // Change webhooks (docs/api.md) go out through this outbox and its delivery loop too.
+        services.AddSingleton<IfiDashboard.Server.Store.Changes.ChangeWebhookStore>();
+        services.AddSingleton<ChangeWebhookSecrets>();
+        services.AddSingleton<ChangeWebhookSender>();
         services.AddSingleton<AlertSettingsStore>();
         services.AddSingleton<AlertSettings>();
         services.AddSingleton<AlertSilenceStore>();

@@ -11,6 +11,7 @@ using IfiDashboard.Server.Api.Http;
 using IfiDashboard.Server.Api.Inventory;
 using IfiDashboard.Server.Api.Keys;
 using IfiDashboard.Server.Api.OpenApi;
+using IfiDashboard.Server.Api.Policy;
 using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Store.ApiKeys;
 using IfiDashboard.Server.Store.Inventory;
@@ -86,11 +87,13 @@ public static class ApiExtensions
         api.MapApiKeysApi();
         api.MapComplianceApi();
         api.MapChangesApi();
+        api.MapChangeWebhooksApi();
         api.MapAuditApi();
         api.MapEvidenceReportApi();
         api.MapRemediationApi();
         api.MapCollectorsApi();
         api.MapVerifyNowApi();
+        api.MapPolicyApi();
         return app;
     }
 }

@@ -32,6 +32,8 @@ public sealed class PolicyEditor(PolicyStore policies, InstanceInventory instanc
 
     public async Task<int> SaveRulesAsync(IReadOnlyList<PolicyRule> rules, ClaimsPrincipal by, CancellationToken cancellationToken)
     {
+        // The page admits only its role; the API reaches here with any policy:write caller, so the editor decides.
+        Require(by, DashboardRoles.Administrator, "set policy");
         var author = ChangeAuthor.Of(by);
         var version = await StoreBusy.ForPersonAsync(() => policies.SaveRulesAsync(rules, author, cancellationToken));
         changes.Publish();
@@ -41,6 +43,7 @@ public sealed class PolicyEditor(PolicyStore policies, InstanceInventory instanc
     public async Task<long> GrantWaiverAsync(long instanceId, string reason, DateTimeOffset expiresAt, ClaimsPrincipal by,
         CancellationToken cancellationToken)
     {
+        Require(by, DashboardRoles.Operator, "grant waivers");
         var waiver = NewWaiver(instanceId, reason, expiresAt, by);
         if (await instances.GetAsync(instanceId, cancellationToken) is not { RetiredAt: null })
             throw new ArgumentException($"No active instance has id {instanceId}.", nameof(instanceId));
@@ -99,6 +102,7 @@ public sealed class PolicyEditor(PolicyStore policies, InstanceInventory instanc
 
     public async Task<bool> ApproveWaiverAsync(long waiverId, ClaimsPrincipal by, CancellationToken cancellationToken)
     {
+        Require(by, DashboardRoles.Operator, "approve waivers");
         var approver = ChangeAuthor.PersonOf(by);
         var now = time.GetUtcNow();
         var result = await StoreBusy.ForPersonAsync(() => policies.ApproveWaiverAsync(waiverId, approver, waiver =>
@@ -126,6 +130,7 @@ public sealed class PolicyEditor(PolicyStore policies, InstanceInventory instanc
 
     public async Task<bool> RevokeWaiverAsync(long waiverId, ClaimsPrincipal by, CancellationToken cancellationToken)
     {
+        Require(by, DashboardRoles.Operator, "revoke waivers");
         var revokedBy = ChangeAuthor.Of(by);
         var revoked = await StoreBusy.ForPersonAsync(() => policies.RevokeWaiverAsync(waiverId, revokedBy, cancellationToken));
         if (revoked) changes.Publish();

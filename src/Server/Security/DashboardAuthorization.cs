@@ -36,6 +36,8 @@ public static class DashboardPages
         ["rules"] = DashboardRoles.Administrator,
         ["test-email"] = DashboardRoles.Administrator,
         ["alert-settings"] = DashboardRoles.Administrator,
+        ["change-webhook"] = DashboardRoles.Administrator,
+        ["delete-change-webhook"] = DashboardRoles.Administrator,
         ["grant"] = DashboardRoles.Operator,
         ["revoke"] = DashboardRoles.Operator,
         ["approve"] = DashboardRoles.Operator,

@@ -43,8 +43,12 @@ internal sealed class WebhookReceiver : IAsyncDisposable
         await _app.StartAsync();
     }
 
-    public async ValueTask DisposeAsync()
+    /// <summary>Stops listening (connections are refused) until <see cref="StartAsync"/> on the same port again.</summary>
+    public async Task StopAsync()
     {
         if (_app is not null) await _app.DisposeAsync();
+        _app = null;
     }
+
+    public async ValueTask DisposeAsync() => await StopAsync();
 }

@@ -1,4 +1,5 @@
 using IfiDashboard.Server.Alerts.Mail;
+using IfiDashboard.Server.Alerts.Rules;
 using IfiDashboard.Server.Alerts.Smtp;
 using IfiDashboard.Server.Alerts.Webhooks;
 using IfiDashboard.Server.Store;
@@ -18,6 +19,7 @@ public sealed class OutboxDelivery(
     OutboxStore outbox,
     SmtpMailClient smtp,
     WebhookSender webhooks,
+    ChangeWebhookSender changeWebhooks,
     IOptions<AlertOptions> options,
     TimeProvider time,
     ILogger<OutboxDelivery> logger) : BackgroundService
@@ -40,15 +42,15 @@ public sealed class OutboxDelivery(
         {
             var accepted = 0;
             // A failed row is rescheduled into the future, so each pass takes only rows not yet tried in it.
-            for (var entry = await outbox.ClaimNextAsync(ClaimFor, ct); entry is not null;)
+            for (var entry = await outbox.ClaimNextAsync(ClaimFor, ct, OnlyKind); entry is not null;)
             {
                 await using var relay = smtp.StartBatch(options.Value.Smtp);
                 for (var inBatch = 1; entry is not null; inBatch++)
                 {
                     if (await DeliverAsync(relay, entry, ct)) accepted++;
-                    entry = inBatch < Batch ? await outbox.ClaimNextAsync(ClaimFor, ct) : null;
+                    entry = inBatch < Batch ? await outbox.ClaimNextAsync(ClaimFor, ct, OnlyKind) : null;
                 }
-                entry = await outbox.ClaimNextAsync(ClaimFor, ct);
+                entry = await outbox.ClaimNextAsync(ClaimFor, ct, OnlyKind);
             }
             return accepted;
         }
@@ -64,13 +66,22 @@ public sealed class OutboxDelivery(
     /// </summary>
     TimeSpan ClaimFor => TimeSpan.FromSeconds(Math.Max(60, 4 * options.Value.Smtp.TimeoutSeconds));
 
+    /// <summary>
+    /// With alerts off only change webhooks are sent: an integration's subscription does not wait for the mail
+    /// settings, and nothing of the alerts' goes out while they are switched off.
+    /// </summary>
+    AlertNoticeKind? OnlyKind => options.Value.Enabled ? null : AlertNoticeKind.Change;
+
     async Task<bool> DeliverAsync(SmtpBatch relay, OutboxEntry entry, CancellationToken ct)
     {
         // A webhook row names exactly one webhook (OutboxWriter gives each channel its own row).
         var webhook = entry.Recipients is [var only] && WebhookRecipient.Is(only) ? WebhookRecipient.NameOf(only) : null;
+        var subscription = ChangeWebhookRecipient.IdOf(entry.Recipients);
         try
         {
-            if (webhook is null)
+            if (subscription is { } id)
+                await changeWebhooks.SendAsync(id, entry, ct);
+            else if (webhook is null)
                 await relay.SendAsync(new OutgoingMail(entry.Recipients, entry.Subject, entry.TextBody, entry.HtmlBody, entry.MessageId, entry.Attachments), ct);
             else
                 await SendToWebhookAsync(webhook, entry, ct);
@@ -93,7 +104,9 @@ public sealed class OutboxDelivery(
                 "The store is busy: alert {OutboxId} was accepted and is marked sent again in {Pause} (attempt {Attempt})",
                 entry.Id, pause, attempt),
             ct);
-        if (webhook is null)
+        if (subscription is { } subscriptionId)
+            logger.LogInformation("Change {OutboxId} accepted by change webhook {Subscription}", entry.Id, subscriptionId);
+        else if (webhook is null)
             logger.LogInformation("Alert mail {OutboxId} accepted by the relay for {RecipientCount} recipient(s)", entry.Id, entry.Recipients.Count);
         else
             logger.LogInformation("Alert {OutboxId} accepted by webhook {Webhook}", entry.Id, webhook);
@@ -122,7 +135,6 @@ public sealed class OutboxDelivery(
 
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
-        if (!options.Value.Enabled) return;
         try
         {
             while (!stoppingToken.IsCancellationRequested)
@@ -132,7 +144,7 @@ public sealed class OutboxDelivery(
                 try
                 {
                     await DeliverDueAsync(stoppingToken);
-                    if (await outbox.NextDueAsync(stoppingToken) is { } next)
+                    if (await outbox.NextDueAsync(stoppingToken, OnlyKind) is { } next)
                         wait = TimeSpan.FromTicks(Math.Clamp((next - time.GetUtcNow()).Ticks, 0, Idle.Ticks));
                 }
                 catch (Exception e) when (e is not OperationCanceledException)

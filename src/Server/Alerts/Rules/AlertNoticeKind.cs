@@ -32,4 +32,10 @@ public enum AlertNoticeKind
 
     /// <summary>A collector has not asked for a lease nor delivered a snapshot for <c>Ingestion:TakeoverDelay</c>.</summary>
     CollectorSilent,
+
+    /// <summary>
+    /// One entry of the changes feed for a change webhook subscription (<c>change_webhooks</c>): sent through this
+    /// outbox with its retries, also while alerts are off (docs/api.md, "Change webhooks").
+    /// </summary>
+    Change,
 }

@@ -33,12 +33,23 @@ public sealed class WebhookTarget
     /// <summary>What is wrong with this target, or null. Plain HTTP only to loopback: a webhook is never sent unencrypted.</summary>
     public string? Problem(string name)
     {
-        if (!Uri.TryCreate(Url, UriKind.Absolute, out var uri) || uri.Scheme is not ("https" or "http"))
-            return $"Alerts:Webhooks:{name}:Url must be an absolute https address.";
-        if (uri.Scheme == "http" && !(uri.IsLoopback || IPAddress.TryParse(uri.Host, out var ip) && IPAddress.IsLoopback(ip)))
-            return $"Alerts:Webhooks:{name}:Url must use https (plain http is accepted for loopback receivers only).";
+        if (UrlProblem(Url) is { } problem)
+            return $"Alerts:Webhooks:{name}:Url {problem}.";
         if (Kind == WebhookKind.Json && (Secret?.Length ?? 0) < MinSecretLength)
             return $"Alerts:Webhooks:{name}:Secret must be at least {MinSecretLength} characters: a Json webhook is signed with it.";
+        return null;
+    }
+
+    /// <summary>
+    /// The rule every webhook address follows (alert webhooks and change webhooks alike), as the end of a sentence
+    /// about it, or null: absolute, and https but for a receiver on loopback.
+    /// </summary>
+    public static string? UrlProblem(string? url)
+    {
+        if (!Uri.TryCreate(url, UriKind.Absolute, out var uri) || uri.Scheme is not ("https" or "http"))
+            return "must be an absolute https address";
+        if (uri.Scheme == "http" && !(uri.IsLoopback || IPAddress.TryParse(uri.Host, out var ip) && IPAddress.IsLoopback(ip)))
+            return "must use https (plain http is accepted for loopback receivers only)";
         return null;
     }
 }

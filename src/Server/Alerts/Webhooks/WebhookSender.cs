@@ -26,16 +26,25 @@ public sealed class WebhookSender(IHttpClientFactory clients, TimeProvider time)
     public const string TimestampHeader = "X-IfiDashboard-Timestamp";
     public const string DeliveryHeader = "X-IfiDashboard-Delivery";
 
-    public async Task SendAsync(string name, WebhookTarget target, OutboxEntry entry, string? link, TimeSpan timeout, CancellationToken ct)
+    public Task SendAsync(string name, WebhookTarget target, OutboxEntry entry, string? link, TimeSpan timeout, CancellationToken ct) =>
+        PostAsync(name, target.Url!, target.Kind == WebhookKind.Json ? target.Secret : null, entry.MessageId,
+            WebhookPayloads.For(target.Kind, entry, link), $"Alerts:Webhooks:{name}", timeout, ct);
+
+    /// <summary>
+    /// Posts <paramref name="body"/> to <paramref name="url"/>, signed when there is a <paramref name="secret"/>; throws
+    /// <see cref="WebhookDeliveryException"/> naming <paramref name="name"/> (never the URL) and, when sending again cannot
+    /// help, what to check (<paramref name="checkWhat"/>).
+    /// </summary>
+    public async Task PostAsync(string name, string url, string? secret, string deliveryId, string body, string checkWhat,
+        TimeSpan timeout, CancellationToken ct)
     {
-        var body = WebhookPayloads.For(target.Kind, entry, link);
-        using var request = new HttpRequestMessage(HttpMethod.Post, target.Url) { Content = new StringContent(body, Encoding.UTF8, "application/json") };
-        request.Headers.Add(DeliveryHeader, entry.MessageId);
-        if (target.Kind == WebhookKind.Json)
+        using var request = new HttpRequestMessage(HttpMethod.Post, url) { Content = new StringContent(body, Encoding.UTF8, "application/json") };
+        request.Headers.Add(DeliveryHeader, deliveryId);
+        if (secret is not null)
         {
             var timestamp = time.GetUtcNow().ToUnixTimeSeconds().ToString(CultureInfo.InvariantCulture);
             request.Headers.Add(TimestampHeader, timestamp);
-            request.Headers.Add(SignatureHeader, "sha256=" + Signature(target.Secret!, timestamp, body));
+            request.Headers.Add(SignatureHeader, "sha256=" + Signature(secret, timestamp, body));
         }
         using var timeoutSource = CancellationTokenSource.CreateLinkedTokenSource(ct);
         timeoutSource.CancelAfter(timeout);
@@ -61,7 +70,7 @@ public sealed class WebhookSender(IHttpClientFactory clients, TimeProvider time)
             // 401, 403, 404, 410; a redirect) stays the same however often it is sent.
             var passing = response.StatusCode is HttpStatusCode.RequestTimeout or HttpStatusCode.TooManyRequests || status >= 500;
             throw new WebhookDeliveryException(
-                $"Webhook '{name}' answered {status} {response.ReasonPhrase}{(passing ? "" : $": check Alerts:Webhooks:{name}")}.", permanent: !passing);
+                $"Webhook '{name}' answered {status} {response.ReasonPhrase}{(passing ? "" : $": check {checkWhat}")}.", permanent: !passing);
         }
     }
 

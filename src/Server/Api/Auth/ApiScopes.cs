@@ -15,9 +15,11 @@ public static class ApiScopes
     public const string RemediationRead = "remediation:read";
     /// <summary>Generates remediation packs, which records them and shows "remediation pending".</summary>
     public const string RemediationWrite = "remediation:write";
+    /// <summary>Grants, approves and revokes waivers (and, with <c>admin</c>, saves policy rules): the policy page's changes.</summary>
+    public const string PolicyWrite = "policy:write";
     public const string Admin = "admin";
 
-    public static readonly IReadOnlyList<string> All = [Read, InventoryWrite, SnapshotIngest, AuditRead, RemediationRead, RemediationWrite, Admin];
+    public static readonly IReadOnlyList<string> All = [Read, InventoryWrite, SnapshotIngest, AuditRead, RemediationRead, RemediationWrite, PolicyWrite, Admin];
 
     /// <summary>The claim type each of a key's scopes is carried in.</summary>
     public const string ClaimType = "scope";
@@ -28,7 +30,7 @@ public static class ApiScopes
     public static string? RoleFor(string scope) => scope switch
     {
         Read => DashboardRoles.Viewer,
-        InventoryWrite or RemediationRead or RemediationWrite => DashboardRoles.Operator,
+        InventoryWrite or RemediationRead or RemediationWrite or PolicyWrite => DashboardRoles.Operator,
         AuditRead or Admin => DashboardRoles.Administrator,
         _ => null,
     };

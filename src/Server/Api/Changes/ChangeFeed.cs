@@ -12,27 +12,36 @@ internal static class ChangeFeed
     public static ChangePage Page(IReadOnlyList<JournalRow> journal, IReadOnlyList<TimelineRow> timeline,
         ChangeCursor since, int limit)
     {
-        var items = new List<ChangeEntry>(Math.Min(limit, journal.Count + timeline.Count));
+        var walked = Walk(journal, timeline, since).Take(limit).ToList();
+        var hasMore = walked.Count < journal.Count + timeline.Count;
+        return new ChangePage(walked.Select(w => w.Entry).ToList(), (walked.Count > 0 ? walked[^1].After : since).Encode(), hasMore);
+    }
+
+    /// <summary>
+    /// The entries of both sources in feed order, each with the cursor that follows it: what <c>since</c> must be to
+    /// get the entries after this one (a change webhook's payload carries it, so a receiver can catch up by pulling).
+    /// </summary>
+    public static IEnumerable<(ChangeEntry Entry, ChangeCursor After)> Walk(IReadOnlyList<JournalRow> journal,
+        IReadOnlyList<TimelineRow> timeline, ChangeCursor since)
+    {
         int j = 0, t = 0;
         var cursor = since;
-        while (items.Count < limit && (j < journal.Count || t < timeline.Count))
+        while (j < journal.Count || t < timeline.Count)
         {
             // Times are fixed-width UTC text: ordinal order is time order. On a tie the journal goes first.
             var takeJournal = t == timeline.Count
                 || (j < journal.Count && journal[j].OccurredAt <= timeline[t].ChangedAt);
             if (takeJournal)
             {
-                items.Add(Entry(journal[j]));
-                cursor = cursor with { JournalId = journal[j++].Id };
+                cursor = cursor with { JournalId = journal[j].Id };
+                yield return (Entry(journal[j++]), cursor);
             }
             else
             {
-                items.Add(Entry(timeline[t]));
-                cursor = cursor with { TimelineId = timeline[t++].Id };
+                cursor = cursor with { TimelineId = timeline[t].Id };
+                yield return (Entry(timeline[t++]), cursor);
             }
         }
-        var hasMore = j < journal.Count || t < timeline.Count;
-        return new ChangePage(items, cursor.Encode(), hasMore);
     }
 
     static ChangeEntry Entry(JournalRow row) => row.Kind == JournalKinds.Status

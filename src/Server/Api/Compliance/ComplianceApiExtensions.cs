@@ -17,6 +17,10 @@ public static class ComplianceApiExtensions
         services.AddSingleton<IfiDashboard.Client.Pages.Reports.IEvidenceReportSource>(sp => sp.GetRequiredService<IfiDashboard.Server.Store.Reports.EvidenceReports>());
         services.AddSingleton<ChangeRecorder>();
         services.AddHostedService<ChangeJournalService>();
+        services.AddSingleton<ChangeWebhookSubscriptions>();
+        services.AddSingleton<IfiDashboard.Client.Pages.Integrations.IChangeWebhooksEditor>(sp => sp.GetRequiredService<ChangeWebhookSubscriptions>());
+        services.AddSingleton<ChangeWebhookDispatcher>();
+        services.AddHostedService(sp => sp.GetRequiredService<ChangeWebhookDispatcher>());
         return services;
     }
 }

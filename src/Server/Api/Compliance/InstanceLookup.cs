@@ -34,8 +34,14 @@ internal static class InstanceLookup
     public static (InstanceAssessment? Instance, bool ByExternalKey) Find(string key, FleetAssessment fleet,
         IReadOnlyDictionary<long, string> keys)
     {
+        var (id, byKey) = IdOf(key, keys);
+        return (id is { } found ? fleet.Find(found) : null, byKey);
+    }
+
+    /// <summary>The instance id a key names (an active instance's external key, else the digits of an id), assessed or not.</summary>
+    public static (long? Id, bool ByExternalKey) IdOf(string key, IReadOnlyDictionary<long, string> keys)
+    {
         var byKey = keys.Where(k => string.Equals(k.Value, key, StringComparison.Ordinal)).Select(k => (long?)k.Key).FirstOrDefault();
-        var id = byKey ?? (long.TryParse(key, NumberStyles.None, CultureInfo.InvariantCulture, out var parsed) ? parsed : null);
-        return (id is { } found ? fleet.Find(found) : null, byKey is not null);
+        return (byKey ?? (long.TryParse(key, NumberStyles.None, CultureInfo.InvariantCulture, out var parsed) ? parsed : null), byKey is not null);
     }
 }

@@ -59,12 +59,13 @@ public sealed class OutboxStore(IDbConnectionFactory connections, TimeProvider t
     /// while it is being sent. Marking it sent or failed ends the claim; a sender that dies with it leaves it due again
     /// once the claim runs out (at least once, never lost). Null when nothing is due.
     /// </summary>
-    public async Task<OutboxEntry?> ClaimNextAsync(TimeSpan claimFor, CancellationToken ct)
+    /// <param name="onlyKind">Only rows of this kind (change webhooks while alerts are off), or any.</param>
+    public async Task<OutboxEntry?> ClaimNextAsync(TimeSpan claimFor, CancellationToken ct, AlertNoticeKind? onlyKind = null)
     {
         var select = $"""
             SELECT {OutboxRow.Columns}
             FROM alert_outbox
-            WHERE status = 'Pending' AND next_attempt_at <= @now
+            WHERE status = 'Pending' AND next_attempt_at <= @now AND (@kind IS NULL OR kind = @kind)
             ORDER BY next_attempt_at, id
             LIMIT 1;
             """;
@@ -73,7 +74,7 @@ public sealed class OutboxStore(IDbConnectionFactory connections, TimeProvider t
         await using var connection = await connections.OpenAsync(ct);
         await using var tx = await connection.BeginWriteAsync(ct);
         var row = await connection.QuerySingleOrDefaultAsync<OutboxRow>(new CommandDefinition(select,
-            new { now }, tx, cancellationToken: ct));
+            new { now, kind = onlyKind?.ToString() }, tx, cancellationToken: ct));
         if (row is null)
             return null;
         var entry = row.ToEntry();
@@ -84,11 +85,11 @@ public sealed class OutboxStore(IDbConnectionFactory connections, TimeProvider t
     }
 
     /// <summary>When the next pending row is due, if any.</summary>
-    public async Task<DateTimeOffset?> NextDueAsync(CancellationToken ct)
+    public async Task<DateTimeOffset?> NextDueAsync(CancellationToken ct, AlertNoticeKind? onlyKind = null)
     {
-        const string sql = "SELECT MIN(next_attempt_at) FROM alert_outbox WHERE status = 'Pending';";
+        const string sql = "SELECT MIN(next_attempt_at) FROM alert_outbox WHERE status = 'Pending' AND (@kind IS NULL OR kind = @kind);";
         await using var connection = await connections.OpenAsync(ct);
-        return await connection.ExecuteScalarAsync<DateTimeOffset?>(new CommandDefinition(sql, cancellationToken: ct));
+        return await connection.ExecuteScalarAsync<DateTimeOffset?>(new CommandDefinition(sql, new { kind = onlyKind?.ToString() }, cancellationToken: ct));
     }
 
     public async Task MarkSentAsync(long id, CancellationToken ct)

@@ -29,6 +29,8 @@ public static class AuditActions
     public const string CollectorTookOver = "collector.took-over";
     public const string RemediationGenerated = "remediation.generated";
     public const string VerifyRequested = "instance.verify-requested";
+    public const string ChangeWebhookCreated = "change-webhook.created";
+    public const string ChangeWebhookDeleted = "change-webhook.deleted";
 
     /// <summary>The refusals anyone who reaches the server can cause: counted per hour, source and reason
     /// (<see cref="AuditLog.CountRefusalAsync"/>), never an entry each.</summary>
