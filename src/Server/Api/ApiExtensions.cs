@@ -84,6 +84,7 @@ public static class ApiExtensions
         api.MapEvidenceReportApi();
         api.MapRemediationApi();
         api.MapCollectorsApi();
+        api.MapCollectorAssignmentsApi();
         api.MapVerifyNowApi();
         return app;
     }

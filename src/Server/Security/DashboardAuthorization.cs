@@ -36,6 +36,7 @@ public static class DashboardPages
         ["rules"] = DashboardRoles.Administrator,
         ["test-email"] = DashboardRoles.Administrator,
         ["alert-settings"] = DashboardRoles.Administrator,
+        ["assignments"] = DashboardRoles.Administrator,
         ["grant"] = DashboardRoles.Operator,
         ["revoke"] = DashboardRoles.Operator,
         ["approve"] = DashboardRoles.Operator,

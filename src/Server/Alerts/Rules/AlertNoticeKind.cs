@@ -32,4 +32,7 @@ public enum AlertNoticeKind
 
     /// <summary>A collector has not asked for a lease nor delivered a snapshot for <c>Ingestion:TakeoverDelay</c>.</summary>
     CollectorSilent,
+
+    /// <summary>A collector whose silence was mailed has been heard from again (a lease or a delivery).</summary>
+    CollectorBack,
 }
