@@ -2,6 +2,7 @@ using System.Data.Common;
 using System.Reflection;
 using Dapper;
 using IfiDashboard.Server.Alerts;
+using IfiDashboard.Server.Compliance;
 using IfiDashboard.Server.Ingestion;
 using IfiDashboard.Server.Store.Audit;
 using IfiDashboard.Server.Store.Collectors;
@@ -143,7 +144,6 @@ public sealed class StoreInstanceSource(IDbConnectionFactory connections, TimePr
         DateTimeOffset leaseExpiresAt, DateTimeOffset silentSince, bool mayTakeOver, CancellationToken ct)
     {
         const string heardSql = "SELECT name FROM collectors WHERE last_seen_at >= @silentSince;";
-        const string markSql = $"{MarkLeasedSql} WHERE id IN @ids {ReturningSql}";
         var heard = (await connection.QueryAsync<string>(new CommandDefinition(heardSql, new { silentSince }, tx, cancellationToken: ct)))
             .ToHashSet(StringComparer.Ordinal);
         var chosen = new List<long>();
@@ -164,11 +164,13 @@ public sealed class StoreInstanceSource(IDbConnectionFactory connections, TimePr
                     break;
             }
         }
+        var leased = new List<InstanceRow>();
         if (chosen.Count == 0)
-            return ([], reassigned);
-        var rows = await connection.QueryAsync<InstanceRow>(new CommandDefinition(markSql,
-            new { collectorName, leaseExpiresAt, now, ids = chosen }, tx, cancellationToken: ct));
-        return ([.. rows], reassigned);
+            return (leased, reassigned);
+        foreach (var (filter, parameters) in FactsReader.InstanceFilters(chosen, new { collectorName, leaseExpiresAt, now }))
+            leased.AddRange(await connection.QueryAsync<InstanceRow>(new CommandDefinition(
+                $"{MarkLeasedSql} WHERE {filter!("id")} {ReturningSql}", parameters, tx, cancellationToken: ct)));
+        return (leased, reassigned);
     }
 
     /// <summary>
