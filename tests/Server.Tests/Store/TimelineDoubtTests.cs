@@ -18,7 +18,7 @@ public sealed class TimelineDoubtTests
     }
 
     [Fact]
-    public async Task Ifi_turned_on_with_no_restart_is_marked_and_so_is_the_next_real_poll_that_turns_it_back()
+    public async Task Ifi_turned_on_with_no_restart_since_the_poll_before_is_marked()
     {
         await using var store = await TestStore.CreateMigratedAsync();
         var id = await store.Instances.AddAsync(TestData.Registration("SQL01"), None);
