@@ -32,6 +32,7 @@ try
     builder.Services.AddIfiAlerts(builder.Configuration);
     builder.Services.AddIfiMonthlyEvidenceMail(builder.Configuration);
     builder.Services.AddIfiIngestion(builder.Configuration);
+    builder.Services.AddIfiCollectorAssignments(builder.Configuration);
     builder.Services.AddIfiApi(builder.Configuration);
     builder.Services.AddIfiDashboardUi();
     builder.Services.AddIfiSecurityHeaders(warnWhenAnyHostIsAllowed: !demo);

@@ -251,6 +251,22 @@ public sealed class InstanceDetailPageTests : ComponentTest
     }
 
     [Fact]
+    public void A_change_seen_by_one_poll_that_disagrees_with_the_history_is_marked_and_the_others_are_not()
+    {
+        var detail = Details.SqlFin01();
+        var flip = detail.Timeline.Single(c => c.Kind == IfiDashboard.Compliance.Timeline.TimelineChangeKind.IfiFlag);
+
+        var page = RenderDetail(detail with { Doubts = new Dictionary<(Guid, IfiDashboard.Compliance.Timeline.TimelineChangeKind), string>
+        {
+            [(flip.SeenBySnapshotId, flip.Kind)] = "polled by the collector rogue, the poll before by dc1",
+        } });
+
+        var marked = Assert.Single(page.FindAll("[data-change] [data-doubt]"));
+        Assert.Contains("polled by the collector rogue, the poll before by dc1", marked.TextContent, StringComparison.Ordinal);
+        Assert.NotNull(marked.Closest("[data-change=IfiFlag]"));
+    }
+
+    [Fact]
     public void A_clean_poll_is_one_line_rather_than_a_table_of_oks()
     {
         var page = RenderDetail(Details.SqlFin01(probes: [new ProbeOutcome(ProbeNames.Connect, OutcomeClass.Ok), new ProbeOutcome(ProbeNames.Services, OutcomeClass.Ok)]));

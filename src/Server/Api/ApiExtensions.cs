@@ -92,6 +92,7 @@ public static class ApiExtensions
         api.MapEvidenceReportApi();
         api.MapRemediationApi();
         api.MapCollectorsApi();
+        api.MapCollectorAssignmentsApi();
         api.MapVerifyNowApi();
         api.MapPolicyApi();
         return app;

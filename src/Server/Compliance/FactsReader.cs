@@ -204,7 +204,7 @@ public sealed class FactsReader(IDbConnectionFactory connections)
     /// Dapper on SQLite but sent as an array to PostgreSQL), with <paramref name="parameters"/> beside them. One query
     /// without a filter when every instance is read.
     /// </summary>
-    static IEnumerable<(Func<string, string>? Filter, object? Parameters)> InstanceFilters(
+    internal static IEnumerable<(Func<string, string>? Filter, object? Parameters)> InstanceFilters(
         IReadOnlyCollection<long>? instanceIds, object? parameters)
     {
         if (instanceIds is null)

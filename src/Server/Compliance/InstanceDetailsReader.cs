@@ -7,6 +7,7 @@ using IfiDashboard.Compliance.Timeline;
 using IfiDashboard.Compliance.Zeroing;
 using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Dashboard;
+using IfiDashboard.Server.Store.Ingestion;
 using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Server.Compliance;
@@ -46,10 +47,40 @@ public sealed class InstanceDetailsReader(
             Files = EffectiveIfi.ForFiles(set),
             Growth = GrowthHistory.Of(growthWindow, now, GrowthEventAssessor.AssessAll(set)),
             Timeline = TimelineBuilder.Build(instanceId, observations),
+            Doubts = await DoubtsAsync(instanceId, ct),
             Polls = await queries.RecentPollsAsync(instanceId, 20, ct),
             LastProbes = probes,
             DefaultTrace = trace,
         };
+    }
+
+    async Task<IReadOnlyDictionary<(Guid, TimelineChangeKind), string>> DoubtsAsync(long instanceId, CancellationToken ct)
+    {
+        const string sql = """
+            SELECT p.snapshot_id AS SnapshotId, c.field AS Field, c.doubt AS Doubt
+            FROM ifi_changes c JOIN polls p ON p.id = c.poll_id
+            WHERE c.instance_id = @instanceId AND c.doubt IS NOT NULL;
+            """;
+        await using var connection = await connections.OpenAsync(ct);
+        var rows = await connection.QueryAsync<DoubtRow>(new CommandDefinition(sql, new { instanceId }, cancellationToken: ct));
+        return rows.Where(r => KindOf(r.Field) is not null)
+            .ToDictionary(r => (Guid.Parse(r.SnapshotId), KindOf(r.Field)!.Value), r => r.Doubt);
+    }
+
+    /// <summary>The timeline's kind of an <c>ifi_changes</c> field .</summary>
+    static TimelineChangeKind? KindOf(string field) => field switch
+    {
+        EngineChange.IfiEnabled => TimelineChangeKind.IfiFlag,
+        EngineChange.ServiceAccount => TimelineChangeKind.ServiceAccount,
+        EngineChange.LastStartupTime => TimelineChangeKind.ServiceStart,
+        _ => null,
+    };
+
+    sealed class DoubtRow
+    {
+        public string SnapshotId { get; init; } = "";
+        public string Field { get; init; } = "";
+        public string Doubt { get; init; } = "";
     }
 
     async Task<(IReadOnlyList<ServiceInfo> Services, IReadOnlyList<ProbeOutcome> Probes, string? Trace)> LatestPollAsync(

@@ -28,6 +28,7 @@ public static class DashboardUiExtensions
         services.AddCascadingAuthenticationState();
         services.AddSingleton<IAuditView, AuditView>();
         services.AddSingleton<ICollectorsView, CollectorsView>();
+        services.AddSingleton<ICollectorAssignmentsEditor, CollectorAssignmentsEditor>();
         services.AddSingleton<IAssessmentPreparer, OverviewPreparation>();
         return services;
     }

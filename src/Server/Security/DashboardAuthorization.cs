@@ -38,6 +38,7 @@ public static class DashboardPages
         ["alert-settings"] = DashboardRoles.Administrator,
         ["change-webhook"] = DashboardRoles.Administrator,
         ["delete-change-webhook"] = DashboardRoles.Administrator,
+        ["assignments"] = DashboardRoles.Administrator,
         ["grant"] = DashboardRoles.Operator,
         ["revoke"] = DashboardRoles.Operator,
         ["approve"] = DashboardRoles.Operator,

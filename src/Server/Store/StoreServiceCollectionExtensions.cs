@@ -37,6 +37,7 @@ public static class StoreServiceCollectionExtensions
         services.TryAddSingleton<FleetChanges>();
         services.AddSingleton<InstanceInventory>();
         services.AddSingleton<CollectorStore>();
+        services.AddSingleton<AssignmentStore>();
         services.AddSingleton<StoreInstanceSource>();
         services.AddSingleton<IInstanceSource>(sp => sp.GetRequiredService<StoreInstanceSource>());
         services.AddSingleton<SnapshotStore>();

@@ -3,8 +3,10 @@ using System.Net;
 using System.Net.Http.Json;
 using Dapper;
 using IfiDashboard.Collector.Probes;
+using IfiDashboard.Server.Alerts.Rules;
 using IfiDashboard.Server.Ingestion;
 using IfiDashboard.Server.Store;
+using IfiDashboard.Server.Store.Alerts;
 using IfiDashboard.Server.Store.ApiKeys;
 using IfiDashboard.Server.Store.Audit;
 using IfiDashboard.Server.Store.Inventory;
@@ -142,8 +144,9 @@ public sealed class CollectorBindingTests : IAsyncLifetime
         _clock.Advance(delay / 2 + TimeSpan.FromSeconds(1));
         Assert.Contains(await _host.Services.GetRequiredService<StoreInstanceSource>()
             .LeaseDueAsync(Other, 10, TimeSpan.FromMinutes(10), CancellationToken.None), i => i.Id == leased.Id);
-        // A delivery, even one stored before, notes that the collector was heard from (table collectors): nothing else changes.
-        var before = await StoreDump.AllTextAsync(_host.Services, StoreDump.AuditLog, "collectors");
+        // A delivery, even one stored before, notes that the collector was heard from (table collectors) and, its silence
+        // having been mailed, mails once that it is back (alert_outbox): nothing else changes.
+        var before = await StoreDump.AllTextAsync(_host.Services, StoreDump.AuditLog, "collectors", "alert_outbox");
 
         var again = await _collector.PostAsJsonAsync("/api/v1/collector/snapshots", snapshot);
         // A poll started after the takeover (a poll started before it, while the collector held the instance, is stored).
@@ -151,7 +154,9 @@ public sealed class CollectorBindingTests : IAsyncLifetime
 
         Assert.Equal(HttpStatusCode.NoContent, again.StatusCode);
         await ProblemAssert.IsProblemAsync(newOne, 409, null);
-        Assert.Equal(before, await StoreDump.AllTextAsync(_host.Services, StoreDump.AuditLog, "collectors"));
+        Assert.Equal(before, await StoreDump.AllTextAsync(_host.Services, StoreDump.AuditLog, "collectors", "alert_outbox"));
+        Assert.Single(await _host.Services.GetRequiredService<OutboxStore>().RecentAsync(50, CancellationToken.None),
+            m => m.Kind == AlertNoticeKind.CollectorBack);
     }
 
     [Fact]

@@ -4,6 +4,7 @@ using System.Net.Http.Json;
 using Dapper;
 using IfiDashboard.Collector.Probes;
 using IfiDashboard.Server.Alerts.Rules;
+using IfiDashboard.Server.Api.Changes;
 using IfiDashboard.Server.Ingestion;
 using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Alerts;
@@ -154,6 +155,22 @@ public sealed class CollectorTakeoverTests : IAsyncLifetime
         Assert.Equal(HttpStatusCode.NoContent, real.StatusCode);
         Assert.Equal(nameof(IfiState.Disabled),
             await ScalarAsync<string>("SELECT ifi_state FROM instance_state WHERE instance_id = @id;", new { id = leased.Id }));
+    }
+
+    [Fact]
+    public async Task A_forged_flip_of_IFI_with_no_restart_is_marked_as_doubtful_in_the_changes_feed()
+    {
+        var leased = (await LeaseAsync(_collector, Collector, 1)).Single();
+        var leasedAt = _clock.GetUtcNow();
+        Assert.Equal(HttpStatusCode.NoContent, (await DeliverAsync(_collector, Snapshot(leased.Id, Collector, leasedAt, leasedAt, "N"))).StatusCode);
+        _clock.Advance(TimeSpan.FromSeconds(10));
+
+        var forged = await DeliverAsync(_collector, Snapshot(leased.Id, Collector, leasedAt.AddSeconds(5), _clock.GetUtcNow(), "Y"));
+        var feed = await _host.Client(await _host.CreateKeyAsync("read")).GetFromJsonAsync<ChangePage>("/api/v1/changes?limit=1000");
+
+        Assert.Equal(HttpStatusCode.NoContent, forged.StatusCode);
+        var flip = Assert.Single(feed!.Items, e => e.Kind == "timeline");
+        Assert.Equal(("ifiEnabled", "IFI changed with no restart of the engine service since the poll before"), (flip.Change, flip.Doubt));
     }
 
     [Fact]

@@ -4,6 +4,7 @@ using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Api.Keys;
 using IfiDashboard.Server.Ingestion;
 using IfiDashboard.Server.Store;
+using IfiDashboard.Server.Store.Collectors;
 using IfiDashboard.Server.Tests.Functional;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Simulator.Scenarios;
@@ -163,6 +164,32 @@ public sealed class StandaloneCollectorProcessTests : IDisposable
         // The running collector polls it on.
         await Eventually(() => PollCount(connections) > 1, collector);
         Assert.Equal(ProcessCollector, Scalar<string>(connections, "SELECT last_leased_by FROM instances;"));
+    }
+
+    [Fact]
+    public async Task A_rogue_key_gets_an_instance_assigned_to_the_running_collector_neither_before_its_first_poll_nor_after()
+    {
+        var (host, port) = await ServerAsync();
+        await using var _ = host;
+        await host.Services.GetRequiredService<AssignmentStore>().SaveAsync(
+            [new CollectorAssignment(AssignmentMatch.All, [], [ProcessCollector])], CancellationToken.None);
+        var connections = host.Services.GetRequiredService<IDbConnectionFactory>();
+        var rogue = host.CreateClient();
+        rogue.DefaultRequestHeaders.Add(IngestionOptions.ApiKeyHeader, DashboardHost.KeyOf("other-collector"));
+        async Task<List<InstanceRegistration>> RogueLeaseAsync() => (await (await rogue.PostAsJsonAsync("/api/v1/collector/leases",
+            new LeaseRequest("other-collector", 1000, 3600))).Content.ReadFromJsonAsync<List<InstanceRegistration>>())!;
+
+        // Never leased yet: without the rule, the first to ask would get it.
+        var beforeFirstPoll = await RogueLeaseAsync();
+        await using var collector = CollectorProcess.Start(Settings(port, DashboardHost.KeyOf(ProcessCollector)));
+        await Eventually(() => PollCount(connections) > 0 && LeaseOwner(connections) is null, collector);
+        Execute(connections, "UPDATE instances SET next_poll_at = @due;", new { due = DateTimeOffset.UtcNow.AddMinutes(-1) });
+        var whileDue = await RogueLeaseAsync();
+
+        Assert.Empty(beforeFirstPoll);
+        Assert.Empty(whileDue);
+        await Eventually(() => PollCount(connections) > 1, collector);
+        Assert.Equal(0, Scalar<long>(connections, "SELECT COUNT(*) FROM polls WHERE collector_name <> 'process-collector';"));
     }
 
     static string? LeaseOwner(IDbConnectionFactory connections) => Scalar<string>(connections, "SELECT lease_owner FROM instances;");

@@ -14,6 +14,12 @@ public sealed record InstanceDetail
     /// <summary>The growth events of the window the page asked for, newest first, each with its zeroing verdict.</summary>
     public required GrowthHistory Growth { get; init; }
     public required IReadOnlyList<TimelineChange> Timeline { get; init; }
+    /// <summary>
+    /// Why a timeline change seen by one poll disagrees with the instance's recent history (no restart in between,
+    /// another collector), by the poll's snapshot id and the change's kind; changes that agree are absent.
+    /// </summary>
+    public IReadOnlyDictionary<(Guid SnapshotId, TimelineChangeKind Kind), string> Doubts { get; init; } =
+        new Dictionary<(Guid, TimelineChangeKind), string>();
     public required IReadOnlyList<PollRow> Polls { get; init; }
     /// <summary>The probes of the latest poll, with their outcome and message.</summary>
     public required IReadOnlyList<ProbeOutcome> LastProbes { get; init; }

@@ -4,7 +4,7 @@ using IfiDashboard.Server.Store.Collectors;
 
 namespace IfiDashboard.Server.Alerts.Mail;
 
-/// <summary>The administrators' mail about collectors: one collector took over many instances from others.</summary>
+/// <summary>The administrators' mail about collectors: one fell silent or came back, one took over many instances from others.</summary>
 public static class CollectorMailComposer
 {
     const string Advice = "A collector takes an instance from another only once that one has been silent for "
@@ -18,6 +18,15 @@ public static class CollectorMailComposer
         var line = $"The collector {collector} has neither asked for a lease nor delivered a snapshot since {MailFormat.Moment(lastSeen)} "
             + $"(checked at {MailFormat.Moment(now)}). Its instances pass to another collector after Ingestion:TakeoverDelay; "
             + "if it was not stopped on purpose, look at its host, its log and its way to the server. The collectors page lists them all.";
+        return new AlertMailContent(subject, line + "\n", $"<!DOCTYPE html><html><body><p>{MailFormat.Html(line)}</p></body></html>");
+    }
+
+    public static AlertMailContent Back(string collector, DateTimeOffset silentSince, DateTimeOffset now)
+    {
+        var subject = $"[IFI] Collector {collector} is back";
+        var line = $"The collector {collector}, silent since {MailFormat.Moment(silentSince)}, was heard from again at {MailFormat.Moment(now)}. "
+            + "Instances another collector took over meanwhile stay with that one while it is heard from; its own outbox delivers "
+            + "what it polled while it could not reach the server.";
         return new AlertMailContent(subject, line + "\n", $"<!DOCTYPE html><html><body><p>{MailFormat.Html(line)}</p></body></html>");
     }
 

@@ -38,4 +38,6 @@ public enum AlertNoticeKind
     /// outbox with its retries, also while alerts are off (docs/api.md, "Change webhooks").
     /// </summary>
     Change,
+    /// <summary>A collector whose silence was mailed has been heard from again (a lease or a delivery).</summary>
+    CollectorBack,
 }

@@ -15,6 +15,9 @@ public sealed record ChangePage(IReadOnlyList<ChangeEntry> Items, string NextCur
 /// <item><c>timeline</c>: <c>ifiEnabled</c> (Y/N), <c>serviceAccount</c> or <c>serviceStarted</c>, seen by a poll.</item>
 /// <item><c>inventory</c>: <c>created</c>, <c>updated</c> or <c>retired</c>, with the instance's version.</item>
 /// </list>
+/// A <c>timeline</c> entry's <c>doubt</c>, when present, says why the one poll that saw it disagrees with the
+/// instance's recent history (no restart in between, another collector): treat it as unconfirmed until a later poll
+/// agrees.
 /// <c>id</c> is unique across the feed and stable: a client can use it to ignore an entry it already holds.
 /// <c>displayName</c> is the registration's name; <c>instanceName</c> is its deprecated alias (until v2), since in
 /// /api/v1 an instance name is a SQL Server named instance.
@@ -30,7 +33,8 @@ public sealed record ChangeEntry(
     string? OldValue,
     string? NewValue,
     long? Version,
-    string? Detail)
+    string? Detail,
+    string? Doubt = null)
 {
     [DeprecatedAlias("displayName")]
     public string InstanceName => DisplayName;

@@ -60,6 +60,6 @@ internal static class ChangeFeed
             _ => (row.Field, "Engine service changed"),
         };
         return new ChangeEntry($"t{row.Id}", "timeline", change, row.ChangedAt, row.InstanceId,
-            row.InstanceName, row.ExternalKey, row.OldValue, row.NewValue, null, detail);
+            row.InstanceName, row.ExternalKey, row.OldValue, row.NewValue, null, detail, row.Doubt);
     }
 }

@@ -27,6 +27,7 @@ public static class AuditActions
     public const string ApiKeyRefused = "api-key.refused";
     public const string AuditPruned = "audit.pruned";
     public const string CollectorTookOver = "collector.took-over";
+    public const string CollectorAssignmentsSaved = "collector.assignments-saved";
     public const string RemediationGenerated = "remediation.generated";
     public const string VerifyRequested = "instance.verify-requested";
     public const string ChangeWebhookCreated = "change-webhook.created";

@@ -87,7 +87,8 @@ public sealed class ChangeJournal(IDbConnectionFactory connections, TimeProvider
     {
         const string sql = """
             SELECT c.id AS Id, c.instance_id AS InstanceId, c.field AS Field, c.changed_at AS ChangedAt,
-                c.old_value AS OldValue, c.new_value AS NewValue, i.name AS InstanceName, i.external_key AS ExternalKey
+                c.old_value AS OldValue, c.new_value AS NewValue, i.name AS InstanceName, i.external_key AS ExternalKey,
+                c.doubt AS Doubt
             FROM ifi_changes c
             JOIN instances i ON i.id = c.instance_id
             WHERE c.id > @afterId

@@ -45,4 +45,6 @@ public sealed class TimelineRow
     public string? NewValue { get; init; }
     public string InstanceName { get; init; } = "";
     public string? ExternalKey { get; init; }
+    /// <summary>Why the poll that saw the change disagrees with the instance's history; null when it agrees.</summary>
+    public string? Doubt { get; init; }
 }

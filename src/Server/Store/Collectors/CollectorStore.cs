@@ -1,10 +1,12 @@
 using System.Collections.Concurrent;
 using System.Data.Common;
 using Dapper;
+using IfiDashboard.Server.Alerts;
 using IfiDashboard.Server.Alerts.Mail;
 using IfiDashboard.Server.Alerts.Rules;
 using IfiDashboard.Server.Store.Alerts;
 using IfiDashboard.Server.Store.Audit;
+using Microsoft.Extensions.Options;
 
 namespace IfiDashboard.Server.Store.Collectors;
 
@@ -24,7 +26,7 @@ public sealed record Takeover(long InstanceId, string InstanceName, string Taken
 /// that one falls silent (<see cref="Inventory.StoreInstanceSource"/>; docs/security.md, "What one stolen collector key
 /// can and cannot do").
 /// </summary>
-public sealed class CollectorStore(IDbConnectionFactory connections, TimeProvider time)
+public sealed class CollectorStore(IDbConnectionFactory connections, TimeProvider time, IOptions<AlertOptions>? alerts = null)
 {
     /// <summary>A collector's deliveries refresh its row at most this often (each lease does).</summary>
     public static readonly TimeSpan DeliveryRefresh = TimeSpan.FromSeconds(10);
@@ -54,11 +56,32 @@ public sealed class CollectorStore(IDbConnectionFactory connections, TimeProvide
 
     /// <summary>Notes a lease request, inside the lease's write transaction.</summary>
     /// <returns>Since when the collector has been heard from without a silence longer than <paramref name="takeoverDelay"/>.</returns>
-    internal static Task<DateTimeOffset> HeardLeasingAsync(DbConnection connection, DbTransaction tx, string name,
-        CollectorReport report, DateTimeOffset now, TimeSpan takeoverDelay, CancellationToken ct) =>
-        connection.QuerySingleAsync<DateTimeOffset>(new CommandDefinition(HeardLeasingSql,
+    internal static async Task<DateTimeOffset> HeardLeasingAsync(DbConnection connection, DbTransaction tx, string name,
+        CollectorReport report, DateTimeOffset now, TimeSpan takeoverDelay, IReadOnlyList<string> recipients, CancellationToken ct)
+    {
+        await MailBackAsync(connection, tx, name, now, recipients, ct);
+        return await connection.QuerySingleAsync<DateTimeOffset>(new CommandDefinition(HeardLeasingSql,
             new { name, now, silentSince = now - takeoverDelay, version = report.Version, outboxDepth = (long?)report.OutboxDepth },
             tx, cancellationToken: ct));
+    }
+
+    /// <summary>
+    /// Mails the administrators once when a collector whose silence was mailed (<see cref="MailSilentCollectorsAsync"/>)
+    /// is heard from again, before its contact is noted: each silence mail has one "back" mail.
+    /// </summary>
+    static async Task MailBackAsync(DbConnection connection, DbTransaction tx, string name, DateTimeOffset now,
+        IReadOnlyList<string> recipients, CancellationToken ct)
+    {
+        const string sql = """
+            SELECT last_seen_at FROM collectors
+            WHERE name = @name AND silence_alerted_at IS NOT NULL AND silence_alerted_at > last_seen_at;
+            """;
+        if (await connection.QuerySingleOrDefaultAsync<DateTimeOffset?>(new CommandDefinition(sql, new { name }, tx, cancellationToken: ct))
+            is { } silentSince)
+            await OutboxWriter.InsertAsync(connection, tx, [new OutboxMessage(
+                $"CollectorBack:{name}:{StoreTime.ToText(silentSince)}", AlertNoticeKind.CollectorBack, null, null, null,
+                recipients, CollectorMailComposer.Back(name, silentSince, now))], now, ct);
+    }
 
     /// <summary>
     /// Mails the administrators once for each collector that has fallen silent (no lease, no delivery for the takeover
@@ -126,6 +149,7 @@ public sealed class CollectorStore(IDbConnectionFactory connections, TimeProvide
             return;
         await using var connection = await connections.OpenAsync(ct);
         await using var tx = await connection.BeginWriteAsync(ct);
+        await MailBackAsync(connection, tx, name, now, alerts?.Value.DefaultTo ?? [], ct);
         await connection.ExecuteAsync(new CommandDefinition(HeardDeliveringSql,
             new { name, now, silentSince = now - takeoverDelay }, tx, cancellationToken: ct));
         await tx.CommitAsync(ct);

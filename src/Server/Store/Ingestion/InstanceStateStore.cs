@@ -64,12 +64,18 @@ internal static class InstanceStateStore
         return connection.ExecuteAsync(new CommandDefinition(sql, new { instanceId }, tx, cancellationToken: cancellationToken));
     }
 
+    /// <summary>The collector that made a poll, read only when the poll saw a change.</summary>
+    public static async Task<string?> CollectorOfAsync(DbConnection connection, DbTransaction tx, long? pollId,
+        CancellationToken cancellationToken) =>
+        pollId is null ? null : await connection.QuerySingleOrDefaultAsync<string>(new CommandDefinition(
+            "SELECT collector_name FROM polls WHERE id = @pollId;", new { pollId }, tx, cancellationToken: cancellationToken));
+
     public static async Task InsertChangesAsync(DbConnection connection, DbTransaction tx, StoredSnapshot poll,
         IReadOnlyList<EngineChange> changes, CancellationToken cancellationToken)
     {
         const string sql = """
-            INSERT INTO ifi_changes (instance_id, poll_id, changed_at, field, old_value, new_value)
-            VALUES (@instanceId, @pollId, @changedAt, @field, @oldValue, @newValue);
+            INSERT INTO ifi_changes (instance_id, poll_id, changed_at, field, old_value, new_value, doubt)
+            VALUES (@instanceId, @pollId, @changedAt, @field, @oldValue, @newValue, @doubt);
             """;
         if (changes.Count == 0)
             return;
@@ -83,6 +89,7 @@ internal static class InstanceStateStore
             field = c.Field,
             oldValue = c.OldValue,
             newValue = c.NewValue,
+            doubt = c.Doubt,
         });
         await connection.ExecuteAsync(new CommandDefinition(sql, rows, tx, cancellationToken: cancellationToken));
     }

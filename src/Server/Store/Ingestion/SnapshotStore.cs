@@ -158,8 +158,10 @@ public sealed class SnapshotStore(IDbConnectionFactory connections, RetentionHor
             return false;
 
         var next = InstanceStateRow.After(previous, poll);
-        if (poll.IsGood)
-            await InstanceStateStore.InsertChangesAsync(connection, tx, poll, EngineChange.Between(previous, next), cancellationToken);
+        if (poll.IsGood && EngineChange.Between(previous, next) is { Count: > 0 } changes)
+            await InstanceStateStore.InsertChangesAsync(connection, tx, poll, EngineChange.Doubted(changes,
+                await InstanceStateStore.CollectorOfAsync(connection, tx, previous?.LastGoodPollId, cancellationToken),
+                poll.Snapshot.CollectorName), cancellationToken);
         await InstanceStateStore.UpsertAsync(connection, tx, next, cancellationToken);
         return true;
     }

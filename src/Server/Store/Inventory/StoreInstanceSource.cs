@@ -1,6 +1,8 @@
+using System.Data.Common;
 using System.Reflection;
 using Dapper;
 using IfiDashboard.Server.Alerts;
+using IfiDashboard.Server.Compliance;
 using IfiDashboard.Server.Ingestion;
 using IfiDashboard.Server.Store.Audit;
 using IfiDashboard.Server.Store.Collectors;
@@ -13,10 +15,14 @@ namespace IfiDashboard.Server.Store.Inventory;
 /// Leases due instances to collectors, so two collectors never poll one instance at once, and an instance stays with
 /// the collector that leased it last: another takes it only after that one has been silent for
 /// <c>Ingestion:TakeoverDelay</c> while the other was heard from (a collector that stopped; <see cref="CollectorStore"/>).
-/// Each takeover is recorded, and many of them alert the administrators.
+/// Each takeover is recorded, and many of them alert the administrators. With assignment rules
+/// (<see cref="AssignmentStore"/>), an instance a rule matches is leased only by the collectors that rule names; among
+/// them the same stickiness and takeover hold, and one leased last by a collector the rule does not name passes to them at
+/// once (an administrator's reassignment, audited when saved, not a takeover).
 /// </summary>
 public sealed class StoreInstanceSource(IDbConnectionFactory connections, TimeProvider timeProvider, AuditLog audit,
-    IOptions<IngestionOptions>? ingestion = null, IOptions<AlertOptions>? alerts = null) : IInstanceSource
+    IOptions<IngestionOptions>? ingestion = null, IOptions<AlertOptions>? alerts = null, AssignmentStore? assignments = null)
+    : IInstanceSource
 {
     /// <summary>
     /// The furthest a completed lease may schedule the next poll, in poll intervals: a collector's jitter stays well
@@ -39,25 +45,18 @@ public sealed class StoreInstanceSource(IDbConnectionFactory connections, TimePr
         TimeSpan leaseDuration, int? maxHeld, CancellationToken cancellationToken, CollectorReport? report = null)
     {
         // Select-and-mark is one statement inside a store write transaction: a second collector waits for the write
-        // lock and then no longer sees these rows as free. SET reads the row as it was, so leased_since and taken_from
-        // change only when the instance passes to another collector, and RETURNING names the collector it came from.
+        // lock and then no longer sees these rows as free.
         const string sql = $"""
-            UPDATE instances
-            SET lease_owner = @collectorName, lease_expires_at = @leaseExpiresAt, last_leased_by = @collectorName,
-                leased_since = CASE WHEN last_leased_by = @collectorName AND leased_since IS NOT NULL THEN leased_since ELSE @now END,
-                taken_from = CASE WHEN last_leased_by = @collectorName THEN taken_from ELSE last_leased_by END
+            {MarkLeasedSql}
             WHERE id IN (
                 SELECT id FROM instances
-                WHERE retired_at IS NULL
-                  AND (next_poll_at IS NULL OR next_poll_at <= @now)
-                  AND (lease_owner IS NULL OR lease_expires_at < @now)
+                WHERE {DueAndFree}
                   AND (last_leased_by IS NULL OR last_leased_by = @collectorName
                        OR @mayTakeOver = 1 AND NOT EXISTS (SELECT 1 FROM collectors
                            WHERE collectors.name = instances.last_leased_by AND collectors.last_seen_at >= @silentSince))
-                ORDER BY next_poll_at NULLS FIRST, id
+                ORDER BY {LeaseOrder}
                 LIMIT @maxCount)
-            RETURNING {InstanceRow.Columns}, next_poll_at AS NextPollAt,
-                CASE WHEN leased_since = @now THEN taken_from END AS TakenFrom;
+            {ReturningSql}
             """;
         if (maxCount <= 0)
             return [];
@@ -78,20 +77,26 @@ public sealed class StoreInstanceSource(IDbConnectionFactory connections, TimePr
         // Only a collector heard from throughout the takeover delay takes over: after an outage of the server or the
         // store every collector looks silent, and the first back must not take the others' instances.
         var activeSince = await CollectorStore.HeardLeasingAsync(connection, tx, collectorName, report ?? new(null, null), now,
-            options.TakeoverDelay, cancellationToken);
+            options.TakeoverDelay, alerts?.Value.DefaultTo ?? [], cancellationToken);
         var mayTakeOver = activeSince <= silentSince;
-        var rows = await connection.QueryAsync<InstanceRow>(new CommandDefinition(sql, new
-        {
-            collectorName,
-            leaseExpiresAt = now + leaseDuration,
-            now,
-            silentSince,
-            mayTakeOver = mayTakeOver ? 1L : 0L,
-            maxCount,
-        }, tx, cancellationToken: cancellationToken));
-        var leased = rows.ToList();
+        IReadOnlyList<CollectorAssignment> rules = assignments is null ? [] : await assignments.ReadAllAsync(connection, tx, cancellationToken);
+        List<InstanceRow> leased;
+        IReadOnlySet<long> reassigned = new HashSet<long>();
+        if (rules.Count == 0)
+            leased = [.. await connection.QueryAsync<InstanceRow>(new CommandDefinition(sql, new
+            {
+                collectorName,
+                leaseExpiresAt = now + leaseDuration,
+                now,
+                silentSince,
+                mayTakeOver = mayTakeOver ? 1L : 0L,
+                maxCount,
+            }, tx, cancellationToken: cancellationToken))];
+        else
+            (leased, reassigned) = await LeaseAssignedAsync(connection, tx, rules, collectorName, maxCount, now,
+                now + leaseDuration, silentSince, mayTakeOver, cancellationToken);
         await CollectorStore.RecordTakeoversAsync(connection, tx, audit, collectorName,
-            [.. leased.Where(r => r.TakenFrom is not null).Select(r => new Takeover(r.Id, r.Name, r.TakenFrom!))], now,
+            [.. leased.Where(r => r.TakenFrom is not null && !reassigned.Contains(r.Id)).Select(r => new Takeover(r.Id, r.Name, r.TakenFrom!))], now,
             options.TakeoverAlertThreshold, alerts?.Value.DefaultTo ?? [], cancellationToken);
         if (mayTakeOver)
             await CollectorStore.MailSilentCollectorsAsync(connection, tx, now, silentSince, alerts?.Value.DefaultTo ?? [],
@@ -105,6 +110,67 @@ public sealed class StoreInstanceSource(IDbConnectionFactory connections, TimePr
             .ThenBy(r => r.Id)
             .Select(r => r.ToRegistration())
             .ToList();
+    }
+
+    // SET reads the row as it was, so leased_since and taken_from change only when the instance passes to another
+    // collector, and RETURNING names the collector it came from.
+    const string MarkLeasedSql = """
+        UPDATE instances
+        SET lease_owner = @collectorName, lease_expires_at = @leaseExpiresAt, last_leased_by = @collectorName,
+            leased_since = CASE WHEN last_leased_by = @collectorName AND leased_since IS NOT NULL THEN leased_since ELSE @now END,
+            taken_from = CASE WHEN last_leased_by = @collectorName THEN taken_from ELSE last_leased_by END
+        """;
+
+    const string ReturningSql = $"""
+        RETURNING {InstanceRow.Columns}, next_poll_at AS NextPollAt,
+            CASE WHEN leased_since = @now THEN taken_from END AS TakenFrom;
+        """;
+
+    const string DueAndFree = """
+        retired_at IS NULL
+          AND (next_poll_at IS NULL OR next_poll_at <= @now)
+          AND (lease_owner IS NULL OR lease_expires_at < @now)
+        """;
+
+    const string LeaseOrder = "next_poll_at NULLS FIRST, id";
+
+    /// <summary>
+    /// The lease selection under assignment rules: the rules match in code (a network rule reads the host as an IP
+    /// address, which SQL on both stores cannot), over the due and free instances, inside the lease's write transaction.
+    /// </summary>
+    /// <returns>The leased rows, and those that passed to this collector because a rule no longer names the one that had them.</returns>
+    static async Task<(List<InstanceRow> Leased, IReadOnlySet<long> Reassigned)> LeaseAssignedAsync(DbConnection connection,
+        DbTransaction tx, IReadOnlyList<CollectorAssignment> rules, string collectorName, int maxCount, DateTimeOffset now,
+        DateTimeOffset leaseExpiresAt, DateTimeOffset silentSince, bool mayTakeOver, CancellationToken ct)
+    {
+        const string heardSql = "SELECT name FROM collectors WHERE last_seen_at >= @silentSince;";
+        var heard = (await connection.QueryAsync<string>(new CommandDefinition(heardSql, new { silentSince }, tx, cancellationToken: ct)))
+            .ToHashSet(StringComparer.Ordinal);
+        var chosen = new List<long>();
+        var reassigned = new HashSet<long>();
+        foreach (var instance in await AssignmentStore.ReadAssignableAsync(connection, tx, DueAndFree, new { now }, ct, LeaseOrder))
+        {
+            var assigned = CollectorAssignments.RuleFor(rules, instance.ToAssignable()) is { } rule ? rules[rule].Collectors : null;
+            if (assigned is not null && !assigned.Contains(collectorName, StringComparer.Ordinal))
+                continue;
+            var last = instance.LastLeasedBy;
+            var movedByRule = last is not null && assigned is not null && !assigned.Contains(last, StringComparer.Ordinal);
+            if (last is null || last == collectorName || movedByRule || mayTakeOver && !heard.Contains(last))
+            {
+                chosen.Add(instance.Id);
+                if (movedByRule)
+                    reassigned.Add(instance.Id);
+                if (chosen.Count == maxCount)
+                    break;
+            }
+        }
+        var leased = new List<InstanceRow>();
+        if (chosen.Count == 0)
+            return (leased, reassigned);
+        foreach (var (filter, parameters) in FactsReader.InstanceFilters(chosen, new { collectorName, leaseExpiresAt, now }))
+            leased.AddRange(await connection.QueryAsync<InstanceRow>(new CommandDefinition(
+                $"{MarkLeasedSql} WHERE {filter!("id")} {ReturningSql}", parameters, tx, cancellationToken: ct)));
+        return (leased, reassigned);
     }
 
     /// <summary>
