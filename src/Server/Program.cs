@@ -17,6 +17,7 @@ using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Store.Retention;
 
 if (await ApiKeyCli.TryRunAsync(args)) return;
+if (await BackupCli.TryRunAsync(args)) return;
 try
 {
     var (demo, hostArgs) = DemoMode.Parse(args);

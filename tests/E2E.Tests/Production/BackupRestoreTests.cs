@@ -1,0 +1,139 @@
+using System.Net;
+using System.Net.Http.Json;
+using System.Text.Json;
+using Microsoft.Data.Sqlite;
+
+namespace IfiDashboard.E2E.Tests.Production;
+
+/// <summary>
+/// docs/deployment.md's backup and restore of a SQLite store, as processes: <c>backup FILE</c> while the server runs
+/// and writes, then the restore steps (stop, replace the file, remove its -wal and -shm, start). The restored server
+/// has every row the backup has, and nothing written after it.
+/// </summary>
+public sealed class BackupRestoreTests : IDisposable
+{
+    static readonly string AdminKey = "backup-bootstrap-" + Guid.NewGuid().ToString("N");
+    readonly string _directory = Directory.CreateTempSubdirectory("ifi-backup-").FullName;
+
+    string Store => Path.Combine(_directory, "data", "ifidashboard.db");
+
+    [Fact]
+    public async Task A_backup_taken_while_the_server_writes_restores_every_row_it_holds()
+    {
+        string key;
+        var (server, url) = await StartAsync();
+        await using (server)
+        {
+            using var api = await ApiClientAsync(url, null);
+            key = api.DefaultRequestHeaders.GetValues("X-Api-Key").Single();
+            await PutAsync(api, "CI001");
+            await PutAsync(api, "CI002");
+
+            await RunToExitAsync(0, "backup", "backup.db");
+            // Written after the backup: the WAL holds it, and the restored store must not.
+            await PutAsync(api, "CI003");
+        }
+
+        var backup = Rows(Path.Combine(_directory, "backup.db"));
+        Assert.Contains(backup, row => row.Key == "instances" && row.Value.Count == 2);
+        File.Copy(Path.Combine(_directory, "backup.db"), Store, overwrite: true);
+        File.Delete(Store + "-wal");
+        File.Delete(Store + "-shm");
+
+        var (restored, restoredUrl) = await StartAsync();
+        await using (restored)
+        {
+            using var api = await ApiClientAsync(restoredUrl, key);
+            Assert.Equal(HttpStatusCode.OK, (await api.GetAsync("api/v1/instances/CI002")).StatusCode);
+            Assert.Equal(HttpStatusCode.NotFound, (await api.GetAsync("api/v1/instances/CI003")).StatusCode);
+        }
+        var after = Rows(Store);
+        foreach (var (table, rows) in backup)
+            Assert.True(rows.ToHashSet().IsSubsetOf(after[table]), $"{table}: rows of the backup missing after the restore");
+    }
+
+    [Fact]
+    public async Task A_backup_never_overwrites_a_file_and_names_a_missing_store()
+    {
+        await File.WriteAllTextAsync(Path.Combine(_directory, "earlier.db"), "an earlier backup");
+
+        var missing = await RunToExitAsync(1, "backup", "backup.db");
+        Assert.Contains("Store:ConnectionString", missing, StringComparison.Ordinal);
+        Directory.CreateDirectory(Path.GetDirectoryName(Store)!);
+        await File.WriteAllBytesAsync(Store, []);
+        var exists = await RunToExitAsync(1, "backup", "earlier.db");
+
+        Assert.Contains("already exists", exists, StringComparison.Ordinal);
+        Assert.Equal("an earlier backup", await File.ReadAllTextAsync(Path.Combine(_directory, "earlier.db")));
+    }
+
+    Task<(ServerProcess, string)> StartAsync() =>
+        ServerProcess.StartOnFreePortAsync(ServerProcess.BuildOutput, _directory,
+            // No collector: nothing but the test writes, so the rows compare exactly.
+            url => ["--urls", url, $"--Api:BootstrapAdminKey={AdminKey}", "--Collector:Enabled=false"], TimeSpan.FromSeconds(120));
+
+    /// <summary>Runs the server's CLI to its end; returns its standard error.</summary>
+    async Task<string> RunToExitAsync(int expectedExitCode, params string[] arguments)
+    {
+        await using var command = ServerProcess.Start(ServerProcess.BuildOutput, _directory, arguments);
+        await command.WaitForExitAsync(TimeSpan.FromSeconds(120));
+        Assert.True(command.ExitCode == expectedExitCode, $"exit code {command.ExitCode}:\n{command.Output}");
+        return string.Join('\n', command.ErrorLines);
+    }
+
+    static async Task<HttpClient> ApiClientAsync(string baseUrl, string? key)
+    {
+        var http = new HttpClient { BaseAddress = new Uri(baseUrl), Timeout = TimeSpan.FromSeconds(60) };
+        if (key is null)
+        {
+            http.DefaultRequestHeaders.Add("X-Api-Key", AdminKey);
+            var created = await http.PostAsJsonAsync("api/v1/api-keys", new { name = "backup", scopes = new[] { "read", "inventory:write" } });
+            Assert.True(created.IsSuccessStatusCode, await created.Content.ReadAsStringAsync());
+            key = (await created.Content.ReadFromJsonAsync<JsonElement>()).GetProperty("key").GetString()!;
+            http.DefaultRequestHeaders.Remove("X-Api-Key");
+        }
+        http.DefaultRequestHeaders.Add("X-Api-Key", key);
+        return http;
+    }
+
+    static async Task PutAsync(HttpClient api, string externalKey)
+    {
+        var response = await api.PutAsJsonAsync($"api/v1/instances/{externalKey}",
+            new { name = "SQL-" + externalKey, host = externalKey.ToLowerInvariant() + ".corp.example", port = 1433 });
+        Assert.True(response.IsSuccessStatusCode, await response.Content.ReadAsStringAsync());
+    }
+
+    /// <summary>Every row of every table, as text, by table.</summary>
+    static Dictionary<string, List<string>> Rows(string store)
+    {
+        using var connection = new SqliteConnection($"Data Source={store};Pooling=false");
+        connection.Open();
+        var tables = new List<string>();
+        using (var list = connection.CreateCommand())
+        {
+            list.CommandText = "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name;";
+            using var reader = list.ExecuteReader();
+            while (reader.Read()) tables.Add(reader.GetString(0));
+        }
+        var rows = new Dictionary<string, List<string>>(StringComparer.Ordinal);
+        foreach (var table in tables)
+        {
+            using var select = connection.CreateCommand();
+            select.CommandText = $"SELECT * FROM \"{table}\";";
+            using var reader = select.ExecuteReader();
+            var values = new object[reader.FieldCount];
+            rows[table] = [];
+            while (reader.Read())
+            {
+                reader.GetValues(values);
+                rows[table].Add(string.Join('\u001f', values.Select(v => v is byte[] bytes ? Convert.ToBase64String(bytes) : Convert.ToString(v, System.Globalization.CultureInfo.InvariantCulture))));
+            }
+        }
+        return rows;
+    }
+
+    public void Dispose()
+    {
+        try { Directory.Delete(_directory, recursive: true); } catch (IOException) { }
+    }
+}
