@@ -1,7 +1,6 @@
 using System.IO.Compression;
 using System.Net;
 using IfiDashboard.Server.Tests.Deployment;
-using Microsoft.Data.Sqlite;
 
 namespace IfiDashboard.E2E.Tests.Production;
 
@@ -22,7 +21,7 @@ public sealed class UpgradeTests : IDisposable
         await using (var fixture = new GZipStream(File.OpenRead(Path.Combine(RepositoryRoot.Path, "tests", "E2E.Tests", "Fixtures", "store-b2b862b.sqlite.gz")), CompressionMode.Decompress))
         await using (var file = File.Create(store))
             await fixture.CopyToAsync(file);
-        var before = RawTables(store);
+        var before = StoreRows.Read(store);
 
         // No collector: nothing but the migrations writes.
         var (server, url) = await ServerProcess.StartOnFreePortAsync(ServerProcess.BuildOutput, _directory,
@@ -35,54 +34,17 @@ public sealed class UpgradeTests : IDisposable
             Assert.Contains("Applied store migration", server.Output, StringComparison.Ordinal);
         }
 
-        var after = RawTables(store);
+        var after = StoreRows.Read(store);
         Assert.True(before.Count > 20, $"read only {before.Count} tables from the fixture");
         foreach (var (table, old) in before)
         {
-            var rows = Project(old, old.Columns);
+            var rows = old.Project(old.Columns);
             Assert.True(after.ContainsKey(table), $"table {table} is gone");
-            var kept = Project(after[table], old.Columns);
+            var kept = after[table].Project(old.Columns);
             Assert.True(rows.Order(StringComparer.Ordinal).SequenceEqual(kept.Order(StringComparer.Ordinal)),
                 $"{table}: {rows.Except(kept).Count()} of {rows.Count} rows differ after the upgrade, e.g. {rows.Except(kept).FirstOrDefault()}");
         }
     }
-
-    static List<string> Project((List<string> Columns, List<Dictionary<string, string>> Rows) table, List<string> columns) =>
-        table.Rows.Select(row => string.Join('\u001f', columns.Select(c => row.TryGetValue(c, out var v) ? v : "<column gone>"))).ToList();
-
-    /// <summary>Each table's columns and rows, every value as text.</summary>
-    static Dictionary<string, (List<string> Columns, List<Dictionary<string, string>> Rows)> RawTables(string store)
-    {
-        using var connection = new SqliteConnection($"Data Source={store};Pooling=false");
-        connection.Open();
-        var names = new List<string>();
-        using (var list = connection.CreateCommand())
-        {
-            list.CommandText = "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'schema_versions';";
-            using var reader = list.ExecuteReader();
-            while (reader.Read()) names.Add(reader.GetString(0));
-        }
-        var tables = new Dictionary<string, (List<string>, List<Dictionary<string, string>>)>(StringComparer.Ordinal);
-        foreach (var name in names)
-        {
-            using var select = connection.CreateCommand();
-            select.CommandText = $"SELECT * FROM \"{name}\";";
-            using var reader = select.ExecuteReader();
-            var columns = Enumerable.Range(0, reader.FieldCount).Select(reader.GetName).ToList();
-            var rows = new List<Dictionary<string, string>>();
-            while (reader.Read())
-                rows.Add(columns.Select((c, i) => (c, Text(reader.GetValue(i)))).ToDictionary(p => p.c, p => p.Item2, StringComparer.Ordinal));
-            tables[name] = (columns, rows);
-        }
-        return tables;
-    }
-
-    static string Text(object value) => value switch
-    {
-        DBNull => "<null>",
-        byte[] bytes => Convert.ToBase64String(bytes),
-        _ => Convert.ToString(value, System.Globalization.CultureInfo.InvariantCulture) ?? "",
-    };
 
     public void Dispose()
     {
