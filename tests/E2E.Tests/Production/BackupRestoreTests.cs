@@ -1,6 +1,7 @@
 using System.Net;
 using System.Net.Http.Json;
 using System.Text.Json;
+using Npgsql;
 
 namespace IfiDashboard.E2E.Tests.Production;
 
@@ -9,7 +10,7 @@ namespace IfiDashboard.E2E.Tests.Production;
 /// and writes, then the restore steps (stop, replace the file, remove its -wal and -shm, start). The restored server
 /// has every row the backup has, and nothing written after it.
 /// </summary>
-public sealed class BackupRestoreTests : IDisposable
+public sealed class BackupRestoreTests(TestPostgresServer postgres) : IClassFixture<TestPostgresServer>, IDisposable
 {
     static readonly string AdminKey = "backup-bootstrap-" + Guid.NewGuid().ToString("N");
     readonly string _directory = Directory.CreateTempSubdirectory("ifi-backup-").FullName;
@@ -53,6 +54,59 @@ public sealed class BackupRestoreTests : IDisposable
     }
 
     [Fact]
+    public async Task A_postgres_store_round_trips_through_pg_dump_and_pg_restore_as_the_docs_say()
+    {
+        var source = await CreateDatabaseAsync(postgres.ConnectionString);
+        var (server, url) = await StartAsync("--Store:Provider=Postgres", $"--Store:ConnectionString={source}");
+        string key;
+        await using (server)
+        {
+            using var api = await ApiClientAsync(url, null);
+            key = api.DefaultRequestHeaders.GetValues("X-Api-Key").Single();
+            await PutAsync(api, "CI001");
+        }
+
+        var dump = Path.Combine(_directory, "ifi.dump");
+        await PgAsync("pg_dump", "-Fc", "-f", dump, "--dbname", Libpq(source));
+        var restoredStore = await CreateDatabaseAsync(postgres.ConnectionString);
+        await PgAsync("pg_restore", "--no-owner", "--exit-on-error", "--dbname", Libpq(restoredStore), dump);
+
+        var (restored, restoredUrl) = await StartAsync("--Store:Provider=Postgres", $"--Store:ConnectionString={restoredStore}");
+        await using (restored)
+        {
+            using var api = await ApiClientAsync(restoredUrl, key);
+            Assert.Equal(HttpStatusCode.OK, (await api.GetAsync("api/v1/instances/CI001")).StatusCode);
+            Assert.DoesNotContain("Applied store migration", restored.Output, StringComparison.Ordinal);
+        }
+    }
+
+    static async Task<string> CreateDatabaseAsync(string postgres)
+    {
+        var name = "ifi_backup_" + Guid.NewGuid().ToString("N")[..12];
+        await using (var admin = new NpgsqlConnection(postgres))
+        {
+            await admin.OpenAsync();
+            await using var create = new NpgsqlCommand($"CREATE DATABASE {name};", admin);
+            await create.ExecuteNonQueryAsync();
+        }
+        return new NpgsqlConnectionStringBuilder(postgres) { Database = name }.ConnectionString;
+    }
+
+    /// <summary>The connection as pg_dump and pg_restore take it (a libpq URI; the test server trusts loopback).</summary>
+    static string Libpq(string connectionString)
+    {
+        var c = new NpgsqlConnectionStringBuilder(connectionString);
+        return $"postgresql://{Uri.EscapeDataString(c.Username ?? "")}@{c.Host}:{c.Port}/{c.Database}";
+    }
+
+    static Task<string> PgAsync(string program, params string[] arguments)
+    {
+        var start = new System.Diagnostics.ProcessStartInfo(program);
+        foreach (var argument in arguments) start.ArgumentList.Add(argument);
+        return ServerProcess.RunToEndAsync(start, TimeSpan.FromMinutes(2));
+    }
+
+    [Fact]
     public async Task A_backup_never_overwrites_a_file_and_names_a_missing_store()
     {
         await File.WriteAllTextAsync(Path.Combine(_directory, "earlier.db"), "an earlier backup");
@@ -67,10 +121,10 @@ public sealed class BackupRestoreTests : IDisposable
         Assert.Equal("an earlier backup", await File.ReadAllTextAsync(Path.Combine(_directory, "earlier.db")));
     }
 
-    Task<(ServerProcess, string)> StartAsync() =>
+    Task<(ServerProcess, string)> StartAsync(params string[] store) =>
         ServerProcess.StartOnFreePortAsync(ServerProcess.BuildOutput, _directory,
             // No collector: nothing but the test writes, so the rows compare exactly.
-            url => ["--urls", url, $"--Api:BootstrapAdminKey={AdminKey}", "--Collector:Enabled=false"], TimeSpan.FromSeconds(120));
+            url => ["--urls", url, $"--Api:BootstrapAdminKey={AdminKey}", "--Collector:Enabled=false", .. store], TimeSpan.FromSeconds(120));
 
     /// <summary>Runs the server's CLI to its end; returns its standard error.</summary>
     async Task<string> RunToExitAsync(int expectedExitCode, params string[] arguments)
