@@ -4,6 +4,7 @@ using IfiDashboard.Collector.Probes;
 using IfiDashboard.Collector.Scheduling;
 using IfiDashboard.Shared.Hosting;
 using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.Configuration.Json;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Options;
@@ -20,14 +21,23 @@ public static class CollectorServiceCollectionExtensions
     public static IServiceCollection AddIfiCollector(this IServiceCollection services, IConfiguration configuration,
         bool runInBackground = true)
     {
-        AddSecretsFile(configuration);
+        configuration.AddIfiSecretsFile();
         services.AddOptions<CollectorOptions>().Bind(configuration.GetSection(CollectorOptions.Section))
-            .Validate(o => o.MaxConcurrency > 0 && o.PollDeadlineSeconds > 0 && o.LeaseSeconds > o.PollDeadlineSeconds,
-                "Collector: MaxConcurrency and PollDeadlineSeconds must be positive and LeaseSeconds longer than the deadline.")
+            .Validate(o => o.MaxConcurrency is >= 1 and <= 1024, "Collector:MaxConcurrency must be from 1 to 1024.")
+            .Validate(o => o.ConnectTimeoutSeconds is >= 1 and <= 600, "Collector:ConnectTimeoutSeconds must be from 1 to 600.")
+            .Validate(o => o.CommandTimeoutSeconds is >= 1 and <= 3600, "Collector:CommandTimeoutSeconds must be from 1 to 3600.")
+            .Validate(o => o.PollDeadlineSeconds is >= 1 and <= 3600, "Collector:PollDeadlineSeconds must be from 1 to 3600.")
+            .Validate(o => o.LeaseSeconds > o.PollDeadlineSeconds,
+                "Collector:LeaseSeconds must be longer than Collector:PollDeadlineSeconds, or a lease would end while its poll runs.")
+            .Validate(o => o.ConnectRetries is >= 0 and <= 10, "Collector:ConnectRetries must be from 0 to 10.")
+            .Validate(o => o.IdleCheckSeconds is > 0 and <= 3600, "Collector:IdleCheckSeconds must be more than 0 and at most 3600.")
+            .Validate(o => o.JitterFraction is >= 0 and < 1, "Collector:JitterFraction must be from 0 to less than 1.")
+            .Validate(o => !string.IsNullOrWhiteSpace(o.Name), "Collector:Name must not be empty.")
             .Validate(o => HostAllowList.TryParse(o.AllowedNetworks, out _),
                 "Collector:AllowedNetworks: each entry is a host name, an IP address, a wildcard ('*.prod.example.com', " +
                 "'sql-*') or a CIDR range ('10.20.0.0/16'), optionally with a port or range ('10.20.0.0/16:1433-1434', '[fd00::5]:1433').")
             .ValidateOnStart();
+        services.AddSingleton<IValidateOptions<CollectorOptions>>(new CredentialsValidation(configuration));
         services.TryAddSingleton(TimeProvider.System);
         services.AddSingleton(sp => sp.GetRequiredService<IOptions<CollectorOptions>>().Value);
         services.AddSingleton<ICredentialResolver>(sp => new ConfigurationCredentialResolver(configuration));
@@ -43,21 +53,29 @@ public static class CollectorServiceCollectionExtensions
 
     /// <summary>
     /// Credentials from the JSON file named by <c>Collector:SecretsFile</c>, for the embedded and the standalone
-    /// collector alike, reloaded when it changes. A file named but unreadable stops the start: polling without the
-    /// credentials would only fail later, instance by instance.
+    /// collector alike, reloaded when it changes; added once, whichever calls first (the standalone collector does, so
+    /// that its key and name may come from the file). A relative path is relative to the working directory, as every
+    /// path in the settings is (README). A file named but unreadable stops the start: polling without the credentials
+    /// would only fail later, instance by instance.
     /// </summary>
-    static void AddSecretsFile(IConfiguration configuration)
+    public static void AddIfiSecretsFile(this IConfiguration configuration)
     {
         const string setting = CollectorOptions.Section + ":" + nameof(CollectorOptions.SecretsFile);
-        if (configuration[setting] is not { Length: > 0 } path || configuration is not IConfigurationBuilder builder) return;
+        if (configuration[setting] is not { Length: > 0 } path || configuration is not IConfigurationBuilder builder
+            || builder.Sources.OfType<SecretsFileSource>().Any()) return;
+        var file = Path.GetFullPath(path);
         try
         {
-            builder.AddJsonFile(Path.GetFullPath(path), optional: false, reloadOnChange: true);
+            var source = new SecretsFileSource { Path = file, Optional = false, ReloadOnChange = true };
+            source.ResolveFileProvider();
+            builder.Add(source);
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or InvalidDataException)
         {
             throw new InvalidSettingException(setting,
-                $"the secrets file {Path.GetFullPath(path)} cannot be read ({e.Message}); give a readable JSON file of credentials, or remove the setting.", e);
+                $"the secrets file {file} cannot be read ({e.Message}); give a readable JSON file of credentials, or remove the setting.", e);
         }
     }
+
+    sealed class SecretsFileSource : JsonConfigurationSource;
 }

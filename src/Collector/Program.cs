@@ -24,7 +24,7 @@ public static class CollectorProgram
                 Args = args,
                 ContentRootPath = DeployableContentRoot.For(args),
             });
-            builder.ReportStartupFailuresOnce().AddIfiServiceHosting();
+            builder.ReportStartupFailuresOnce().RefuseInlineComments().AddIfiServiceHosting();
             builder.Services.AddIfiStandaloneCollector(builder.Configuration);
             builder.AddIfiCollectorTelemetry();
             using var host = builder.Build();

@@ -16,9 +16,10 @@ using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Store.Retention;
 
-if (await ApiKeyCli.TryRunAsync(args)) return;
 try
 {
+    if (await ApiKeyCli.TryRunAsync(args)) return;
+    if (await BackupCli.TryRunAsync(args)) return;
     var (demo, hostArgs) = DemoMode.Parse(args);
     var builder = ServerHost.CreateBuilder(hostArgs);
     builder.AddIfiServiceHosting();

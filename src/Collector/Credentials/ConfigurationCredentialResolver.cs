@@ -1,3 +1,4 @@
+using IfiDashboard.Shared.Inventory;
 using Microsoft.Extensions.Configuration;
 
 namespace IfiDashboard.Collector.Credentials;
@@ -13,7 +14,11 @@ public sealed class ConfigurationCredentialResolver(IConfiguration configuration
 {
     public CollectorCredential? Resolve(string credentialName)
     {
-        var section = configuration.GetSection("Credentials").GetSection(credentialName);
+        // A secrets file may still hold an earlier release's hyphenated key; the environment can only hold the '_' form.
+        var credentials = configuration.GetSection("Credentials");
+        if (!credentials.GetSection(credentialName).Exists())
+            credentialName = InstanceRules.CredentialConfigurationKey(credentialName);
+        var section = credentials.GetSection(credentialName);
         var user = section["UserId"];
         var password = section["Password"];
         var integrated = section.GetValue("IntegratedSecurity", false);

@@ -49,6 +49,7 @@ public static class StartupFailure
         InvalidSettingException setting => setting.Message,
         OptionsValidationException invalid => string.Join(" ", invalid.Failures),
         OutboxUnavailableException outbox => outbox.Message,
+        InvalidOperationException conversion when SettingValues.ConversionAdvice(conversion) is { } advice => advice,
         _ => specific?.Invoke(e),
     };
 

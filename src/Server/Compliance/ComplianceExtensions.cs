@@ -1,10 +1,10 @@
 using IfiDashboard.Client.Pages.Changes;
 using IfiDashboard.Client.Pages.Detail;
 using IfiDashboard.Compliance.Assessment;
-using IfiDashboard.Compliance.Zeroing;
 using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Policy;
 using Microsoft.Extensions.DependencyInjection.Extensions;
+using Microsoft.Extensions.Options;
 
 namespace IfiDashboard.Server.Compliance;
 
@@ -20,11 +20,12 @@ public static class ComplianceExtensions
     {
         services.TryAddSingleton<FleetChanges>();
         services.AddMetrics();
-        services.AddSingleton(new ZeroingRateOptions
-        {
-            DefaultBytesPerSecond = configuration.GetValue("Compliance:DefaultZeroingMBps", ZeroingRateOptions.DefaultBytesPerSecondValue / 1024 / 1024) * 1024 * 1024,
-            MountRoots = configuration.GetSection("Compliance:MountRoots").Get<string[]>() ?? [],
-        });
+        services.AddOptions<ComplianceOptions>().Bind(configuration.GetSection(ComplianceOptions.Section))
+            .Validate(o => o.DefaultZeroingMBps is >= ComplianceOptions.MinZeroingMBps and <= ComplianceOptions.MaxZeroingMBps,
+                $"Compliance:DefaultZeroingMBps must be from {ComplianceOptions.MinZeroingMBps} to {ComplianceOptions.MaxZeroingMBps} (MB/s).")
+            .Validate(o => o.MountRoots.All(root => !string.IsNullOrWhiteSpace(root)), "Compliance:MountRoots: an entry is empty.")
+            .ValidateOnStart();
+        services.AddSingleton(sp => sp.GetRequiredService<IOptions<ComplianceOptions>>().Value.ZeroingRates());
         services.AddSingleton<PolicyStore>();
         services.AddSingleton<DailyComplianceStore>();
         services.AddSingleton<FactsReader>();

@@ -20,6 +20,6 @@ public static class ServerHost
         // A publish output has them in wwwroot and no manifest, and then this does nothing.
         if (!builder.Environment.IsDevelopment())
             builder.WebHost.UseStaticWebAssets();
-        return builder.ReportStartupFailuresOnce();
+        return builder.ReportStartupFailuresOnce().RefuseInlineComments();
     }
 }

@@ -31,8 +31,10 @@ public static class IngestionApi
             .Validate(o => o.ApiKeys.Values.All(key => key.Length >= 16), "Ingestion:ApiKeys: each key must be at least 16 characters.")
             .Validate(o => o.MaxClockSkew >= TimeSpan.Zero && o.MaxClockSkew <= TimeSpan.FromDays(1),
                 "Ingestion:MaxClockSkew must be between 00:00:00 and 1.00:00:00.")
-            .Validate(o => o is { MaxLeasesPerCollector: > 0, MaxSnapshotBytes: > 0, MaxRequestBytes: > 0, TakeoverAlertThreshold: > 0 },
-                "Ingestion:MaxLeasesPerCollector, MaxSnapshotBytes, MaxRequestBytes and TakeoverAlertThreshold must be positive.")
+            .Validate(o => o.MaxLeasesPerCollector > 0, "Ingestion:MaxLeasesPerCollector must be positive.")
+            .Validate(o => o.MaxSnapshotBytes > 0, "Ingestion:MaxSnapshotBytes must be positive.")
+            .Validate(o => o.MaxRequestBytes > 0, "Ingestion:MaxRequestBytes must be positive.")
+            .Validate(o => o.TakeoverAlertThreshold > 0, "Ingestion:TakeoverAlertThreshold must be positive.")
             .Validate(o => o.MaxLeaseSeconds is >= MinLeaseSeconds and <= MaxLeaseSecondsLimit,
                 $"Ingestion:MaxLeaseSeconds must be between {MinLeaseSeconds} and {MaxLeaseSecondsLimit}.")
             .Validate(o => o.TakeoverDelay >= TimeSpan.FromSeconds(10) && o.TakeoverDelay <= TimeSpan.FromDays(1),

@@ -1,4 +1,7 @@
+using System.Security.Cryptography;
+using System.Security.Cryptography.X509Certificates;
 using IfiDashboard.Server.Store;
+using IfiDashboard.Shared.Hosting;
 using Microsoft.AspNetCore.DataProtection;
 using Microsoft.AspNetCore.DataProtection.KeyManagement;
 using Microsoft.AspNetCore.DataProtection.Repositories;
@@ -17,9 +20,18 @@ public static class DataProtectionKeys
 {
     public const string KeysDirectoryKey = "DataProtection:KeysDirectory";
 
+    public const string CertificatePathKey = "DataProtection:CertificatePath";
+    public const string CertificatePasswordKey = "DataProtection:CertificatePassword";
+
     public static IServiceCollection AddIfiDataProtection(this IServiceCollection services, IConfiguration configuration)
     {
-        services.AddDataProtection().SetApplicationName("IfiDashboard");
+        var dataProtection = services.AddDataProtection().SetApplicationName("IfiDashboard");
+        // Keys at rest: encrypted to a certificate every server holds (a shared key ring is then useless to whoever
+        // reads only the folder), or on Windows without one, to the service account by DPAPI.
+        if (Certificate(configuration) is { } certificate)
+            dataProtection.ProtectKeysWithCertificate(certificate).UnprotectKeysWithAnyCertificate(certificate);
+        else if (OperatingSystem.IsWindows())
+            dataProtection.ProtectKeysWithDpapi();
         // Resolved when the key ring is first used, from the validated store options, not while services register.
         services.AddOptions<KeyManagementOptions>().Configure<IOptions<StoreOptions>, ILoggerFactory>((options, store, loggers) =>
         {
@@ -28,6 +40,30 @@ public static class DataProtectionKeys
             options.XmlRepository = new FileSystemXmlRepository(new DirectoryInfo(folder), loggers);
         });
         return services;
+    }
+
+    /// <summary>The certificate (PKCS#12 with its private key, or PEM with the key in the same file) the key ring is encrypted to.</summary>
+    static X509Certificate2? Certificate(IConfiguration configuration)
+    {
+        if (configuration[CertificatePathKey] is not { Length: > 0 } configured) return null;
+        var path = Path.GetFullPath(configured);
+        X509Certificate2 certificate;
+        try
+        {
+            certificate = path.EndsWith(".pem", StringComparison.OrdinalIgnoreCase)
+                ? X509Certificate2.CreateFromPemFile(path)
+                : X509CertificateLoader.LoadPkcs12FromFile(path, configuration[CertificatePasswordKey]);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or CryptographicException or ArgumentException)
+        {
+            throw new InvalidSettingException(CertificatePathKey,
+                $"the certificate {path} cannot be read ({e.Message}); give a .pfx (with {CertificatePasswordKey}) or a .pem holding " +
+                "the certificate and its private key, readable by the server's account.", e);
+        }
+        if (!certificate.HasPrivateKey)
+            throw new InvalidSettingException(CertificatePathKey,
+                $"the certificate {path} has no private key: the server needs it to read the keys it encrypted.");
+        return certificate;
     }
 
     internal static string? KeysFolder(string? configured, StoreOptions store)

@@ -14,6 +14,9 @@ public sealed class SignInOptions
     /// <summary>The longest waiver an Operator may grant; an Administrator may grant longer.</summary>
     public int MaxWaiverDays { get; set; } = 90;
 
+    /// <summary>Ten years: a longer waiver is a typo, or a policy exception that belongs in the policy.</summary>
+    public const int MaxWaiverDaysLimit = 3650;
+
     /// <summary>
     /// Four-eyes: a waiver counts only once someone other than its author approves it. On by default (a waiver hides a
     /// finding, and an auditor asks who else agreed); the demo turns it off; an explicit <c>false</c> turns it off, and
@@ -77,7 +80,9 @@ public sealed class SignInOptions
 
     public IEnumerable<string> Problems()
     {
-        if (MaxWaiverDays < 1) yield return "Auth:MaxWaiverDays must be at least 1.";
+        if (MaxWaiverDays is < 1 or > MaxWaiverDaysLimit) yield return $"Auth:MaxWaiverDays must be from 1 to {MaxWaiverDaysLimit}.";
+        if (OidcConfigured && !(Uri.TryCreate(Oidc.Authority, UriKind.Absolute, out var authority) && authority.Scheme is "https" or "http"))
+            yield return "Auth:Oidc:Authority must be the identity provider's absolute https address (its issuer).";
         foreach (var role in Roles.Keys.Where(r => !DashboardRoleChecks.Ordered.Contains(r, StringComparer.OrdinalIgnoreCase)))
             yield return $"Auth:Roles:{role} is not a role; the roles are {string.Join(", ", DashboardRoleChecks.Ordered)}.";
         if (OidcConfigured && string.IsNullOrWhiteSpace(Oidc.ClientId)) yield return "Auth:Oidc:ClientId is required with Auth:Oidc:Authority.";

@@ -39,8 +39,10 @@ public static partial class InstanceRules
     /// <summary>
     /// Credential names become configuration keys (<c>Credentials:&lt;name&gt;</c>) and so environment variable names
     /// (<c>Credentials__&lt;name&gt;__Password</c>), which a shell or systemd accepts only of letters, digits and '_'.
+    /// A '-' is still accepted because earlier releases registered names such as <c>fleet-reader</c> and CMDB syncs
+    /// send them again; collectors read it as '_' (<see cref="CredentialConfigurationKey"/>).
     /// </summary>
-    [GeneratedRegex(@"^[A-Za-z0-9][A-Za-z0-9_]{0,127}\z")]
+    [GeneratedRegex(@"^[A-Za-z0-9][A-Za-z0-9_-]{0,127}\z")]
     private static partial Regex CredentialName();
 
     [GeneratedRegex(@"^(?!-)[A-Za-z0-9_-]{1,63}(?<!-)\z")]
@@ -48,6 +50,12 @@ public static partial class InstanceRules
 
     [GeneratedRegex(@"^(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(\.(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3}\z")]
     private static partial Regex IPv4();
+
+    /// <summary>
+    /// The configuration key a collector reads a credential from: the name with each '-' as '_', so that the login of
+    /// an earlier release's <c>fleet-reader</c> is exported as <c>Credentials__fleet_reader__Password</c> like any other.
+    /// </summary>
+    public static string CredentialConfigurationKey(string credentialName) => credentialName.Replace('-', '_');
 
     /// <summary>Every broken rule, in field order; empty when the registration may be stored.</summary>
     public static IReadOnlyList<InstanceFieldError> Check(InstanceRegistration r)
@@ -89,7 +97,7 @@ public static partial class InstanceRules
                                             $@"C:\ifi\certs\sql01.cer: 1–{MaxCertificatePathLength} characters, without control or invisible characters, " +
                                             @"'..', a network share (\\host\share), a device or a URL.");
         if (r.CredentialName is not null && !CredentialName().IsMatch(r.CredentialName))
-            Refuse("credentialName", "1–128 characters: letters, digits and _, starting with a letter or digit (it becomes part of environment variable names, Credentials__<name>__Password).");
+            Refuse("credentialName", "1–128 characters: letters, digits and _, starting with a letter or digit (it becomes part of environment variable names, Credentials__<name>__Password); a - of an earlier release's name is read as _.");
         if (r.PollIntervalSeconds is < MinPollSeconds or > MaxPollSeconds)
             Refuse("pollIntervalSeconds", $"Must be between {MinPollSeconds} and {MaxPollSeconds} seconds.");
         return errors;

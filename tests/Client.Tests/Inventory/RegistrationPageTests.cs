@@ -65,6 +65,15 @@ public sealed class RegistrationPageTests : ComponentTest
     }
 
     [Fact]
+    public void An_earlier_releases_hyphenated_credential_is_kept_and_its_login_named_as_a_shell_exports_it()
+    {
+        var page = RenderFor(4, FakeInventoryEditor.Of(Stored with { CredentialName = "fleet-reader" }));
+
+        Assert.Equal("fleet-reader", Value(page, "CredentialName"));
+        Assert.Contains("Credentials__fleet_reader__Password", page.Find("[data-secret-note]").TextContent, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void An_unknown_id_is_not_found()
     {
         var missing = RenderFor(9, FakeInventoryEditor.Of(Stored));

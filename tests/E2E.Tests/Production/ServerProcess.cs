@@ -48,7 +48,11 @@ public sealed class ServerProcess : IAsyncDisposable
         Start(binaries, workingDirectory, new Dictionary<string, string>(), arguments);
 
     /// <summary>Starts the server with <paramref name="environment"/> set on top of the cleaned environment.</summary>
-    public static ServerProcess Start(string binaries, string workingDirectory, IReadOnlyDictionary<string, string> environment, params string[] arguments)
+    public static ServerProcess Start(string binaries, string workingDirectory, IReadOnlyDictionary<string, string> environment, params string[] arguments) =>
+        StartProgram(Path.Combine(binaries, "IfiDashboard.Server.dll"), workingDirectory, environment, arguments);
+
+    /// <summary>Starts another program of the build (the standalone collector) the same way, in the same cleaned environment.</summary>
+    public static ServerProcess StartProgram(string program, string workingDirectory, IReadOnlyDictionary<string, string> environment, params string[] arguments)
     {
         var start = new ProcessStartInfo(DotnetHost())
         {
@@ -57,7 +61,7 @@ public sealed class ServerProcess : IAsyncDisposable
             RedirectStandardError = true,
             UseShellExecute = false,
         };
-        start.ArgumentList.Add(Path.Combine(binaries, "IfiDashboard.Server.dll"));
+        start.ArgumentList.Add(program);
         foreach (var argument in arguments) start.ArgumentList.Add(argument);
         foreach (var name in start.Environment.Keys.ToList())
             if (name.Contains("__", StringComparison.Ordinal) ||

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
+using Microsoft.Data.Sqlite;
 using Npgsql;
 using IfiDashboard.Tests.Support;
 
@@ -53,6 +54,33 @@ public sealed class StartupFailureTests(TestPostgresServer postgres) : IClassFix
             "--Store:Provider=Postgres", $"--Store:ConnectionString={missing}");
 
         Assert.Contains("does not exist", output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task A_store_migrated_by_a_newer_release_stops_the_server_and_is_left_as_it_was()
+    {
+        // Migrations are one-way: the release before an upgrade must not serve, or write, a schema it does not know.
+        var store = Path.Combine(_directory, "newer.db");
+        await using (var connection = new SqliteConnection($"Data Source={store};Pooling=false"))
+        {
+            await connection.OpenAsync();
+            await using var command = connection.CreateCommand();
+            command.CommandText = """
+                CREATE TABLE schema_versions (script_name TEXT NOT NULL PRIMARY KEY, applied_at TEXT NOT NULL);
+                INSERT INTO schema_versions VALUES ('9999_from_the_next_release.sql', '2026-11-27T00:00:00.0000000Z');
+                """;
+            await command.ExecuteNonQueryAsync();
+        }
+
+        var output = await AssertStopsWithOneLineAsync("Store:ConnectionString", $"--Store:ConnectionString=Data Source={store}");
+
+        Assert.Contains("9999_from_the_next_release.sql", output, StringComparison.Ordinal);
+        Assert.Contains("restore the backup", output, StringComparison.Ordinal);
+        await using var after = new SqliteConnection($"Data Source={store};Pooling=false");
+        await after.OpenAsync();
+        await using var tables = after.CreateCommand();
+        tables.CommandText = "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table';";
+        Assert.Equal(1L, await tables.ExecuteScalarAsync());
     }
 
     [Fact]

@@ -99,7 +99,7 @@ internal static class HostileRequestCatalogue
         ["poll interval above a day"] = new("PUT", Put, PutWith("pollIntervalSeconds", 86_401), 400, "pollIntervalSeconds"),
         ["credential name with a path"] = new("PUT", Put, PutWith("credentialName", "../etc/passwd"), 400, "credentialName"),
         ["credential name with a colon"] = new("PUT", Put, PutWith("credentialName", "Credentials:admin"), 400, "credentialName"),
-        ["credential name a shell cannot export"] = new("PUT", Put, PutWith("credentialName", "fleet-reader"), 400, "credentialName"),
+        ["credential name a shell cannot export"] = new("PUT", Put, PutWith("credentialName", "fleet.reader"), 400, "credentialName"),
         ["environment of 129 characters"] = new("PUT", Put, PutWith("environment", new string('e', 129)), 400, "environment"),
         ["injection in the url key"] = new("PUT", "/api/v1/instances/" + Uri.EscapeDataString(Injection), PutWith("port", 1500), 400, "externalKey"),
         ["body key differs from url key"] = new("PUT", Put, PutWith("externalKey", "CI999"), 400, "externalKey"),

@@ -46,7 +46,7 @@ public sealed class InstanceRulesOnEveryPathTests(SharedDashboardHost shared) : 
         new("serverCertificatePath", "pins/sql01.pem", "a relative path"),
         new("serverCertificatePath", "/etc/ifi/certs/../../shadow", "a '..' out of the folder"),
         new("serverCertificatePath", @"C:\ifi\certs\sql01.cer:hidden", "an alternate data stream"),
-        new("credentialName", "fleet-reader", "a '-', which no shell exports"),
+        new("credentialName", "fleet.reader", "a '.', which no shell exports"),
     ];
 
     [Theory]

@@ -26,13 +26,7 @@ public static class ApiKeyCli
         """;
 
     /// <summary>Runs the command when the arguments start with it; the caller then exits instead of serving.</summary>
-    public static async Task<bool> TryRunAsync(string[] args)
-    {
-        if (args.Length == 0 || !string.Equals(args[0], Command, StringComparison.Ordinal))
-            return false;
-        Environment.ExitCode = await RunAsync(args[1..], Console.Out, Console.Error);
-        return true;
-    }
+    public static Task<bool> TryRunAsync(string[] args) => ServerCommand.TryRunAsync(args, Command, RunAsync);
 
     /// <returns>0 done, 1 nothing to revoke, 2 usage error.</returns>
     public static async Task<int> RunAsync(string[] args, TextWriter output, TextWriter error)

@@ -7,6 +7,7 @@ using DbUp.Engine.Output;
 using DbUp.Postgresql;
 using DbUp.ScriptProviders;
 using DbUp.Sqlite.Helpers;
+using IfiDashboard.Shared.Hosting;
 using Microsoft.Data.Sqlite;
 using Microsoft.Extensions.Logging.Abstractions;
 
@@ -66,12 +67,27 @@ public sealed class StoreMigrations
         await using var migrationLock = await MigrationLock.AcquireAsync(connection, _logger, cancellationToken);
 
         var engine = Deploy(connection).WithTransactionPerScript().Build();
+        RefuseNewerSchema(engine.GetExecutedScripts());
         engine.ScriptExecuted += (_, e) =>
             _logger.LogInformation("Applied store migration {Script}", ((ScriptExecutedEventArgs)e).Script.Name);
         var result = engine.PerformUpgrade();
         if (!result.Successful)
             throw new StoreMigrationException(result.ErrorScript?.Name, result.Error);
         return result.Scripts.Select(script => script.Name).ToList();
+    }
+
+    /// <summary>
+    /// Migrations are one-way: a store an upgraded release has migrated past this release's scripts holds tables this
+    /// release does not know, which it would read wrongly and write incompletely. It stops instead, naming the way back.
+    /// </summary>
+    void RefuseNewerSchema(IEnumerable<string> journaled)
+    {
+        var known = ScriptNames();
+        var unknown = journaled.Except(known, StringComparer.Ordinal).Order(StringComparer.Ordinal).ToList();
+        if (unknown.Count == 0) return;
+        throw new InvalidSettingException("Store:ConnectionString",
+            $"the store was migrated by a newer release ({unknown[^1]}; the newest this release knows is {known[^1]}): " +
+            "run that release, or restore the backup taken before the upgrade (docs/deployment.md#upgrades).");
     }
 
     /// <summary>The scripts of this release not yet applied to the store: none when the store is migrated.</summary>
