@@ -28,6 +28,10 @@ public sealed partial class ScenarioInstance
     /// for a standalone instance. Set, SERVERPROPERTY('IsClustered') is 1 and the services DMV says is_clustered 'Y'.
     /// </summary>
     public IReadOnlyList<string> ClusterNodes { get; set; } = [];
+
+    /// <summary>The availability groups this instance hosts a replica of, linked from the scenario's list at start.</summary>
+    [System.Text.Json.Serialization.JsonIgnore]
+    public IReadOnlyList<ScenarioAvailabilityGroup> AvailabilityGroups { get; internal set; } = [];
     public EncryptionSupport Encryption { get; set; } = EncryptionSupport.Optional;
     public List<ScenarioLogin> Logins { get; set; } = [];
     public ScenarioFaults Faults { get; set; } = new();
