@@ -45,15 +45,13 @@ internal static class AvailabilityGroupsProbe
                 LocalRole = localStates.FirstOrDefault(s => s.group_id == g.group_id)?.role_desc ?? "RESOLVING",
                 PrimaryReplica = groupStates.FirstOrDefault(s => s.group_id == g.group_id)?.primary_replica,
                 IsContained = contained.Contains(g.group_id),
-                Replicas = [.. replicas.Where(r => r.group_id == g.group_id).Select(r => new AvailabilityReplicaInfo(
-                    r.replica_server_name ?? "", r.availability_mode_desc ?? "", r.failover_mode_desc ?? "",
-                    localStates.Any(s => s.replica_id == r.replica_id)))],
+                Replicas = [.. replicas.Where(r => r.group_id == g.group_id && r.replica_server_name is not null).Select(r => r.replica_server_name!)],
                 Listeners = [.. listeners.Where(l => l.group_id == g.group_id && l.dns_name is not null).Select(l => l.dns_name!)],
             }).OrderBy(g => g.Name, StringComparer.OrdinalIgnoreCase).ToList();
             context.Ok(ProbeNames.AvailabilityGroups, read.Count == 0
                 ? "Always On is enabled; the instance hosts no availability group replica."
                 : string.Join(" ", read.Select(g =>
-                    $"Availability group {g.Name}: this replica is {g.LocalRole}; replicas {string.Join(", ", g.Replicas.Select(r => r.ServerName))}.")));
+                    $"Availability group {g.Name}: this replica is {g.LocalRole}; replicas {string.Join(", ", g.Replicas)}.")));
             return read;
         });
     }
@@ -66,11 +64,8 @@ internal static class AvailabilityGroupsProbe
 
     sealed class ReplicaRow
     {
-        public Guid replica_id { get; set; }
         public Guid group_id { get; set; }
         public string? replica_server_name { get; set; }
-        public string? availability_mode_desc { get; set; }
-        public string? failover_mode_desc { get; set; }
     }
 
     sealed class ListenerRow
@@ -87,7 +82,6 @@ internal static class AvailabilityGroupsProbe
 
     sealed class ReplicaStateRow
     {
-        public Guid replica_id { get; set; }
         public Guid group_id { get; set; }
         public bool? is_local { get; set; }
         public string? role_desc { get; set; }

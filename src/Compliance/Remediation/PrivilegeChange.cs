@@ -56,7 +56,7 @@ public sealed record PrivilegeChange
     public required IReadOnlyList<string> Hosts { get; init; }
     public required VerifyMethod Verify { get; init; }
     /// <summary>The availability groups the instance hosts a replica of, with its role: the restart order follows them.</summary>
-    public IReadOnlyList<AvailabilityGroupFacts> AvailabilityGroups { get; init; } = [];
+    public IReadOnlyList<AvailabilityGroupInfo> AvailabilityGroups { get; init; } = [];
 
     /// <summary>The primary replica of some group: restarted last, after a failover.</summary>
     public bool IsAvailabilityGroupPrimary => AvailabilityGroups.Any(g => g.IsPrimary);

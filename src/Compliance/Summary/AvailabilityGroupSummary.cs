@@ -67,7 +67,7 @@ public sealed record AvailabilityGroupSummary(
             .ToList();
     }
 
-    static AvailabilityGroupSummary Summarise(IGrouping<Guid, (AvailabilityReplicaInstance Instance, AvailabilityGroupFacts Group)> members)
+    static AvailabilityGroupSummary Summarise(IGrouping<Guid, (AvailabilityReplicaInstance Instance, AvailabilityGroupInfo Group)> members)
     {
         var latest = members.MaxBy(m => m.Instance.Facts.LastGoodPollAt ?? DateTimeOffset.MinValue).Group;
         var byServer = members
@@ -94,7 +94,7 @@ public sealed record AvailabilityGroupSummary(
     /// The group whose listener the registration's host names: each poll then reaches whichever replica is primary,
     /// so what the registration shows follows failovers instead of one server. Null for a registration of a replica.
     /// </summary>
-    public static AvailabilityGroupFacts? ReachedThroughListener(InstanceFacts facts)
+    public static AvailabilityGroupInfo? ReachedThroughListener(InstanceFacts facts)
     {
         var host = FirstLabel(facts.Registration.Host);
         return facts.AvailabilityGroups.FirstOrDefault(g =>

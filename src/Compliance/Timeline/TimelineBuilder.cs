@@ -43,8 +43,8 @@ public static class TimelineBuilder
 
             if (poll.AvailabilityRoles is { } roles)
             {
-                var before = AvailabilityGroupFacts.ParseRoles(lastRoles);
-                foreach (var (group, role) in AvailabilityGroupFacts.ParseRoles(roles))
+                var before = AvailabilityGroupInfo.ParseRoles(lastRoles);
+                foreach (var (group, role) in AvailabilityGroupInfo.ParseRoles(roles))
                     if (before.TryGetValue(group, out var old) && !string.Equals(old, role, StringComparison.OrdinalIgnoreCase))
                         changes.Add(Change(instanceId, poll, TimelineChangeKind.AvailabilityFailover, $"{group}={old}", $"{group}={role}", null));
                 lastRoles = roles;

@@ -150,7 +150,7 @@ public sealed class FactsReader(IDbConnectionFactory connections)
 
     /// <summary>Each instance's availability groups, as its latest good read of the HADR views found them.</summary>
     /// <param name="instanceIds">Null for every instance.</param>
-    public async Task<ILookup<long, AvailabilityGroupFacts>> AvailabilityGroupsAsync(IReadOnlyCollection<long>? instanceIds, CancellationToken ct)
+    public async Task<ILookup<long, AvailabilityGroupInfo>> AvailabilityGroupsAsync(IReadOnlyCollection<long>? instanceIds, CancellationToken ct)
     {
         const string sql = """
             SELECT instance_id AS InstanceId, group_id AS GroupId, group_name AS GroupName, local_role AS LocalRole,
@@ -162,7 +162,7 @@ public sealed class FactsReader(IDbConnectionFactory connections)
         foreach (var (filter, parameters) in InstanceFilters(instanceIds, null))
             rows.AddRange(await connection.QueryAsync<AvailabilityGroupRow>(new CommandDefinition(
                 $"{sql}{Where(filter)} ORDER BY instance_id, group_name;", parameters, cancellationToken: ct)));
-        return rows.ToLookup(r => r.InstanceId, r => new AvailabilityGroupFacts
+        return rows.ToLookup(r => r.InstanceId, r => new AvailabilityGroupInfo
         {
             GroupId = Guid.Parse(r.GroupId),
             Name = r.GroupName,

@@ -3,7 +3,8 @@ namespace IfiDashboard.Shared.Snapshots;
 /// <summary>
 /// An Always On availability group this instance hosts a replica of, as its HADR views show it
 /// (sys.availability_groups, sys.availability_replicas, sys.availability_group_listeners,
-/// sys.dm_hadr_availability_group_states, sys.dm_hadr_availability_replica_states).
+/// sys.dm_hadr_availability_group_states, sys.dm_hadr_availability_replica_states). The store keeps the latest good
+/// reading per instance, and the compliance engine reads it back as it is.
 /// </summary>
 public sealed record AvailabilityGroupInfo
 {
@@ -16,15 +17,27 @@ public sealed record AvailabilityGroupInfo
     public string? PrimaryReplica { get; init; }
     /// <summary>A contained availability group (2022+): its logins and grants live in the group's own master.</summary>
     public bool IsContained { get; init; }
-    public IReadOnlyList<AvailabilityReplicaInfo> Replicas { get; init; } = [];
+    /// <summary>Every replica's server name (@@SERVERNAME), as sys.availability_replicas lists them, on any replica.</summary>
+    public IReadOnlyList<string> Replicas { get; init; } = [];
     /// <summary>The listeners' DNS names: a registration through one reaches whichever replica is primary.</summary>
     public IReadOnlyList<string> Listeners { get; init; } = [];
 
-    public bool IsPrimary => LocalRole == AvailabilityRoles.Primary;
-}
+    public bool IsPrimary => string.Equals(LocalRole, AvailabilityRoles.Primary, StringComparison.OrdinalIgnoreCase);
 
-/// <summary>One replica of a group as sys.availability_replicas lists it (every replica, seen from any of them).</summary>
-public sealed record AvailabilityReplicaInfo(string ServerName, string AvailabilityMode, string FailoverMode, bool IsLocal);
+    /// <summary>"orders=SECONDARY;payments=PRIMARY": the roles one poll saw, by group name; null for none.</summary>
+    public static string? RolesText(IEnumerable<AvailabilityGroupInfo>? groups)
+    {
+        var ordered = (groups ?? []).OrderBy(g => g.Name, StringComparer.OrdinalIgnoreCase).Select(g => $"{g.Name}={g.LocalRole}").ToList();
+        return ordered.Count == 0 ? null : string.Join(';', ordered);
+    }
+
+    /// <summary>The group → role pairs of <see cref="RolesText"/>.</summary>
+    public static IReadOnlyDictionary<string, string> ParseRoles(string? text) => (text ?? "")
+        .Split(';', StringSplitOptions.RemoveEmptyEntries)
+        .Select(entry => entry.Split('=', 2))
+        .Where(pair => pair.Length == 2)
+        .ToDictionary(pair => pair[0], pair => pair[1], StringComparer.OrdinalIgnoreCase);
+}
 
 public static class AvailabilityRoles
 {

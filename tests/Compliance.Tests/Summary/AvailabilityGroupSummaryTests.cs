@@ -18,7 +18,7 @@ public sealed class AvailabilityGroupSummaryTests
             Registration = Instance(ifi, id: id, name: name).Registration with { Host = host.Length == 0 ? name : host },
             AvailabilityGroups =
             [
-                new AvailabilityGroupFacts
+                new AvailabilityGroupInfo
                 {
                     GroupId = Payments, Name = "payments", LocalRole = role, PrimaryReplica = "PAY-A",
                     Replicas = ["PAY-A", "PAY-B", "PAY-C"], Listeners = ["payments-lsn"],

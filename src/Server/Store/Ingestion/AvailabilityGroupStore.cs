@@ -1,6 +1,5 @@
 using System.Data.Common;
 using Dapper;
-using IfiDashboard.Compliance.Facts;
 using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Server.Store.Ingestion;
@@ -15,7 +14,7 @@ internal static class AvailabilityGroupStore
     public static async Task WriteAsync(DbConnection connection, DbTransaction tx, StoredSnapshot poll, CancellationToken ct)
     {
         var snapshot = poll.Snapshot;
-        var roles = AvailabilityGroupFacts.RolesText(snapshot.AvailabilityGroups?.Select(g => (g.Name, g.LocalRole)) ?? []);
+        var roles = AvailabilityGroupInfo.RolesText(snapshot.AvailabilityGroups);
         var owner = snapshot.Identity is { IsClustered: true } && snapshot.ClusterNodes is [var current, ..] ? current : null;
         if (roles is null && owner is null && snapshot.AvailabilityGroups is null) return;
 
@@ -42,8 +41,8 @@ internal static class AvailabilityGroupStore
     static List<EngineChange> Changes(PreviousRow previous, string? roles, string? owner)
     {
         var changes = new List<EngineChange>();
-        var before = AvailabilityGroupFacts.ParseRoles(previous.Roles);
-        foreach (var (group, role) in AvailabilityGroupFacts.ParseRoles(roles))
+        var before = AvailabilityGroupInfo.ParseRoles(previous.Roles);
+        foreach (var (group, role) in AvailabilityGroupInfo.ParseRoles(roles))
             if (before.TryGetValue(group, out var old) && !string.Equals(old, role, StringComparison.OrdinalIgnoreCase))
                 changes.Add(new EngineChange(EngineChange.AvailabilityRole, $"{group}={old}", $"{group}={role}"));
         if (previous.Owner is not null && owner is not null && !string.Equals(previous.Owner, owner, StringComparison.OrdinalIgnoreCase))
@@ -70,7 +69,7 @@ internal static class AvailabilityGroupStore
             localRole = g.LocalRole,
             primaryReplica = g.PrimaryReplica,
             isContained = g.IsContained ? 1L : 0L,
-            replicas = string.Join(',', g.Replicas.Select(r => r.ServerName)),
+            replicas = string.Join(',', g.Replicas),
             listeners = string.Join(',', g.Listeners),
         }), tx, cancellationToken: ct));
     }
