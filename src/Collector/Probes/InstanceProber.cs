@@ -82,6 +82,7 @@ public sealed class InstanceProber(
             ? await CollectorTelemetry.TraceProbeAsync(context, ProbeNames.ErrorLog, () => ErrorLogProbe.ReadStartupIfiAsync(context))
             : null;
         var clusterNodes = await CollectorTelemetry.TraceProbeAsync(context, ProbeNames.ClusterNodes, () => IdentityProbe.ReadClusterNodesAsync(context));
+        var availabilityGroups = await CollectorTelemetry.TraceProbeAsync(context, ProbeNames.AvailabilityGroups, () => AvailabilityGroupsProbe.RunAsync(context));
         var traceFlags = await CollectorTelemetry.TraceProbeAsync(context, ProbeNames.TraceFlags, () => IdentityProbe.ReadGlobalTraceFlagsAsync(context));
         var offset = await CollectorTelemetry.TraceProbeAsync(context, ProbeNames.Clock, () => IdentityProbe.ReadUtcOffsetAsync(context));
         var files = await CollectorTelemetry.TraceProbeAsync(context, ProbeNames.Files, () => FilesProbe.ReadFilesAsync(context));
@@ -102,6 +103,7 @@ public sealed class InstanceProber(
             StartupIfiLine = startupLine,
             GlobalTraceFlags = traceFlags,
             ClusterNodes = clusterNodes,
+            AvailabilityGroups = availabilityGroups,
             Probes = context.Outcomes,
         };
     }

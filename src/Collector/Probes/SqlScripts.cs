@@ -16,6 +16,9 @@ public static class SqlScripts
     public const string Clock = "clock";
     public const string TraceFlags = "trace-flags";
     public const string ClusterNodes = "cluster-nodes";
+    public const string HadrEnabled = "hadr-enabled";
+    public const string AvailabilityGroups = "availability-groups";
+    public const string AvailabilityGroupsContained = "availability-groups-contained";
     public const string Files = "files";
     public const string DatabaseIds = "database-ids";
     public const string Encryption = "encryption";

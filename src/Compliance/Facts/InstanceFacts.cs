@@ -76,6 +76,9 @@ public sealed record InstanceFacts
     /// </summary>
     public IReadOnlyList<string>? ClusterNodes { get; init; }
 
+    /// <summary>The availability groups it hosts a replica of, with its role in each; empty for none or not read.</summary>
+    public IReadOnlyList<AvailabilityGroupInfo> AvailabilityGroups { get; init; } = [];
+
     /// <summary>Azure SQL Database (5) and Managed Instance (8): IFI cannot be configured there.</summary>
     public bool IsAzurePaas => EngineEdition is 5 or 8;
 }

@@ -13,4 +13,8 @@ public sealed record PollObservation
     public IfiState Ifi { get; init; } = IfiState.Unknown;
     public string? ServiceAccount { get; init; }
     public DateTimeOffset? ServiceStartedAt { get; init; }
+    /// <summary>The instance's availability group roles as the poll read them (<see cref="AvailabilityGroupInfo.RolesText"/>); null when not read.</summary>
+    public string? AvailabilityRoles { get; init; }
+    /// <summary>A failover cluster instance's owner node as the poll read it; null when not read or not clustered.</summary>
+    public string? ClusterOwner { get; init; }
 }

@@ -55,6 +55,11 @@ public sealed record PrivilegeChange
     /// </summary>
     public required IReadOnlyList<string> Hosts { get; init; }
     public required VerifyMethod Verify { get; init; }
+    /// <summary>The availability groups the instance hosts a replica of, with its role: the restart order follows them.</summary>
+    public IReadOnlyList<AvailabilityGroupInfo> AvailabilityGroups { get; init; } = [];
+
+    /// <summary>The primary replica of some group: restarted last, after a failover.</summary>
+    public bool IsAvailabilityGroupPrimary => AvailabilityGroups.Any(g => g.IsPrimary);
 
     public static string ServiceSidOf(string serviceName) => $@"NT Service\{serviceName}";
 
@@ -85,6 +90,7 @@ public sealed record PrivilegeChange
                 : null,
             Hosts = instance.IsClustered ? instance.ClusterNodes ?? [] : instance.MachineName is { Length: > 0 } machine ? [machine] : [],
             Verify = VerifyFor(instance.ProductVersion),
+            AvailabilityGroups = instance.AvailabilityGroups,
         };
     }
 

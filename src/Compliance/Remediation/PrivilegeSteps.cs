@@ -67,7 +67,26 @@ static class PrivilegeSteps
         "services.msc, also moves the file and registry permissions). LocalSystem controls the whole host; the " +
         "virtual account holds only what is granted to it.";
 
-    public static string Restart(PrivilegeChange change)
+    public static string Restart(PrivilegeChange change) =>
+        string.Concat(AvailabilityGroupOrder(change).Select(s => s + " ")) + RestartOnly(change);
+
+    /// <summary>
+    /// Where the replicas restart in turn: secondaries first, then a planned failover, then the former primary, so the
+    /// group stays available (docs/sqlserver-reference.md section 1c). One sentence per group the instance is in.
+    /// </summary>
+    public static IEnumerable<string> AvailabilityGroupOrder(PrivilegeChange change) => change.AvailabilityGroups.Select(g =>
+    {
+        var others = g.Replicas.Where(r => !string.Equals(r, g.PrimaryReplica, StringComparison.OrdinalIgnoreCase)).ToList();
+        return g.IsPrimary
+            ? $"This is the primary replica of availability group {g.Name}: never restart it first. Make the change on its " +
+              $"secondaries ({(others.Count == 0 ? "none known" : string.Join(", ", others))}) and restart them, wait until they " +
+              $"are synchronized, fail over (ALTER AVAILABILITY GROUP [{g.Name}] FAILOVER; on the synchronized secondary that " +
+              "becomes primary), then restart this instance."
+            : $"This is a secondary replica of availability group {g.Name} (primary: {g.PrimaryReplica ?? "unknown"}): restart it " +
+              "before the primary, and wait until it is synchronized before the primary fails over to a secondary.";
+    });
+
+    static string RestartOnly(PrivilegeChange change)
     {
         if (change.ClusterRole is not { } role)
             return $"In a maintenance window, restart the SQL Server service ({change.ServiceName}), e.g. " +

@@ -56,7 +56,10 @@ public static class RemediationChangePlan
                     ? $"- Restart, in the window, once every node is done: {Text(RemediationScript.RestartCommand(change))} (through the " +
                       "cluster, never Restart-Service: the cluster would take the stopped service for a failure)"
                     : $"- Restart, in the window: {Text(RemediationScript.RestartCommand(change))} (the right is read at service start)");
-                if (!change.IsClustered)
+                if (change.AvailabilityGroups.Count > 0)
+                    foreach (var order in PrivilegeSteps.AvailabilityGroupOrder(change))
+                        Line($"- Availability group: {Text(order)}");
+                else if (!change.IsClustered)
                     Line($"- {AvailabilityGroupRestart}");
                 Line($"- {Text(PrivilegeSteps.Verify(change.DesiredIfi, instance.ProductVersion))}");
             }
@@ -93,11 +96,11 @@ public static class RemediationChangePlan
     }
 
     /// <summary>
-    /// Until the dashboard collects availability group facts, the pack cannot order replicas (secondaries, failover,
-    /// then the former primary): the script asks the instance itself before it restarts it.
+    /// Where no poll has read the instance's availability groups yet, the pack cannot order replicas (secondaries,
+    /// failover, then the former primary): the script asks the instance itself before it restarts it.
     /// </summary>
     public const string AvailabilityGroupRestart =
-        "Availability groups: the pack does not know the replicas yet, so before a restart the script asks the instance " +
+        "Availability groups: no poll has read this instance's replicas, so before a restart the script asks the instance " +
         "(SERVERPROPERTY('IsHadrEnabled'), sys.dm_hadr_availability_replica_states) and never restarts a primary replica: " +
         "restart the secondaries first and wait until they are synchronized, fail over (a planned manual failover), then " +
         "restart the former primary. Where it cannot ask, it does not restart.";

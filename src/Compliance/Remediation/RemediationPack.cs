@@ -40,7 +40,7 @@ public sealed record RemediationPack
         var windows = packed
             .GroupBy(p => p.Environment, StringComparer.OrdinalIgnoreCase)
             .OrderBy(g => g.Key, StringComparer.OrdinalIgnoreCase)
-            .Select(g => new RemediationWindow(g.Key, g.OrderBy(p => p.Name, StringComparer.OrdinalIgnoreCase).ToList()))
+            .Select(g => new RemediationWindow(g.Key, g.OrderBy(p => p.Change.IsAvailabilityGroupPrimary).ThenBy(p => p.Name, StringComparer.OrdinalIgnoreCase).ToList()))
             .ToList();
         return new RemediationPack
         {

@@ -16,6 +16,8 @@ public static class TimelineBuilder
         IfiState? lastIfi = null;
         string? lastAccount = null;
         DateTimeOffset? lastStart = null;
+        string? lastRoles = null;
+        string? lastOwner = null;
 
         foreach (var poll in polls.OrderBy(p => p.PolledAt))
         {
@@ -37,6 +39,22 @@ public static class TimelineBuilder
                     changes.Add(Change(instanceId, poll, TimelineChangeKind.ServiceAccount, lastAccount, account,
                         restartedAt));
                 lastAccount = account;
+            }
+
+            if (poll.AvailabilityRoles is { } roles)
+            {
+                var before = AvailabilityGroupInfo.ParseRoles(lastRoles);
+                foreach (var (group, role) in AvailabilityGroupInfo.ParseRoles(roles))
+                    if (before.TryGetValue(group, out var old) && !string.Equals(old, role, StringComparison.OrdinalIgnoreCase))
+                        changes.Add(Change(instanceId, poll, TimelineChangeKind.AvailabilityFailover, $"{group}={old}", $"{group}={role}", null));
+                lastRoles = roles;
+            }
+
+            if (poll.ClusterOwner is { } owner)
+            {
+                if (lastOwner is not null && !string.Equals(lastOwner, owner, StringComparison.OrdinalIgnoreCase))
+                    changes.Add(Change(instanceId, poll, TimelineChangeKind.ClusterOwnerMove, lastOwner, owner, null));
+                lastOwner = owner;
             }
 
             if (poll.Ifi != IfiState.Unknown)

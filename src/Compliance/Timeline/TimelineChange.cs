@@ -5,6 +5,10 @@ public enum TimelineChangeKind
     IfiFlag,
     ServiceAccount,
     ServiceStart,
+    /// <summary>The instance's role in an availability group changed: Before and After are "group=ROLE".</summary>
+    AvailabilityFailover,
+    /// <summary>A failover cluster instance moved to another node: Before and After are the owner nodes.</summary>
+    ClusterOwnerMove,
 }
 
 /// <summary>

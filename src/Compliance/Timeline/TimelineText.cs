@@ -7,8 +7,22 @@ public static class TimelineText
     {
         TimelineChangeKind.IfiFlag => $"IFI {(change.After == "Y" ? "gained" : "lost")}{When(change)}",
         TimelineChangeKind.ServiceAccount => $"Service account changed from {change.Before} to {change.After}{When(change)}",
+        TimelineChangeKind.AvailabilityFailover => Failover(change),
+        TimelineChangeKind.ClusterOwnerMove =>
+            $"Failover cluster instance moved from node {change.Before} to {change.After}, seen on {ComplianceFormat.Day(change.SeenAt)}: " +
+            "IFI now depends on the right on that node",
         _ => $"Service restarted at {change.After} (previous start {change.Before})",
     };
+
+    static string Failover(TimelineChange change)
+    {
+        var (group, before) = Split(change.Before);
+        var (_, after) = Split(change.After);
+        return $"Availability group {group} failed over: this replica went from {before} to {after}, seen on {ComplianceFormat.Day(change.SeenAt)}";
+    }
+
+    static (string Group, string Role) Split(string entry) =>
+        entry.IndexOf('=') is var i and > 0 ? (entry[..i], entry[(i + 1)..]) : (entry, "?");
 
     static string When(TimelineChange change) => change.AfterRestartAt is { } restart
         ? $" after the restart on {ComplianceFormat.Day(restart)}"

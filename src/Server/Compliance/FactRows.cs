@@ -50,4 +50,18 @@ internal sealed class ObservationRow
     public string IfiState { get; init; } = "";
     public string? Account { get; init; }
     public DateTimeOffset? Started { get; init; }
+    public string? Roles { get; init; }
+    public string? Owner { get; init; }
+}
+
+internal sealed class AvailabilityGroupRow
+{
+    public long InstanceId { get; init; }
+    public string GroupId { get; init; } = "";
+    public string GroupName { get; init; } = "";
+    public string LocalRole { get; init; } = "";
+    public string? PrimaryReplica { get; init; }
+    public long IsContained { get; init; }
+    public string Replicas { get; init; } = "";
+    public string Listeners { get; init; } = "";
 }

@@ -107,7 +107,8 @@ public sealed class FactsReader(IDbConnectionFactory connections)
     {
         const string fleet = """
             SELECT p.instance_id AS InstanceId, p.snapshot_id AS SnapshotId, p.finished_at AS PolledAt, p.ifi_state AS IfiState,
-                s.service_account AS Account, s.last_startup_time AS Started
+                s.service_account AS Account, s.last_startup_time AS Started,
+                p.availability_roles AS Roles, p.cluster_owner AS Owner
             FROM polls p
             LEFT JOIN service_snapshots s ON s.poll_id = p.id AND s.is_engine = 1
             WHERE p.id IN (
@@ -119,7 +120,8 @@ public sealed class FactsReader(IDbConnectionFactory connections)
         // Some instances' polls are found through their own index entries instead of every poll in the store.
         static string Some(Func<string, string> of) => $"""
             SELECT p.instance_id AS InstanceId, p.snapshot_id AS SnapshotId, p.finished_at AS PolledAt, p.ifi_state AS IfiState,
-                s.service_account AS Account, s.last_startup_time AS Started
+                s.service_account AS Account, s.last_startup_time AS Started,
+                p.availability_roles AS Roles, p.cluster_owner AS Owner
             FROM polls p
             LEFT JOIN service_snapshots s ON s.poll_id = p.id AND s.is_engine = 1
             WHERE {of("p.instance_id")}
@@ -141,6 +143,34 @@ public sealed class FactsReader(IDbConnectionFactory connections)
             Ifi = Enum.Parse<IfiState>(r.IfiState),
             ServiceAccount = r.Account,
             ServiceStartedAt = r.Started,
+            AvailabilityRoles = r.Roles,
+            ClusterOwner = r.Owner,
+        });
+    }
+
+    /// <summary>Each instance's availability groups, as its latest good read of the HADR views found them.</summary>
+    /// <param name="instanceIds">Null for every instance.</param>
+    public async Task<ILookup<long, AvailabilityGroupInfo>> AvailabilityGroupsAsync(IReadOnlyCollection<long>? instanceIds, CancellationToken ct)
+    {
+        const string sql = """
+            SELECT instance_id AS InstanceId, group_id AS GroupId, group_name AS GroupName, local_role AS LocalRole,
+                primary_replica AS PrimaryReplica, is_contained AS IsContained, replicas AS Replicas, listeners AS Listeners
+            FROM availability_group_replicas
+            """;
+        await using var connection = await connections.OpenAsync(ct);
+        var rows = new List<AvailabilityGroupRow>();
+        foreach (var (filter, parameters) in InstanceFilters(instanceIds, null))
+            rows.AddRange(await connection.QueryAsync<AvailabilityGroupRow>(new CommandDefinition(
+                $"{sql}{Where(filter)} ORDER BY instance_id, group_name;", parameters, cancellationToken: ct)));
+        return rows.ToLookup(r => r.InstanceId, r => new AvailabilityGroupInfo
+        {
+            GroupId = Guid.Parse(r.GroupId),
+            Name = r.GroupName,
+            LocalRole = r.LocalRole,
+            PrimaryReplica = r.PrimaryReplica,
+            IsContained = r.IsContained == 1,
+            Replicas = r.Replicas.Split(',', StringSplitOptions.RemoveEmptyEntries),
+            Listeners = r.Listeners.Split(',', StringSplitOptions.RemoveEmptyEntries),
         });
     }
 

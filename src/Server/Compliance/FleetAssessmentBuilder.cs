@@ -117,13 +117,14 @@ public sealed class FleetAssessmentBuilder(
         var files = reassessing ? await facts.FilesAsync(readIds, ct) : null;
         var encryption = reassessing ? await facts.EncryptionAsync(readIds, ct) : null;
         var observations = reassessing ? await facts.ObservationsAsync(readIds, ct) : null;
+        var availabilityGroups = reassessing ? await facts.AvailabilityGroupsAsync(readIds, ct) : null;
         void Assess(long id, List<GrowthEventFacts> events)
         {
             if (!dueSet.Remove(id)) return;
             var (registration, state, extra) = counted[id];
             var set = new InstanceFactSet
             {
-                Instance = InstanceAssessor.Facts(registration, state, extra),
+                Instance = InstanceAssessor.Facts(registration, state, extra) with { AvailabilityGroups = availabilityGroups![id].ToList() },
                 Files = files![id].ToList(),
                 Encryption = encryption![id].ToList(),
                 GrowthEvents = events,

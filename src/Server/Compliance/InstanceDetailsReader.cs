@@ -3,6 +3,7 @@ using IfiDashboard.Client.Pages.Detail;
 using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Compliance.Facts;
 using IfiDashboard.Compliance.Files;
+using IfiDashboard.Compliance.Summary;
 using IfiDashboard.Compliance.Timeline;
 using IfiDashboard.Compliance.Zeroing;
 using IfiDashboard.Server.Store;
@@ -22,7 +23,8 @@ public sealed class InstanceDetailsReader(
 {
     public async Task<InstanceDetail?> GetAsync(long instanceId, GrowthWindow growthWindow, CancellationToken ct)
     {
-        var assessment = (await assessments.GetAsync(ct)).Find(instanceId);
+        var fleet = await assessments.GetAsync(ct);
+        var assessment = fleet.Find(instanceId);
         if (assessment is null) return null;
 
         var now = time.GetUtcNow();
@@ -51,6 +53,9 @@ public sealed class InstanceDetailsReader(
             Polls = await queries.RecentPollsAsync(instanceId, 20, ct),
             LastProbes = probes,
             DefaultTrace = trace,
+            AvailabilityGroups = assessment.Facts.AvailabilityGroups.Count == 0 ? []
+                : AvailabilityGroupSummary.Of(fleet.Instances)
+                    .Where(g => assessment.Facts.AvailabilityGroups.Any(own => own.GroupId == g.GroupId)).ToList(),
         };
     }
 

@@ -28,6 +28,9 @@ public sealed record InstanceSnapshot
 
     /// <summary>A failover cluster instance's possible owner nodes, the current owner first; null when not read.</summary>
     public IReadOnlyList<string>? ClusterNodes { get; init; }
+
+    /// <summary>The availability groups this instance hosts a replica of; empty when HADR is off, null when not read.</summary>
+    public IReadOnlyList<AvailabilityGroupInfo>? AvailabilityGroups { get; init; }
     /// <summary>"enabled" or "disabled" from the start-up error-log line, read only for builds without the IFI column.</summary>
     public string? StartupIfiLine { get; init; }
 

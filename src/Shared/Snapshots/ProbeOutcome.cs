@@ -18,4 +18,5 @@ public static class ProbeNames
     public const string ErrorLog = "errorlog";
     public const string TraceFlags = "trace-flags";
     public const string ClusterNodes = "cluster-nodes";
+    public const string AvailabilityGroups = "availability-groups";
 }

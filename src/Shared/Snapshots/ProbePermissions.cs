@@ -27,6 +27,13 @@ public static class ProbePermissions
             > 0 => "VIEW SERVER STATE",
             _ => "VIEW SERVER STATE (2019 and earlier) or VIEW SERVER PERFORMANCE STATE (2022 and later)",
         },
+        // The DMVs refuse without the server-state permission; the catalog views show no rows without VIEW ANY DEFINITION.
+        ProbeNames.AvailabilityGroups => major switch
+        {
+            >= 16 => "VIEW SERVER PERFORMANCE STATE and VIEW ANY DEFINITION",
+            > 0 => "VIEW SERVER STATE and VIEW ANY DEFINITION",
+            _ => "VIEW SERVER STATE (2019 and earlier) or VIEW SERVER PERFORMANCE STATE (2022 and later), and VIEW ANY DEFINITION",
+        },
         ProbeNames.Files => "VIEW ANY DEFINITION",
         ProbeNames.DefaultTrace or ProbeNames.GrowthEvents => "ALTER TRACE",
         ProbeNames.ErrorLog => major switch
@@ -42,7 +49,8 @@ public static class ProbePermissions
     /// <summary>The T-SQL a DBA runs to give <paramref name="login"/> what the probe needs on this version.</summary>
     public static IReadOnlyList<string> GrantStatements(string probe, int major, string login)
     {
-        if (major == 0 && probe is ProbeNames.Services or ProbeNames.Encryption or ProbeNames.ErrorLog or ProbeNames.ClusterNodes)
+        if (major == 0 && probe is ProbeNames.Services or ProbeNames.Encryption or ProbeNames.ErrorLog or ProbeNames.ClusterNodes
+                or ProbeNames.AvailabilityGroups)
             return [.. GrantStatements(probe, 15, login).Select(s => s + " -- SQL Server 2019 and earlier"),
                     .. GrantStatements(probe, 16, login).Select(s => s + " -- SQL Server 2022 and later")];
         return probe switch
@@ -57,6 +65,8 @@ public static class ProbePermissions
             ProbeNames.ErrorLog when major < 16 =>
                 [$"USE master; CREATE USER [{login}] FOR LOGIN [{login}]; GRANT EXECUTE ON sys.{ErrorLogExtendedProcedure} TO [{login}];"],
             ProbeNames.ErrorLog => [$"USE master; GRANT VIEW ANY ERROR LOG TO [{login}];"],
+            ProbeNames.AvailabilityGroups =>
+                [$"USE master; GRANT {(major >= 16 ? "VIEW SERVER PERFORMANCE STATE" : "VIEW SERVER STATE")} TO [{login}]; GRANT VIEW ANY DEFINITION TO [{login}];"],
             ProbeNames.Backups =>
                 [$"USE msdb; CREATE USER [{login}] FOR LOGIN [{login}]; GRANT SELECT ON dbo.backupset TO [{login}];"],
             _ => [],

@@ -28,7 +28,7 @@ internal static class ServerProperties
             "SERVERNAME" => Text(ServerIdentity.ServerName(instance)),
             "INSTANCENAME" => Text(instance.InstanceName),
             "ISCLUSTERED" => Number(instance.ClusterNodes.Count > 0 ? 1 : 0),
-            "ISHADRENABLED" => Number(0),
+            "ISHADRENABLED" => Number(instance.AvailabilityGroups.Count > 0 ? 1 : 0),
             "PROCESSID" => Number(instance.ProcessId),
             // PathSeparator exists from 2017 (major 14); older builds answer NULL.
             "PATHSEPARATOR" => profile.Major < 14 ? null : Text(ServerIdentity.IsLinux(instance) ? "/" : @"\"),

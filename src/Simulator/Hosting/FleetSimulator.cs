@@ -23,6 +23,7 @@ public sealed class FleetSimulator : IAsyncDisposable
     /// <param name="clock">What the servers' clocks read (SYSDATETIMEOFFSET and friends); the system clock by default.</param>
     public static FleetSimulator Start(Scenario scenario, Action<string>? log = null, TimeProvider? clock = null)
     {
+        scenario.LinkAvailabilityGroups();
         var engine = new QueryEngine(log ?? Console.Error.WriteLine, clock);
         var instances = new Dictionary<string, SimulatedInstance>(StringComparer.OrdinalIgnoreCase);
         try
@@ -60,6 +61,16 @@ public sealed class FleetSimulator : IAsyncDisposable
         var instance = _instances[name];
         change(instance.Scenario);
         instance.ApplyConnectivity();
+    }
+
+    /// <summary>
+    /// A planned failover of <paramref name="group"/> to the replica on <paramref name="newPrimary"/>: every replica
+    /// answers the HADR views with the new roles from its next query on.
+    /// </summary>
+    public void Failover(string group, string newPrimary)
+    {
+        var ag = Scenario.AvailabilityGroups.Single(g => string.Equals(g.Name, group, StringComparison.OrdinalIgnoreCase));
+        ag.Primary = ag.Replicas.Single(r => string.Equals(r, newPrimary, StringComparison.OrdinalIgnoreCase));
     }
 
     public async ValueTask DisposeAsync()

@@ -32,6 +32,7 @@ public static class ScenarioFile
                        ?? throw new InvalidDataException("Scenario file is empty.");
         foreach (var instance in scenario.Instances)
             ScenarioValidation.Check(instance); // fail at load, naming the bad profile or history entry
+        scenario.LinkAvailabilityGroups();
         return scenario;
     }
 }

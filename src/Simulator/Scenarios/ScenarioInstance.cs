@@ -34,6 +34,10 @@ public sealed partial class ScenarioInstance
     /// under one is on that volume in sys.dm_os_volume_stats, any other on its drive (or "/").
     /// </summary>
     public IReadOnlyList<string> MountPoints { get; set; } = [];
+
+    /// <summary>The availability groups this instance hosts a replica of, linked from the scenario's list at start.</summary>
+    [System.Text.Json.Serialization.JsonIgnore]
+    public IReadOnlyList<ScenarioAvailabilityGroup> AvailabilityGroups { get; internal set; } = [];
     public EncryptionSupport Encryption { get; set; } = EncryptionSupport.Optional;
     public List<ScenarioLogin> Logins { get; set; } = [];
     public ScenarioFaults Faults { get; set; } = new();

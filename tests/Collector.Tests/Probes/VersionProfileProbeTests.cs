@@ -110,8 +110,9 @@ public sealed class VersionProfileProbeTests
         await ProberFactory.Create().PollAsync(ProberFactory.Registration(fleet["sql"]), CancellationToken.None);
 
         var sent = fleet["sql"].Transcript.TextsOf("batch").Concat(fleet["sql"].Transcript.TextsOf("rpc")).ToList();
-        // All but the legacy services shape, the four error-log readers and the cluster nodes (a standalone instance).
-        Assert.Equal(SqlScripts.All.Count() - 6, sent.Count);
+        // All but the legacy services shape, the four error-log readers, the cluster nodes and the two availability
+        // group reads (a standalone instance without Always On).
+        Assert.Equal(SqlScripts.All.Count() - 8, sent.Count);
         Assert.All(sent, sql => Assert.Contains("IfiDashboard probe", sql, StringComparison.Ordinal));
         Assert.Contains(fleet["sql"].Transcript.TextsOf("login"), l => l.Contains("app=IfiDashboard", StringComparison.Ordinal));
     }

@@ -122,7 +122,7 @@ public sealed class AuditTrailTests : IAsyncLifetime
     /// the first flush, the table comes in a later &lt;template&gt; of the same response that replaces the placeholder,
     /// so the final content is the streamed one where there is any.
     /// </summary>
-    static IReadOnlyList<AngleSharp.Dom.IElement> Rendered(AngleSharp.Html.Dom.IHtmlDocument page, string selector)
+    internal static IReadOnlyList<AngleSharp.Dom.IElement> Rendered(AngleSharp.Html.Dom.IHtmlDocument page, string selector)
     {
         var streamed = page.QuerySelectorAll("blazor-ssr template").OfType<AngleSharp.Html.Dom.IHtmlTemplateElement>()
             .SelectMany(t => t.Content.QuerySelectorAll(selector)).ToList();

@@ -41,7 +41,7 @@ public sealed class DashboardHost : WebApplicationFactory<Program>
     readonly string _directory = Directory.CreateTempSubdirectory("ifi-functional-").FullName;
     TestDatabase? _database;
 
-    public DashboardHost(params ScenarioInstance[] instances) : this(null, instances)
+    public DashboardHost(params ScenarioInstance[] instances) : this((TimeProvider?)null, instances)
     {
     }
 
@@ -53,6 +53,17 @@ public sealed class DashboardHost : WebApplicationFactory<Program>
             DefaultLogins = [new ScenarioLogin { Name = Login, Password = Password }],
             Instances = [.. instances],
         }, _ => { }, simulatorClock);
+    }
+
+    /// <param name="availabilityGroups">Availability groups whose replicas are among <paramref name="instances"/>.</param>
+    public DashboardHost(IReadOnlyList<ScenarioAvailabilityGroup> availabilityGroups, params ScenarioInstance[] instances)
+    {
+        Fleet = FleetSimulator.Start(new Scenario
+        {
+            DefaultLogins = [new ScenarioLogin { Name = Login, Password = Password }],
+            Instances = [.. instances],
+            AvailabilityGroups = [.. availabilityGroups],
+        }, _ => { });
     }
 
     public FleetSimulator Fleet { get; }

@@ -31,10 +31,10 @@ public sealed class SimulatorCliTests
         {
             using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(60));
             var lines = new List<string>();
-            while (lines.Count < 44 && await process.StandardOutput.ReadLineAsync(timeout.Token) is { } line)
+            while (lines.Count < 50 && await process.StandardOutput.ReadLineAsync(timeout.Token) is { } line)
                 lines.Add(line);
 
-            Assert.Equal(44, lines.Count);
+            Assert.Equal(50, lines.Count);
             Assert.All(lines, l => Assert.Equal(2, l.Split('\t').Length));
             var (name, connectionString) = lines.Select(l => l.Split('\t')).Select(p => (p[0], p[1])).First(p => p.Item1 == "sql19-win-19");
             await using var connection = new SqlConnection(connectionString + ";Pooling=false");

@@ -31,7 +31,9 @@ public sealed class DemoFleetTests
         {
             var databases = DatabaseLayout.For(instance);
             // Managed Instance zeroes data files whatever the scenario's IFI flag says (reference section 1).
-            var ifiPossible = instance.IfiEnabled && VersionProfiles.Get(instance.Profile).EngineEdition != 8;
+            // Trace flags 1805 and 1806 disable IFI for data files whatever the service holds (reference section 2a).
+            var ifiPossible = instance.IfiEnabled && VersionProfiles.Get(instance.Profile).EngineEdition != 8
+                && !instance.GlobalTraceFlags.Any(flag => flag is 1805 or 1806);
             foreach (var growth in instance.GrowthEvents.Where(e => e.EventClass == 92))
             {
                 var encrypted = databases.Single(d => d.Name == growth.Database).IsEncrypted;

@@ -7,14 +7,16 @@ namespace IfiDashboard.Client.Pages.Changes;
 public sealed record ChangesQuery
 {
     public const string DaysKey = "days", EnvironmentKey = "env", TagKey = "tag", KindKey = "kind";
-    public const string IfiLost = "ifi-lost", IfiGained = "ifi-gained", Account = "account", Restart = "restart";
+    public const string IfiLost = "ifi-lost", IfiGained = "ifi-gained", Account = "account", Restart = "restart",
+        Failover = "failover";
     public const int DefaultDays = 7;
 
     public static readonly IReadOnlyList<(int Days, string Label)> Windows =
         [(1, "Last 24 hours"), (7, "Last 7 days"), (30, "Last 30 days"), (90, "Last 90 days"), (366, "Last year")];
 
     public static readonly IReadOnlyList<(string Value, string Label)> Kinds =
-        [(IfiLost, "IFI lost"), (IfiGained, "IFI gained"), (Account, "Service account"), (Restart, "Restart")];
+        [(IfiLost, "IFI lost"), (IfiGained, "IFI gained"), (Account, "Service account"), (Restart, "Restart"),
+         (Failover, "Failover")];
 
     public int Days { get; init; } = DefaultDays;
     public string? Environment { get; init; }
@@ -38,6 +40,7 @@ public sealed record ChangesQuery
     {
         TimelineChangeKind.IfiFlag => change.After == TimelineBuilder.Flag(Shared.Snapshots.IfiState.Enabled) ? IfiGained : IfiLost,
         TimelineChangeKind.ServiceAccount => Account,
+        TimelineChangeKind.AvailabilityFailover or TimelineChangeKind.ClusterOwnerMove => Failover,
         _ => Restart,
     };
 }

@@ -1,5 +1,6 @@
 using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Compliance.Files;
+using IfiDashboard.Compliance.Summary;
 using IfiDashboard.Compliance.Timeline;
 using IfiDashboard.Shared.Snapshots;
 
@@ -24,6 +25,8 @@ public sealed record InstanceDetail
     /// <summary>The probes of the latest poll, with their outcome and message.</summary>
     public required IReadOnlyList<ProbeOutcome> LastProbes { get; init; }
     public string? DefaultTrace { get; init; }
+    /// <summary>The fleet's view of the availability groups this instance hosts a replica of.</summary>
+    public IReadOnlyList<AvailabilityGroupSummary> AvailabilityGroups { get; init; } = [];
 }
 
 public interface IInstanceDetails

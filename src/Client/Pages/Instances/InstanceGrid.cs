@@ -58,7 +58,7 @@ public static class InstanceGrid
 
     /// <summary>Free text looks wherever a DBA might remember a fragment from: name, account, version, reason.</summary>
     static bool Contains(InstanceGridRow row, string text) =>
-        new[] { row.Name, row.Environment, row.Owner, row.Version, row.IfiText, row.Explanation, row.EngineServiceAccount }
+        new[] { row.Name, row.Environment, row.Owner, row.Version, row.IfiText, row.Explanation, row.EngineServiceAccount, row.AvailabilityGroups }
             .Concat(row.Tags)
             .Any(field => field.Contains(text, StringComparison.OrdinalIgnoreCase));
 

@@ -38,6 +38,8 @@ public sealed record InstanceGridRow
     public required string Explanation { get; init; }
     public required string EngineServiceAccount { get; init; }
     public IfiDashboard.Compliance.Remediation.RemediationPending? RemediationPending { get; init; }
+    /// <summary>"payments-ag (primary), ledger-ag (secondary)": the availability groups it is a replica of; empty for none.</summary>
+    public string AvailabilityGroups { get; init; } = "";
 
     public string IfiText => Ifi switch
     {
@@ -83,5 +85,6 @@ public sealed record InstanceGridRow
         Explanation = a.Compliance.Explanation,
         EngineServiceAccount = a.State.EngineServiceAccount ?? "",
         RemediationPending = a.RemediationPending,
+        AvailabilityGroups = string.Join(", ", a.Facts.AvailabilityGroups.Select(g => $"{g.Name} ({g.LocalRole.ToLowerInvariant()})")),
     };
 }

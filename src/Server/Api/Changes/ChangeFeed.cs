@@ -57,6 +57,8 @@ internal static class ChangeFeed
             "ifi_enabled" => ("ifiEnabled", row.NewValue == "Y" ? "IFI turned on" : row.NewValue == "N" ? "IFI turned off" : "IFI flag changed"),
             "service_account" => ("serviceAccount", "The engine's service account changed"),
             "last_startup_time" => ("serviceStarted", "The engine service restarted"),
+            "availability_role" => ("availabilityFailover", "The instance's role in an availability group changed (a failover)"),
+            "cluster_owner" => ("clusterOwnerMoved", "The failover cluster instance moved to another node"),
             _ => (row.Field, "Engine service changed"),
         };
         return new ChangeEntry($"t{row.Id}", "timeline", change, row.ChangedAt, row.InstanceId,

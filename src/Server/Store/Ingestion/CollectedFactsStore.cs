@@ -27,6 +27,7 @@ internal static class CollectedFactsStore
             await ReplaceEncryptionAsync(connection, tx, poll, ct);
         if (ProbeSucceeded(snapshot, ProbeNames.Backups))
             await ReplaceBackupsAsync(connection, tx, poll, ct);
+        await AvailabilityGroupStore.WriteAsync(connection, tx, poll, ct);
         await UpdateTraceClockAndClusterAsync(connection, tx, snapshot, ct);
     }
 

@@ -10,6 +10,10 @@ internal sealed record EngineChange(string Field, string? OldValue, string? NewV
     public const string IfiEnabled = "ifi_enabled";
     public const string ServiceAccount = "service_account";
     public const string LastStartupTime = "last_startup_time";
+    /// <summary>A failover: the instance's role in an availability group, as "group=ROLE" (AvailabilityGroupStore).</summary>
+    public const string AvailabilityRole = "availability_role";
+    /// <summary>A failover cluster instance moved to another node: the owner node's name.</summary>
+    public const string ClusterOwner = "cluster_owner";
 
     /// <summary>
     /// Compares the engine facts of two states. Nothing is reported until an engine service has been seen once: the

@@ -18,6 +18,11 @@ internal static class VirtualCatalog
         new BackupSetTable(),
         new RestoreHistoryTable(),
         new ClusterNodesTable(),
+        new AvailabilityGroupsTable(),
+        new AvailabilityReplicasTable(),
+        new AvailabilityGroupListenersTable(),
+        new AvailabilityReplicaStatesTable(),
+        new AvailabilityGroupStatesTable(),
     ];
 
     /// <summary>
