@@ -8,9 +8,10 @@ namespace IfiDashboard.Server.Store;
 /// <summary>
 /// Readiness of the store, for <c>/readyz</c>: a connection opens, no migration is pending, and a write succeeds
 /// (made inside a transaction that is rolled back, so nothing changes). The description names which of the three
-/// failed and never carries the store's own error text (it can name hosts and users); the exception goes to the log.
+/// failed and never carries the store's own error text (it can name hosts and users); what failed goes to the log once
+/// per outage (<see cref="StoreAvailability"/>), not with every probe.
 /// </summary>
-public sealed class StoreHealth(IDbConnectionFactory connections, StoreMigrations migrations) : IHealthCheck
+public sealed class StoreHealth(IDbConnectionFactory connections, StoreMigrations migrations, StoreAvailability availability) : IHealthCheck
 {
     const string Journal = "schema_versions";
 
@@ -23,14 +24,20 @@ public sealed class StoreHealth(IDbConnectionFactory connections, StoreMigration
             step = "The store is not migrated.";
             var pending = await migrations.PendingScriptsAsync(cancellationToken);
             if (pending.Count > 0)
-                return HealthCheckResult.Unhealthy($"The store has {pending.Count} migration(s) pending; the server applies them when it starts.");
+            {
+                var notMigrated = $"The store has {pending.Count} migration(s) pending; the server applies them when it starts.";
+                availability.Unavailable(notMigrated, new InvalidOperationException("Migrations are pending."));
+                return HealthCheckResult.Unhealthy(notMigrated);
+            }
             step = "The store cannot be written.";
             await WriteAndRollBackAsync(connection, cancellationToken);
+            availability.Answered();
             return HealthCheckResult.Healthy("The store is reachable, migrated and writable.");
         }
         catch (Exception e) when (e is not OperationCanceledException)
         {
-            return HealthCheckResult.Unhealthy(step, e);
+            availability.Unavailable(step, e);
+            return HealthCheckResult.Unhealthy(step);
         }
     }
 

@@ -9,5 +9,5 @@ public partial class CollectorsPage
 
     IReadOnlyList<CollectorItem>? _items;
 
-    protected override async Task OnInitializedAsync() => _items = await Collectors.ReadAsync(CancellationToken.None);
+    protected override async Task OnInitializedAsync() => _items = await Collectors.ReadAsync(PageClosed);
 }
