@@ -23,6 +23,9 @@ public static class ConsoleLogs
     public static TBuilder AddIfiConsoleLogs<TBuilder>(this TBuilder builder) where TBuilder : IHostApplicationBuilder
     {
         var configured = builder.Configuration.GetSection(FormatterOptions);
+        // Without a formatter's name the console logger copies its own obsolete options over the formatter's, and the
+        // lines of every entry, and these defaults, are lost.
+        builder.Services.Configure<ConsoleLoggerOptions>(options => options.FormatterName ??= ConsoleFormatterNames.Simple);
         builder.Services.Configure<SimpleConsoleFormatterOptions>(options =>
         {
             if (configured[nameof(options.SingleLine)] is null) options.SingleLine = true;
