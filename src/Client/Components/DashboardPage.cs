@@ -18,7 +18,10 @@ public abstract class DashboardPage : ComponentBase, IDisposable
     /// <summary>The request of a static (or prerendered) page; none over a circuit.</summary>
     [CascadingParameter] protected HttpContext? RequestContext { get; set; }
 
-    protected CancellationToken PageClosed => _closed.Token;
+    // Taken once: a read queued before the page closed may still ask for it after the source is disposed.
+    protected CancellationToken PageClosed { get; }
+
+    protected DashboardPage() => PageClosed = _closed.Token;
 
     protected override void OnInitialized()
     {

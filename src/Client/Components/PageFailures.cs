@@ -21,6 +21,12 @@ public sealed class PageFailures(IStoreStatus store, ILogger<PageFailures> logge
     {
         if (error is IMessageForPeople) return error.Message;
         var traceId = TraceId();
+        if (error is OperationCanceledException)
+        {
+            // The page closed or its request was given up: nobody is there to read more than this.
+            logger.LogDebug("{What} was cancelled (trace id {TraceId})", what, traceId);
+            return $"the page was closed (trace id {traceId}).";
+        }
         if (store.ReportFailedRead(what, error))
         {
             logger.LogDebug("{What} failed: the store is unavailable (trace id {TraceId})", what, traceId);
