@@ -46,6 +46,7 @@ try
     await app.Services.MigrateIfiStoreAsync();
 
     app.MapIfiHealth();
+    app.MapIfiMetrics();
     app.MapIfiSignIn();
     app.MapIfiIngestionApi();
     app.MapIfiApi();

@@ -126,6 +126,6 @@ public sealed class ChangesPageTests : ComponentTest
 
         var page = RenderAt("");
 
-        Assert.Contains("store unavailable", page.Find("[role=alert]").TextContent, StringComparison.Ordinal);
+        AssertReportedWithTraceId(page.Find("[role=alert]").TextContent, "store unavailable");
     }
 }

@@ -46,7 +46,7 @@ public sealed class InstanceDetailPageTests : ComponentTest
     {
         var page = RenderWith(FakeDetails.Failing("disk I/O error"));
 
-        Assert.Contains("disk I/O error", page.Find("[role=alert]").TextContent, StringComparison.Ordinal);
+        AssertReportedWithTraceId(page.Find("[role=alert]").TextContent, "disk I/O error");
     }
 
     [Fact]

@@ -68,7 +68,7 @@ public sealed partial class InstancesPageTests : ComponentTest
     {
         var page = RenderAt("", FakeAssessments.Failing("store unavailable"));
 
-        Assert.Contains("store unavailable", page.Find("[role=alert]").TextContent, StringComparison.Ordinal);
+        AssertReportedWithTraceId(page.Find("[role=alert]").TextContent, "store unavailable");
     }
 
     [Fact]

@@ -44,7 +44,7 @@ public sealed class OverviewPageTests : ComponentTest
         var page = RenderWith(FakeAssessments.Failing("database is locked"));
 
         var alert = page.Find("[role=alert]");
-        Assert.Contains("database is locked", alert.TextContent, StringComparison.Ordinal);
+        AssertReportedWithTraceId(alert.TextContent, "database is locked");
     }
 
     [Fact]

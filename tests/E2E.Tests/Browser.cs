@@ -90,6 +90,19 @@ public sealed class Browser : IDisposable
         return outermost.length > 0 ? outermost : [`the page +${document.documentElement.scrollWidth - width} px`];
         """);
 
+    /// <summary>
+    /// Tables whose right edge reaches past the panel (or section) they sit in, with by how many pixels; a table in a
+    /// region that scrolls sideways on purpose (.table-scroll) does not count.
+    /// </summary>
+    public IReadOnlyList<string?> TablesPastTheirPanels() => Strings("""
+        return [...document.querySelectorAll('main table')]
+          .filter(t => !t.closest('.table-scroll'))
+          .map(t => [t, t.parentElement.closest('.panel, section, article, main')])
+          .filter(([t, panel]) => panel && t.getBoundingClientRect().right > panel.getBoundingClientRect().right + 0.5)
+          .slice(0, 5)
+          .map(([t, panel]) => `table${t.dataset.table ? '[data-table=' + t.dataset.table + ']' : ''}${t.dataset.breakdown ? '[data-breakdown=' + t.dataset.breakdown + ']' : ''} +${Math.round(t.getBoundingClientRect().right - panel.getBoundingClientRect().right)} px`);
+        """);
+
     public static string ScreenshotDirectory { get; } = Path.Combine(AppContext.BaseDirectory, "screenshots");
 
     public void Open(string url) => Driver.Navigate().GoToUrl(url);

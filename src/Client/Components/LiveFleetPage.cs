@@ -12,7 +12,7 @@ namespace IfiDashboard.Client.Components;
 /// cookie afresh, and signs in again or is refused, instead of the circuit following the fleet for a user it no longer
 /// knows.
 /// </summary>
-public abstract class LiveFleetPage : ComponentBase, IDisposable
+public abstract class LiveFleetPage : DashboardPage
 {
     [Inject] protected IFleetAssessments Assessments { get; set; } = null!;
     [Inject] protected NavigationManager Navigation { get; set; } = null!;
@@ -56,9 +56,8 @@ public abstract class LiveFleetPage : ComponentBase, IDisposable
         StateHasChanged();
     });
 
-    public void Dispose()
+    protected override void OnClosed()
     {
         if (_following) Assessments.Assessed -= OnAssessed;
-        GC.SuppressFinalize(this);
     }
 }

@@ -61,14 +61,14 @@ public partial class AlertSilencesPage
         _defaultUntil = WaiverGrant.FormatExpiry(new DateTime(tomorrow.Year, tomorrow.Month, tomorrow.Day, tomorrow.Hour, 0, 0, DateTimeKind.Utc));
         try
         {
-            _active = await Silences.ActiveAsync(CancellationToken.None);
+            _active = await Silences.ActiveAsync(PageClosed);
             _message = DoneMessage(Done, _active.FirstOrDefault(s => s.Silence.Id == QueryNumber.Id(DoneSilence))?.Scope);
-            var fleet = await Assessments.GetAsync(CancellationToken.None);
+            var fleet = await Assessments.GetAsync(PageClosed);
             _scopes = Scopes(fleet);
             if (InstanceId is { } id && fleet.Find(id) is { } instance)
             {
                 _instance = instance;
-                _openAlerts = await Silences.OpenAlertsAsync(id, CancellationToken.None);
+                _openAlerts = await Silences.OpenAlertsAsync(id, PageClosed);
             }
             _confirmEnd = _active.FirstOrDefault(s => s.Silence.Id == EndId);
             if (EndId is { } endId && _confirmEnd is null)
@@ -76,7 +76,7 @@ public partial class AlertSilencesPage
         }
         catch (Exception e)
         {
-            _loadError = e.Message;
+            _loadError = Failures.Logged("Reading the silences", e);
         }
     }
 
@@ -133,7 +133,7 @@ public partial class AlertSilencesPage
         }
         catch (Exception e)
         {
-            Fail($"Nothing was silenced: {e.Message}");
+            Fail($"Nothing was silenced: {Failures.Logged("Silencing an alert", e)}");
             return;
         }
         Navigation.NavigateTo(Redirect(done, created) + (request.InstanceId is { } id && kind != SilenceKind.Silence
@@ -164,7 +164,7 @@ public partial class AlertSilencesPage
         }
         catch (Exception e)
         {
-            Fail($"The silence could not be ended: {e.Message}");
+            Fail($"The silence could not be ended: {Failures.Logged("Ending a silence", e)}");
             return;
         }
         Navigation.NavigateTo(Redirect("ended", silence.Silence.Id));

@@ -23,14 +23,14 @@ public partial class AlertsPage
     {
         try
         {
-            _whyNoneAreSent = (await Alerts.SettingsAsync(CancellationToken.None)).WhyNoneAreSent;
-            _rows = await Alerts.RecentAsync(Shown, CancellationToken.None);
-            _silences = await Silences.ActiveAsync(CancellationToken.None);
+            _whyNoneAreSent = (await Alerts.SettingsAsync(PageClosed)).WhyNoneAreSent;
+            _rows = await Alerts.RecentAsync(Shown, PageClosed);
+            _silences = await Silences.ActiveAsync(PageClosed);
             _loadError = null;
         }
         catch (Exception e)
         {
-            _loadError = e.Message;
+            _loadError = Failures.Logged("Reading the alert history", e);
         }
     }
 

@@ -1,3 +1,4 @@
+using IfiDashboard.Client.Components;
 using System.Globalization;
 using System.Security.Claims;
 using IfiDashboard.Client.Components.Forms;
@@ -40,7 +41,7 @@ public partial class AlertsSettingsPage
 
     protected override async Task OnInitializedAsync()
     {
-        _settings = await Alerts.SettingsAsync(CancellationToken.None);
+        _settings = await Alerts.SettingsAsync(PageClosed);
         if (Done == "saved") _message = "Alert settings saved. The next alert evaluation uses them.";
     }
 
@@ -76,7 +77,7 @@ public partial class AlertsSettingsPage
         }
         catch (Exception e)
         {
-            Fail($"The alert settings could not be saved: {e.Message}");
+            Fail($"The alert settings could not be saved: {Failures.Logged("Saving the alert settings", e)}");
             return;
         }
         Navigation.NavigateTo("alerts/settings?done=saved");

@@ -4,7 +4,10 @@ using Microsoft.Extensions.Hosting.WindowsServices;
 
 namespace IfiDashboard.Collector.Hosting;
 
-/// <summary>Runs a deployable (the standalone collector, the server) as a Windows service or a systemd service.</summary>
+/// <summary>
+/// Runs a deployable (the standalone collector, the server) as a Windows service or a systemd service, with the console
+/// log of <see cref="ConsoleLogs"/>.
+/// </summary>
 public static class ServiceHosting
 {
     /// <summary>
@@ -13,6 +16,7 @@ public static class ServiceHosting
     /// </summary>
     public static TBuilder AddIfiServiceHosting<TBuilder>(this TBuilder builder) where TBuilder : IHostApplicationBuilder
     {
+        builder.AddIfiConsoleLogs();
         builder.Services.AddWindowsService();
         builder.Services.AddSystemd();
         // The service control manager starts every service in C:\Windows\System32, where the host already falls back

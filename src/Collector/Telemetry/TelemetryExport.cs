@@ -1,3 +1,4 @@
+using IfiDashboard.Shared.Hosting;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
@@ -20,6 +21,7 @@ public static class TelemetryExport
     const string TracesEndpointKey = "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT";
     const string MetricsEndpointKey = "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT";
     const string ServiceNameKey = "OTEL_SERVICE_NAME";
+    public const string AnonymousScrapeKey = "Prometheus:AnonymousScrapeUrl";
 
     /// <summary>The standalone collector's telemetry: its polls, its meter and its calls to the server.</summary>
     public static IHostApplicationBuilder AddIfiCollectorTelemetry(this IHostApplicationBuilder builder) =>
@@ -29,16 +31,21 @@ public static class TelemetryExport
 
     /// <summary>
     /// Registers the OTLP exporter for each signal whose endpoint is configured, with the collector's source and
-    /// meter (every host runs a collector) plus what <paramref name="tracing"/> and <paramref name="metrics"/> add.
+    /// meter (every host runs a collector) plus what <paramref name="tracing"/> and <paramref name="metrics"/> add. Metrics
+    /// are also collected, without OTLP, for a scrape: the host's own endpoint (<paramref name="scrapeEndpoint"/>) or the
+    /// unauthenticated listener <c>Prometheus:AnonymousScrapeUrl</c> names.
     /// </summary>
     /// <param name="serviceName">The resource's service name unless <c>OTEL_SERVICE_NAME</c> names another.</param>
+    /// <param name="scrapeEndpoint">Adds the host's own Prometheus exporter; null for a host that serves none.</param>
     public static IHostApplicationBuilder AddIfiTelemetryExport(this IHostApplicationBuilder builder, string serviceName,
-        Action<TracerProviderBuilder> tracing, Action<MeterProviderBuilder> metrics)
+        Action<TracerProviderBuilder> tracing, Action<MeterProviderBuilder> metrics, Action<MeterProviderBuilder>? scrapeEndpoint = null)
     {
         var configuration = builder.Configuration;
         var exportTraces = IsSet(configuration, EndpointKey) || IsSet(configuration, TracesEndpointKey);
         var exportMetrics = IsSet(configuration, EndpointKey) || IsSet(configuration, MetricsEndpointKey);
-        if (!exportTraces && !exportMetrics) return builder;
+        var anonymousScrape = AnonymousScrapeAddress(configuration);
+        var collectMetrics = exportMetrics || scrapeEndpoint is not null || anonymousScrape is not null;
+        if (!exportTraces && !collectMetrics) return builder;
 
         var telemetry = builder.Services.AddOpenTelemetry()
             .ConfigureResource(resource => resource.AddService(configuration[ServiceNameKey] is { Length: > 0 } name ? name : serviceName));
@@ -49,14 +56,38 @@ public static class TelemetryExport
                 tracing(traces);
                 traces.AddOtlpExporter();
             });
-        if (exportMetrics)
+        if (collectMetrics)
             telemetry.WithMetrics(meters =>
             {
                 meters.AddMeter(CollectorTelemetry.Name);
                 metrics(meters);
-                meters.AddOtlpExporter();
+                if (exportMetrics) meters.AddOtlpExporter();
+                scrapeEndpoint?.Invoke(meters);
+                if (anonymousScrape is { } address)
+                    meters.AddPrometheusHttpListener(listener =>
+                    {
+                        listener.Host = address.Host;
+                        listener.Port = address.Port;
+                    });
             });
         return builder;
+    }
+
+    /// <summary>
+    /// Where <c>Prometheus:AnonymousScrapeUrl</c> listens (<c>http://127.0.0.1:9464/</c>: <c>/metrics</c> there answers
+    /// anyone who reaches that port; <c>+</c> or <c>*</c> for every address), or null when unset.
+    /// </summary>
+    static (string Host, int Port)? AnonymousScrapeAddress(IConfiguration configuration)
+    {
+        if (configuration[AnonymousScrapeKey] is not { Length: > 0 } value) return null;
+        // HttpListener's wildcard hosts are no host to Uri.
+        var wildcard = value.StartsWith("http://+", StringComparison.Ordinal) || value.StartsWith("http://*", StringComparison.Ordinal);
+        var checkable = wildcard ? "http://localhost" + value["http://+".Length..] : value;
+        if (!Uri.TryCreate(checkable, UriKind.Absolute, out var url) || url.Scheme != Uri.UriSchemeHttp || url.AbsolutePath != "/"
+            || url.Query.Length > 0 || url.IsDefaultPort)
+            throw new InvalidSettingException(AnonymousScrapeKey,
+                $"'{value}' is not an address to listen on: give http://ADDRESS:PORT/ (for example http://127.0.0.1:9464/); /metrics there is scraped without sign-in.");
+        return (wildcard ? "+" : url.Host, url.Port);
     }
 
     static bool IsSet(IConfiguration configuration, string key) => !string.IsNullOrWhiteSpace(configuration[key]);

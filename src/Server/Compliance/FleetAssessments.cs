@@ -15,6 +15,7 @@ public sealed class FleetAssessments(
     FleetChanges changes,
     IEnumerable<IAssessmentPreparer> preparers,
     TimeProvider time,
+    StoreAvailability availability,
     ILogger<FleetAssessments> logger) : BackgroundService, IFleetAssessments
 {
     static readonly TimeSpan Refresh = TimeSpan.FromMinutes(1);
@@ -67,6 +68,7 @@ public sealed class FleetAssessments(
                 : await builder.BuildAsync(cancellationToken);
             Prepare(assessment);
             Volatile.Write(ref _current, assessment);
+            availability.DataRead(assessment.ComputedAt);
             Assessed?.Invoke();
             return assessment;
         }
@@ -97,7 +99,9 @@ public sealed class FleetAssessments(
                 }
                 catch (Exception e) when (e is not OperationCanceledException)
                 {
-                    logger.LogError(e, "Assessing the fleet failed; the previous assessment stays in use");
+                    // A store outage is logged once, by StoreAvailability; anything else is a fault of its own.
+                    if (!availability.ReportFailedRead("Assessing the fleet failed.", e))
+                        logger.LogError(e, "Assessing the fleet failed; the previous assessment stays in use");
                 }
             }
         }

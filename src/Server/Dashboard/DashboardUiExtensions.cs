@@ -26,6 +26,7 @@ public static class DashboardUiExtensions
         services.TryAddSingleton<FleetChanges>();
         services.AddRazorComponents().AddInteractiveServerComponents();
         services.AddCascadingAuthenticationState();
+        services.AddSingleton<IfiDashboard.Client.Components.PageFailures>();
         services.AddSingleton<IAuditView, AuditView>();
         services.AddSingleton<ICollectorsView, CollectorsView>();
         services.AddSingleton<ICollectorAssignmentsEditor, CollectorAssignmentsEditor>();

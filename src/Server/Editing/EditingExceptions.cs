@@ -1,3 +1,5 @@
+using IfiDashboard.Client.Components;
+
 namespace IfiDashboard.Server.Editing;
 
 /// <summary>
@@ -6,7 +8,7 @@ namespace IfiDashboard.Server.Editing;
 /// sent again. Its message is written for the person who pressed the button.
 /// </summary>
 public sealed class StoreBusyException(TimeSpan retryAfter, Exception inner)
-    : Exception($"The store is busy: another writer holds it, so nothing was saved. Try again in {retryAfter.TotalSeconds:0} seconds.", inner)
+    : Exception($"The store is busy: another writer holds it, so nothing was saved. Try again in {retryAfter.TotalSeconds:0} seconds.", inner), IMessageForPeople
 {
     public TimeSpan RetryAfter { get; } = retryAfter;
 }
@@ -18,7 +20,7 @@ public sealed class StoreBusyException(TimeSpan retryAfter, Exception inner)
 public sealed class TooManyConnectionTestsException(TimeSpan? retryAfter)
     : Exception(retryAfter is { } wait
         ? $"Too many connection tests: try again in {Math.Max(1, Math.Ceiling(wait.TotalSeconds)):0} seconds."
-        : "Too many connection tests: try again in a minute.");
+        : "Too many connection tests: try again in a minute."), IMessageForPeople;
 
 /// <summary>
 /// The caller has sent more syncs or CSV imports that write than <c>BulkRegistration:PermitLimit</c> allows per window.
@@ -26,7 +28,7 @@ public sealed class TooManyConnectionTestsException(TimeSpan? retryAfter)
 /// </summary>
 public sealed class TooManyBulkRegistrationsException(TimeSpan? retryAfter, BulkRegistrationOptions limit)
     : Exception($"Too many syncs or imports: at most {limit.PermitLimit} per {limit.WindowSeconds} s (BulkRegistration:PermitLimit, WindowSeconds); " +
-                (retryAfter is { } wait ? $"try again in {Math.Max(1, Math.Ceiling(wait.TotalSeconds)):0} seconds." : "try again later."))
+                (retryAfter is { } wait ? $"try again in {Math.Max(1, Math.Ceiling(wait.TotalSeconds)):0} seconds." : "try again later.")), IMessageForPeople
 {
     public TimeSpan? RetryAfter { get; } = retryAfter;
 }

@@ -17,6 +17,11 @@ public static class HealthEndpoints
     {
         services.AddHealthChecks()
             .AddCheck<StoreHealth>("store", tags: [ReadyTag], timeout: TimeSpan.FromSeconds(10));
+        // The checks run every 30 s even when nothing probes /readyz, so an outage is logged and shown on the pages.
+        services.AddSingleton<IHealthCheckPublisher>(sp => sp.GetRequiredService<StoreAvailability>());
+        services.Configure<HealthCheckPublisherOptions>(options => options.Predicate = check => check.Tags.Contains(ReadyTag));
+        // StoreAvailability logs an outage once; the framework would log an error with its stack trace per probe.
+        services.AddLogging(logging => logging.AddFilter(typeof(HealthCheckService).Namespace, LogLevel.Critical));
         return services;
     }
 

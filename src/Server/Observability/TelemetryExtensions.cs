@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using IfiDashboard.Collector.Telemetry;
+using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Ingestion;
 using OpenTelemetry;
 using OpenTelemetry.Metrics;
@@ -9,12 +10,16 @@ namespace IfiDashboard.Server.Observability;
 
 /// <summary>
 /// The server's OpenTelemetry: the embedded collector's polls and meter, ingestion, ASP.NET Core, HttpClient and
-/// Npgsql, exported over OTLP only when <c>OTEL_EXPORTER_OTLP_ENDPOINT</c> is set (see <see cref="TelemetryExport"/>).
+/// Npgsql, exported over OTLP only when <c>OTEL_EXPORTER_OTLP_ENDPOINT</c> is set (see <see cref="TelemetryExport"/>);
+/// the metrics are also scraped by Prometheus at <see cref="MetricsPath"/>, with the API's <c>read</c> scope (a key, or
+/// a signed-in Viewer), or without sign-in on the port <c>Prometheus:AnonymousScrapeUrl</c> names.
 /// </summary>
 public static class TelemetryExtensions
 {
     /// <summary>Npgsql (9) traces and meters itself under this name; its OpenTelemetry package only adds the name.</summary>
     const string NpgsqlName = "Npgsql";
+
+    public const string MetricsPath = "/metrics";
 
     public static WebApplicationBuilder AddIfiTelemetry(this WebApplicationBuilder builder)
     {
@@ -27,10 +32,29 @@ public static class TelemetryExtensions
                 .AddHttpClientInstrumentation(),
             metrics => metrics
                 .AddMeter(IngestionTelemetry.Name, NpgsqlName)
+                .AddView(WithoutPoolNames)
                 .AddAspNetCoreInstrumentation()
-                .AddHttpClientInstrumentation());
+                .AddHttpClientInstrumentation(),
+            scrapeEndpoint: metrics => metrics.AddPrometheusExporter());
         return builder;
     }
+
+    /// <summary>Prometheus's scrape target: the API's <c>read</c> scope, like the OpenAPI document.</summary>
+    public static IEndpointRouteBuilder MapIfiMetrics(this IEndpointRouteBuilder app)
+    {
+        app.MapPrometheusScrapingEndpoint(MetricsPath).RequireScope(ApiScopes.Read);
+        return app;
+    }
+
+    /// <summary>
+    /// Npgsql tags its connection metrics with the pool's name, the connection string less its password (host,
+    /// database, user): a Viewer reading <see cref="MetricsPath"/> never learns where the store is. Only the
+    /// connection's state is kept.
+    /// </summary>
+    static MetricStreamConfiguration? WithoutPoolNames(System.Diagnostics.Metrics.Instrument instrument) =>
+        instrument.Meter.Name == NpgsqlName
+            ? new MetricStreamConfiguration { TagKeys = ["db.client.connection.state", "db.client.connections.state", "state"] }
+            : null;
 
     /// <summary>
     /// Npgsql tags every command span with the connection string (without its password, but with host, database and

@@ -8,12 +8,13 @@ namespace IfiDashboard.Server.Store;
 /// <summary>
 /// Readiness of the store, for <c>/readyz</c>: a connection opens, no migration is pending, and a write succeeds
 /// (made inside a transaction that is rolled back, so nothing changes). The description names which of the three
-/// failed and never carries the store's own error text (it can name hosts and users); the exception goes to the log.
+/// failed and never carries the store's own error text (it can name hosts and users); what failed goes to the log once
+/// per outage (<see cref="StoreAvailability"/>), not with every probe.
 /// A full or damaged store (<see cref="StoreFaults"/>) is not ready either, whether this check meets the fault or a
 /// write of a poll met it since the last that succeeded: a write rolled back can pass on a full disk, and a damaged
 /// page shows only to the write that reads it.
 /// </summary>
-public sealed class StoreHealth(IDbConnectionFactory connections, StoreMigrations migrations, StoreFaults? faults = null) : IHealthCheck
+public sealed class StoreHealth(IDbConnectionFactory connections, StoreMigrations migrations, StoreAvailability availability, StoreFaults? faults = null) : IHealthCheck
 {
     const string Journal = "schema_versions";
 
@@ -26,9 +27,14 @@ public sealed class StoreHealth(IDbConnectionFactory connections, StoreMigration
             step = "The store is not migrated.";
             var pending = await migrations.PendingScriptsAsync(cancellationToken);
             if (pending.Count > 0)
-                return HealthCheckResult.Unhealthy($"The store has {pending.Count} migration(s) pending; the server applies them when it starts.");
+            {
+                var notMigrated = $"The store has {pending.Count} migration(s) pending; the server applies them when it starts.";
+                availability.Unavailable(notMigrated, new InvalidOperationException("Migrations are pending."));
+                return HealthCheckResult.Unhealthy(notMigrated);
+            }
             step = "The store cannot be written.";
             await WriteAndRollBackAsync(connection, cancellationToken);
+            availability.Answered();
             if (faults?.Current is { } current)
                 return HealthCheckResult.Unhealthy(Unavailable(current.Fault) + $" A write of a poll failed so at {current.At:u} and none has succeeded since.");
             return HealthCheckResult.Healthy("The store is reachable, migrated and writable.");
@@ -38,9 +44,11 @@ public sealed class StoreHealth(IDbConnectionFactory connections, StoreMigration
             if (StoreFaults.Of(e) is { } fault)
             {
                 faults?.Record(e);
-                return HealthCheckResult.Unhealthy(Unavailable(fault), e);
+                availability.Unavailable(Unavailable(fault), e);
+                return HealthCheckResult.Unhealthy(Unavailable(fault));
             }
-            return HealthCheckResult.Unhealthy(step, e);
+            availability.Unavailable(step, e);
+            return HealthCheckResult.Unhealthy(step);
         }
     }
 

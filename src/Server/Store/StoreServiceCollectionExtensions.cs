@@ -47,6 +47,9 @@ public static class StoreServiceCollectionExtensions
         services.AddSingleton<IFleetReader>(sp => sp.GetRequiredService<FleetReader>());
         services.AddSingleton<StoreMigrations>();
         services.AddSingleton<StoreHealth>();
+        services.AddLogging(); // StoreAvailability logs an outage's start and end
+        services.AddSingleton<StoreAvailability>();
+        services.AddSingleton<Client.Layout.IStoreStatus>(sp => sp.GetRequiredService<StoreAvailability>());
         services.AddSingleton<StoreBusyResponses>();
         services.AddSingleton<IStartupFilter>(sp => sp.GetRequiredService<StoreBusyResponses>());
         services.AddSingleton<IDeveloperPageExceptionFilter>(sp => sp.GetRequiredService<StoreBusyResponses>());

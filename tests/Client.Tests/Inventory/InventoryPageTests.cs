@@ -102,7 +102,7 @@ public sealed class InventoryPageTests : ComponentTest
     {
         var page = RenderAt("inventory", FakeInventoryEditor.Failing("database is locked"));
 
-        Assert.Contains("database is locked", page.Find("[role=alert]").TextContent, StringComparison.Ordinal);
+        AssertReportedWithTraceId(page.Find("[role=alert]").TextContent, "database is locked");
     }
 
     [Theory]

@@ -96,7 +96,7 @@ public sealed class RegistrationPageTests : ComponentTest
     {
         var page = RenderFor(4, FakeInventoryEditor.Failing("store unavailable"));
 
-        Assert.Contains("store unavailable", page.Find("[role=alert]").TextContent, StringComparison.Ordinal);
+        AssertReportedWithTraceId(page.Find("[role=alert]").TextContent, "store unavailable");
     }
 
     [Fact]

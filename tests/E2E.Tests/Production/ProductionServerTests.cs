@@ -4,7 +4,8 @@ namespace IfiDashboard.E2E.Tests.Production;
 /// Every page of the demo, from the server's build output and from a publish output, in the Production environment:
 /// each stylesheet and script a page links is served, the stylesheet applies, the theme toggle works, and each page is
 /// saved light and dark (screenshots/production-*.png); on the build output each page also passes axe-core's WCAG 2.1 A/AA
-/// rules (no serious or critical violation) light and dark, and fits a 390 px phone screen without sideways scrolling.
+/// rules (no serious or critical violation) light and dark, at 1440 px and on a 390 px phone screen, and fits both without
+/// sideways scrolling, its tables inside their panels at 1440 px.
 /// </summary>
 [Collection(ProductionCollection.Name)]
 public sealed class ProductionServerTests(ProductionServerFixture production)
@@ -23,7 +24,7 @@ public sealed class ProductionServerTests(ProductionServerFixture production)
         {
             ("overview", ""), ("instances", "instances"), ("policy", "policy"), ("alerts", "alerts"),
             ("alert-settings", "alerts/settings"), ("inventory", "inventory"), ("registration", "inventory/new"),
-            ("changes", "changes"),
+            ("changes", "changes"), ("audit", "audit"), ("collectors", "collectors"), ("import", "inventory/import"),
             // The method statement the overview's figures link to, whole and one topic.
             ("method", "method"), ("method-topic", "method/restore-risk"),
             // Today's evidence report: its sections, tables and manifest, under the same CSP as every page.
@@ -86,15 +87,18 @@ public sealed class ProductionServerTests(ProductionServerFixture production)
             var light = Style("document.body", "backgroundColor");
             Browser.Screenshot($"production-{output}-{name}-light");
             if (checkUsability)
-                unusable.AddRange(Browser.AccessibilityViolations().Select(v => $"{name} (light): {v}"));
+            {
+                unusable.AddRange(AtDesktopWidth(name, "light"));
+                unusable.AddRange(AtPhoneWidth(name, "light"));
+            }
             toggle.Click();
             Assert.Equal("dark", Browser.Attribute("html", "data-theme"));
             Assert.NotEqual(light, Style("document.body", "backgroundColor"));
             Browser.Screenshot($"production-{output}-{name}-dark");
             if (checkUsability)
             {
-                unusable.AddRange(Browser.AccessibilityViolations().Select(v => $"{name} (dark): {v}"));
-                unusable.AddRange(AtPhoneWidth(name));
+                unusable.AddRange(AtDesktopWidth(name, "dark"));
+                unusable.AddRange(AtPhoneWidth(name, "dark"));
             }
         }
         Assert.True(unusable.Count == 0, string.Join(Environment.NewLine, unusable));
@@ -131,20 +135,37 @@ public sealed class ProductionServerTests(ProductionServerFixture production)
     }
 
     /// <summary>
-    /// The page on a phone (390 px, an iPhone 12 to 15 held upright): saved as production-phone-NAME.png, and nothing
-    /// may need scrolling sideways.
+    /// The page on a desktop (the browser's 1440 px): axe-core's WCAG 2.1 A/AA rules find nothing serious, the page
+    /// needs no scrolling sideways, and no table reaches past the panel it sits in.
     /// </summary>
-    IEnumerable<string> AtPhoneWidth(string name)
+    IReadOnlyList<string> AtDesktopWidth(string name, string theme)
+    {
+        var found = Browser.AccessibilityViolations().Select(v => $"{name} ({theme}, 1440 px): {v}").ToList();
+        if (Browser.HorizontalOverflow() is { Count: > 0 } overflow)
+            found.Add($"{name} ({theme}, 1440 px): wider than the screen: {string.Join(", ", overflow)}");
+        if (Browser.TablesPastTheirPanels() is { Count: > 0 } tables)
+            found.Add($"{name} ({theme}, 1440 px): tables wider than their panels: {string.Join(", ", tables)}");
+        return found;
+    }
+
+    /// <summary>
+    /// The page on a phone (390 px, an iPhone 12 to 15 held upright): saved as production-phone-NAME-THEME.png, axe-core
+    /// finds nothing serious (a table that scrolls sideways is a region the keyboard can reach), and nothing may need
+    /// scrolling sideways.
+    /// </summary>
+    IReadOnlyList<string> AtPhoneWidth(string name, string theme)
     {
         var window = Browser.Driver.Manage().Window;
         var desktop = window.Size;
         window.Size = new System.Drawing.Size(390, 844);
         try
         {
+            var found = Browser.AccessibilityViolations().Select(v => $"{name} ({theme}, 390 px): {v}").ToList();
             var overflow = Browser.HorizontalOverflow();
-            Browser.Screenshot($"production-phone-{name}");
+            Browser.Screenshot($"production-phone-{name}-{theme}");
             if (overflow.Count > 0)
-                yield return $"{name} (390 px): wider than the screen: {string.Join(", ", overflow)}";
+                found.Add($"{name} ({theme}, 390 px): wider than the screen: {string.Join(", ", overflow)}");
+            return found;
         }
         finally
         {

@@ -77,13 +77,14 @@ public sealed class OtlpExportTests
     }
 
     [Fact]
-    public async Task Without_an_otlp_endpoint_no_telemetry_provider_is_registered()
+    public async Task Without_an_otlp_endpoint_no_tracer_provider_is_registered_and_metrics_are_kept_for_the_scrape_only()
     {
         await using var host = new DashboardHost();
         host.CreateClient();
 
         Assert.Null(host.Services.GetService<TracerProvider>());
-        Assert.Null(host.Services.GetService<MeterProvider>());
+        // Prometheus's /metrics (PrometheusScrapeTests) reads them; nothing is sent anywhere.
+        Assert.NotNull(host.Services.GetService<MeterProvider>());
     }
 
     /// <summary>A server with one simulated 2019 instance, exporting over OTLP/HTTP with short batch and export intervals.</summary>

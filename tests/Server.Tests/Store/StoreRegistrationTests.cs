@@ -81,7 +81,8 @@ public sealed class StoreRegistrationTests : IDisposable
             : new SqliteConnectionFactory(Options.Create(readOnly));
 
         var writable = await provider.GetRequiredService<StoreHealth>().CheckHealthAsync(new HealthCheckContext());
-        var notWritable = await new StoreHealth(readOnlyConnections, new StoreMigrations(readOnlyConnections, TimeProvider.System)).CheckHealthAsync(new HealthCheckContext());
+        var notWritable = await new StoreHealth(readOnlyConnections, new StoreMigrations(readOnlyConnections, TimeProvider.System),
+            provider.GetRequiredService<StoreAvailability>()).CheckHealthAsync(new HealthCheckContext());
 
         Assert.Equal(HealthStatus.Healthy, writable.Status);
         Assert.Equal(journalBefore, await JournalAsync(provider.GetRequiredService<IDbConnectionFactory>()));

@@ -30,11 +30,11 @@ public partial class AuditPage
         _to = ParseMoment(To, "To");
         try
         {
-            _page = await Audit.ReadAsync(new AuditQuery(Empty(Actor), Empty(Action), _from, _to, QueryNumber.Id(Before), PageSize), CancellationToken.None);
+            _page = await Audit.ReadAsync(new AuditQuery(Empty(Actor), Empty(Action), _from, _to, QueryNumber.Id(Before), PageSize), PageClosed);
         }
         catch (Exception e)
         {
-            _loadError = e.Message;
+            _loadError = Failures.Logged("Reading the audit log", e);
         }
     }
 

@@ -39,14 +39,14 @@ public partial class ChangesPage
         _query = ChangesQuery.Parse(Days, Environment, Tag, Kind);
         try
         {
-            var fleet = await Assessments.GetAsync(CancellationToken.None);
+            var fleet = await Assessments.GetAsync(PageClosed);
             var grid = GridSource.For(fleet);
             _options = grid.Options;
             // By id once: a year of changes across the fleet is looked up here, one change at a time.
             var matching = grid.Matching(new InstanceQuery { Environment = _query.Environment, Tag = _query.Tag })
                 .Select(row => row.Id).ToHashSet();
             var instances = fleet.Instances.Where(i => matching.Contains(i.Registration.Id)).ToDictionary(i => i.Registration.Id);
-            var changes = await Timeline.ReadAsync(Time.GetUtcNow().AddDays(-_query.Days), CancellationToken.None);
+            var changes = await Timeline.ReadAsync(Time.GetUtcNow().AddDays(-_query.Days), PageClosed);
             _rows = changes
                 .Where(c => instances.ContainsKey(c.InstanceId) && (_query.Kind is null || ChangesQuery.KindOf(c) == _query.Kind))
                 .Select(c => new ChangeRow(c, instances[c.InstanceId].Registration, instances[c.InstanceId].Compliance.Policy.Desired))
@@ -56,7 +56,7 @@ public partial class ChangesPage
         catch (Exception e)
         {
             // The page still renders and says what is wrong; the store's health is on /readyz.
-            _loadError = e.Message;
+            _loadError = Failures.Logged("Reading the changes", e);
         }
     }
 

@@ -22,8 +22,8 @@ public partial class CollectorsPage
 
     protected override async Task OnInitializedAsync()
     {
-        _rules = await Assignments.ReadAsync(CancellationToken.None);
-        _items = await Collectors.ReadAsync(CancellationToken.None);
+        _rules = await Assignments.ReadAsync(PageClosed);
+        _items = await Collectors.ReadAsync(PageClosed);
     }
 
     async Task SubmitAsync()
@@ -36,7 +36,7 @@ public partial class CollectorsPage
             (_message, _failed) = ($"{Components.Quantities.Plural(_outcome.Errors.Count, "refusal")}: nothing was saved.", true);
         else
             _message = save ? "Saved: collectors lease by these rules from their next lease." : "Preview only: nothing is saved until you press Save.";
-        _rules = await Assignments.ReadAsync(CancellationToken.None);
+        _rules = await Assignments.ReadAsync(PageClosed);
     }
 
     /// <summary>The text the form shows: what was submitted, or the saved rules.</summary>

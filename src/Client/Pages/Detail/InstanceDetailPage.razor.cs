@@ -32,10 +32,10 @@ public partial class InstanceDetailPage
     {
         try
         {
-            _detail = await Details.GetAsync(Id, GrowthWindows.Parse(GrowthWindowSlug), CancellationToken.None) is { } detail
+            _detail = await Details.GetAsync(Id, GrowthWindows.Parse(GrowthWindowSlug), PageClosed) is { } detail
                 ? PollFailureText.AsSeenBy(detail, await ReaderAsync())
                 : null;
-            _countedAs = _detail is null ? (await Assessments.GetAsync(CancellationToken.None)).DuplicateOf.GetValueOrDefault(Id) : null;
+            _countedAs = _detail is null ? (await Assessments.GetAsync(PageClosed)).DuplicateOf.GetValueOrDefault(Id) : null;
             _loaded = true;
             _loadError = null;
             if (_detail is null && _countedAs is null && HttpContext is { Response.HasStarted: false } http)
@@ -43,7 +43,7 @@ public partial class InstanceDetailPage
         }
         catch (Exception e)
         {
-            _loadError = e.Message;
+            _loadError = Failures.Logged("Reading an instance", e);
         }
     }
 

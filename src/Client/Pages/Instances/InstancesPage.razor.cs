@@ -71,7 +71,7 @@ public partial class InstancesPage
         var asked = InstanceQuery.Parse(QueryValue);
         try
         {
-            var fleet = await Assessments.GetAsync(CancellationToken.None);
+            var fleet = await Assessments.GetAsync(PageClosed);
             var source = GridSource.For(fleet);
             // An assessment can land while the grid's own change of address is on its way, with the old address still
             // here: only an address that changed, to something the grid did not write (a link, Back), resets the view.
@@ -98,7 +98,7 @@ public partial class InstancesPage
         catch (Exception e)
         {
             // The page still renders and says what is wrong; the store's health is on /readyz.
-            _loadError = e.Message;
+            _loadError = Failures.Logged("Reading the instances", e);
         }
     }
 

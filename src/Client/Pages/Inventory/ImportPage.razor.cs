@@ -58,7 +58,7 @@ public partial class ImportPage
         }
         catch (Exception e)
         {
-            Fail($"Nothing was registered: {e.Message}");
+            Fail($"Nothing was registered: {Failures.Logged("Importing registrations", e)}");
             return;
         }
         var resultOf = readable.Select((row, i) => (row.Line, Result: results[i])).ToDictionary(r => r.Line, r => r.Result);

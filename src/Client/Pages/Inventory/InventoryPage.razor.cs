@@ -45,14 +45,14 @@ public partial class InventoryPage
     {
         try
         {
-            _instances = (await Inventory.ListAsync(CancellationToken.None))
+            _instances = (await Inventory.ListAsync(PageClosed))
                 .OrderBy(i => i.Name, StringComparer.OrdinalIgnoreCase).ToList();
             // A retired instance is no longer in the list: its name is read by its id.
             var changed = QueryNumber.Id(ChangedId) is not { } changedId ? null
-                : _instances.FirstOrDefault(i => i.Id == changedId) ?? await Inventory.GetAsync(changedId, CancellationToken.None);
+                : _instances.FirstOrDefault(i => i.Id == changedId) ?? await Inventory.GetAsync(changedId, PageClosed);
             _message = InventoryMessages.For(Done, changed?.Name,
                 QueryNumber.Count(ImportedCount));
-            _duplicateOf = (await Assessments.GetAsync(CancellationToken.None)).DuplicateOf;
+            _duplicateOf = (await Assessments.GetAsync(PageClosed)).DuplicateOf;
             _pages = Math.Max(1, (_instances.Count + PageSize - 1) / PageSize);
             _page = Math.Clamp(QueryNumber.Count(PageText) ?? 1, 1, _pages);
             _shown = _instances.Skip((_page - 1) * PageSize).Take(PageSize).ToList();
@@ -62,7 +62,7 @@ public partial class InventoryPage
         }
         catch (Exception e)
         {
-            _loadError = e.Message;
+            _loadError = Failures.Logged("Reading the inventory", e);
         }
     }
 
@@ -80,7 +80,7 @@ public partial class InventoryPage
         }
         catch (Exception e)
         {
-            Fail($"{target.Name} could not be retired: {e.Message}");
+            Fail($"{target.Name} could not be retired: {Failures.Logged("Retiring a registration", e)}");
             return;
         }
         Navigation.NavigateTo(InventoryMessages.Retired(target.Id));

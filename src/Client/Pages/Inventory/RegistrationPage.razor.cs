@@ -1,3 +1,4 @@
+using IfiDashboard.Client.Components;
 using IfiDashboard.Client.Components.Forms;
 using IfiDashboard.Shared.Snapshots;
 using Microsoft.AspNetCore.Components;
@@ -43,7 +44,7 @@ public partial class RegistrationPage
         }
         try
         {
-            var stored = await Inventory.GetAsync(id, CancellationToken.None);
+            var stored = await Inventory.GetAsync(id, PageClosed);
             if (stored is null)
             {
                 _notFound = true;
@@ -57,7 +58,7 @@ public partial class RegistrationPage
         }
         catch (Exception e)
         {
-            _loadError = e.Message;
+            _loadError = Failures.Logged("Reading a registration", e);
         }
     }
 
@@ -84,7 +85,7 @@ public partial class RegistrationPage
         }
         catch (Exception e)
         {
-            Fail($"The instance could not be saved: {e.Message}");
+            Fail($"The instance could not be saved: {Failures.Logged("Saving a registration", e)}");
             return;
         }
         if (result.Id is not { } savedId)
@@ -108,7 +109,7 @@ public partial class RegistrationPage
         }
         catch (Exception e)
         {
-            _testError = e.Message;
+            _testError = Failures.Logged("Testing a connection", e);
         }
     }
 

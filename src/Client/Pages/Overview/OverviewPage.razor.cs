@@ -10,13 +10,13 @@ public partial class OverviewPage
     {
         try
         {
-            _model = OverviewModel.For(await Assessments.GetAsync(CancellationToken.None));
+            _model = OverviewModel.For(await Assessments.GetAsync(PageClosed));
             _loadError = null;
         }
         catch (Exception e)
         {
             // The page still renders and says what is wrong; the store's health is on /readyz.
-            _loadError = e.Message;
+            _loadError = Failures.Logged("Reading the overview", e);
         }
     }
 }

@@ -1,3 +1,4 @@
+using IfiDashboard.Client.Components;
 using System.Security.Claims;
 using IfiDashboard.Client.Components.Forms;
 using IfiDashboard.Compliance.Assessment;
@@ -18,6 +19,8 @@ public partial class ImpactPreview
     public const string Rules = "rules";
     public const string Grant = "grant";
     const int MaxListed = 50;
+
+    [Inject] PageFailures Failures { get; set; } = null!;
 
     [Inject] IPolicyEditor Policy { get; set; } = null!;
     [Inject] IFleetAssessments Assessments { get; set; } = null!;
@@ -111,7 +114,7 @@ public partial class ImpactPreview
         }
         catch (Exception e)
         {
-            return (null, $"The effect could not be worked out: {e.Message}", null);
+            return (null, $"The effect could not be worked out: {Failures.Logged("Previewing a policy change", e)}", null);
         }
     }
 

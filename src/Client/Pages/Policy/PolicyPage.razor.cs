@@ -61,13 +61,13 @@ public partial class PolicyPage
         Approve ??= new WaiverDecision();
         try
         {
-            _view = await Policy.GetAsync(CancellationToken.None);
+            _view = await Policy.GetAsync(PageClosed);
             // A posted draft is kept as typed; only a fresh page starts from the stored rules.
             Draft ??= RulesDraft.From(_view.Document);
             _confirmRevoke = _view.Waivers.FirstOrDefault(w => w.Id == RevokeId && !w.IsExpired);
             if (RevokeId is { } revokeId && _confirmRevoke is null)
                 Fail($"No waiver #{revokeId} is in force or waiting for approval: it may already be revoked or expired.");
-            var instances = await Inventory.ListAsync(CancellationToken.None);
+            var instances = await Inventory.ListAsync(PageClosed);
             _message = PolicyMessages.For(Done, SavedVersion, await ChangedInstanceNameAsync(instances));
             await LoadStatusesAsync();
             _choices = instances.OrderBy(i => i.Name, StringComparer.OrdinalIgnoreCase)
@@ -76,7 +76,7 @@ public partial class PolicyPage
         }
         catch (Exception e)
         {
-            _loadError = e.Message;
+            _loadError = Failures.Logged("Reading the policy", e);
         }
     }
 
@@ -85,11 +85,11 @@ public partial class PolicyPage
         // The statuses are a courtesy next to the waivers: without them the page still edits the policy.
         try
         {
-            _fleet = await Assessments.GetAsync(CancellationToken.None);
+            _fleet = await Assessments.GetAsync(PageClosed);
         }
         catch (Exception e)
         {
-            _statusError = $"status unavailable: {e.Message}";
+            _statusError = $"status unavailable: {Failures.Logged("Reading the statuses beside the waivers", e)}";
         }
     }
 
@@ -114,7 +114,7 @@ public partial class PolicyPage
         }
         catch (Exception e)
         {
-            Fail($"The rules could not be saved: {e.Message}");
+            Fail($"The rules could not be saved: {Failures.Logged("Saving the rules", e)}");
             return;
         }
         Navigation.NavigateTo(PolicyMessages.Saved(version));
@@ -147,7 +147,7 @@ public partial class PolicyPage
         }
         catch (Exception e)
         {
-            Fail($"The waiver could not be granted: {e.Message}");
+            Fail($"The waiver could not be granted: {Failures.Logged("Granting a waiver", e)}");
             return;
         }
         Navigation.NavigateTo(_view.WaiversNeedApproval ? PolicyMessages.AwaitingApproval(request.InstanceId) : PolicyMessages.Granted(request.InstanceId));
@@ -173,7 +173,7 @@ public partial class PolicyPage
         }
         catch (Exception e)
         {
-            Fail($"The waiver could not be revoked: {e.Message}");
+            Fail($"The waiver could not be revoked: {Failures.Logged("Revoking a waiver", e)}");
             return;
         }
         Navigation.NavigateTo(PolicyMessages.Revoked(waiver.Waiver.InstanceId));
@@ -205,7 +205,7 @@ public partial class PolicyPage
         }
         catch (Exception e)
         {
-            Fail($"The waiver could not be approved: {e.Message}");
+            Fail($"The waiver could not be approved: {Failures.Logged("Approving a waiver", e)}");
             return;
         }
         Navigation.NavigateTo(PolicyMessages.Approved(waiver.Waiver.InstanceId));
@@ -214,7 +214,7 @@ public partial class PolicyPage
     /// <summary>The name of the instance the redirect after a change names by id (a retired one too); null for none.</summary>
     async Task<string?> ChangedInstanceNameAsync(IReadOnlyList<Shared.Inventory.InstanceRegistration> active) =>
         QueryNumber.Id(ChangedInstance) is not { } id ? null
-        : active.FirstOrDefault(i => i.Id == id)?.Name ?? (await Inventory.GetAsync(id, CancellationToken.None))?.Name;
+        : active.FirstOrDefault(i => i.Id == id)?.Name ?? (await Inventory.GetAsync(id, PageClosed))?.Name;
 
     void Fail(string message)
     {

@@ -1,3 +1,4 @@
+using IfiDashboard.Client.Components;
 using System.Globalization;
 using Microsoft.AspNetCore.Components;
 
@@ -47,11 +48,11 @@ public partial class EvidenceReportPage
         _query = (from, to);
         try
         {
-            _report = await Reports.BuildAsync(from, to, Environment, Tag, CancellationToken.None);
+            _report = await Reports.BuildAsync(from, to, Environment, Tag, PageClosed);
         }
         catch (Exception e)
         {
-            _error = "The report could not be made: " + e.Message;
+            _error = "The report could not be made: " + Failures.Logged("Making the evidence report", e);
         }
     }
 
