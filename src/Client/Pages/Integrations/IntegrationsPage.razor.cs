@@ -33,7 +33,7 @@ public partial class IntegrationsPage
     {
         Form ??= new ChangeWebhookForm();
         Deletion ??= new ChangeWebhookDeletion();
-        _items = await Webhooks.ListAsync(CancellationToken.None);
+        _items = await Webhooks.ListAsync(PageClosed);
         _message = Done == "deleted" ? "The change webhook was deleted: nothing more is sent to it." : null;
         if (QueryNumber.Id(DeleteText) is { } id)
         {
@@ -63,7 +63,7 @@ public partial class IntegrationsPage
             return;
         }
         (_created, _secret) = (result.Created, result.Secret);
-        _items = await Webhooks.ListAsync(CancellationToken.None);
+        _items = await Webhooks.ListAsync(PageClosed);
         Form = new ChangeWebhookForm();
         _checked = [];
         _message = $"Change webhook '{result.Created.Name}' added: it gets the changes recorded from now on.";
