@@ -11,7 +11,9 @@ public sealed partial class ComposeFileTests
 {
     const string StorePassword = "st0re-pw-for-the-compose-test";
 
-    static async Task<(int ExitCode, string Output)> ComposeConfigAsync(string? apiKey, string? storePassword = StorePassword)
+    static readonly string[] SignInVariables = ["IFI_OIDC_AUTHORITY", "IFI_OIDC_CLIENT_ID", "IFI_OIDC_CLIENT_SECRET", "IFI_ADMIN_ROLE"];
+
+    static async Task<(int ExitCode, string Output)> ComposeConfigAsync(string? apiKey, string? storePassword = StorePassword, bool signIn = true)
     {
         var start = new ProcessStartInfo("docker-compose", "-f docker-compose.yml config")
         {
@@ -23,6 +25,11 @@ public sealed partial class ComposeFileTests
         start.Environment.Remove("IFI_STORE_PASSWORD");
         if (apiKey is not null) start.Environment["IFI_COLLECTOR_API_KEY"] = apiKey;
         if (storePassword is not null) start.Environment["IFI_STORE_PASSWORD"] = storePassword;
+        foreach (var name in SignInVariables)
+        {
+            start.Environment.Remove(name);
+            if (signIn) start.Environment[name] = $"value-of-{name}";
+        }
         Process process;
         try
         {
@@ -124,5 +131,21 @@ public sealed partial class ComposeFileTests
 
         Assert.NotEqual(0, exitCode);
         Assert.Contains("IFI_STORE_PASSWORD", output, StringComparison.Ordinal);
+    }
+
+    // Issue 30: the compose file started a server nobody could sign in to, and its key ring died with the container.
+    [Fact]
+    public async Task Compose_refuses_to_start_without_sign_in_and_keeps_the_key_ring_on_a_volume()
+    {
+        var (refused, refusal) = await ComposeConfigAsync("k3y-for-the-compose-test", signIn: false);
+        var (exitCode, output) = await ComposeConfigAsync("k3y-for-the-compose-test");
+
+        Assert.NotEqual(0, refused);
+        Assert.Contains("IFI_OIDC_", refusal, StringComparison.Ordinal);
+        Assert.True(exitCode == 0, output);
+        Assert.Contains("Auth__Oidc__Authority: value-of-IFI_OIDC_AUTHORITY", output, StringComparison.Ordinal);
+        Assert.Contains("Auth__Roles__Administrator__0: value-of-IFI_ADMIN_ROLE", output, StringComparison.Ordinal);
+        Assert.Contains("DataProtection__KeysDirectory: /data/keys", output, StringComparison.Ordinal);
+        Assert.Contains("- server-keys:/data", output, StringComparison.Ordinal);
     }
 }
