@@ -1,8 +1,8 @@
 // A CMDB integration written against the generated client only (schema.d.ts, from /openapi/v1.json by
 // openapi-typescript): compiled with tsc --strict, so a field the contract types wrongly fails to compile, and run
 // against the real server, so an answer the contract does not describe fails here. Prints "ok" and exits 0 when
-// every flow held. Usage: node flows.js <baseUrl> <key with read and inventory:write>
-// The waiver flow joins these once the policy and waiver API is in the document.
+// every flow held. Usage: node flows.js <baseUrl> <key with read and inventory:write> <granting key with
+// policy:write> <approving key with policy:write>, against a server with Auth:WaiversNeedApproval on (its default).
 import createClient from "openapi-fetch";
 import type { components, paths } from "./schema";
 
@@ -12,8 +12,11 @@ declare const process: { argv: string[]; exit(code: number): never };
 type InstanceInput = components["schemas"]["InstanceInput"];
 type ChangeEntry = components["schemas"]["ChangeEntry"];
 
-const [baseUrl, key] = process.argv.slice(2);
+const [baseUrl, key, grantingKey, approvingKey] = process.argv.slice(2);
 const api = createClient<paths>({ baseUrl, headers: { "X-Api-Key": key } });
+// Four-eyes: a change-management job grants, the change board's key approves.
+const granting = createClient<paths>({ baseUrl, headers: { "X-Api-Key": grantingKey } });
+const approving = createClient<paths>({ baseUrl, headers: { "X-Api-Key": approvingKey } });
 
 function check(condition: boolean, message: string): asserts condition {
   if (!condition) throw new Error(message);
@@ -99,10 +102,49 @@ async function changes(): Promise<void> {
   check(entry.change === "updated" && entry.externalKey === "CI005" && entry.displayName === "SQL005", `entry: ${JSON.stringify(entry)}`);
 }
 
+async function waiver(): Promise<void> {
+  const policy = await api.GET("/api/v1/policy");
+  check(policy.data !== undefined && policy.data.waiversNeedApproval, `policy: ${policy.response.status}, ${JSON.stringify(policy.data)}`);
+
+  // The server keeps the expiry to the second.
+  const expiresAt = new Date(Math.floor(Date.now() / 1000) * 1000 + 14 * 24 * 3600 * 1000).toISOString();
+  const granted = await granting.POST("/api/v1/waivers", {
+    body: { instance: "CI007", reason: "CHG-4711: vendor upgrade window, IFI off until it closes", expiresAt },
+  });
+  check(granted.response.status === 201 && granted.data !== undefined, `grant: ${granted.response.status}`);
+  const id = granted.data.id;
+  check(granted.response.headers.get("Location") === `/api/v1/waivers/${id}`, `Location: ${granted.response.headers.get("Location")}`);
+  check(granted.data.state === "AwaitingApproval" && granted.data.externalKey === "CI007" && granted.data.instanceName === "SQL007"
+    && Date.parse(granted.data.expiresAt) === Date.parse(expiresAt), `granted: ${JSON.stringify(granted.data)}`);
+
+  const byGranter = await granting.POST("/api/v1/waivers/{id}/approve", { params: { path: { id } } });
+  check(byGranter.response.status === 403 && byGranter.error !== undefined, `approval by the granting key: ${byGranter.response.status}`);
+  const approved = await approving.POST("/api/v1/waivers/{id}/approve", { params: { path: { id } } });
+  check(approved.data !== undefined && approved.data.state === "Active", `approve: ${approved.response.status}`);
+  check(approved.data.approvedBy !== null && approved.data.approvedBy !== undefined && approved.data.approvedBy !== approved.data.author
+    && approved.data.approvedAt !== null && approved.data.approvedAt !== undefined, `approved: ${JSON.stringify(approved.data)}`);
+  const twice = await approving.POST("/api/v1/waivers/{id}/approve", { params: { path: { id } } });
+  check(twice.response.status === 409 && twice.error !== undefined, `second approval: ${twice.response.status}`);
+
+  const read = await api.GET("/api/v1/waivers/{id}", { params: { path: { id } } });
+  check(read.data !== undefined && read.data.state === "Active" && read.data.approvedBy === approved.data.approvedBy
+    && Date.parse(read.data.expiresAt) === Date.parse(expiresAt), `read back: ${read.response.status}`);
+  const listed = await api.GET("/api/v1/waivers");
+  check(listed.data !== undefined && listed.data.some(w => w.id === id), `list: ${listed.response.status}`);
+
+  const revoked = await granting.DELETE("/api/v1/waivers/{id}", { params: { path: { id } } });
+  check(revoked.response.status === 204, `revoke: ${revoked.response.status}`);
+  const gone = await api.GET("/api/v1/waivers/{id}", { params: { path: { id } } });
+  check(gone.response.status === 404 && gone.error !== undefined, `after revoking: ${gone.response.status}`);
+  const after = await api.GET("/api/v1/waivers");
+  check(after.data !== undefined && !after.data.some(w => w.id === id), "a revoked waiver is still listed");
+}
+
 try {
   await sync();
   await paging();
   await changes();
+  await waiver();
   console.log("ok");
 } catch (e) {
   console.error(e instanceof Error ? e.message : e);

@@ -130,6 +130,7 @@ internal sealed class ContractDocumentTransformer : IOpenApiDocumentTransformer
         ["Remediation"] = "Remediation packs: the script and change plan that grant or revoke the privilege.",
         ["Collectors"] = "The collectors heard from, standalone or embedded (admin).",
         ["Collector"] = "The API standalone collectors use: lease due instances, deliver snapshots, complete leases.",
+        ["Policy"] = "The policy's rules and the waivers granted against it: time-boxed, four-eyes approved (policy:write).",
     };
 
     public Task TransformAsync(OpenApiDocument document, OpenApiDocumentTransformerContext context, CancellationToken cancellationToken)
