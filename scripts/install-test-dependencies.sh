@@ -15,6 +15,8 @@
 #   krb5-kdc, krb5-admin-server, krb5-user  the MIT Kerberos KDC (krb5kdc, kdb5_util, kadmin.local) and kinit/klist
 #                            for the integrated security tests (tests/Collector.Tests/Kerberos); each test run starts
 #                            its own KDC on loopback, the system's krb5.conf is not used
+#   wine, wine64             run the collector's win-x64 self-contained build against the simulator
+#                            (tests/Collector.Tests/Standalone/WindowsBuildUnderWineTests.cs)
 #   PowerShell 7 (.tools/pwsh, the dotnet tool) and Pester (tests/PowerShell/packages)  run the generated remediation
 #                            script's Pester tests (tests/Compliance.Tests/Remediation/RemediationScript.Tests.ps1)
 set -euo pipefail
@@ -33,6 +35,8 @@ java --list-modules 2>/dev/null | grep -q '^jdk.compiler' || missing+=(default-j
 [ -x /usr/sbin/krb5kdc ] || missing+=(krb5-kdc)
 [ -x /usr/sbin/kadmin.local ] || missing+=(krb5-admin-server)
 [ -x /usr/bin/kinit ] || missing+=(krb5-user)
+command -v wine >/dev/null 2>&1 || missing+=(wine)
+[ -x /usr/lib/wine/wine64 ] || missing+=(wine64)
 
 if [ ${#missing[@]} -gt 0 ]; then
   echo "Installing test dependencies: ${missing[*]}"
