@@ -1,3 +1,4 @@
+using IfiDashboard.Shared.Hosting;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
@@ -19,9 +20,15 @@ public static class ConsoleLogs
     public const string SimpleTimestampFormat = "yyyy-MM-dd'T'HH:mm:ss.fff'Z' ";
     public const string JsonTimestampFormat = "yyyy-MM-dd'T'HH:mm:ss.fff'Z'";
     const string FormatterOptions = "Logging:Console:FormatterOptions";
+    const string FormatterName = "Logging:Console:FormatterName";
+    static readonly string[] Formatters = [ConsoleFormatterNames.Simple, ConsoleFormatterNames.Json, ConsoleFormatterNames.Systemd];
 
     public static TBuilder AddIfiConsoleLogs<TBuilder>(this TBuilder builder) where TBuilder : IHostApplicationBuilder
     {
+        // The console logger silently falls back to its default for a formatter it does not know, so a misspelt name
+        // would lose the format the log shipper expects without a word.
+        if (builder.Configuration[FormatterName] is { } name && !Formatters.Contains(name, StringComparer.OrdinalIgnoreCase))
+            throw new InvalidSettingException(FormatterName, $"one of {string.Join(", ", Formatters)}.");
         var configured = builder.Configuration.GetSection(FormatterOptions);
         // Without a formatter's name the console logger copies its own obsolete options over the formatter's, and the
         // lines of every entry, and these defaults, are lost.

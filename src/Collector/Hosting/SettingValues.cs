@@ -17,6 +17,7 @@ public static partial class SettingValues
     [
         "Urls", "AllowedHosts", "Store", "Collector", "Credentials", "Ingestion", "TestConnection", "BulkRegistration",
         "VerifyNow", "Compliance", "Auth", "DataProtection", "Alerts", "Reports", "Retention", "Api", "Logging", "Kestrel",
+        "Assignments", "Prometheus",
     ];
 
     /// <summary>

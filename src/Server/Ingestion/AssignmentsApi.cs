@@ -92,6 +92,12 @@ internal sealed class AssignmentOptionsValidation : IValidateOptions<AssignmentO
 {
     public ValidateOptionsResult Validate(string? name, AssignmentOptions options)
     {
+        var unknown = options.Rules.Select((rule, index) => (rule, index))
+            .Where(r => AssignmentRuleSetting.MatchOf(r.rule.Match) is null)
+            .Select(r => $"{AssignmentOptions.Section}:Rules:{r.index}:Match: one of {string.Join(", ", Enum.GetNames<AssignmentMatch>())}.")
+            .ToList();
+        if (unknown.Count > 0)
+            return ValidateOptionsResult.Fail(unknown);
         var errors = CollectorAssignments.Check(options.ToAssignments());
         return errors.Count == 0 ? ValidateOptionsResult.Success
             : ValidateOptionsResult.Fail(errors.Select(e => e.Field == "rules"

@@ -98,6 +98,13 @@ public sealed partial class SettingsTableTests : IDisposable
         Bad("Retention:GrowthEventDays", "abc"),
         Bad("Retention:AlertOutboxDays", "-1"),
         Bad("Retention:AuditDays", "-1"),
+        Bad("Store:MaxSizeMegabytes", "-1"),
+        new("Assignments:Rules:<n>:Match", "Assignments:Rules:0", ["--Assignments:Rules:0:Match=Planet", "--Assignments:Rules:0:Collectors:0=paris"]),
+        new("Assignments:Rules:<n>:Values:<i>", "Assignments:Rules:0",
+            ["--Assignments:Rules:0:Match=Network", "--Assignments:Rules:0:Values:0=not a network", "--Assignments:Rules:0:Collectors:0=paris"]),
+        new("Assignments:Rules:<n>:Collectors:<i>", "Assignments:Rules:0", ["--Assignments:Rules:0:Match=All"]),
+        Bad("Prometheus:AnonymousScrapeUrl", "not a url"),
+        Bad("Logging:Console:FormatterName", "xml"),
         // The standalone collector: its own settings (README, below the table) and those it shares with the server.
         new("Collector:SecretsFile", "Collector:SecretsFile", ["--Collector:SecretsFile=no-such-secrets.json"], Collector: true),
         new("Collector:ServerUrl", "Collector:ServerUrl", ["--Collector:ServerUrl=https://ifi.corp.example/" + Comment], Collector: true),
@@ -123,7 +130,7 @@ public sealed partial class SettingsTableTests : IDisposable
         var errors = process.ErrorLines.Where(l => l.Length > 0).ToList();
         Assert.True(process.ExitCode == 1, $"exit code {process.ExitCode}:\n{process.Output}");
         Assert.True(errors.Count == 1, $"expected one line on standard error:\n{process.Output}");
-        Assert.Contains(bad.Named, errors[0], StringComparison.Ordinal);
+        Assert.Contains(bad.Named, errors[0], StringComparison.OrdinalIgnoreCase); // configuration keys ignore case
         Assert.DoesNotContain("   at ", process.Output, StringComparison.Ordinal);
         Assert.DoesNotContain("EnvironmentFile keeps it", errors[0], StringComparison.Ordinal);
     }

@@ -40,7 +40,8 @@ public sealed class StandaloneRideThroughTests
         await host.RegisterFleetAsync();
         var relay = new SwitchableRelay(LoopbackPorts.Unassigned(), serverPort);
         relay.Up();
-        var http = new HttpClient { BaseAddress = new Uri($"http://127.0.0.1:{relay.Port}/"), Timeout = TimeSpan.FromSeconds(10) };
+        // The relay refuses connections when down, so the timeout is only a safety net (a loaded machine answers slowly).
+        var http = new HttpClient { BaseAddress = new Uri($"http://127.0.0.1:{relay.Port}/"), Timeout = TimeSpan.FromSeconds(120) };
         http.DefaultRequestHeaders.Add("X-Api-Key", DashboardHost.ApiKey);
         var clock = new FakeTimeProvider(DateTimeOffset.UtcNow);
         var collector = new OutageRideThrough(new CollectorApiClient(http),

@@ -14,13 +14,22 @@ public sealed class AssignmentOptions
     public List<AssignmentRuleSetting> Rules { get; set; } = [];
 
     public IReadOnlyList<CollectorAssignment> ToAssignments() =>
-        [.. Rules.Select(r => new CollectorAssignment(r.Match, r.Values, r.Collectors))];
+        [.. Rules.Select(r => new CollectorAssignment(AssignmentRuleSetting.MatchOf(r.Match)!.Value, r.Values, r.Collectors))];
 }
 
 /// <summary>One rule as configuration binds it: <c>Assignments:Rules:0:Match=Environment</c>, <c>...:Values:0=Production</c>, <c>...:Collectors:0=paris-a</c>.</summary>
 public sealed class AssignmentRuleSetting
 {
-    public AssignmentMatch Match { get; set; }
+    /// <summary>
+    /// Text, read by <see cref="MatchOf"/>: the configuration binder leaves an enum property at its default when the
+    /// value names no member, so a misspelt match would have assigned by environment instead of stopping the start.
+    /// </summary>
+    public string? Match { get; set; }
+
+    /// <summary>The rule's kind of match, or null when the text names none (a name, ignoring case; not a number).</summary>
+    public static AssignmentMatch? MatchOf(string? text) =>
+        text is not null && !text.TrimStart().StartsWith('-') && !char.IsDigit(text.TrimStart().FirstOrDefault())
+        && Enum.TryParse<AssignmentMatch>(text, ignoreCase: true, out var match) ? match : null;
     public List<string> Values { get; set; } = [];
     public List<string> Collectors { get; set; } = [];
 }
