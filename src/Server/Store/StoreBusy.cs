@@ -7,7 +7,8 @@ namespace IfiDashboard.Server.Store;
 /// <summary>
 /// The one rule for "the store could not take this write now, and the same write will succeed later": SQLite's
 /// SQLITE_BUSY/SQLITE_LOCKED after its busy timeout, PostgreSQL's lock timeout on the write lock, a serialization
-/// failure or deadlock victim, a server starting or shutting down, or a connection Npgsql calls transient. Everything
+/// failure or deadlock victim, a server starting or shutting down, a connection Npgsql calls transient, or a store that
+/// cannot be reached at all (<see cref="IsUnreachable"/>). Everything
 /// that sees such an error answers the same way: the API and pages with 503 and Retry-After, the embedded collector by
 /// storing the poll again. Any other error is a fault, not a wait.
 /// </summary>
@@ -22,7 +23,7 @@ public static class StoreBusy
     /// </summary>
     public static readonly TimeSpan LockWait = TimeSpan.FromSeconds(5);
 
-    const int SqliteBusy = 5, SqliteLocked = 6;
+    const int SqliteBusy = 5, SqliteLocked = 6, SqliteCantOpen = 14;
 
     static readonly HashSet<string> TransientPostgresStates = new(StringComparer.Ordinal)
     {
@@ -38,11 +39,34 @@ public static class StoreBusy
             {
                 case StoreBusyException:
                     return true;
-                case SqliteException { SqliteErrorCode: SqliteBusy or SqliteLocked }:
+                case SqliteException { SqliteErrorCode: SqliteBusy or SqliteLocked or SqliteCantOpen }:
                     return true;
                 case PostgresException postgres when TransientPostgresStates.Contains(postgres.SqlState):
                     return true;
                 case NpgsqlException { IsTransient: true } and not PostgresException:
+                    return true;
+            }
+        }
+        return false;
+    }
+
+    /// <summary>
+    /// The busy answers that mean the store's server cannot be reached at all, not that a writer holds a lock: a
+    /// connection Npgsql could not open or lost (refused, reset, timed out), a server starting or shutting down, or a
+    /// SQLite file that cannot be opened (moved away, its volume gone). An outage, which <see cref="StoreAvailability"/>
+    /// logs once, rather than a moment's contention logged per request.
+    /// </summary>
+    public static bool IsUnreachable(Exception exception)
+    {
+        for (var e = exception; e is not null; e = e.InnerException)
+        {
+            switch (e)
+            {
+                case SqliteException sqlite:
+                    return sqlite.SqliteErrorCode == SqliteCantOpen;
+                case PostgresException postgres:
+                    return postgres.SqlState is PostgresErrorCodes.CannotConnectNow or PostgresErrorCodes.AdminShutdown;
+                case NpgsqlException { IsTransient: true }:
                     return true;
             }
         }

@@ -10,9 +10,11 @@ namespace IfiDashboard.Server.Store;
 /// Installed by a startup filter, so it wraps every endpoint whatever order the features were mapped in; in the
 /// Development environment the developer exception page, which WebApplication puts inside that, hands it the same
 /// exceptions through its filter. A full or damaged store (<see cref="StoreFaults"/>) is answered here too: 507 (full)
-/// or 503 (damaged) problem details, a short page naming neither the store's host nor its file.
+/// or 503 (damaged) problem details, a short page naming neither the store's host nor its file. A store that cannot be
+/// reached at all (<see cref="StoreBusy.IsUnreachable"/>) is an outage: <see cref="StoreAvailability"/> logs it once,
+/// and each request it refuses only at Debug, so an outage under load is two lines in the log, not one per request.
 /// </summary>
-internal sealed class StoreBusyResponses(ILogger<StoreBusyResponses> logger, StoreFaults faults) : IStartupFilter, IDeveloperPageExceptionFilter
+internal sealed class StoreBusyResponses(ILogger<StoreBusyResponses> logger, StoreFaults faults, StoreAvailability availability) : IStartupFilter, IDeveloperPageExceptionFilter
 {
     public Action<IApplicationBuilder> Configure(Action<IApplicationBuilder> next) => app =>
     {
@@ -76,26 +78,41 @@ internal sealed class StoreBusyResponses(ILogger<StoreBusyResponses> logger, Sto
 
     async Task WriteAsync(HttpContext context, Exception busy)
     {
-        logger.LogWarning("{Method} {Path} answered 503: the store is busy ({Error})",
-            context.Request.Method, context.Request.Path, busy.GetBaseException().GetType().Name);
+        var unreachable = StoreBusy.IsUnreachable(busy);
+        if (unreachable)
+        {
+            availability.Unavailable($"{context.Request.Method} {context.Request.Path}", busy);
+            logger.LogDebug("{Method} {Path} answered 503: the store cannot be reached ({Error})",
+                context.Request.Method, context.Request.Path, busy.GetBaseException().GetType().Name);
+        }
+        else
+        {
+            logger.LogWarning("{Method} {Path} answered 503: the store is busy ({Error})",
+                context.Request.Method, context.Request.Path, busy.GetBaseException().GetType().Name);
+        }
         var response = context.Response;
         response.StatusCode = StatusCodes.Status503ServiceUnavailable;
         response.Headers.RetryAfter = StoreBusy.RetryAfter.TotalSeconds.ToString(CultureInfo.InvariantCulture);
         response.Headers.CacheControl = "no-store";
-        const string detail = "Another writer holds the store's write lock, so nothing was changed. Send the same request again after the Retry-After delay.";
+        var (title, detail, page) = unreachable
+            ? ("The store is unavailable",
+               "The dashboard cannot reach its store just now, so nothing was changed. Send the same request again after the Retry-After delay.",
+               "The dashboard cannot reach its store just now, so nothing was changed.")
+            : ("The store is busy",
+               "Another writer holds the store's write lock, so nothing was changed. Send the same request again after the Retry-After delay.",
+               "Another writer holds the store for a moment, so nothing was changed.");
         if (context.Request.Path.StartsWithSegments("/api"))
         {
-            await TypedResults.Problem(detail, statusCode: StatusCodes.Status503ServiceUnavailable, title: "The store is busy")
+            await TypedResults.Problem(detail, statusCode: StatusCodes.Status503ServiceUnavailable, title: title)
                 .ExecuteAsync(context);
             return;
         }
         response.ContentType = MediaTypeNames.Text.Html + "; charset=utf-8";
         await response.WriteAsync($"""
             <!DOCTYPE html>
-            <html lang="en"><head><meta charset="utf-8"><title>Busy · IfiDashboard</title></head>
-            <body><h1>The dashboard's store is busy</h1>
-            <p>Another writer holds the store for a moment, so nothing was changed. Go back and try again in
-            {StoreBusy.RetryAfter.TotalSeconds:0} seconds.</p></body></html>
+            <html lang="en"><head><meta charset="utf-8"><title>{title} · IfiDashboard</title></head>
+            <body><h1>{title}</h1>
+            <p>{page} Go back and try again in {StoreBusy.RetryAfter.TotalSeconds:0} seconds.</p></body></html>
             """);
     }
 }

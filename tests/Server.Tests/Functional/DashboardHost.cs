@@ -78,12 +78,17 @@ public sealed class DashboardHost : WebApplicationFactory<Program>
     /// <summary>False: people sign in as the settings say (proxy, none), not through the test scheme.</summary>
     public bool UseTestSignIn { get; init; } = true;
     internal CapturedLogs Logs { get; } = new();
+    /// <summary>
+    /// The connection string the server is given for its store, from the store's own: unchanged unless a test routes
+    /// the server through something that can fail on the network, such as a <see cref="SwitchableRelay"/>.
+    /// </summary>
+    public Func<string, string> StoreConnectionAsGiven { get; init; } = connectionString => connectionString;
 
     protected override void ConfigureWebHost(IWebHostBuilder builder)
     {
         _database ??= TestDatabase.Create($"Data Source={Path.Combine(_directory, "store.db")}", migrated: true);
         builder.UseSetting("Store:Provider", _database.Provider);
-        builder.UseSetting("Store:ConnectionString", _database.ConnectionString);
+        builder.UseSetting("Store:ConnectionString", StoreConnectionAsGiven(_database.ConnectionString));
         builder.UseSetting("Collector:Enabled", "false");
         // Four-eyes is on by default; these tests grant waivers that count at once, as before it was, unless one sets it.
         builder.UseSetting("Auth:WaiversNeedApproval", "false");

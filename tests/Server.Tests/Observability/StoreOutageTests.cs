@@ -6,6 +6,7 @@ using IfiDashboard.Server.Tests.Store;
 using IfiDashboard.Shared.Security;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.Data.Sqlite;
+using IfiDashboard.Tests.Support;
 using Npgsql;
 
 namespace IfiDashboard.Server.Tests.Observability;
@@ -60,6 +61,71 @@ public sealed class StoreOutageTests
         Assert.DoesNotContain(lines, l => l.Contains("PageFailures", StringComparison.Ordinal) && !l.StartsWith("Debug", StringComparison.Ordinal));
         Assert.EndsWith(" ", started, StringComparison.Ordinal); // CapturedLogs appends the exception after a space: none
     }
+
+    /// <summary>
+    /// API requests that need the store while it is away: each is refused with a 503 problem detail that names neither
+    /// the store nor a lock it does not hold, and the log still has the outage's two lines, not a line per request. On
+    /// PostgreSQL the server reaches its store through a relay that goes down, so connections are refused as when the
+    /// database server stops (the case Npgsql reports as transient); on SQLite the file is taken away.
+    /// </summary>
+    [Fact]
+    public async Task Requests_that_meet_an_outage_are_refused_with_503_and_the_log_keeps_the_outages_two_lines()
+    {
+        await using var relay = TestDatabase.IsPostgres ? new SwitchableRelay(LoopbackPorts.Unassigned(), PostgresPort()) : null;
+        await using var host = new DashboardHost(new ScenarioInstance { Name = "outage-2", Profile = "2019", IfiEnabled = true })
+        {
+            // As the product runs: in Development the developer exception page logs every exception before its filters
+            // see it, whatever the answer.
+            Settings = { ["environment"] = "Production" },
+            StoreConnectionAsGiven = connectionString => relay is null ? connectionString
+                : new NpgsqlConnectionStringBuilder(connectionString) { Port = relay.Port, Host = "127.0.0.1" }.ConnectionString,
+        };
+        relay?.Up();
+        await host.RegisterFleetAsync();
+        await host.PollAllAsync();
+        var api = host.CreateClient();
+        var probe = TestSignIn.Anonymous(host.CreateClient());
+        Assert.Equal(HttpStatusCode.OK, (await api.GetAsync("/api/v1/changes")).StatusCode);
+
+        var logBefore = host.Logs.All.Length;
+        StoreOutage? outage = null;
+        if (relay is not null)
+        {
+            await relay.DownAsync();
+            NpgsqlConnection.ClearAllPools();
+        }
+        else
+        {
+            outage = StoreOutage.Begin(host.Store);
+        }
+        var refusals = new List<HttpResponseMessage>();
+        for (var i = 0; i < 5; i++)
+            refusals.Add(await api.GetAsync("/api/v1/changes"));
+        var readyDuring = (await probe.GetAsync("/readyz")).StatusCode;
+        if (relay is not null) relay.Up();
+        else outage!.End();
+        var readyAgain = await probe.GetStringAsync("/readyz");
+
+        Assert.Equal(HttpStatusCode.ServiceUnavailable, readyDuring);
+        foreach (var refusal in refusals)
+        {
+            Assert.Equal(HttpStatusCode.ServiceUnavailable, refusal.StatusCode);
+            Assert.Equal("application/problem+json", refusal.Content.Headers.ContentType?.MediaType);
+            Assert.NotNull(refusal.Headers.RetryAfter);
+            var body = await refusal.Content.ReadAsStringAsync();
+            Assert.Contains("The store is unavailable", body, StringComparison.Ordinal);
+            Assert.DoesNotContain("write lock", body, StringComparison.Ordinal);
+            Assert.DoesNotContain("127.0.0.1", body, StringComparison.Ordinal);
+        }
+        Assert.Equal("ready", readyAgain);
+        var lines = host.Logs.All[logBefore..].Split('\n');
+        Assert.Single(lines, l => l.StartsWith($"Error {Availability}: The store is unavailable", StringComparison.Ordinal));
+        Assert.Single(lines, l => l.StartsWith($"Information {Availability}: The store is available again after", StringComparison.Ordinal));
+        Assert.DoesNotContain(lines, l => l.StartsWith("Warning ", StringComparison.Ordinal) || (l.StartsWith("Error ", StringComparison.Ordinal) && !l.Contains(Availability, StringComparison.Ordinal)));
+    }
+
+    static int PostgresPort() =>
+        new NpgsqlConnectionStringBuilder(Environment.GetEnvironmentVariable(TestDatabase.ServerVariable)).Port;
 
     /// <summary>Takes the test's own store away, and brings it back as it was.</summary>
     sealed class StoreOutage
