@@ -61,9 +61,13 @@ public sealed class DashboardAuthenticationHandler(IOptions<DashboardSchemes> sc
     static string RoleOf(System.Security.Claims.ClaimsPrincipal user) =>
         DashboardRoleChecks.Ordered.LastOrDefault(user.IsInRole) ?? "no dashboard role";
 
-    /// <summary>API paths, a presented key, and clients that ask for JSON rather than a page.</summary>
+    /// <summary>
+    /// API paths, the Prometheus scrape path (a scraper sends no Accept that asks for JSON, and reads no sign-in page),
+    /// a presented key, and clients that ask for JSON rather than a page.
+    /// </summary>
     static bool WantsProblemDetails(HttpRequest request) =>
         request.Path.StartsWithSegments("/api/v1") || request.Path.StartsWithSegments("/openapi")
+        || request.Path.StartsWithSegments(Observability.TelemetryExtensions.MetricsPath)
         || ApiKeyAuthenticationHandler.IsPresented(request)
         || (request.Headers.Accept.ToString() is var accept && accept.Contains("json", StringComparison.OrdinalIgnoreCase)
             && !accept.Contains("text/html", StringComparison.OrdinalIgnoreCase));

@@ -52,7 +52,10 @@ public sealed class PrometheusScrapeTests
         Assert.DoesNotContain(host.Store.ConnectionString, text, StringComparison.Ordinal);
         Assert.Equal(HttpStatusCode.OK, viewer.StatusCode);
         Assert.Equal(HttpStatusCode.Unauthorized, anonymous.StatusCode);
+        // A scraper reads a refusal as a machine does, not a sign-in page.
+        Assert.Equal("application/problem+json", anonymous.Content.Headers.ContentType?.MediaType);
         Assert.Equal(HttpStatusCode.Forbidden, wrongScope.StatusCode);
+        Assert.Equal("application/problem+json", wrongScope.Content.Headers.ContentType?.MediaType);
     }
 
     [Fact]
