@@ -122,7 +122,8 @@ public sealed class RulesDraft
     static IReadOnlyList<T> Selector<T>(FormErrors errors, int index, string property, IReadOnlyList<T>? values, string? error)
     {
         if (error is not null) errors.Add(Field(index, property), error);
-        return values ?? [];
+        // The same empty list as a rule without the selector, so that a rule is equal to itself read back.
+        return values is { Count: > 0 } ? values : [];
     }
 
     /// <summary>Rules placed after one that matches everything can never decide anything.</summary>
