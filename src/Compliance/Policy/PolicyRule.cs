@@ -27,7 +27,8 @@ public sealed record PolicyRule
     /// <summary>Any of these memberships; empty for every instance, clustered or not.</summary>
     public IReadOnlyList<ClusterMembership> Clusters { get; init; } = [];
 
-    public bool HasHostSelectors => Platforms.Count > 0 || Versions.Count > 0 || Editions.Count > 0 || Clusters.Count > 0;
+    /// <summary>A method, not a property: the store writes a rule's properties as its JSON.</summary>
+    public bool SelectsByHost() => Platforms.Count > 0 || Versions.Count > 0 || Editions.Count > 0 || Clusters.Count > 0;
 
     public bool Matches(string environment, IReadOnlyCollection<string> tags, string? owner) =>
         (Environment is null || string.Equals(Environment, environment, StringComparison.OrdinalIgnoreCase))
@@ -41,7 +42,7 @@ public sealed record PolicyRule
     public RuleMatch Match(InstanceFacts instance)
     {
         if (!Matches(instance.Environment, instance.Tags.ToList(), instance.Owner)) return RuleMatch.No;
-        if (!HasHostSelectors) return RuleMatch.Yes;
+        if (!SelectsByHost()) return RuleMatch.Yes;
         var unevaluated = new List<UnevaluatedSelector>();
         bool Holds(string selector, (bool? Value, string? Unknown) fact)
         {
