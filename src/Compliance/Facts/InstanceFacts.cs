@@ -29,6 +29,9 @@ public sealed record InstanceFacts
 
     public HostPlatform Platform { get; init; } = HostPlatform.Windows;
 
+    /// <summary>SERVERPROPERTY('Edition'), e.g. "Standard Edition (64-bit)"; null when the identity probe never succeeded.</summary>
+    public string? Edition { get; init; }
+
     /// <summary>SERVERPROPERTY('MachineName'): tells a local account (MACHINE\user) from a domain one.</summary>
     public string? MachineName { get; init; }
 
@@ -78,6 +81,12 @@ public sealed record InstanceFacts
 
     /// <summary>The availability groups it hosts a replica of, with its role in each; empty for none or not read.</summary>
     public IReadOnlyList<AvailabilityGroupInfo> AvailabilityGroups { get; init; } = [];
+
+    /// <summary>
+    /// Why <see cref="AvailabilityGroups"/> is not known to be complete (the last good poll's availability-groups probe
+    /// failed, e.g. "permission missing"); null when that probe read it, or found Always On disabled.
+    /// </summary>
+    public string? AvailabilityGroupsUnknownReason { get; init; }
 
     /// <summary>Azure SQL Database (5) and Managed Instance (8): IFI cannot be configured there.</summary>
     public bool IsAzurePaas => EngineEdition is 5 or 8;

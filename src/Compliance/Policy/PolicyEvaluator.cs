@@ -11,10 +11,29 @@ public static class PolicyEvaluator
         if (instance.IsAzurePaas)
             return new PolicyDecision(DesiredState.NotApplicable, PolicySource.Platform, null);
 
-        var rule = policy.Rules.FirstOrDefault(r => r.Matches(instance.Environment, instance.Tags.ToList(), instance.Owner));
-        return rule is null
+        // A rule whose selector reads an unknown fact neither matches nor is passed over in silence: it is kept, and
+        // the decision is undecided only if it would have decided otherwise than the rules that could be evaluated.
+        var unevaluated = new List<UnevaluatedRule>();
+        PolicyRule? decided = null;
+        foreach (var rule in policy.Rules)
+        {
+            var match = rule.Match(instance);
+            if (match.Kind == RuleMatchKind.Yes)
+            {
+                decided = rule;
+                break;
+            }
+            if (match.Kind == RuleMatchKind.Undecided)
+                unevaluated.Add(new UnevaluatedRule(rule.Name, rule.Desired, match.Unevaluated));
+        }
+
+        var decision = decided is null
             ? new PolicyDecision(DesiredState.Required, PolicySource.Default, null)
-            : new PolicyDecision(rule.Desired, PolicySource.Rule, rule.Name);
+            : new PolicyDecision(decided.Desired, PolicySource.Rule, decided.Name);
+        if (unevaluated.Count == 0) return decision;
+        return unevaluated.Any(u => u.Desired != decision.Desired)
+            ? decision with { Source = PolicySource.Undecided, RuleName = null, Unevaluated = unevaluated }
+            : decision with { Unevaluated = unevaluated };
     }
 
     /// <summary>The active waiver for the instance; of several, the one that lasts longest.</summary>

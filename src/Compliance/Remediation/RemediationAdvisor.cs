@@ -16,6 +16,8 @@ public static class RemediationAdvisor
     {
         ComplianceStatus.Compliant => Nothing("Compliant: nothing to do", PrivilegeSteps.Verify(instance.Ifi.State, instance.ProductVersion)),
         ComplianceStatus.NotApplicable => Nothing("Not applicable: nothing to do", compliance.Explanation),
+        ComplianceStatus.Unknown when compliance.Policy.Source == PolicySource.Undecided && instance.Ifi.State != IfiState.Unknown =>
+            PolicyUndecided(compliance.Policy),
         ComplianceStatus.Unknown => ForUnknown(instance, collectorLogin),
         ComplianceStatus.Waived => Waived(instance, compliance),
         _ => ForDeviation(instance, compliance.Policy.Desired),
@@ -118,6 +120,15 @@ public static class RemediationAdvisor
             "If the rule stays: sudo /opt/mssql/bin/mssql-conf traceflag 1806 on, then in a maintenance window " +
             "sudo systemctl restart mssql-server; otherwise exempt Linux hosts from the rule or grant a waiver.",
             "Verify: DBCC TRACESTATUS(-1) lists 1806 as Global.",
+        ]);
+
+    /// <summary>IFI is known but a rule's selector is not: the fact needs a poll that reads it, or the rule a change.</summary>
+    static RemediationPlan PolicyUndecided(PolicyDecision decision) => new(RemediationKind.ReviewPolicy,
+        "Policy undecided: a rule's selector could not be evaluated",
+        [
+            .. decision.Unevaluated.Select(u => $"The {u.Sentence}."),
+            "Let a poll read it: the instance page's probe table names the probe that failed and the grant it needs.",
+            "Or change the rule on the policy page so that it does not depend on that fact for this instance.",
         ]);
 
     static RemediationPlan ForUnknown(InstanceFacts instance, string collectorLogin)

@@ -12,6 +12,8 @@ public enum RemediationKind
     RestoreConnectivity,
     WaitForFirstPoll,
     TdeDatabase,
+    /// <summary>A policy rule's selector reads a fact no poll has read: the desired state is undecided.</summary>
+    ReviewPolicy,
 }
 
 /// <summary>What a DBA should do, in order. Steps are plain text with the exact names and statements to use.</summary>

@@ -24,7 +24,11 @@ public static class ComplianceEvaluator
         var decision = PolicyEvaluator.Decide(policy, instance);
         var waiver = PolicyEvaluator.ActiveWaiver(policy, instance.InstanceId, now);
         var observed = instance.Ifi.State;
-        var status = Judge(decision.Desired, observed, waiver);
+        // A rule that could not be evaluated and would decide otherwise leaves the desired state open: nobody can say
+        // whether the instance complies, whatever its IFI.
+        var status = decision.Source == PolicySource.Undecided
+            ? ComplianceStatus.Unknown
+            : Judge(decision.Desired, observed, waiver);
 
         return new InstanceCompliance
         {
@@ -33,12 +37,14 @@ public static class ComplianceEvaluator
             Policy = decision,
             PolicyVersion = policy.Version,
             Observed = observed,
-            UnknownReason = status == ComplianceStatus.Unknown ? instance.Ifi.UnknownReason ?? "unknown" : null,
+            UnknownReason = status != ComplianceStatus.Unknown ? null
+                : observed == IfiState.Unknown ? instance.Ifi.UnknownReason ?? "unknown"
+                : StatusExplanation.Undecided(decision),
             Waiver = waiver,
             IsStale = status != ComplianceStatus.NotApplicable
                 && Staleness.IsStale(instance.LastGoodPollAt, instance.PollInterval, now),
             Explanation = StatusExplanation.Explain(status, decision, instance, waiver),
-            Notes = Notes(status, decision.Desired, instance, waiver, now),
+            Notes = Notes(status, decision, instance, waiver, now),
         };
     }
 
@@ -78,15 +84,21 @@ public static class ComplianceEvaluator
         return activeWaiver is null ? ComplianceStatus.NonCompliant : ComplianceStatus.Waived;
     }
 
-    static List<string> Notes(ComplianceStatus status, DesiredState desired, InstanceFacts instance, Waiver? waiver,
+    static List<string> Notes(ComplianceStatus status, PolicyDecision decision, InstanceFacts instance, Waiver? waiver,
         DateTimeOffset now)
     {
         var notes = new List<string>();
         if (instance.Platform == HostPlatform.Linux && status != ComplianceStatus.NotApplicable)
             notes.Add(LinuxAllocationNote);
         if (instance.Platform == HostPlatform.Linux && status != ComplianceStatus.NotApplicable
-            && desired == DesiredState.Forbidden)
+            && decision.Desired == DesiredState.Forbidden)
             notes.Add(LinuxForbiddenNote);
+        // Undecided with IFI known is the explanation itself; with IFI unknown too, the explanation names IFI's reason.
+        foreach (var rule in decision.Unevaluated)
+            if (decision.Source != PolicySource.Undecided)
+                notes.Add($"Not evaluated: {rule.Sentence}. It would decide the same ({rule.Desired}), so the status stands.");
+            else if (instance.Ifi.State == IfiState.Unknown)
+                notes.Add($"Policy undecided as well: {rule.Sentence}.");
         if (waiver is not null && status == ComplianceStatus.Compliant)
             notes.Add($"A waiver by {waiver.Author} is active but not needed: the instance complies.");
         if (waiver is not null && status == ComplianceStatus.Unknown)

@@ -11,6 +11,8 @@ public static class StatusExplanation
         status switch
         {
             ComplianceStatus.NotApplicable => NotApplicable(decision, instance),
+            ComplianceStatus.Unknown when instance.Ifi.State != IfiState.Unknown && decision.Source == PolicySource.Undecided =>
+                Undecided(decision),
             ComplianceStatus.Unknown => $"IFI state unknown ({instance.Ifi.UnknownReason ?? "no reason given"})",
             ComplianceStatus.Compliant => decision.Desired == DesiredState.Forbidden
                 ? $"IFI is off, as {decision.Origin} requires"
@@ -19,6 +21,10 @@ public static class StatusExplanation
             ComplianceStatus.Waived => Waived(decision, instance.Ifi.State, waiver),
             _ => status.ToString(),
         };
+
+    /// <summary>"Policy undecided: policy 'Linux hosts' selects by platform, which is unknown (...)".</summary>
+    public static string Undecided(PolicyDecision decision) =>
+        "Policy undecided: " + string.Join("; ", decision.Unevaluated.Select(u => u.Sentence));
 
     static string Deviation(PolicyDecision decision, IfiState observed) => observed == IfiState.Enabled
         ? $"IFI is on but {decision.Origin} forbids it"

@@ -31,6 +31,8 @@ internal sealed record InstanceFactRow
     /// flag 1806 overrides it; instance_state holds the effective flag).
     /// </summary>
     public string? EngineDmvIfiEnabled { get; init; }
+    /// <summary>The availability-groups probe's outcome in the last good poll when it failed; null when it read them.</summary>
+    public string? AvailabilityGroupsFailure { get; init; }
     /// <summary>Polls stored for the instance, a late one too: what changes when its files, history or events may have.</summary>
     public long? PollsStored { get; init; }
 }

@@ -30,7 +30,9 @@ public sealed class FactsReader(IDbConnectionFactory connections)
                 s.evidence_since AS EvidenceSince, s.is_clustered AS IsClustered, s.cluster_nodes AS ClusterNodes,
                 s.polls_stored AS PollsStored,
                 (SELECT ss.ifi_enabled FROM service_snapshots ss
-                 WHERE ss.poll_id = s.last_good_poll_id AND ss.is_engine = 1) AS EngineDmvIfiEnabled
+                 WHERE ss.poll_id = s.last_good_poll_id AND ss.is_engine = 1) AS EngineDmvIfiEnabled,
+                (SELECT MIN(po.outcome) FROM probe_outcomes po
+                 WHERE po.poll_id = s.last_good_poll_id AND po.probe = @availabilityGroupsProbe AND po.outcome <> 'Ok') AS AvailabilityGroupsFailure
             FROM instances i
             LEFT JOIN instance_state s ON s.instance_id = i.id
             WHERE i.retired_at IS NULL
@@ -38,7 +40,7 @@ public sealed class FactsReader(IDbConnectionFactory connections)
             """;
         await using var connection = await connections.OpenAsync(ct);
         var rows = await connection.QueryAsync<InstanceRow, FleetReader.StateRow, InstanceFactRow, ActiveInstance>(
-            new CommandDefinition(sql, new { notPolledYet = FleetReader.NotPolledYet }, cancellationToken: ct),
+            new CommandDefinition(sql, new { notPolledYet = FleetReader.NotPolledYet, availabilityGroupsProbe = ProbeNames.AvailabilityGroups }, cancellationToken: ct),
             (registration, state, facts) => new ActiveInstance(registration.ToRegistration(), state.ToRecord(), facts));
         return rows.ToList();
     }

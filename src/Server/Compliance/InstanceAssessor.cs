@@ -27,6 +27,7 @@ internal static class InstanceAssessor
             EngineEdition = extra?.EngineEdition is { } edition ? (int)edition : null,
             // No identity yet: the platform is unknown, not "Windows because there was no host info".
             Platform = state.ProductVersion is null ? HostPlatform.Unknown : HostPlatforms.Parse(state.HostPlatform),
+            Edition = state.Edition,
             MachineName = separator > 0 ? serverName![..separator] : serverName,
             SqlInstanceName = registration.InstanceName ?? (separator > 0 ? serverName![(separator + 1)..] : null),
             Ifi = new IfiObservation(state.IfiState, state.IfiUnknownReason),
@@ -38,6 +39,8 @@ internal static class InstanceAssessor
             IsClustered = extra?.IsClustered == 1,
             ClusterNodes = extra?.ClusterNodes?.Split(',', StringSplitOptions.RemoveEmptyEntries),
             IfiOffByTraceFlag = state.IfiState == IfiState.Disabled && extra?.EngineDmvIfiEnabled == "Y",
+            AvailabilityGroupsUnknownReason = extra?.AvailabilityGroupsFailure is not { } failure ? null
+                : Enum.TryParse<OutcomeClass>(failure, out var outcome) ? outcome.Describe() : failure,
         };
     }
 

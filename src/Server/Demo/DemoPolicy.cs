@@ -6,7 +6,7 @@ namespace IfiDashboard.Server.Demo;
 
 /// <summary>
 /// The policy a demo starts with, seeded once into an empty store: PCI hosts forbid IFI (zeroing protects deleted
-/// cardholder data), everything else requires it; one instance has a waiver in force and one a waiver that expired.
+/// cardholder data), Windows and Linux ones by rules of their own (platform selectors), everything else requires it; one instance has a waiver in force and one a waiver that expired.
 /// </summary>
 internal static class DemoPolicy
 {
@@ -16,7 +16,9 @@ internal static class DemoPolicy
         if ((await policies.GetCurrentAsync(ct)).Version > 0) return;
         await policies.SaveRulesAsync(
         [
-            new PolicyRule { Name = "PCI hosts forbid IFI", Desired = DesiredState.Forbidden, Tags = ["pci"] },
+            new PolicyRule { Name = "Windows PCI hosts forbid IFI", Desired = DesiredState.Forbidden, Tags = ["pci"], Platforms = [PolicyPlatform.Windows] },
+            // Kept apart so that the page can tell Linux's case (the rule protects nothing there; trace flag 1806 keeps it).
+            new PolicyRule { Name = "Linux PCI hosts forbid IFI (trace flag 1806)", Desired = DesiredState.Forbidden, Tags = ["pci"], Platforms = [PolicyPlatform.Linux] },
             new PolicyRule { Name = "Everything else requires IFI", Desired = DesiredState.Required },
         ], "demo", ct);
 

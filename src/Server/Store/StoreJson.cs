@@ -1,6 +1,7 @@
 using System.Data;
 using System.Text.Json;
 using System.Text.Json.Serialization;
+using System.Text.Json.Serialization.Metadata;
 using Dapper;
 using IfiDashboard.Compliance.Policy;
 using IfiDashboard.Server.Alerts.Mail;
@@ -28,8 +29,24 @@ internal static class StoreJson
     /// <summary>Attachments: names in camel case, contents in base64.</summary>
     static readonly JsonSerializerOptions Attachments = new(JsonSerializerDefaults.Web);
 
-    /// <summary>Policy rules: names in camel case, enums by name (the audit log writes them the same way).</summary>
-    internal static readonly JsonSerializerOptions Rules = new(JsonSerializerDefaults.Web) { Converters = { new JsonStringEnumConverter() } };
+    /// <summary>
+    /// Policy rules: names in camel case, enums by name (the audit log writes them the same way). A host selector left
+    /// empty is not written, so a rule without one keeps the text it had before selectors existed.
+    /// </summary>
+    internal static readonly JsonSerializerOptions Rules = new(JsonSerializerDefaults.Web)
+    {
+        Converters = { new JsonStringEnumConverter() },
+        TypeInfoResolver = new DefaultJsonTypeInfoResolver { Modifiers = { OmitEmptyHostSelectors } },
+    };
+
+    static void OmitEmptyHostSelectors(JsonTypeInfo type)
+    {
+        if (type.Type != typeof(PolicyRule)) return;
+        string[] selectors = [nameof(PolicyRule.Platforms), nameof(PolicyRule.Versions), nameof(PolicyRule.Editions), nameof(PolicyRule.Clusters)];
+        foreach (var property in type.Properties)
+            if (property.AttributeProvider is System.Reflection.MemberInfo member && selectors.Contains(member.Name))
+                property.ShouldSerialize = (_, value) => value is System.Collections.IEnumerable list && list.GetEnumerator().MoveNext();
+    }
 
     /// <summary>
     /// The text a string list is stored as. Recipient lists are also compared as this text (storm grouping counts

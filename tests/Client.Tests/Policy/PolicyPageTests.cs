@@ -108,6 +108,26 @@ public sealed class PolicyPageTests : ComponentTest
     }
 
     [Fact]
+    public void Host_selectors_are_shown_in_their_fields_and_a_rule_with_only_a_selector_does_not_hide_the_rules_after_it()
+    {
+        PolicyRule[] rules =
+        [
+            new() { Name = "linux", Desired = DesiredState.Forbidden, Platforms = [PolicyPlatform.Linux], Versions = ["2019+"] },
+            new() { Name = "ag", Desired = DesiredState.NotApplicable, Editions = [SqlEdition.Express, SqlEdition.Web],
+                    Clusters = [ClusterMembership.AvailabilityGroupSecondary] },
+            new() { Name = "rest", Desired = DesiredState.Required },
+        ];
+        var page = RenderPolicy(FakePolicyEditor.Of(FakePolicyEditor.View(2, rules)));
+
+        Assert.Equal("Linux", page.Find("input[name='Draft.Rules[0].Platforms']").GetAttribute("value"));
+        Assert.Equal("2019+", page.Find("input[name='Draft.Rules[0].Versions']").GetAttribute("value"));
+        Assert.Equal("Express, Web", page.Find("input[name='Draft.Rules[1].Editions']").GetAttribute("value"));
+        Assert.Equal("AvailabilityGroupSecondary", page.Find("input[name='Draft.Rules[1].Clusters']").GetAttribute("value"));
+        Assert.Empty(page.FindAll("[data-unreachable]"));
+        Assert.Contains("AzureSqlManagedInstance", page.Find("[data-selector-help]").TextContent, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void Every_input_of_the_page_has_a_label()
     {
         var page = RenderPolicy(FakePolicyEditor.Of(FakePolicyEditor.View(4, ThreeRules, [WaiverFor(11, 1, "SQLFIN01", Now.AddDays(3))])),

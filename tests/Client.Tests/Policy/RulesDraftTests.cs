@@ -87,4 +87,31 @@ public sealed class RulesDraftTests
         Assert.Null(draft.Validate(errors));
         Assert.NotNull(errors.For(RulesDraft.Field(0, "Desired")));
     }
+
+    [Fact]
+    public void Host_selectors_are_read_from_the_fields_and_a_bad_value_is_named_beside_its_field()
+    {
+        var fields = new Dictionary<string, string>
+        {
+            [RulesDraft.Field(0, "Name")] = "linux pci", [RulesDraft.Field(0, "Desired")] = "Forbidden",
+            [RulesDraft.Field(0, "Platforms")] = "linux", [RulesDraft.Field(0, "Versions")] = "2017 - 2019, 2025+",
+            [RulesDraft.Field(1, "Name")] = "bad", [RulesDraft.Field(1, "Desired")] = "Required",
+            [RulesDraft.Field(1, "Editions")] = "Datacenter", [RulesDraft.Field(1, "Clusters")] = "Standalone",
+            [RulesDraft.Field(1, "Platforms")] = "AzureSqlDatabase",
+        };
+        var draft = RulesDraft.FromFields(fields);
+        var errors = new FormErrors();
+
+        Assert.Null(draft.Validate(errors));
+        Assert.Null(errors.For(RulesDraft.Field(0, "Platforms")));
+        Assert.Null(errors.For(RulesDraft.Field(0, "Versions")));
+        Assert.Equal("'Datacenter' is not one of Enterprise, Standard, Developer, Express, Web, Evaluation, BusinessIntelligence.",
+            errors.For(RulesDraft.Field(1, "Editions")));
+        Assert.Contains("always not applicable", errors.For(RulesDraft.Field(1, "Platforms")), StringComparison.Ordinal);
+
+        draft.Rules.RemoveAt(1);
+        var rule = Assert.Single(draft.Validate(new FormErrors())!);
+        Assert.Equal([PolicyPlatform.Linux], rule.Platforms);
+        Assert.Equal(["2017-2019", "2025+"], rule.Versions);
+    }
 }

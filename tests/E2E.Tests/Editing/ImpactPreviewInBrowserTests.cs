@@ -45,7 +45,7 @@ public sealed class ImpactPreviewInBrowserTests(EditingFixture demo)
             Browser.WaitFor("[data-impact-preview=rules] [data-impact-none]", 30);
             Assert.Equal(StatusText.Ordered.Select(s => Counts(before).Of(s)).ToArray(), PreviewColumn(1));
 
-            // Rule 1 (PCI hosts forbid IFI) made "not applicable": PCI hosts leave the compliance figure.
+            // Rule 1 (Windows PCI hosts forbid IFI) made "not applicable": those hosts leave the compliance figure.
             Browser.Driver.FindElement(By.Name("Draft.Rules[0].Desired")).SendKeys("Not applicable");
             Browser.WaitFor("[data-impact-preview=rules] [data-impact-changes]", 30);
             var listed = Browser.Attributes("[data-impact-preview=rules] [data-impact-instance]", "data-impact-instance");

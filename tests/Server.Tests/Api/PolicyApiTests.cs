@@ -132,6 +132,48 @@ public sealed class PolicyApiTests
         Assert.Equal("Production", policy.Rules[1].Environment);
     }
 
+    [Fact]
+    public async Task Host_selectors_round_trip_and_a_bad_value_is_refused_naming_its_field_and_saving_nothing()
+    {
+        await using var host = new ApiHost();
+        var admin = host.Client(await host.CreateKeyAsync("policy:write", "admin"));
+        var reader = host.Client(await host.CreateKeyAsync("read"));
+
+        var badPlatform = await admin.PutAsync("/api/v1/policy/rules", HttpContentExtensions.Json(
+            """{"rules":[{"name":"ok","desired":"Required"},{"name":"lnx","desired":"Forbidden","platforms":["Solaris"]}]}"""));
+        var badVersion = await admin.PutAsync("/api/v1/policy/rules", HttpContentExtensions.Json(
+            """{"rules":[{"name":"old","desired":"Forbidden","versions":["2022-2016"]}]}"""));
+        var badEdition = await admin.PutAsync("/api/v1/policy/rules", HttpContentExtensions.Json(
+            """{"rules":[{"name":"ed","desired":"Forbidden","editions":["Datacenter"]}]}"""));
+        var badCluster = await admin.PutAsync("/api/v1/policy/rules", HttpContentExtensions.Json(
+            """{"rules":[{"name":"ag","desired":"Forbidden","clusters":["Standalone,FailoverCluster"]}]}"""));
+        var azureForbidden = await admin.PutAsync("/api/v1/policy/rules", HttpContentExtensions.Json(
+            """{"rules":[{"name":"az","desired":"Forbidden","platforms":["AzureSqlDatabase"]}]}"""));
+        var unchanged = await reader.GetFromJsonAsync<PolicyResponse>("/api/v1/policy", Web);
+        var saved = await admin.PutAsync("/api/v1/policy/rules", HttpContentExtensions.Json(
+            """{"rules":[{"name":"Linux PCI","desired":"Forbidden","tags":["pci"],"platforms":["linux"]},""" +
+            """{"name":"Old Standard AG secondaries","desired":"NotApplicable","versions":["2016 - 2019","2022+"],"editions":["Standard"],"clusters":["AvailabilityGroupSecondary"]}]}"""));
+        var policy = await reader.GetFromJsonAsync<PolicyResponse>("/api/v1/policy", Web);
+
+        await ProblemAssert.IsProblemAsync(badPlatform, 400, "rules[1].platforms");
+        Assert.Contains("'Solaris' is not one of Windows, Linux", await badPlatform.Content.ReadAsStringAsync(), StringComparison.Ordinal);
+        await ProblemAssert.IsProblemAsync(badVersion, 400, "rules[0].versions");
+        await ProblemAssert.IsProblemAsync(badEdition, 400, "rules[0].editions");
+        await ProblemAssert.IsProblemAsync(badCluster, 400, "rules[0].clusters");
+        await ProblemAssert.IsProblemAsync(azureForbidden, 400, "rules[0].platforms");
+        Assert.Equal(0, unchanged!.Version);
+        Assert.Equal(HttpStatusCode.OK, saved.StatusCode);
+        Assert.Equal(1, policy!.Version);
+        Assert.Equal(["Linux"], policy.Rules[0].Platforms);
+        Assert.Equal(["pci"], policy.Rules[0].Tags);
+        Assert.Equal(["2016-2019", "2022+"], policy.Rules[1].Versions);
+        Assert.Equal(["Standard"], policy.Rules[1].Editions);
+        Assert.Equal(["AvailabilityGroupSecondary"], policy.Rules[1].Clusters);
+        var audit = await host.Services.GetRequiredService<AuditLog>().QueryAsync(new AuditFilter(), null, 500, CancellationToken.None);
+        var entry = Assert.Single(audit, e => e.Action == AuditActions.PolicySaved);
+        Assert.Contains("AvailabilityGroupSecondary", entry.After, StringComparison.Ordinal);
+    }
+
     /// <summary>docs/api.md's change-ticket example, run as written with bash, curl and jq against the server on a real socket.</summary>
     [Fact]
     public async Task The_change_ticket_example_in_the_api_docs_grants_a_time_boxed_waiver_a_second_key_approves()

@@ -23,9 +23,10 @@ public sealed class PolicyImpactTests : IAsyncLifetime
     readonly DashboardHost _host = new(
         new ScenarioInstance { Name = "vault", Profile = "2022", IfiEnabled = true, Inventory = new() { Tags = ["pci"] } },
         new ScenarioInstance { Name = "cards", Profile = "2019", IfiEnabled = false, Inventory = new() { Tags = ["pci"] } },
-        new ScenarioInstance { Name = "lab", Profile = "2019", IfiEnabled = false, Inventory = new() { Environment = "Development" } },
+        new ScenarioInstance { Name = "lab", Profile = "2019", IfiEnabled = false, Edition = "Express Edition (64-bit)", Inventory = new() { Environment = "Development" } },
         new ScenarioInstance { Name = "erp", Profile = "2017", IfiEnabled = false },
-        new ScenarioInstance { Name = "crm", Profile = "2022", IfiEnabled = true });
+        new ScenarioInstance { Name = "crm", Profile = "2022", IfiEnabled = true },
+        new ScenarioInstance { Name = "penguin", Profile = "2022", Platform = "Linux", IfiEnabled = true });
 
     static ClaimsPrincipal SignedIn(string name, string role) =>
         new(new ClaimsIdentity([new Claim(ClaimTypes.Name, name), new Claim(ClaimTypes.Role, role)], "test"));
@@ -72,6 +73,28 @@ public sealed class PolicyImpactTests : IAsyncLifetime
         Assert.Equal(Counts(after), preview.After);
         Assert.Equal(Differences(before, after), preview.Changes);
         Assert.Equal(["cards", "lab", "vault"], preview.Changes.Select(c => c.InstanceName).ToArray());
+    }
+
+    [Fact]
+    public async Task A_preview_of_host_selectors_predicts_what_saving_them_does_from_the_polled_platform_version_and_edition()
+    {
+        PolicyRule[] rules =
+        [
+            // Polled facts decide: penguin reports Linux (sys.dm_os_host_info), erp 2017 and lab Express Edition.
+            new() { Name = "Linux forbids", Desired = DesiredState.Forbidden, Platforms = [PolicyPlatform.Linux] },
+            new() { Name = "2017 exempt", Desired = DesiredState.NotApplicable, Versions = ["2017"] },
+            new() { Name = "Express exempt", Desired = DesiredState.NotApplicable, Editions = [SqlEdition.Express] },
+        ];
+        var before = await AssessAsync();
+
+        var preview = await Editor.PreviewRulesAsync(rules, Admin, CancellationToken.None);
+        await Editor.SaveRulesAsync(rules, Admin, CancellationToken.None);
+        var after = await AssessAsync();
+
+        Assert.Equal(Counts(after), preview.After);
+        Assert.Equal(Differences(before, after), preview.Changes);
+        Assert.Equal(["erp", "lab", "penguin"], preview.Changes.Select(c => c.InstanceName).ToArray());
+        Assert.Equal("IFI is on but policy 'Linux forbids' forbids it", preview.Changes.Single(c => c.InstanceName == "penguin").Explanation);
     }
 
     [Fact]

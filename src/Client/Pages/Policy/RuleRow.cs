@@ -11,6 +11,11 @@ public sealed class RuleRow
     /// <summary>Comma-separated.</summary>
     public string? Tags { get; set; }
     public string? Owner { get; set; }
+    /// <summary>Host selectors, each comma-separated (<see cref="HostSelectors"/>): any one value matches.</summary>
+    public string? Platforms { get; set; }
+    public string? Versions { get; set; }
+    public string? Editions { get; set; }
+    public string? Clusters { get; set; }
 
     public static RuleRow From(PolicyRule rule) => new()
     {
@@ -19,7 +24,15 @@ public sealed class RuleRow
         Environment = rule.Environment,
         Tags = string.Join(", ", rule.Tags),
         Owner = rule.Owner,
+        Platforms = string.Join(", ", rule.Platforms),
+        Versions = string.Join(", ", rule.Versions),
+        Editions = string.Join(", ", rule.Editions),
+        Clusters = string.Join(", ", rule.Clusters),
     };
+
+    /// <summary>Whether the row sets no criterion at all, and so matches every instance.</summary>
+    public bool MatchesEverything => SplitTags(Tags).Count == 0
+        && new[] { Environment, Owner, Platforms, Versions, Editions, Clusters }.All(string.IsNullOrWhiteSpace);
 
     public static IReadOnlyList<string> SplitTags(string? tags) =>
         (tags ?? "").Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries)

@@ -43,6 +43,10 @@ public sealed class RulesDraft
                 Environment = fields.GetValueOrDefault(Field(i, nameof(RuleRow.Environment))),
                 Tags = fields.GetValueOrDefault(Field(i, nameof(RuleRow.Tags))),
                 Owner = fields.GetValueOrDefault(Field(i, nameof(RuleRow.Owner))),
+                Platforms = fields.GetValueOrDefault(Field(i, nameof(RuleRow.Platforms))),
+                Versions = fields.GetValueOrDefault(Field(i, nameof(RuleRow.Versions))),
+                Editions = fields.GetValueOrDefault(Field(i, nameof(RuleRow.Editions))),
+                Clusters = fields.GetValueOrDefault(Field(i, nameof(RuleRow.Clusters))),
             });
         }
         return draft;
@@ -93,6 +97,12 @@ public sealed class RulesDraft
                 errors.Add(Field(i, "Desired"), "Choose the desired state.");
             var tags = RuleRow.SplitTags(row.Tags);
             if (tags.Any(t => t.Length > 64)) errors.Add(Field(i, "Tags"), "Tags are at most 64 characters each, separated by commas.");
+            // The engine's one rule set for host selectors names the bad value; the field names where it was typed.
+            var platforms = Selector(errors, i, nameof(RuleRow.Platforms), HostSelectors.ParseList<PolicyPlatform>(row.Platforms, out var error), error);
+            var versions = Selector(errors, i, nameof(RuleRow.Versions), HostSelectors.ParseVersions(row.Versions, out error), error);
+            var editions = Selector(errors, i, nameof(RuleRow.Editions), HostSelectors.ParseList<SqlEdition>(row.Editions, out error), error);
+            var clusters = Selector(errors, i, nameof(RuleRow.Clusters), HostSelectors.ParseList<ClusterMembership>(row.Clusters, out error), error);
+            if (HostSelectors.AzureRefusal(desired, platforms) is { } azure) errors.Add(Field(i, nameof(RuleRow.Platforms)), azure);
             rules.Add(new PolicyRule
             {
                 Name = name,
@@ -100,19 +110,27 @@ public sealed class RulesDraft
                 Environment = Blank(row.Environment),
                 Tags = tags,
                 Owner = Blank(row.Owner),
+                Platforms = platforms,
+                Versions = versions,
+                Editions = editions,
+                Clusters = clusters,
             });
         }
         return errors.Any ? null : rules;
+    }
+
+    static IReadOnlyList<T> Selector<T>(FormErrors errors, int index, string property, IReadOnlyList<T>? values, string? error)
+    {
+        if (error is not null) errors.Add(Field(index, property), error);
+        // The same empty list as a rule without the selector, so that a rule is equal to itself read back.
+        return values is { Count: > 0 } ? values : [];
     }
 
     /// <summary>Rules placed after one that matches everything can never decide anything.</summary>
     public static int? UnreachableAfter(IReadOnlyList<RuleRow> rules, int index)
     {
         for (var i = 0; i < index; i++)
-        {
-            var r = rules[i];
-            if (Blank(r.Environment) is null && Blank(r.Owner) is null && RuleRow.SplitTags(r.Tags).Count == 0) return i;
-        }
+            if (rules[i].MatchesEverything) return i;
         return null;
     }
 

@@ -77,8 +77,12 @@ public sealed record InstanceComplianceResource(
     IReadOnlyList<GrowthStallResource> GrowthStalls,
     DateTimeOffset AssessedAt);
 
-/// <summary>The desired state, where it came from (Default, Rule, Platform) and the rule's name when a rule decided.</summary>
-public sealed record DesiredStateResource([property: ApiValues(typeof(DesiredState))] string State, string Source, string? RuleName, int PolicyVersion);
+/// <summary>
+/// The desired state, where it came from (Default, Rule, Platform, or Undecided: a rule's host selector reads a fact no
+/// poll has read and would decide otherwise, so the status is Unknown) and the rule's name when a rule decided.
+/// </summary>
+public sealed record DesiredStateResource([property: ApiValues(typeof(DesiredState))] string State,
+    [property: ApiValues(typeof(PolicySource))] string Source, string? RuleName, int PolicyVersion);
 
 /// <summary>The waiver in force; <c>approvedBy</c> names the second person when four-eyes approval was required.</summary>
 public sealed record WaiverResource(string Author, string Reason, DateTimeOffset GrantedAt, DateTimeOffset ExpiresAt,

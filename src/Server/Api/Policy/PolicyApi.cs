@@ -80,7 +80,9 @@ public static class PolicyApi
     static async Task<IResult> GetPolicyAsync(IPolicyEditor editor, IOptionsMonitor<SignInOptions> signIn, CancellationToken ct)
     {
         var view = await editor.GetAsync(ct);
-        var rules = view.Document.Rules.Select(r => new PolicyRuleContract(r.Name, r.Desired, r.Environment, r.Tags, r.Owner)).ToList();
+        var rules = view.Document.Rules.Select(r => new PolicyRuleContract(r.Name, r.Desired, r.Environment, r.Tags, r.Owner,
+            [.. r.Platforms.Select(p => p.ToString())], r.Versions, [.. r.Editions.Select(e => e.ToString())],
+            [.. r.Clusters.Select(c => c.ToString())])).ToList();
         return TypedResults.Ok(new PolicyResponse(view.Document.Version, rules, view.WaiversNeedApproval, signIn.CurrentValue.MaxWaiverDays));
     }
 
@@ -99,11 +101,18 @@ public static class PolicyApi
             {
                 Name = r.Name, Desired = r.Desired.ToString(), Environment = r.Environment,
                 Tags = string.Join(", ", r.Tags ?? []), Owner = r.Owner,
+                Platforms = string.Join(", ", r.Platforms ?? []), Versions = string.Join(", ", r.Versions ?? []),
+                Editions = string.Join(", ", r.Editions ?? []), Clusters = string.Join(", ", r.Clusters ?? []),
             }).ToList(),
         };
         var errors = new FormErrors();
-        if (requested.Any(r => r.Tags?.Any(t => t.Contains(',', StringComparison.Ordinal)) == true))
-            errors.Add("Draft.Rules", "A tag cannot hold a comma.");
+        // The form holds each list comma-separated: a comma inside one value would split it into two.
+        for (var i = 0; i < requested.Count; i++)
+            foreach (var (property, values) in (ReadOnlySpan<(string, IReadOnlyList<string>?)>)[(nameof(RuleRow.Tags), requested[i].Tags),
+                         (nameof(RuleRow.Platforms), requested[i].Platforms), (nameof(RuleRow.Versions), requested[i].Versions),
+                         (nameof(RuleRow.Editions), requested[i].Editions), (nameof(RuleRow.Clusters), requested[i].Clusters)])
+                if (values?.Any(v => v?.Contains(',', StringComparison.Ordinal) != false) == true)
+                    errors.Add(RulesDraft.Field(i, property), "A value cannot be empty or hold a comma.");
         if (draft.Validate(errors) is not { } rules || errors.Any)
             return ApiProblems.Validation(errors.All.ToDictionary(e => BodyPath(e.Key), e => new[] { e.Value }));
         try

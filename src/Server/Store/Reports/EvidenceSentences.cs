@@ -34,6 +34,10 @@ public static class EvidenceSentences
         if (rule.Environment is not null) parts.Add($"environment {rule.Environment}");
         if (rule.Tags.Count > 0) parts.Add((rule.Tags.Count == 1 ? "tag " : "all the tags ") + string.Join(", ", rule.Tags));
         if (rule.Owner is not null) parts.Add($"owner {rule.Owner}");
+        if (rule.Platforms.Count > 0) parts.Add("platform " + string.Join(" or ", rule.Platforms));
+        if (rule.Versions.Count > 0) parts.Add("version " + string.Join(" or ", rule.Versions));
+        if (rule.Editions.Count > 0) parts.Add("edition " + string.Join(" or ", rule.Editions));
+        if (rule.Clusters.Count > 0) parts.Add("cluster membership " + string.Join(" or ", rule.Clusters));
         return parts.Count == 0 ? "every instance (no criterion)" : "instances with " + string.Join(" and ", parts);
     }
 
