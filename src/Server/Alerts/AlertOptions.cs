@@ -91,6 +91,12 @@ public sealed record AlertRuleOptions
     public bool WaiverExpiring { get; set; } = true;
     public int WaiverExpiringDays { get; set; } = 7;
     public bool Recovery { get; set; } = true;
+
+    /// <summary>An availability-group failover or a cluster owner move put an instance without required IFI in charge.</summary>
+    public bool Failover { get; set; } = true;
+
+    /// <summary>Every other failover or owner move: the roles changed and the new primary's IFI is as policy wants it.</summary>
+    public bool FailoverNotice { get; set; } = true;
 }
 
 /// <summary>
