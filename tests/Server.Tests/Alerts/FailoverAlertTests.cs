@@ -1,6 +1,7 @@
 using System.Net.Http.Json;
 using AngleSharp.Html.Dom;
 using AngleSharp.Html.Parser;
+using IfiDashboard.Client.Pages;
 using IfiDashboard.Server.Alerts.Rules;
 using IfiDashboard.Server.Api.Changes;
 using IfiDashboard.Server.Store.Alerts;
@@ -127,6 +128,22 @@ public sealed class FailoverAlertTests
         var notices = (await host.OutboxAsync()).Where(e => e.Kind == AlertNoticeKind.Failover).ToList();
         Assert.Equal([(host.IdOf("fci-claims"), OutboxStatus.Sent), (host.IdOf("fci-sales"), OutboxStatus.Silenced)],
             notices.Select(e => (e.InstanceId!.Value, e.Status)).OrderBy(e => e.Item1 == host.IdOf("fci-sales")));
+
+        // An Administrator switches the plain notice off on /alerts/settings (its box unticked, so not posted): the
+        // move back is on the timeline and told to no one.
+        var admin = host.CreateClient();
+        using var saved = await admin.PostAsync("/alerts/settings", new FormUrlEncodedContent(new Dictionary<string, string>
+        {
+            ["_handler"] = "alert-settings", ["__RequestVerificationToken"] = await IfiDashboard.Server.Tests.Security.TestSignIn.FormTokenAsync(admin),
+            [AlertSettingsForm.Field("NonCompliant")] = "true", [AlertSettingsForm.Field("Unknown")] = "true",
+            [AlertSettingsForm.Field("WaiverExpiring")] = "true", [AlertSettingsForm.Field("Recovery")] = "true",
+            [AlertSettingsForm.Field("Failover")] = "true", [AlertSettingsForm.RenotifyField] = "4",
+        }));
+        Assert.True(saved.IsSuccessStatusCode);
+        bed.Fleet.Update("fci-claims", i => i.ClusterNodes = ["SQLCLU-N1", "SQLCLU-N2"]);
+        await host.PollAndAssessAsync();
+        await host.SettleAsync();
+        Assert.Equal(2, (await host.OutboxAsync()).Count(e => e.Kind == AlertNoticeKind.Failover));
     }
 
     sealed record CreatedKey(string Key);
