@@ -76,7 +76,8 @@ public sealed record AlertSettingsSummary(
 public sealed record AlertRuleSummary(string Name, bool Enabled, string Detail);
 
 /// <summary>What an Administrator sets on /alerts/settings: each rule on or off, and the reminder interval (zero for none).</summary>
-public sealed record AlertSettingsChange(bool NonCompliant, bool Unknown, bool WaiverExpiring, bool Recovery, TimeSpan RenotifyInterval);
+public sealed record AlertSettingsChange(bool NonCompliant, bool Unknown, bool WaiverExpiring, bool Recovery, TimeSpan RenotifyInterval,
+    bool Failover = false, bool FailoverNotice = false);
 
 public sealed record AlertRouteSummary(int Order, string Match, IReadOnlyList<string> To);
 

@@ -103,6 +103,8 @@ public sealed class AlertSettingsForm
     public bool Unknown { get; set; }
     public bool WaiverExpiring { get; set; }
     public bool Recovery { get; set; }
+    public bool Failover { get; set; }
+    public bool FailoverNotice { get; set; }
     public string? RenotifyHours { get; set; }
 
     public static string Field(string rule) => "Change." + rule;
@@ -114,6 +116,8 @@ public sealed class AlertSettingsForm
         nameof(Unknown) => Unknown,
         nameof(WaiverExpiring) => WaiverExpiring,
         nameof(Recovery) => Recovery,
+        nameof(Failover) => Failover,
+        nameof(FailoverNotice) => FailoverNotice,
         _ => null,
     };
 
@@ -127,6 +131,7 @@ public sealed class AlertSettingsForm
             errors.Add(RenotifyField, "Hours as a number, e.g. 24 or 0.5; 0 for no reminders.");
             return null;
         }
-        return new AlertSettingsChange(NonCompliant, Unknown, WaiverExpiring, Recovery, TimeSpan.FromMinutes((double)Math.Round(hours * 60)));
+        return new AlertSettingsChange(NonCompliant, Unknown, WaiverExpiring, Recovery, TimeSpan.FromMinutes((double)Math.Round(hours * 60)),
+            Failover, FailoverNotice);
     }
 }

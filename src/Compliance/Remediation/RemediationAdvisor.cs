@@ -45,7 +45,7 @@ public static class RemediationAdvisor
         "before the move: the move below ends LocalSystem's other privileges either way.";
 
     /// <summary>"1805 or 1806", from the one list of flags that disable IFI.</summary>
-    static readonly string DisablingFlags = string.Join(" or ", IfiObservation.DisablingTraceFlags);
+    internal static readonly string DisablingFlags = string.Join(" or ", IfiObservation.DisablingTraceFlags);
 
     static RemediationPlan ForDeviation(InstanceFacts instance, DesiredState desired)
     {

@@ -1,5 +1,6 @@
 using IfiDashboard.Compliance.Facts;
 using IfiDashboard.Compliance.Policy;
+using IfiDashboard.Compliance.Remediation;
 using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Compliance.Status;
@@ -17,8 +18,8 @@ public static class StatusExplanation
             ComplianceStatus.Compliant => decision.Desired == DesiredState.Forbidden
                 ? $"IFI is off, as {decision.Origin} requires"
                 : $"IFI is on, as {decision.Origin} requires",
-            ComplianceStatus.NonCompliant => Deviation(decision, instance.Ifi.State),
-            ComplianceStatus.Waived => Waived(decision, instance.Ifi.State, waiver),
+            ComplianceStatus.NonCompliant => Deviation(decision, instance),
+            ComplianceStatus.Waived => Waived(decision, instance, waiver),
             _ => status.ToString(),
         };
 
@@ -26,13 +27,19 @@ public static class StatusExplanation
     public static string Undecided(PolicyDecision decision) =>
         "Policy undecided: " + string.Join("; ", decision.Unevaluated.Select(u => u.Sentence));
 
-    static string Deviation(PolicyDecision decision, IfiState observed) => observed == IfiState.Enabled
+    /// <summary>
+    /// A flag that overrides the right is said where the status is: the service account holds the right (the DMV says
+    /// 'Y'), so "IFI is off" alone would send a DBA to grant it again. The trace-flags probe names which flag.
+    /// </summary>
+    static string Deviation(PolicyDecision decision, InstanceFacts instance) => instance.Ifi.State == IfiState.Enabled
         ? $"IFI is on but {decision.Origin} forbids it"
-        : $"IFI is off but {decision.Origin} requires it";
+        : instance.IfiOffByTraceFlag
+            ? $"IFI is off for data files (trace flag {RemediationAdvisor.DisablingFlags} overrides the right the service account holds) but {decision.Origin} requires it"
+            : $"IFI is off but {decision.Origin} requires it";
 
-    static string Waived(PolicyDecision decision, IfiState observed, Waiver? waiver) => waiver is null
-        ? Deviation(decision, observed)
-        : $"{Deviation(decision, observed)}; waived by {waiver.Author} until " +
+    static string Waived(PolicyDecision decision, InstanceFacts instance, Waiver? waiver) => waiver is null
+        ? Deviation(decision, instance)
+        : $"{Deviation(decision, instance)}; waived by {waiver.Author} until " +
           $"{ComplianceFormat.Moment(waiver.ExpiresAt)}: {waiver.Reason}";
 
     static string NotApplicable(PolicyDecision decision, InstanceFacts instance) => decision.Source switch

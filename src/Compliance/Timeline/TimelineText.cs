@@ -16,12 +16,13 @@ public static class TimelineText
 
     static string Failover(TimelineChange change)
     {
-        var (group, before) = Split(change.Before);
-        var (_, after) = Split(change.After);
+        var (group, before) = GroupAndRole(change.Before);
+        var (_, after) = GroupAndRole(change.After);
         return $"Availability group {group} failed over: this replica went from {before} to {after}, seen on {ComplianceFormat.Day(change.SeenAt)}";
     }
 
-    static (string Group, string Role) Split(string entry) =>
+    /// <summary>An <see cref="TimelineChangeKind.AvailabilityFailover"/> value, "group=ROLE", as its two parts.</summary>
+    public static (string Group, string Role) GroupAndRole(string entry) =>
         entry.IndexOf('=') is var i and > 0 ? (entry[..i], entry[(i + 1)..]) : (entry, "?");
 
     static string When(TimelineChange change) => change.AfterRestartAt is { } restart

@@ -9,12 +9,13 @@ using Microsoft.Extensions.Options;
 namespace IfiDashboard.Server.Alerts;
 
 /// <summary>
-/// Runs the alert rules over each new fleet assessment (<see cref="FleetAssessments.Assessed"/>, after stored changes
+/// Runs the alert rules, and the failover notices (<see cref="FailoverAlerts"/>), over each new fleet assessment (<see cref="FleetAssessments.Assessed"/>, after stored changes
 /// and every minute). Idempotent: the episodes in the store decide what is new, so evaluating twice sends nothing twice.
 /// </summary>
 public sealed class AlertEvaluation(
     FleetAssessments assessments,
     AlertStateStore states,
+    FailoverAlertStore failovers,
     OutboxStore outbox,
     OutboxDelivery delivery,
     AlertSettings alertSettings,
@@ -46,6 +47,7 @@ public sealed class AlertEvaluation(
                 var plan = AlertEvaluator.Evaluate(fleet, stored, baselined, silences, settings);
                 return (plan, StormGrouping.Messages(plan.Notices, recent, settings, fleet.ComputedAt));
             }, ct);
+            written += await failovers.EvaluateAsync((changes, silences) => FailoverAlerts.Plan(fleet, changes, silences, settings), ct);
             written += await WriteDigestAsync(fleet, settings, ct);
             if (written > 0)
             {

@@ -39,6 +39,8 @@ public sealed class AlertOptions
         public const string Unknown = "Rules:Unknown";
         public const string WaiverExpiring = "Rules:WaiverExpiring";
         public const string Recovery = "Rules:Recovery";
+        public const string Failover = "Rules:Failover";
+        public const string FailoverNotice = "Rules:FailoverNotice";
         public const string RenotifyInterval = "RenotifyInterval";
 
         /// <summary>Shortest reminder interval the dashboard accepts (zero aside, which means none); the longest is 30 days.</summary>
@@ -62,6 +64,8 @@ public sealed class AlertOptions
             Unknown = Switch(Editable.Unknown, Rules.Unknown),
             WaiverExpiring = Switch(Editable.WaiverExpiring, Rules.WaiverExpiring),
             Recovery = Switch(Editable.Recovery, Rules.Recovery),
+            Failover = Switch(Editable.Failover, Rules.Failover),
+            FailoverNotice = Switch(Editable.FailoverNotice, Rules.FailoverNotice),
         };
         if (stored.TryGetValue(Editable.RenotifyInterval, out var renotify))
             copy.RenotifyInterval = TimeSpan.Parse(renotify, System.Globalization.CultureInfo.InvariantCulture);
@@ -91,6 +95,12 @@ public sealed record AlertRuleOptions
     public bool WaiverExpiring { get; set; } = true;
     public int WaiverExpiringDays { get; set; } = 7;
     public bool Recovery { get; set; } = true;
+
+    /// <summary>An availability-group failover or a cluster owner move put an instance without required IFI in charge.</summary>
+    public bool Failover { get; set; } = true;
+
+    /// <summary>Every other failover or owner move: the roles changed and the new primary's IFI is as policy wants it.</summary>
+    public bool FailoverNotice { get; set; } = true;
 }
 
 /// <summary>

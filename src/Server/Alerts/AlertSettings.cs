@@ -39,6 +39,8 @@ public sealed class AlertSettings(AlertSettingsStore store, IOptions<AlertOption
             [AlertOptions.Editable.Unknown] = Text(change.Unknown),
             [AlertOptions.Editable.WaiverExpiring] = Text(change.WaiverExpiring),
             [AlertOptions.Editable.Recovery] = Text(change.Recovery),
+            [AlertOptions.Editable.Failover] = Text(change.Failover),
+            [AlertOptions.Editable.FailoverNotice] = Text(change.FailoverNotice),
             [AlertOptions.Editable.RenotifyInterval] = renotify.ToString("c", CultureInfo.InvariantCulture),
         };
         await StoreBusy.ForPersonAsync(async () =>

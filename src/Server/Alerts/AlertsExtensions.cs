@@ -49,6 +49,7 @@ public static class AlertsExtensions
         services.AddSingleton<AlertSilenceStore>();
         services.AddSingleton<IAlertSilences, AlertSilencing>();
         services.AddSingleton<AlertStateStore>();
+        services.AddSingleton<FailoverAlertStore>();
         services.AddSingleton<OutboxStore>();
         services.AddSingleton<OutboxDelivery>();
         services.AddHostedService(sp => sp.GetRequiredService<OutboxDelivery>());

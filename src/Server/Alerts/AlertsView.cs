@@ -35,6 +35,8 @@ public sealed class AlertsView(OutboxStore outbox, AlertSilenceStore silences, A
                 new("Unknown", rules.Unknown, $"IFI state unknown for {MailFormat.Duration(rules.UnknownAfter)} or longer"),
                 new("WaiverExpiring", rules.WaiverExpiring, $"a waiver ends within {rules.WaiverExpiringDays} days (one warning per waiver)"),
                 new("Recovery", rules.Recovery, "a problem someone was told about has ended"),
+                new("Failover", rules.Failover, "a failover put an instance lacking IFI that policy requires in charge"),
+                new("FailoverNotice", rules.FailoverNotice, "any other failover or cluster owner move: the roles changed"),
             ],
             o.Routes.Select((r, i) => new AlertRouteSummary(i + 1, r.Describe(), r.To)).ToList(),
             o.DefaultTo,

@@ -14,12 +14,13 @@ internal sealed class AlertsTestBed : IAsyncDisposable
     public const string Login = "ifi_collector";
     public const string Password = "Alerts-Fleet-Pw1";
 
-    AlertsTestBed(params ScenarioInstance[] instances)
+    AlertsTestBed(IReadOnlyList<ScenarioAvailabilityGroup> groups, ScenarioInstance[] instances)
     {
         Fleet = FleetSimulator.Start(new Scenario
         {
             DefaultLogins = [new ScenarioLogin { Name = Login, Password = Password }],
             Instances = [.. instances],
+            AvailabilityGroups = [.. groups],
         }, _ => { });
     }
 
@@ -34,7 +35,10 @@ internal sealed class AlertsTestBed : IAsyncDisposable
     /// <summary>Starts at the real time of day, so the simulator's own timestamps and the store agree.</summary>
     public FakeTimeProvider Clock { get; } = new(DateTimeOffset.UtcNow);
 
-    public static AlertsTestBed Create(params ScenarioInstance[] instances) => new(instances);
+    public static AlertsTestBed Create(params ScenarioInstance[] instances) => new([], instances);
+
+    /// <summary>A fleet whose instances host the replicas of <paramref name="groups"/> (a failover is <c>Fleet.Failover</c>).</summary>
+    public static AlertsTestBed Create(IReadOnlyList<ScenarioAvailabilityGroup> groups, params ScenarioInstance[] instances) => new(groups, instances);
 
     public AlertsHost StartHost(SmtpSink smtp, Action<Dictionary<string, string?>>? configure = null)
     {

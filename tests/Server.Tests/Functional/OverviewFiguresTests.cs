@@ -29,7 +29,8 @@ public sealed class OverviewFiguresTests(OverviewFiguresTests.PolledDemoFleet de
         public async Task InitializeAsync()
         {
             var scenario = DemoMode.LoadScenario(DateTimeOffset.UtcNow);
-            Host = new DashboardHost([.. scenario.Instances]);
+            // The demo's availability groups too: the fleet as --demo runs it.
+            Host = new DashboardHost(scenario.AvailabilityGroups, [.. scenario.Instances]);
             await Host.RegisterFleetAsync();
             // The demo's policy: PCI hosts forbid IFI, one waiver in force and one expired.
             await DemoPolicy.SeedAsync(Host.Services.GetRequiredService<PolicyStore>(),
@@ -106,6 +107,47 @@ public sealed class OverviewFiguresTests(OverviewFiguresTests.PolledDemoFleet de
             Assert.DoesNotContain("would wait", x.First.QuerySelector("[data-fix-reason]")!.TextContent, StringComparison.Ordinal));
         Assert.All(listed.Zip(named), x =>
             Assert.Equal($"instances/{x.Second.Registration.Id}#h-remediation", x.First.QuerySelector("[data-fix-remediation]")!.GetAttribute("href")));
+    }
+
+    /// <summary>
+    /// Issue 29 item 5: what the demo adds must show as what it is. Trace flag 1805 turns IFI off for data files though
+    /// the service holds the right (the DMV says 'Y'), so the instance is not compliant and the flag is named.
+    /// </summary>
+    [Fact]
+    public async Task The_demo_shows_trace_flag_1805_as_ifi_off_for_data_files_with_the_flag_named()
+    {
+        var flagged = Fleet.Instances.Single(i => i.Registration.Name == "sql19-win-tf1805");
+        Assert.Equal((IfiDashboard.Shared.Snapshots.IfiState.Disabled, ComplianceStatus.NonCompliant),
+            (flagged.Compliance.Observed, flagged.Compliance.Status));
+        Assert.StartsWith("IFI is off for data files (trace flag 1805 or 1806 overrides the right the service account holds)",
+            flagged.Compliance.Explanation, StringComparison.Ordinal);
+
+        var page = await GetAsync($"/instances/{flagged.Registration.Id}");
+        Assert.NotEmpty(page.QuerySelectorAll("[data-ifi-state]"));
+        Assert.All(page.QuerySelectorAll("[data-ifi-state]"), badge => Assert.Equal("Disabled", badge.GetAttribute("data-ifi-state")));
+        Assert.Equal(flagged.Compliance.Explanation, page.QuerySelector("[data-explanation]")!.TextContent.Trim());
+        // Which flag: what the trace-flags probe found is on the page, though every probe succeeded.
+        Assert.StartsWith("trace-flags: Trace flag 1805 is on globally",
+            page.QuerySelector("[data-probe-findings] li[data-probe=trace-flags]")?.TextContent.Trim(), StringComparison.Ordinal);
+        var grid = await GetAsync("/instances?q=sql19-win-tf1805");
+        Assert.Equal("NonCompliant", grid.QuerySelector("table[data-grid=instances] a[data-instance='sql19-win-tf1805']")!.GetAttribute("data-status"));
+    }
+
+    [Fact]
+    public async Task The_demo_shows_its_named_cluster_instance_its_availability_groups_and_the_forbidden_linux_host()
+    {
+        var claims = Fleet.Instances.Single(i => i.Registration.Name == "sql19-win-fci");
+        Assert.Equal(("CLAIMS", true, ComplianceStatus.Compliant), (claims.Facts.SqlInstanceName, claims.Facts.IsClustered, claims.Compliance.Status));
+        Assert.Equal(["SQLCLU-N1", "SQLCLU-N2", "SQLCLU-N3"], claims.Facts.ClusterNodes);
+
+        Assert.Equal(["AG ledger-ag: 1 of 3 replicas without IFI; the primary has it.", "AG payments-ag: 1 of 3 replicas without IFI; the primary has it."],
+            Overview.QuerySelectorAll("[data-overview=availability-groups] li[data-ag]").Select(li => li.TextContent.Trim()).Order());
+
+        var linux = Fleet.Instances.Single(i => i.Registration.Name == "sql22-lin-pci");
+        Assert.Equal((IfiDashboard.Compliance.Facts.HostPlatform.Linux, IfiDashboard.Compliance.Policy.DesiredState.Forbidden, ComplianceStatus.NonCompliant),
+            (linux.Facts.Platform, linux.Compliance.Policy.Desired, linux.Compliance.Status));
+        var page = await GetAsync($"/instances/{linux.Registration.Id}");
+        Assert.Contains("PCI hosts forbid IFI", page.QuerySelector("main")!.TextContent, StringComparison.Ordinal);
     }
 
     [Fact]

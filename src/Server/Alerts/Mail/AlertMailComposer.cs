@@ -3,6 +3,7 @@ using IfiDashboard.Server.Alerts.Rules;
 using IfiDashboard.Compliance.Status;
 using IfiDashboard.Shared.Snapshots;
 using IfiDashboard.Compliance.Zeroing;
+using IfiDashboard.Compliance.Assessment;
 
 namespace IfiDashboard.Server.Alerts.Mail;
 
@@ -12,15 +13,20 @@ namespace IfiDashboard.Server.Alerts.Mail;
 /// </summary>
 public static class AlertMailComposer
 {
-    public static AlertMailContent Compose(AlertNotice notice, AlertOptions options, DateTimeOffset now)
+    public static AlertMailContent Compose(AlertNotice notice, AlertOptions options, DateTimeOffset now) =>
+        Render(notice.Instance, Headline(notice, now), Facts(notice), withSteps: notice.Kind != AlertNoticeKind.Resolved, options);
+
+    /// <summary>
+    /// One instance's message laid out: the headline, the facts, what to do (the remediation steps) when
+    /// <paramref name="withSteps"/>, and the links to the instance page and, with steps, to acknowledge or snooze.
+    /// </summary>
+    internal static AlertMailContent Render(InstanceAssessment instance, string headline, IReadOnlyList<(string Label, string Value)> facts,
+        bool withSteps, AlertOptions options)
     {
-        var instance = notice.Instance;
         var name = instance.Registration.Name;
-        var headline = Headline(notice, now);
-        var facts = Facts(notice);
-        var steps = notice.Kind == AlertNoticeKind.Resolved ? [] : instance.Remediation.Steps;
+        var steps = withSteps ? instance.Remediation.Steps : [];
         var link = MailFormat.InstanceLink(options.DashboardUrl, instance.Registration.Id);
-        var silenceLink = notice.Kind == AlertNoticeKind.Resolved ? null : MailFormat.SilenceLink(options.DashboardUrl, instance.Registration.Id);
+        var silenceLink = withSteps ? MailFormat.SilenceLink(options.DashboardUrl, instance.Registration.Id) : null;
 
         var text = new StringBuilder();
         text.AppendLine(headline).AppendLine();
@@ -105,26 +111,37 @@ public static class AlertMailComposer
                $"since; {firstSeen}";
     }
 
-    static List<(string Label, string Value)> Facts(AlertNotice notice)
+    /// <summary>Which instance (environment, owner, tags), its status and the engine's explanation: every message's first facts.</summary>
+    internal static List<(string Label, string Value)> InstanceFacts(InstanceAssessment instance)
     {
-        var instance = notice.Instance;
         var registration = instance.Registration;
         var compliance = instance.Compliance;
         var where = new List<string> { registration.Environment };
         if (!string.IsNullOrEmpty(registration.Owner)) where.Add("owner " + registration.Owner);
         if (registration.Tags.Count > 0) where.Add("tags " + string.Join(", ", registration.Tags));
-        var facts = new List<(string, string)>
-        {
+        return
+        [
             ("Instance", $"{registration.Name} ({string.Join("; ", where)})"),
             ("Status", compliance.IsStale ? $"{compliance.Status} (stale: the last good poll is old)" : compliance.Status.ToString()),
             ("Why", compliance.Explanation),
-        };
+        ];
+    }
+
+    /// <summary>The time lost over 30 days, with how far back the evidence reaches when that is less.</summary>
+    internal static (string Label, string Value) TimeLostFact(InstanceAssessment instance) =>
+        ("Time lost, last 30 days", $"{instance.TimeLost.Show30DaysWithEvidence(MailFormat.Duration)} of data-file zeroing IFI would have saved");
+
+    static List<(string Label, string Value)> Facts(AlertNotice notice)
+    {
+        var instance = notice.Instance;
+        var compliance = instance.Compliance;
+        var facts = InstanceFacts(instance);
         facts.Add(notice.Kind == AlertNoticeKind.Resolved
             ? ("Problem", $"{notice.Rule} from {MailFormat.Moment(notice.Episode.OpenedAt)} (first seen) until this check")
             : ("Since", Since(notice)));
         if (compliance.Waiver is { } waiver)
             facts.Add(("Waiver", $"by {waiver.Author} until {MailFormat.Moment(waiver.ExpiresAt)}: {waiver.Reason}"));
-        facts.Add(("Time lost, last 30 days", $"{instance.TimeLost.Show30DaysWithEvidence(MailFormat.Duration)} of data-file zeroing IFI would have saved"));
+        facts.Add(TimeLostFact(instance));
         if (instance.TimeLost.Evidence.Suggestion != GrowthTimingSuggestion.None)
             facts.Add(("Evidence", instance.TimeLost.Evidence.Describe()));
         if (instance.TimeLost.PolicyCostLast30Days > TimeSpan.Zero)

@@ -37,9 +37,7 @@ public static class AlertEvaluator
             var isBaseline = !baselined.Contains(id) && instance.State.LastPollAt is not null;
             if (isBaseline) newBaselines.Add(id);
             var ended = new List<AlertState>();
-            // The instance's own acknowledgement or snooze first: it names the person who is on it.
-            var silence = silences.Where(s => s.IsActiveAt(now) && s.Covers(instance.Registration))
-                .OrderBy(s => s.InstanceId is null).ThenByDescending(s => s.ExpiresAt).FirstOrDefault();
+            var silence = SilenceFor(instance, silences, now);
             foreach (var rule in Enum.GetValues<AlertRule>())
             {
                 stored.TryGetValue((id, rule), out var existing);
@@ -94,6 +92,14 @@ public static class AlertEvaluator
             .ToList();
         return new AlertPlan(upserts, deletes, notices, newBaselines, acknowledgementsEnded);
     }
+
+    /// <summary>
+    /// The silence that holds back an instance's messages now, if any: the instance's own acknowledgement or snooze
+    /// first, as it names the person who is on it; then the one that lasts longest.
+    /// </summary>
+    public static AlertSilence? SilenceFor(InstanceAssessment instance, IReadOnlyList<AlertSilence> silences, DateTimeOffset now) =>
+        silences.Where(s => s.IsActiveAt(now) && s.Covers(instance.Registration))
+            .OrderBy(s => s.InstanceId is null).ThenByDescending(s => s.ExpiresAt).FirstOrDefault();
 
     static AlertNoticeKind? Due(AlertRule rule, AlertState episode, DateTimeOffset now, AlertOptions options)
     {

@@ -40,4 +40,17 @@ public enum AlertNoticeKind
     Change,
     /// <summary>A collector whose silence was mailed has been heard from again (a lease or a delivery).</summary>
     CollectorBack,
+
+    /// <summary>
+    /// An availability group failed over, or a failover cluster instance moved to another node, and the instance now in
+    /// charge lacks IFI where policy requires it: growth and restores on the new primary zero data files
+    /// (<c>Alerts:Rules:Failover</c>, docs/alerts.md "Failovers").
+    /// </summary>
+    FailoverWithoutIfi,
+
+    /// <summary>
+    /// The same event where the new primary's IFI is as policy wants it (or not known): the roles changed, for the
+    /// record (<c>Alerts:Rules:FailoverNotice</c>).
+    /// </summary>
+    Failover,
 }
