@@ -100,7 +100,7 @@ internal sealed class IngestionReplay(BenchmarkOptions options, Report report, B
                 run.RanDry = true;
                 break;
             }
-            completions.AddRange(leased.Select(instance => CompleteAsync(api, name, instance, completionSlots)));
+            completions.AddRange(leased.Select(instance => CompleteAsync(api, name, instance, completionSlots, run)));
             var snapshots = leased.Select(instance => SnapshotPlan.Next(fleet[Number(instance.Name) % fleet.Count], instance.Id,
                 DateTimeOffset.UtcNow.AddSeconds(-1), random) with { CollectorName = name }).ToList();
             await Parallel.ForEachAsync(snapshots, new ParallelOptions { MaxDegreeOfParallelism = options.IngestConcurrency },
@@ -132,12 +132,24 @@ internal sealed class IngestionReplay(BenchmarkOptions options, Report report, B
     static int Number(string name) =>
         int.Parse(name[(name.LastIndexOf("-sql", StringComparison.Ordinal) + 4)..], System.Globalization.CultureInfo.InvariantCulture);
 
-    static async Task CompleteAsync(CollectorApiClient api, string name, InstanceRegistration instance, SemaphoreSlim slots)
+    static async Task CompleteAsync(CollectorApiClient api, string name, InstanceRegistration instance, SemaphoreSlim slots, Run run)
     {
         await slots.WaitAsync();
         try
         {
-            await api.CompleteAsync(instance.Id, name, DateTimeOffset.UtcNow.AddSeconds(instance.PollIntervalSeconds), CancellationToken.None);
+            // As a collector does, a completion the busy store answered 503 is sent again.
+            for (var attempt = 0; ; attempt++)
+            {
+                try
+                {
+                    await api.CompleteAsync(instance.Id, name, DateTimeOffset.UtcNow.AddSeconds(instance.PollIntervalSeconds), CancellationToken.None);
+                    break;
+                }
+                catch (HttpRequestException e) when (e.StatusCode == HttpStatusCode.ServiceUnavailable && attempt < 10)
+                {
+                    Interlocked.Increment(ref run.Busy);
+                }
+            }
         }
         finally
         {

@@ -1,32 +1,32 @@
 using System.Data.Common;
-using System.Globalization;
 using Dapper;
 using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Server.Store.Ingestion;
 
 /// <summary>
-/// Files, TDE, growth events, backups and default-trace state of one poll. Current-state tables are replaced only by
-/// a probe that succeeded, so a poll that could not read them keeps what an earlier poll learned.
+/// Files, TDE, growth events, backups and default-trace state of one poll. Current-state tables are brought to what a
+/// probe that succeeded read (only the differences written, <see cref="CurrentStateList"/>), so a poll that could not
+/// read them keeps what an earlier poll learned. Growth events go in one statement (<see cref="RowLists"/>).
 /// </summary>
 internal static class CollectedFactsStore
 {
     /// <param name="keepEventsFrom">Growth events that started earlier are not stored (retention has or would have
     /// pruned them); null stores all.</param>
-    public static async Task WriteAsync(DbConnection connection, DbTransaction tx, StoredSnapshot poll, bool isLatest,
-        DateTimeOffset? keepEventsFrom, CancellationToken ct)
+    public static async Task WriteAsync(DbConnection connection, DbTransaction tx, SqlDialect dialect, StoredSnapshot poll,
+        bool isLatest, DateTimeOffset? keepEventsFrom, CancellationToken ct)
     {
         var snapshot = poll.Snapshot;
         // Events are history: stored whatever the order of delivery, each once.
-        await InsertGrowthEventsAsync(connection, tx, poll, keepEventsFrom, ct);
+        await InsertGrowthEventsAsync(connection, tx, dialect, poll, keepEventsFrom, ct);
         if (!isLatest) return;
 
         if (ProbeSucceeded(snapshot, ProbeNames.Files))
-            await ReplaceFilesAsync(connection, tx, poll, ct);
+            await WriteFilesAsync(connection, tx, dialect, poll, ct);
         if (ProbeSucceeded(snapshot, ProbeNames.Encryption))
-            await ReplaceEncryptionAsync(connection, tx, poll, ct);
+            await WriteEncryptionAsync(connection, tx, dialect, poll, ct);
         if (ProbeSucceeded(snapshot, ProbeNames.Backups))
-            await ReplaceBackupsAsync(connection, tx, poll, ct);
+            await WriteBackupsAsync(connection, tx, dialect, poll, ct);
         await AvailabilityGroupStore.WriteAsync(connection, tx, poll, ct);
         await UpdateTraceClockAndClusterAsync(connection, tx, snapshot, ct);
     }
@@ -34,104 +34,72 @@ internal static class CollectedFactsStore
     static bool ProbeSucceeded(InstanceSnapshot snapshot, string probe) =>
         snapshot.Probes.Any(p => p.Probe == probe && p.Outcome == OutcomeClass.Ok);
 
-    static async Task InsertGrowthEventsAsync(DbConnection connection, DbTransaction tx, StoredSnapshot poll,
+    static async Task InsertGrowthEventsAsync(DbConnection connection, DbTransaction tx, SqlDialect dialect, StoredSnapshot poll,
         DateTimeOffset? keepFrom, CancellationToken ct)
     {
         var events = keepFrom is { } from
             ? poll.Snapshot.GrowthEvents.Where(e => e.StartTime >= from).ToList()
             : poll.Snapshot.GrowthEvents;
-        if (events.Count == 0) return;
         const string sql = """
             INSERT INTO growth_events (instance_id, database_id, database_name, file_name, event_class, start_time,
                 start_time_local, end_time, duration_us, growth_pages, first_poll_id)
-            VALUES (@instanceId, @databaseId, @databaseName, @fileName, @eventClass, @startTime,
-                @startTimeLocal, @endTime, @durationUs, @growthPages, @pollId)
+            {rows}
             ON CONFLICT DO NOTHING;
             """;
-        var rows = events.Select(e => new
+        var rows = events.Select(e => new object?[]
         {
-            instanceId = poll.Snapshot.InstanceId,
-            databaseId = e.DatabaseId,
-            databaseName = e.DatabaseName,
-            fileName = e.FileName,
-            eventClass = e.EventClass,
-            startTime = e.StartTime,
-            startTimeLocal = e.StartTimeLocal is { } local ? StoreTime.ServerLocalText(local) : null,
-            endTime = e.EndTime,
-            durationUs = e.DurationMicroseconds,
-            growthPages = e.GrowthPages,
-            pollId = poll.PollId,
-        });
-        await connection.ExecuteAsync(new CommandDefinition(sql, rows, tx, cancellationToken: ct));
+            poll.Snapshot.InstanceId,
+            (long)e.DatabaseId,
+            e.DatabaseName,
+            e.FileName,
+            (long)e.EventClass,
+            StoreTime.ToText(e.StartTime),
+            e.StartTimeLocal is { } local ? StoreTime.ServerLocalText(local) : null,
+            StoreTime.ToText(e.EndTime),
+            e.DurationMicroseconds,
+            e.GrowthPages,
+            poll.PollId,
+        }).ToList();
+        await connection.ExecuteAsync(tx, dialect, sql, GrowthEventColumns, rows, ct);
     }
 
-    static async Task ReplaceFilesAsync(DbConnection connection, DbTransaction tx, StoredSnapshot poll, CancellationToken ct)
-    {
-        const string delete = "DELETE FROM database_files WHERE instance_id = @instanceId;";
-        const string insert = """
-            INSERT INTO database_files (instance_id, database_id, database_name, file_id, logical_name, physical_name,
-                type, state_desc, size_pages, max_size_pages, growth, is_percent_growth, seen_poll_id)
-            VALUES (@instanceId, @databaseId, @databaseName, @fileId, @logicalName, @physicalName,
-                @type, @stateDesc, @sizePages, @maxSizePages, @growth, @isPercentGrowth, @pollId);
-            """;
-        var instanceId = poll.Snapshot.InstanceId;
-        await connection.ExecuteAsync(new CommandDefinition(delete, new { instanceId }, tx, cancellationToken: ct));
-        var rows = poll.Snapshot.Files.Select(f => new
-        {
-            instanceId,
-            databaseId = f.DatabaseId,
-            databaseName = f.DatabaseName,
-            fileId = f.FileId,
-            logicalName = f.LogicalName,
-            physicalName = f.PhysicalName,
-            type = (int)f.Type,
-            stateDesc = f.StateDesc,
-            sizePages = f.SizePages,
-            maxSizePages = f.MaxSizePages,
-            growth = f.Growth,
-            isPercentGrowth = f.IsPercentGrowth ? 1L : 0L,
-            pollId = poll.PollId,
-        });
-        await connection.ExecuteAsync(new CommandDefinition(insert, rows, tx, cancellationToken: ct));
-    }
+    static readonly StoreColumn[] GrowthEventColumns =
+    [
+        StoreColumn.Integer, StoreColumn.Integer, StoreColumn.Text, StoreColumn.Text, StoreColumn.Integer, StoreColumn.Text,
+        StoreColumn.Text, StoreColumn.Text, StoreColumn.Integer, StoreColumn.Integer, StoreColumn.Integer,
+    ];
 
-    static async Task ReplaceEncryptionAsync(DbConnection connection, DbTransaction tx, StoredSnapshot poll, CancellationToken ct)
-    {
-        const string delete = "DELETE FROM database_encryption WHERE instance_id = @instanceId;";
-        const string insert = """
-            INSERT INTO database_encryption (instance_id, database_id, encryption_state, seen_poll_id)
-            VALUES (@instanceId, @databaseId, @encryptionState, @pollId);
-            """;
-        var instanceId = poll.Snapshot.InstanceId;
-        await connection.ExecuteAsync(new CommandDefinition(delete, new { instanceId }, tx, cancellationToken: ct));
-        var rows = poll.Snapshot.Encryption.Select(e => new
-        {
-            instanceId, databaseId = e.DatabaseId, encryptionState = e.EncryptionState, pollId = poll.PollId,
-        });
-        await connection.ExecuteAsync(new CommandDefinition(insert, rows, tx, cancellationToken: ct));
-    }
+    static readonly CurrentStateList Files = new("database_files",
+        [("database_id", StoreColumn.Integer), ("file_id", StoreColumn.Integer)],
+        [
+            ("database_name", StoreColumn.Text), ("logical_name", StoreColumn.Text), ("physical_name", StoreColumn.Text),
+            ("type", StoreColumn.Integer), ("state_desc", StoreColumn.Text), ("size_pages", StoreColumn.Integer),
+            ("max_size_pages", StoreColumn.Integer), ("growth", StoreColumn.Integer), ("is_percent_growth", StoreColumn.Integer),
+        ]);
 
-    static async Task ReplaceBackupsAsync(DbConnection connection, DbTransaction tx, StoredSnapshot poll, CancellationToken ct)
-    {
-        const string delete = "DELETE FROM database_backups WHERE instance_id = @instanceId;";
-        const string insert = """
-            INSERT INTO database_backups (instance_id, database_name, finished_at_local, backup_size_bytes,
-                compressed_size_bytes, seen_poll_id)
-            VALUES (@instanceId, @databaseName, @finishedAt, @size, @compressed, @pollId);
-            """;
-        var instanceId = poll.Snapshot.InstanceId;
-        await connection.ExecuteAsync(new CommandDefinition(delete, new { instanceId }, tx, cancellationToken: ct));
-        var rows = poll.Snapshot.Backups.Select(b => new
+    static readonly CurrentStateList Encryption = new("database_encryption",
+        [("database_id", StoreColumn.Integer)], [("encryption_state", StoreColumn.Integer)]);
+
+    static readonly CurrentStateList Backups = new("database_backups",
+        [("database_name", StoreColumn.Text)],
+        [("finished_at_local", StoreColumn.Text), ("backup_size_bytes", StoreColumn.Integer), ("compressed_size_bytes", StoreColumn.Integer)]);
+
+    static Task WriteFilesAsync(DbConnection connection, DbTransaction tx, SqlDialect dialect, StoredSnapshot poll, CancellationToken ct) =>
+        Files.WriteAsync(connection, tx, dialect, poll.Snapshot.InstanceId, poll.PollId, poll.Snapshot.Files.Select(f => new object?[]
         {
-            instanceId,
-            databaseName = b.DatabaseName,
-            finishedAt = StoreTime.ServerLocalText(b.FinishedAtServerTime),
-            size = (long)b.BackupSizeBytes,
-            compressed = (long?)b.CompressedSizeBytes,
-            pollId = poll.PollId,
-        });
-        await connection.ExecuteAsync(new CommandDefinition(insert, rows, tx, cancellationToken: ct));
-    }
+            (long)f.DatabaseId, (long)f.FileId, f.DatabaseName, f.LogicalName, f.PhysicalName, (long)f.Type, f.StateDesc,
+            (long)f.SizePages, (long)f.MaxSizePages, (long)f.Growth, f.IsPercentGrowth ? 1L : 0L,
+        }), ct);
+
+    static Task WriteEncryptionAsync(DbConnection connection, DbTransaction tx, SqlDialect dialect, StoredSnapshot poll, CancellationToken ct) =>
+        Encryption.WriteAsync(connection, tx, dialect, poll.Snapshot.InstanceId, poll.PollId,
+            poll.Snapshot.Encryption.Select(e => new object?[] { (long)e.DatabaseId, (long)e.EncryptionState }), ct);
+
+    static Task WriteBackupsAsync(DbConnection connection, DbTransaction tx, SqlDialect dialect, StoredSnapshot poll, CancellationToken ct) =>
+        Backups.WriteAsync(connection, tx, dialect, poll.Snapshot.InstanceId, poll.PollId, poll.Snapshot.Backups.Select(b => new object?[]
+        {
+            b.DatabaseName, StoreTime.ServerLocalText(b.FinishedAtServerTime), (long)b.BackupSizeBytes, (long?)b.CompressedSizeBytes,
+        }), ct);
 
     static async Task UpdateTraceClockAndClusterAsync(DbConnection connection, DbTransaction tx, InstanceSnapshot snapshot, CancellationToken ct)
     {

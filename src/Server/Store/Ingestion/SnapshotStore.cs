@@ -65,12 +65,12 @@ public sealed class SnapshotStore(IDbConnectionFactory connections, RetentionHor
         }
 
         var poll = new StoredSnapshot(snapshot, pollId.Value);
-        await InsertProbesAsync(connection, tx, poll, cancellationToken);
-        await InsertServicesAsync(connection, tx, poll, cancellationToken);
+        await InsertProbesAsync(connection, tx, connections.Dialect, poll, cancellationToken);
+        await InsertServicesAsync(connection, tx, connections.Dialect, poll, cancellationToken);
         var isLatest = await UpdateStateAsync(connection, tx, poll, cancellationToken);
         // Read inside the write transaction: after any prune that committed before it, so never older than that cut-off.
         var keepEventsFrom = retention?.GrowthEventsKeptFrom();
-        await CollectedFactsStore.WriteAsync(connection, tx, poll, isLatest, keepEventsFrom, cancellationToken);
+        await CollectedFactsStore.WriteAsync(connection, tx, connections.Dialect, poll, isLatest, keepEventsFrom, cancellationToken);
         await InstanceStateStore.CountStoredPollAsync(connection, tx, snapshot.InstanceId, cancellationToken);
         await tx.CommitAsync(cancellationToken);
         return true;
@@ -104,48 +104,45 @@ public sealed class SnapshotStore(IDbConnectionFactory connections, RetentionHor
         }, tx, cancellationToken: cancellationToken));
     }
 
-    static async Task InsertProbesAsync(DbConnection connection, DbTransaction tx, StoredSnapshot poll,
+    static Task InsertProbesAsync(DbConnection connection, DbTransaction tx, SqlDialect dialect, StoredSnapshot poll,
         CancellationToken cancellationToken)
     {
         const string sql = """
             INSERT INTO probe_outcomes (poll_id, probe, outcome, message, sql_error_number)
-            VALUES (@pollId, @probe, @outcome, @message, @sqlErrorNumber);
+            {rows};
             """;
-        var rows = poll.Snapshot.Probes.Select(p => new
+        var rows = poll.Snapshot.Probes.Select(p => new object?[]
         {
-            pollId = poll.PollId,
-            probe = p.Probe,
-            outcome = p.Outcome.ToString(),
-            message = p.Message,
-            sqlErrorNumber = p.SqlErrorNumber,
-        });
-        await connection.ExecuteAsync(new CommandDefinition(sql, rows, tx, cancellationToken: cancellationToken));
+            poll.PollId, p.Probe, p.Outcome.ToString(), p.Message, (long?)p.SqlErrorNumber,
+        }).ToList();
+        return connection.ExecuteAsync(tx, dialect, sql, ProbeColumns, rows, cancellationToken);
     }
 
-    static async Task InsertServicesAsync(DbConnection connection, DbTransaction tx, StoredSnapshot poll,
+    static readonly StoreColumn[] ProbeColumns =
+        [StoreColumn.Integer, StoreColumn.Text, StoreColumn.Text, StoreColumn.Text, StoreColumn.Integer];
+
+    static Task InsertServicesAsync(DbConnection connection, DbTransaction tx, SqlDialect dialect, StoredSnapshot poll,
         CancellationToken cancellationToken)
     {
         const string sql = """
             INSERT INTO service_snapshots (poll_id, service_name, service_account, status_desc, startup_type_desc,
                 process_id, last_startup_time, is_clustered, ifi_enabled, is_engine)
-            VALUES (@pollId, @serviceName, @serviceAccount, @statusDesc, @startupTypeDesc,
-                @processId, @lastStartupTime, @isClustered, @ifiEnabled, @isEngine);
+            {rows};
             """;
-        var rows = poll.Snapshot.Services.Select(s => new
+        var rows = poll.Snapshot.Services.Select(s => new object?[]
         {
-            pollId = poll.PollId,
-            serviceName = s.ServiceName,
-            serviceAccount = s.ServiceAccount,
-            statusDesc = s.StatusDesc,
-            startupTypeDesc = s.StartupTypeDesc,
-            processId = s.ProcessId,
-            lastStartupTime = s.LastStartupTime,
-            isClustered = s.IsClustered,
-            ifiEnabled = s.InstantFileInitializationEnabled,
-            isEngine = s.IsEngine ? 1L : 0L,
-        });
-        await connection.ExecuteAsync(new CommandDefinition(sql, rows, tx, cancellationToken: cancellationToken));
+            poll.PollId, s.ServiceName, s.ServiceAccount, s.StatusDesc, s.StartupTypeDesc,
+            (long)s.ProcessId, StoreTime.ToText(s.LastStartupTime), s.IsClustered, s.InstantFileInitializationEnabled,
+            s.IsEngine ? 1L : 0L,
+        }).ToList();
+        return connection.ExecuteAsync(tx, dialect, sql, ServiceColumns, rows, cancellationToken);
     }
+
+    static readonly StoreColumn[] ServiceColumns =
+    [
+        StoreColumn.Integer, StoreColumn.Text, StoreColumn.Text, StoreColumn.Text, StoreColumn.Text,
+        StoreColumn.Integer, StoreColumn.Text, StoreColumn.Text, StoreColumn.Text, StoreColumn.Integer,
+    ];
 
     /// <returns>False when the snapshot is older than the stored state (kept as history only).</returns>
     static async Task<bool> UpdateStateAsync(DbConnection connection, DbTransaction tx, StoredSnapshot poll,
