@@ -1,5 +1,6 @@
 using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Compliance.Status;
+using IfiDashboard.Compliance.Summary;
 using IfiDashboard.Compliance.Timeline;
 using IfiDashboard.Server.Alerts.Mail;
 using IfiDashboard.Server.Alerts.Rules;
@@ -23,6 +24,7 @@ public static class FailoverAlerts
         IReadOnlyList<(long Id, TimelineChange Change)> failovers, IReadOnlyList<AlertSilence> silences, AlertOptions options)
     {
         var instances = fleet.Instances.ToDictionary(i => i.Registration.Id);
+        var groups = new Lazy<IReadOnlyList<AvailabilityGroupSummary>>(() => AvailabilityGroupSummary.Of(fleet.Instances));
         var messages = new List<OutboxMessage>();
         long decidedUpTo = 0;
         foreach (var (id, change) in failovers)
@@ -33,7 +35,8 @@ public static class FailoverAlerts
                 // The assessment has not seen the poll that saw the failover yet, so its IFI and status may be another
                 // node's: this failover, and the ones after it, wait for the next evaluation.
                 if (instance.State.LastPollAt is not { } polled || polled < change.SeenAt) break;
-                if (PutsInCharge(change) && Message(id, change, instance, silences, options, fleet.ComputedAt) is { } message)
+                if (PutsInCharge(change) && Message(id, change, instance, GroupOf(change, instance, groups.Value), silences,
+                        options, fleet.ComputedAt) is { } message)
                     messages.Add(message);
             }
             decidedUpTo = id;
@@ -53,7 +56,13 @@ public static class FailoverAlerts
         _ => false,
     };
 
-    static OutboxMessage? Message(long changeId, TimelineChange change, InstanceAssessment instance,
+    /// <summary>The group the failover moved, across the fleet's replicas as the assessment sees them; null for a cluster move.</summary>
+    static AvailabilityGroupSummary? GroupOf(TimelineChange change, InstanceAssessment instance, IReadOnlyList<AvailabilityGroupSummary> groups) =>
+        change.Kind != TimelineChangeKind.AvailabilityFailover ? null
+            : groups.FirstOrDefault(g => string.Equals(g.Name, TimelineText.GroupAndRole(change.After).Group, StringComparison.OrdinalIgnoreCase)
+                                         && g.Replicas.Any(r => r.Instance?.Id == instance.Registration.Id));
+
+    static OutboxMessage? Message(long changeId, TimelineChange change, InstanceAssessment instance, AvailabilityGroupSummary? group,
         IReadOnlyList<AlertSilence> silences, AlertOptions options, DateTimeOffset now)
     {
         // NonCompliant with IFI off: policy requires IFI here (where it forbids IFI, off is compliant).
@@ -61,7 +70,7 @@ public static class FailoverAlerts
         if (!(lacksIfi ? options.Rules.Failover : options.Rules.FailoverNotice)) return null;
         var kind = lacksIfi ? AlertNoticeKind.FailoverWithoutIfi : AlertNoticeKind.Failover;
         return new OutboxMessage($"Failover:{changeId}", kind, instance.Registration.Id, instance.Registration.Name, null,
-            AlertRouter.RecipientsFor(instance.Registration, options), FailoverMailComposer.Compose(change, instance, lacksIfi, options),
+            AlertRouter.RecipientsFor(instance.Registration, options), FailoverMailComposer.Compose(change, instance, group, lacksIfi, options),
             AlertEvaluator.SilenceFor(instance, silences, now)?.Id);
     }
 }

@@ -61,6 +61,7 @@ public sealed class FailoverAlertTests
         {
             Assert.Contains("Availability group payments failed over: this replica went from SECONDARY to PRIMARY", body, StringComparison.Ordinal);
             Assert.Contains("This instance now takes the writes, and it zeroes data files", body, StringComparison.Ordinal);
+            Assert.Contains("AG payments: 1 of 3 replicas without IFI; the primary lacks it.", body, StringComparison.Ordinal);
             Assert.Contains("never restart it first", body, StringComparison.Ordinal);
             Assert.Contains($"https://ifi.example.test/instances/{host.IdOf("pay-b")}", body, StringComparison.Ordinal);
         }

@@ -1,5 +1,6 @@
 using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Compliance.Status;
+using IfiDashboard.Compliance.Summary;
 using IfiDashboard.Compliance.Timeline;
 
 namespace IfiDashboard.Server.Alerts.Mail;
@@ -10,9 +11,12 @@ namespace IfiDashboard.Server.Alerts.Mail;
 /// </summary>
 public static class FailoverMailComposer
 {
-    public static AlertMailContent Compose(TimelineChange change, InstanceAssessment instance, bool lacksIfi, AlertOptions options)
+    /// <param name="group">The group an availability-group failover moved, with every replica's IFI; null for a cluster move.</param>
+    public static AlertMailContent Compose(TimelineChange change, InstanceAssessment instance, AvailabilityGroupSummary? group,
+        bool lacksIfi, AlertOptions options)
     {
         var facts = new List<(string Label, string Value)> { ("Failover", TimelineText.Describe(change)) };
+        if (group is not null) facts.Add(("Group", group.Sentence));
         facts.AddRange(AlertMailComposer.InstanceFacts(instance));
         if (lacksIfi)
             facts.Add(("What it means", "This instance now takes the writes, and it zeroes data files: every growth and every restore " +
