@@ -42,11 +42,12 @@ public sealed class ConnectionStringFactory(ICredentialResolver credentials, Col
             // Our scheduler decides about retries; SqlClient's own reconnect loop would hide failures and
             // multiply login attempts (account lock-out).
             ConnectRetryCount = 0,
-            // Pooled, because SqlClient lets only 2 x cores non-pooled async opens run at once, so one hanging
-            // instance would stall the fleet. The prober clears the pool after each poll: no idle session is left
-            // on a production instance between polls. A lease gives one poll per instance at a time.
-            Pooling = true,
-            MaxPoolSize = 2,
+            // Not pooled: a poll's connection is closed when the poll ends, so no idle session is left on a
+            // production instance and no pool per instance is left in the collector (each connection string is a
+            // pool of its own, kept after being cleared until SqlClient prunes it minutes later). The prober opens
+            // on a thread of its own (InstanceProber.OpenAsync): SqlClient's non-pooled OpenAsync runs one open per
+            // core at a time.
+            Pooling = false,
             MultipleActiveResultSets = false,
         };
         // No credential named: the collector's own identity, which Negotiate may hand to any host as Kerberos or,

@@ -39,13 +39,7 @@ public sealed class InstanceProber(
         try
         {
             var connectionString = connectionStrings.Build(instance);
-            connection = await _connectRetry.ExecuteAsync(async ct =>
-            {
-                await CloseAsync(connection);
-                connection = new SqlConnection(connectionString);
-                await connection.OpenAsync(ct);
-                return connection;
-            }, deadline.Token);
+            connection = await _connectRetry.ExecuteAsync(async ct => await OpenAsync(connectionString, ct), deadline.Token);
             CollectorTelemetry.SetOutcome(connectSpan, OutcomeClass.Ok);
         }
         catch (Exception e) when (!cancellationToken.IsCancellationRequested)
@@ -108,11 +102,39 @@ public sealed class InstanceProber(
         };
     }
 
-    /// <summary>Closes the physical connection instead of parking it in the pool until the next poll.</summary>
+    /// <summary>
+    /// Opens a non-pooled connection (<see cref="ConnectionStringFactory"/>) on a thread-pool thread, as SqlClient's
+    /// pooled OpenAsync does for a new connection: its non-pooled OpenAsync would queue every open behind
+    /// Environment.ProcessorCount slots, so one hanging instance would stall the fleet's connects. The collector's
+    /// MaxConcurrency bounds the opens, and <see cref="Scheduling.CollectorService"/> reserves the threads. Returns only
+    /// an open connection; one the caller stopped waiting for is disposed when its open ends.
+    /// </summary>
+    static async Task<SqlConnection> OpenAsync(string connectionString, CancellationToken ct)
+    {
+        var connection = new SqlConnection(connectionString);
+        var open = Task.Run(connection.Open, CancellationToken.None);
+        try
+        {
+            await open.WaitAsync(ct);
+            return connection;
+        }
+        catch (OperationCanceledException) when (!open.IsCompleted)
+        {
+            _ = open.ContinueWith(_ => connection.Dispose(), CancellationToken.None,
+                TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
+            throw;
+        }
+        catch
+        {
+            await connection.DisposeAsync();
+            throw;
+        }
+    }
+
+    /// <summary>Closes the physical connection: it is not pooled, so no session is left on the instance between polls.</summary>
     static async Task CloseAsync(SqlConnection? connection)
     {
         if (connection is null) return;
-        SqlConnection.ClearPool(connection);
         await connection.DisposeAsync();
     }
 }

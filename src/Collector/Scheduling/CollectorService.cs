@@ -85,8 +85,8 @@ public sealed class CollectorService(
     }
 
     /// <summary>
-    /// SqlClient's managed network layer completes parts of OpenAsync (connect, TLS handshake) synchronously on
-    /// thread-pool threads. With many polls opening at once the pool would grow one thread at a time while
+    /// A poll opens its connection (connect, TLS handshake, login) synchronously on a thread-pool thread
+    /// (InstanceProber.OpenAsync). With many polls opening at once the pool would grow one thread at a time while
     /// connections wait, and healthy instances would time out; so the pool starts with a thread per poll slot.
     /// </summary>
     internal static void ReserveThreads(int concurrency)

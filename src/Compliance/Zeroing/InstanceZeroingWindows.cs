@@ -10,19 +10,24 @@ namespace IfiDashboard.Compliance.Zeroing;
 public static class InstanceZeroingWindows
 {
     /// <param name="assessments">The instance's judged autogrowth events (<see cref="GrowthEventAssessor.AssessAll"/>), in the set's order.</param>
+    /// <param name="perDatabase">
+    /// False: each window's <see cref="InstanceZeroing.Databases"/> is left empty. The fleet's resident 7/30/90-day
+    /// windows need only the instance totals; a page or API call that breaks a window down by database builds that
+    /// window for the instances it shows (<c>WindowedZeroing</c>), so 10,000 instances do not each hold three lists.
+    /// </param>
     public static IReadOnlyList<InstanceZeroing> Build(InstanceFacts instance,
-        IReadOnlyList<GrowthEventAssessment> assessments, IReadOnlyList<ZeroingWindow> windows)
+        IReadOnlyList<GrowthEventAssessment> assessments, IReadOnlyList<ZeroingWindow> windows, bool perDatabase = true)
     {
         var tallies = new WindowTally[windows.Count];
         for (var w = 0; w < tallies.Length; w++)
-            tallies[w] = new WindowTally(windows[w]);
+            tallies[w] = new WindowTally(windows[w], perDatabase);
         foreach (var a in assessments)
             foreach (var tally in tallies)
                 tally.AddIfInside(a);
         return tallies.Select(t => t.ToReport(instance)).ToList();
     }
 
-    sealed class WindowTally(ZeroingWindow window)
+    sealed class WindowTally(ZeroingWindow window, bool perDatabase)
     {
         readonly ZeroingTally _instance = new();
         // Databases in the order their first event in the window came, the order the per-database sort breaks ties in.
@@ -34,6 +39,8 @@ public static class InstanceZeroingWindows
             if (!window.Contains(a.Event.StartTime))
                 return;
             _instance.Add(a);
+            if (!perDatabase)
+                return;
             if (!_byId.TryGetValue(a.Event.DatabaseId, out var database))
             {
                 database = new DatabaseTally(a.Event);

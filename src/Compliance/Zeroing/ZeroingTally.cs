@@ -50,7 +50,10 @@ public sealed class ZeroingTally
         }
     }
 
-    public ZeroingTotals ToTotals() => new()
+    // Every instance without growth in a window has these totals; one shared immutable copy instead of one each.
+    static readonly ZeroingTotals NoGrowth = new();
+
+    public ZeroingTotals ToTotals() => _growthEvents == 0 ? NoGrowth : new()
     {
         GrowthEvents = _growthEvents,
         GrowthMicroseconds = _growthMicroseconds,

@@ -66,8 +66,9 @@ internal static class InstanceAssessor
         // Each event is judged once for the three windows and the zeroing rates: at a million events, judging them
         // once per use was most of an assessment's allocations.
         var assessments = GrowthEventAssessor.AssessAll(set);
+        // Instance totals only: the per-database breakdown is built when an API call asks for it (WindowedZeroing).
         var windows = InstanceZeroingWindows.Build(facts, assessments,
-            WindowDays.Select(days => new ZeroingWindow(now.AddDays(-days), now)).ToList());
+            WindowDays.Select(days => new ZeroingWindow(now.AddDays(-days), now)).ToList(), perDatabase: false);
         var (last7, last30, last90) = (windows[0], windows[1], windows[2]);
         var rates = ZeroingRateEstimator.Estimate(set, assessments, rateOptions);
         var assessment = new InstanceAssessment

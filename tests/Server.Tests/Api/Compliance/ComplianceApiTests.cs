@@ -176,6 +176,26 @@ public sealed class ComplianceApiTests(ComplianceFleetFixture fixture) : IClassF
         Assert.Equal(2.0, byEnvironment.Groups[0].Totals.TimeLostSeconds, 6);
     }
 
+    /// <summary>
+    /// The resident assessment holds each instance's totals per window for the overview, not a breakdown by database
+    /// for every instance of the fleet: the breakdown is built from the store when an API call asks for it.
+    /// </summary>
+    [Fact]
+    public async Task The_resident_windows_hold_instance_totals_and_the_database_breakdown_is_built_on_request()
+    {
+        var fleet = await fixture.Fleet.Host.Services.GetRequiredService<IfiDashboard.Compliance.Assessment.IFleetAssessments>()
+            .GetAsync(CancellationToken.None);
+        var windows = new[] { fleet.Last7Days, fleet.Last30Days, fleet.Last90Days };
+        Assert.All(windows, w => Assert.All(w.Instances, i => Assert.Empty(i.Databases)));
+        var offRequired = fleet.Last30Days.Instances.Single(i => i.InstanceName == "off-required");
+        Assert.Equal(2.0, offRequired.Totals.TimeLost.TotalSeconds, 6);
+
+        var byDatabase = await Json.GetAsync<TimeLostReport>(Reader, "/api/v1/compliance/time-lost?groupBy=database");
+        var sales = Assert.Single(byDatabase.Groups);
+        Assert.Equal("off-required/Sales", sales.Key);
+        Assert.Equal(2.0, sales.Totals.TimeLostSeconds, 6);
+    }
+
     [Fact]
     public async Task Restore_risk_lists_the_fleets_worst_databases_and_growth_stalls()
     {
