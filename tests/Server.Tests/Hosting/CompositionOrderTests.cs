@@ -151,7 +151,7 @@ public sealed class CompositionOrderTests
 
     /// <summary>Types the framework or the server only ever resolves as a list, each entry on its own.</summary>
     static bool ResolvedAsList(Type service) =>
-        service == typeof(IHostedService) || service == typeof(IAuthorizationHandler) || service.Namespace == typeof(IfiModule).Namespace
+        service == typeof(IHostedService) || service == typeof(IAuthorizationHandler) || service.Namespace == typeof(ServerHost).Namespace
         || service.IsGenericType && service.GetGenericTypeDefinition() is var open
         && (open == typeof(IConfigureOptions<>) || open == typeof(IPostConfigureOptions<>) || open == typeof(IValidateOptions<>)
             || open == typeof(IOptionsChangeTokenSource<>));
@@ -176,7 +176,7 @@ public sealed class CompositionOrderTests
     {
         var type = instance.GetType();
         var text = type.FullName!;
-        if (type.Namespace == typeof(IfiModule).Namespace) text += $" {instance}";
+        if (type.Namespace == typeof(ServerHost).Namespace) text += $" {instance}";
         foreach (var property in type.GetProperties().Where(p => typeof(Delegate).IsAssignableFrom(p.PropertyType) && p.GetIndexParameters().Length == 0))
             if (property.GetValue(instance) is Delegate action) text += $" {property.Name}={MethodOf(action)}";
         return text;
