@@ -56,10 +56,11 @@ public static class CollectorServiceCollectionExtensions
 
     /// <summary>
     /// Credentials from the JSON file named by <c>Collector:SecretsFile</c>, for the embedded and the standalone
-    /// collector alike, reloaded when it changes; the host adds it as it is built, before any service registers, so that
-    /// every setting (the standalone collector's key and name too) may come from the file. A relative path is relative to the working directory, as every
-    /// path in the settings is (README). A file named but unreadable stops the start: polling without the credentials
-    /// would only fail later, instance by instance.
+    /// collector alike, reloaded when it changes; the host builder adds it before any service registers, so that every
+    /// setting (the standalone collector's key and name too) may come from the file, and no <c>AddIfi*</c> call changes
+    /// the configuration. A relative path is relative to the working directory, as every path in the settings is
+    /// (README). A file named but unreadable stops the start: polling without the credentials would only fail later,
+    /// instance by instance.
     /// </summary>
     public static TBuilder AddIfiSecretsFile<TBuilder>(this TBuilder host) where TBuilder : IHostApplicationBuilder
     {
