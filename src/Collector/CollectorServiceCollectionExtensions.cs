@@ -7,6 +7,7 @@ using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.Configuration.Json;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
+using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
 
 namespace IfiDashboard.Collector;
@@ -15,13 +16,13 @@ public static class CollectorServiceCollectionExtensions
 {
     /// <summary>
     /// Registers the prober and the scheduler. The host supplies <see cref="Shared.Inventory.IInstanceSource"/> and
-    /// <see cref="Shared.Snapshots.ISnapshotSink"/>: the store when embedded, the server's API when standalone.
+    /// <see cref="Shared.Snapshots.ISnapshotSink"/>: the store when embedded, the server's API when standalone. The
+    /// configuration is only read: the host adds <c>Collector:SecretsFile</c> to it (<see cref="AddIfiSecretsFile"/>).
     /// </summary>
     /// <param name="runInBackground">False registers everything but the background scheduler (tests, "test connection").</param>
     public static IServiceCollection AddIfiCollector(this IServiceCollection services, IConfiguration configuration,
         bool runInBackground = true)
     {
-        configuration.AddIfiSecretsFile();
         services.AddOptions<CollectorOptions>().Bind(configuration.GetSection(CollectorOptions.Section))
             .Validate(o => o.MaxConcurrency is >= 1 and <= 1024, "Collector:MaxConcurrency must be from 1 to 1024.")
             .Validate(o => o.ConnectTimeoutSeconds is >= 1 and <= 600, "Collector:ConnectTimeoutSeconds must be from 1 to 600.")
@@ -36,6 +37,8 @@ public static class CollectorServiceCollectionExtensions
             .Validate(o => HostAllowList.TryParse(o.AllowedNetworks, out _),
                 "Collector:AllowedNetworks: each entry is a host name, an IP address, a wildcard ('*.prod.example.com', " +
                 "'sql-*') or a CIDR range ('10.20.0.0/16'), optionally with a port or range ('10.20.0.0/16:1433-1434', '[fd00::5]:1433').")
+            .Validate(o => string.IsNullOrEmpty(o.SecretsFile) || ReadsSecretsFile(configuration),
+                "Collector:SecretsFile is set but the host's configuration does not read it: call AddIfiSecretsFile on the host builder.")
             .ValidateOnStart();
         services.AddSingleton<IValidateOptions<CollectorOptions>>(new CredentialsValidation(configuration));
         services.TryAddSingleton(TimeProvider.System);
@@ -53,22 +56,25 @@ public static class CollectorServiceCollectionExtensions
 
     /// <summary>
     /// Credentials from the JSON file named by <c>Collector:SecretsFile</c>, for the embedded and the standalone
-    /// collector alike, reloaded when it changes; added once, whichever calls first (the standalone collector does, so
-    /// that its key and name may come from the file). A relative path is relative to the working directory, as every
-    /// path in the settings is (README). A file named but unreadable stops the start: polling without the credentials
-    /// would only fail later, instance by instance.
+    /// collector alike, reloaded when it changes; the host builder adds it before any service registers, so that every
+    /// setting (the standalone collector's key and name too) may come from the file, and no <c>AddIfi*</c> call changes
+    /// the configuration. A relative path is relative to the working directory, as every path in the settings is
+    /// (README). A file named but unreadable stops the start: polling without the credentials would only fail later,
+    /// instance by instance.
     /// </summary>
-    public static void AddIfiSecretsFile(this IConfiguration configuration)
+    public static TBuilder AddIfiSecretsFile<TBuilder>(this TBuilder host) where TBuilder : IHostApplicationBuilder
     {
         const string setting = CollectorOptions.Section + ":" + nameof(CollectorOptions.SecretsFile);
-        if (configuration[setting] is not { Length: > 0 } path || configuration is not IConfigurationBuilder builder
-            || builder.Sources.OfType<SecretsFileSource>().Any()) return;
+        var configuration = host.Configuration;
+        if (configuration[setting] is not { Length: > 0 } path || configuration.Sources.OfType<SecretsFileSource>().Any())
+            return host;
         var file = Path.GetFullPath(path);
         try
         {
             var source = new SecretsFileSource { Path = file, Optional = false, ReloadOnChange = true };
             source.ResolveFileProvider();
-            builder.Add(source);
+            configuration.Add(source);
+            return host;
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or InvalidDataException)
         {
@@ -76,6 +82,9 @@ public static class CollectorServiceCollectionExtensions
                 $"the secrets file {file} cannot be read ({e.Message}); give a readable JSON file of credentials, or remove the setting.", e);
         }
     }
+
+    static bool ReadsSecretsFile(IConfiguration configuration) =>
+        configuration is IConfigurationRoot root && root.Providers.Any(p => p is JsonConfigurationProvider { Source: SecretsFileSource });
 
     sealed class SecretsFileSource : JsonConfigurationSource;
 }

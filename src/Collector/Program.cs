@@ -24,7 +24,8 @@ public static class CollectorProgram
                 Args = args,
                 ContentRootPath = DeployableContentRoot.For(args),
             });
-            builder.ReportStartupFailuresOnce().RefuseInlineComments().AddIfiServiceHosting();
+            // The secrets file first, so that every setting (the key, the name the default outbox is named after) may come from it.
+            builder.ReportStartupFailuresOnce().RefuseInlineComments().AddIfiSecretsFile().AddIfiServiceHosting();
             builder.Services.AddIfiStandaloneCollector(builder.Configuration);
             builder.AddIfiCollectorTelemetry();
             using var host = builder.Build();

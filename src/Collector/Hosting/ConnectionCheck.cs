@@ -28,6 +28,7 @@ public static class ConnectionCheck
         var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { Args = args, ContentRootPath = contentRoot });
         // Refusals and failures are printed below; the log would only say them twice.
         builder.Logging.SetMinimumLevel(LogLevel.Error);
+        builder.AddIfiSecretsFile();
         builder.Services.AddIfiCollector(builder.Configuration, runInBackground: false);
         var registration = Registration(builder.Configuration);
         if (registration is null)

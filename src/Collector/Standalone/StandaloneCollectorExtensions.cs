@@ -11,8 +11,6 @@ public static class StandaloneCollectorExtensions
 {
     public static IServiceCollection AddIfiStandaloneCollector(this IServiceCollection services, IConfiguration configuration)
     {
-        // First, so that every setting below (the key, the name the default outbox is named after) may come from it.
-        configuration.AddIfiSecretsFile();
         services.AddOptions<ServerConnectionOptions>().Bind(configuration.GetSection(Connections.CollectorOptions.Section))
             .Validate(o => o.Servers.Count > 0 && o.Servers.All(url => url.IsAbsoluteUri),
                 "Collector:ServerUrl must be the server's absolute URL (or Collector:ServerUrls:0, :1, ... those of several servers).")

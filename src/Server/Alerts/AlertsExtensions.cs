@@ -2,6 +2,7 @@ using IfiDashboard.Client.Pages;
 using IfiDashboard.Server.Alerts.Delivery;
 using IfiDashboard.Server.Alerts.Smtp;
 using IfiDashboard.Server.Alerts.Webhooks;
+using IfiDashboard.Server.Hosting;
 using IfiDashboard.Server.Store.Alerts;
 using Microsoft.Extensions.Options;
 
@@ -11,11 +12,12 @@ public static class AlertsExtensions
 {
     /// <summary>
     /// E-mail alerts (section <c>Alerts</c>, docs/alerts.md): the rules run over each fleet assessment, messages go
-    /// through the outbox to the SMTP relay. Needs <c>AddIfiCompliance</c>. The pages and the test email work with
+    /// through the outbox to the SMTP relay. Needs <c>AddIfiStore</c> and <c>AddIfiCompliance</c>. The pages and the test email work with
     /// <c>Alerts:Enabled=false</c>, so the relay can be tried before alerts are switched on.
     /// </summary>
     public static IServiceCollection AddIfiAlerts(this IServiceCollection services, IConfiguration configuration)
     {
+        services.AddIfiModule(IfiModuleNames.Alerts, IfiModuleNames.Store, IfiModuleNames.Compliance);
         services.AddOptions<AlertOptions>()
             .Bind(configuration.GetSection(AlertOptions.SectionName))
             .Validate(o => !o.Enabled || !string.IsNullOrWhiteSpace(o.Smtp.Host), "Alerts:Smtp:Host is required when Alerts:Enabled is true.")

@@ -3,6 +3,7 @@ using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Audit;
 using IfiDashboard.Server.Ingestion;
 using IfiDashboard.Server.Collection;
+using IfiDashboard.Server.Hosting;
 using IfiDashboard.Server.Remediation;
 using IfiDashboard.Server.Reports;
 using IfiDashboard.Server.Api.Changes;
@@ -26,6 +27,9 @@ public static class ApiExtensions
 {
     public static IServiceCollection AddIfiApi(this IServiceCollection services, IConfiguration configuration)
     {
+        services.AddIfiModule(IfiModuleNames.Api, IfiModuleNames.Store, IfiModuleNames.Compliance, IfiModuleNames.EmbeddedCollector,
+            IfiModuleNames.Editing, IfiModuleNames.Alerts, IfiModuleNames.Ingestion, IfiModuleNames.CollectorAssignments,
+            IfiModuleNames.SignIn);
         services.AddOptions<ApiOptions>()
             .Bind(configuration.GetSection(ApiOptions.Section))
             .Validate(o => string.IsNullOrEmpty(o.BootstrapAdminKey) || o.BootstrapAdminKey.Length >= ApiOptions.MinBootstrapKeyLength,
@@ -54,8 +58,8 @@ public static class ApiExtensions
 
         services.AddIfiComplianceApi();
         services.AddSingleton<RateLimitCounters>();
-        // The document itself is registered with the collector API (AddOpenApi); this adds the key scheme to it.
-        services.Configure<OpenApiOptions>("v1", options =>
+        // The one OpenAPI document (/openapi/v1.json): this API and the collectors' (AddIfiIngestion), with the key scheme.
+        services.AddOpenApi(options =>
         {
             options.AddDocumentTransformer<ApiKeySecurityTransformer>();
             options.AddOperationTransformer<ApiKeySecurityTransformer>();
@@ -74,6 +78,8 @@ public static class ApiExtensions
         // Responses the framework ends without a body under /api/v1 (415 from content-type matching, 404, 405)
         // become problem documents too, so an API client always sees why.
         app.UseWhen(context => context.Request.Path.StartsWithSegments("/api/v1"), branch => branch.UseStatusCodePages());
+        // With the scope's metadata the API key scheme answers for it, so a key with `read` fetches the contract.
+        app.MapOpenApi().RequireScope(ApiScopes.Read);
         app.UseSwaggerUI(options =>
         {
             options.RoutePrefix = "api";

@@ -1,9 +1,8 @@
 using IfiDashboard.Client.Components;
 using IfiDashboard.Collector;
-using IfiDashboard.Server.Store;
+using IfiDashboard.Server.Hosting;
 using IfiDashboard.Server.Store.Inventory;
 using IfiDashboard.Shared.Snapshots;
-using Microsoft.Extensions.DependencyInjection.Extensions;
 
 namespace IfiDashboard.Server.Collection;
 
@@ -11,16 +10,18 @@ public static class EmbeddedCollectorExtensions
 {
     /// <summary>
     /// The collector inside the server: it leases instances from the store and writes snapshots straight into it.
-    /// A poll the store is too busy to take is stored again (<see cref="RetryingSnapshotSink"/>).
+    /// This is the one owner of the server's <see cref="ISnapshotSink"/>: a poll is stored and open pages told
+    /// (<see cref="NotifyingSnapshotSink"/>, which the collectors' API stores through too), and one the store is too busy
+    /// to take is stored again (<see cref="RetryingSnapshotSink"/>).
     /// <c>Collector:Enabled=false</c> leaves polling to standalone collectors (they post to the ingestion API).
     /// "Verify now" (<see cref="VerifyNow"/>) lives here: it makes instances due and wakes this collector.
     /// </summary>
     public static IServiceCollection AddIfiEmbeddedCollector(this IServiceCollection services, IConfiguration configuration)
     {
-        services.TryAddSingleton<FleetChanges>();
+        services.AddIfiModule(IfiModuleNames.EmbeddedCollector, IfiModuleNames.Store, IfiModuleNames.Compliance);
         services.AddSingleton<NotifyingSnapshotSink>();
         services.AddSingleton<RetryingSnapshotSink>();
-        services.Replace(ServiceDescriptor.Singleton<ISnapshotSink>(sp => sp.GetRequiredService<RetryingSnapshotSink>()));
+        services.AddSingleton<ISnapshotSink>(sp => sp.GetRequiredService<RetryingSnapshotSink>());
         services.AddIfiCollector(configuration, runInBackground: configuration.GetValue("Collector:Enabled", true));
         services.AddOptions<VerifyNowOptions>().BindConfiguration(VerifyNowOptions.Section)
             .Validate(o => o is { MaxInstances: > 0, PermitLimit: > 0, WindowSeconds: > 0 },

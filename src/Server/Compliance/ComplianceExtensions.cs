@@ -1,9 +1,9 @@
 using IfiDashboard.Client.Pages.Changes;
 using IfiDashboard.Client.Pages.Detail;
 using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Server.Hosting;
 using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Policy;
-using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Options;
 
 namespace IfiDashboard.Server.Compliance;
@@ -18,7 +18,7 @@ public static class ComplianceExtensions
     /// </summary>
     public static IServiceCollection AddIfiCompliance(this IServiceCollection services, IConfiguration configuration)
     {
-        services.TryAddSingleton<FleetChanges>();
+        services.AddIfiModule(IfiModuleNames.Compliance, IfiModuleNames.Store);
         services.AddMetrics();
         services.AddOptions<ComplianceOptions>().Bind(configuration.GetSection(ComplianceOptions.Section))
             .Validate(o => o.DefaultZeroingMBps is >= ComplianceOptions.MinZeroingMBps and <= ComplianceOptions.MaxZeroingMBps,

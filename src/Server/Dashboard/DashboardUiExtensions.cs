@@ -3,6 +3,7 @@ using IfiDashboard.Client.Pages.Audit;
 using IfiDashboard.Client.Pages.Collectors;
 using IfiDashboard.Server.Audit;
 using IfiDashboard.Server.Compliance;
+using IfiDashboard.Server.Hosting;
 using IfiDashboard.Server.Ingestion;
 using IfiDashboard.Server.Remediation;
 using IfiDashboard.Server.Security;
@@ -10,7 +11,6 @@ using IfiDashboard.Server.Store;
 using IfiDashboard.Shared.Security;
 using Microsoft.AspNetCore.Authorization;
 using Microsoft.AspNetCore.Components.Endpoints;
-using Microsoft.Extensions.DependencyInjection.Extensions;
 
 namespace IfiDashboard.Server.Dashboard;
 
@@ -23,7 +23,9 @@ public static class DashboardUiExtensions
     /// </summary>
     public static IServiceCollection AddIfiDashboardUi(this IServiceCollection services)
     {
-        services.TryAddSingleton<FleetChanges>();
+        services.AddIfiModule(IfiModuleNames.DashboardUi, IfiModuleNames.Store, IfiModuleNames.Compliance,
+            IfiModuleNames.EmbeddedCollector, IfiModuleNames.Editing, IfiModuleNames.Alerts, IfiModuleNames.Api,
+            IfiModuleNames.Ingestion, IfiModuleNames.SignIn);
         services.AddRazorComponents().AddInteractiveServerComponents();
         services.AddCascadingAuthenticationState();
         services.AddSingleton<IfiDashboard.Client.Components.PageFailures>();

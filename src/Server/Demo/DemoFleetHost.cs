@@ -1,3 +1,4 @@
+using IfiDashboard.Collector.Scheduling;
 using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Inventory;
 using IfiDashboard.Server.Store.Policy;
@@ -9,10 +10,11 @@ namespace IfiDashboard.Server.Demo;
 
 /// <summary>
 /// Runs the demo fleet on loopback inside the server and registers every instance in the store, so the embedded
-/// collector polls it like any other fleet. Registered before the collector, so it starts first.
+/// collector polls it like any other fleet. The collector is woken once the fleet is registered, so whichever of the
+/// two starts first, the demo's first polls come at once.
 /// </summary>
 public sealed class DemoFleetHost(Scenario scenario, InstanceInventory instances, PolicyStore policies, FleetChanges changes,
-    TimeProvider time, ILogger<DemoFleetHost> logger) : IHostedService, IAsyncDisposable
+    CollectorWakeUp collector, TimeProvider time, ILogger<DemoFleetHost> logger) : IHostedService, IAsyncDisposable
 {
     FleetSimulator? _fleet;
 
@@ -21,6 +23,7 @@ public sealed class DemoFleetHost(Scenario scenario, InstanceInventory instances
         _fleet = FleetSimulator.Start(scenario, line => logger.LogWarning("{SimulatorMessage}", line));
         await RegisterAsync(_fleet, instances, policies, time.GetUtcNow(), cancellationToken);
         changes.Publish();
+        collector.Recheck();
         logger.LogInformation("Demo fleet: {Count} simulated instances on 127.0.0.1", _fleet.Instances.Count);
     }
 

@@ -1,3 +1,4 @@
+using IfiDashboard.Server.Hosting;
 using IfiDashboard.Server.Security;
 using IfiDashboard.Simulator.Scenarios;
 
@@ -20,6 +21,7 @@ public static class DemoMode
     /// </summary>
     public static void Configure(WebApplicationBuilder builder)
     {
+        builder.Services.AddIfiModule(IfiModuleNames.Demo, IfiModuleNames.Store, IfiModuleNames.Compliance, IfiModuleNames.EmbeddedCollector);
         var scenario = LoadScenario(DateTimeOffset.UtcNow);
         var login = scenario.DefaultLogins.FirstOrDefault()
                     ?? throw new InvalidOperationException("The demo fleet defines no default login.");

@@ -1,5 +1,6 @@
 using IfiDashboard.Client.Pages.Inventory;
 using IfiDashboard.Client.Pages.Policy;
+using IfiDashboard.Server.Hosting;
 
 namespace IfiDashboard.Server.Editing;
 
@@ -8,6 +9,7 @@ public static class EditingExtensions
     /// <summary>The services behind the dashboard's policy and inventory pages.</summary>
     public static IServiceCollection AddIfiEditing(this IServiceCollection services)
     {
+        services.AddIfiModule(IfiModuleNames.Editing, IfiModuleNames.Store, IfiModuleNames.Compliance, IfiModuleNames.EmbeddedCollector);
         services.AddOptions<ConnectionTestOptions>().BindConfiguration(ConnectionTestOptions.Section)
             .Validate(o => o is { PermitLimit: > 0, WindowSeconds: > 0 },
                 "TestConnection:PermitLimit and TestConnection:WindowSeconds must be positive.")

@@ -1,3 +1,4 @@
+using IfiDashboard.Server.Hosting;
 using IfiDashboard.Server.Store;
 using Microsoft.AspNetCore.Diagnostics.HealthChecks;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
@@ -15,6 +16,7 @@ public static class HealthEndpoints
 
     public static IServiceCollection AddIfiHealth(this IServiceCollection services)
     {
+        services.AddIfiModule(IfiModuleNames.Health, IfiModuleNames.Store);
         services.AddHealthChecks()
             .AddCheck<StoreHealth>("store", tags: [ReadyTag], timeout: TimeSpan.FromSeconds(10));
         // The checks run every 30 s even when nothing probes /readyz, so an outage is logged and shown on the pages.

@@ -1,3 +1,4 @@
+using IfiDashboard.Collector;
 using IfiDashboard.Collector.Hosting;
 
 namespace IfiDashboard.Server.Hosting;
@@ -20,6 +21,6 @@ public static class ServerHost
         // A publish output has them in wwwroot and no manifest, and then this does nothing.
         if (!builder.Environment.IsDevelopment())
             builder.WebHost.UseStaticWebAssets();
-        return builder.ReportStartupFailuresOnce().RefuseInlineComments();
+        return builder.ReportStartupFailuresOnce().RefuseInlineComments().AddIfiSecretsFile();
     }
 }

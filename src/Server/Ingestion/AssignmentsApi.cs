@@ -1,5 +1,6 @@
 using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Api.Http;
+using IfiDashboard.Server.Hosting;
 using IfiDashboard.Server.Store.Collectors;
 using IfiDashboard.Shared.Inventory;
 using Microsoft.Extensions.Options;
@@ -23,6 +24,7 @@ public static class AssignmentsApi
 
     public static IServiceCollection AddIfiCollectorAssignments(this IServiceCollection services, IConfiguration configuration)
     {
+        services.AddIfiModule(IfiModuleNames.CollectorAssignments);
         services.AddOptions<AssignmentOptions>().Bind(configuration.GetSection(AssignmentOptions.Section)).ValidateOnStart();
         services.AddSingleton<IValidateOptions<AssignmentOptions>, AssignmentOptionsValidation>();
         return services;

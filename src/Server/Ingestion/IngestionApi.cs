@@ -1,6 +1,7 @@
 using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Api.Http;
 using IfiDashboard.Server.Collection;
+using IfiDashboard.Server.Hosting;
 using IfiDashboard.Server.Store.Audit;
 using IfiDashboard.Server.Store.Collectors;
 using IfiDashboard.Server.Store.Inventory;
@@ -25,6 +26,8 @@ public static class IngestionApi
 
     public static IServiceCollection AddIfiIngestion(this IServiceCollection services, IConfiguration configuration)
     {
+        // A delivered poll is stored as the embedded collector's are (NotifyingSnapshotSink).
+        services.AddIfiModule(IfiModuleNames.Ingestion, IfiModuleNames.Store, IfiModuleNames.EmbeddedCollector);
         services.AddOptions<IngestionOptions>().Bind(configuration.GetSection(IngestionOptions.Section))
             .Validate(o => o.ApiKeys.Keys.All(name => !name.All(char.IsAsciiDigit)),
                 "Ingestion:ApiKeys is keyed by collector name since keys are bound to collectors: write Ingestion:ApiKeys:<Collector:Name>=<key> instead of Ingestion:ApiKeys:0.")
@@ -41,15 +44,12 @@ public static class IngestionApi
                 "Ingestion:TakeoverDelay must be between 00:00:10 and 1.00:00:00.")
             .ValidateOnStart();
         services.AddSingleton<CollectorKeyFilter>();
-        services.AddOpenApi();
         services.AddProblemDetails();
         return services;
     }
 
     public static IEndpointRouteBuilder MapIfiIngestionApi(this IEndpointRouteBuilder app)
     {
-        // With the scope's metadata the API key scheme answers for it, so a key with `read` fetches the contract.
-        app.MapOpenApi().RequireScope(ApiScopes.Read);
         // Collectors present their key to ApiKeyFilter, not to the dashboard's sign-in (docs/security.md).
         var group = app.MapGroup("/api/v1/collector")
             .WithTags("Collector")

@@ -8,6 +8,7 @@ using IfiDashboard.Server.Alerts.Delivery;
 using IfiDashboard.Server.Alerts.Mail;
 using IfiDashboard.Server.Alerts.Rules;
 using IfiDashboard.Server.Alerts.Webhooks;
+using IfiDashboard.Server.Hosting;
 using IfiDashboard.Server.Store.Alerts;
 using Microsoft.Extensions.Options;
 
@@ -178,9 +179,10 @@ public sealed class MonthlyEvidenceMail(
 
 public static class MonthlyEvidenceMailExtensions
 {
-    /// <summary>The monthly evidence mail (docs/reports.md); needs <c>AddIfiAlerts</c> for the outbox and its delivery.</summary>
+    /// <summary>The monthly evidence mail (docs/reports.md); needs <c>AddIfiAlerts</c> for the outbox and its delivery, <c>AddIfiApi</c> for the report.</summary>
     public static IServiceCollection AddIfiMonthlyEvidenceMail(this IServiceCollection services, IConfiguration configuration)
     {
+        services.AddIfiModule(IfiModuleNames.MonthlyEvidenceMail, IfiModuleNames.Alerts, IfiModuleNames.Api);
         services.AddOptions<MonthlyEvidenceOptions>()
             .Bind(configuration.GetSection(MonthlyEvidenceOptions.SectionName))
             .ValidateOnStart();

@@ -1,5 +1,6 @@
 using System.Security.Cryptography;
 using System.Security.Cryptography.X509Certificates;
+using IfiDashboard.Server.Hosting;
 using IfiDashboard.Server.Store;
 using IfiDashboard.Shared.Hosting;
 using Microsoft.AspNetCore.DataProtection;
@@ -25,6 +26,7 @@ public static class DataProtectionKeys
 
     public static IServiceCollection AddIfiDataProtection(this IServiceCollection services, IConfiguration configuration)
     {
+        services.AddIfiModule(IfiModuleNames.DataProtection, IfiModuleNames.Store);
         var dataProtection = services.AddDataProtection().SetApplicationName("IfiDashboard");
         // Keys at rest: encrypted to a certificate every server holds (a shared key ring is then useless to whoever
         // reads only the folder), or on Windows without one, to the service account by DPAPI.

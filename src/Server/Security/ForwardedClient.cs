@@ -1,4 +1,5 @@
 using System.Net;
+using IfiDashboard.Server.Hosting;
 using Microsoft.Extensions.Options;
 using Microsoft.Extensions.Primitives;
 
@@ -29,7 +30,7 @@ public static class ForwardedClient
         context.Features.Get<Forwarded>()?.Address.ToString() ?? context.Connection.RemoteIpAddress?.ToString();
 
     public static IServiceCollection AddIfiForwardedClient(this IServiceCollection services) =>
-        services.AddTransient<IStartupFilter, FromKnownProxies>();
+        services.AddPipelineStage(PipelineStage.ForwardedClient, _ => new FromKnownProxies());
 
     sealed record Forwarded(IPAddress Address);
 

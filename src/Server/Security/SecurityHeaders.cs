@@ -1,3 +1,4 @@
+using IfiDashboard.Server.Hosting;
 using Microsoft.AspNetCore.Antiforgery;
 
 namespace IfiDashboard.Server.Security;
@@ -35,9 +36,9 @@ public static class SecurityHeaders
             options.Cookie.SecurePolicy = CookieSecurePolicy.SameAsRequest;
             options.Cookie.SameSite = SameSiteMode.Strict;
         });
-        services.AddTransient<IStartupFilter>(_ => new HeadersFirst(warnWhenAnyHostIsAllowed));
-        // Registered after the headers' filter, so it runs inside it: its answers carry them.
-        services.AddTransient<IStartupFilter, OversizedRequests>();
+        services.AddPipelineStage(PipelineStage.SecurityHeaders, _ => new HeadersFirst(warnWhenAnyHostIsAllowed));
+        // Inside the headers' stage, so its answers carry them.
+        services.AddPipelineStage(PipelineStage.OversizedRequests, sp => ActivatorUtilities.CreateInstance<OversizedRequests>(sp));
         return services;
     }
 

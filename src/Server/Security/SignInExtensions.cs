@@ -1,5 +1,6 @@
 using System.Security.Claims;
 using IfiDashboard.Server.Demo;
+using IfiDashboard.Server.Hosting;
 using IfiDashboard.Server.Store.Audit;
 using IfiDashboard.Shared.Hosting;
 using IfiDashboard.Shared.Security;
@@ -31,6 +32,7 @@ public static class SignInExtensions
     public static WebApplicationBuilder AddIfiSignIn(this WebApplicationBuilder builder, bool demo)
     {
         var services = builder.Services;
+        services.AddIfiModule(IfiModuleNames.SignIn, IfiModuleNames.Store);
         var settings = builder.Configuration.GetSection(SignInOptions.Section).Get<SignInOptions>() ?? new SignInOptions();
         if (settings.Problems().FirstOrDefault() is { } problem)
             throw new InvalidSettingException(SignInOptions.Section, problem + " See docs/security.md.");

@@ -1,3 +1,4 @@
+using IfiDashboard.Server.Hosting;
 using IfiDashboard.Server.Store.Audit;
 using IfiDashboard.Server.Store.Collectors;
 using IfiDashboard.Server.Store.Dashboard;
@@ -5,7 +6,6 @@ using IfiDashboard.Server.Store.Ingestion;
 using IfiDashboard.Server.Store.Inventory;
 using IfiDashboard.Server.Store.Migrations;
 using IfiDashboard.Shared.Inventory;
-using IfiDashboard.Shared.Snapshots;
 using Microsoft.AspNetCore.Diagnostics;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Options;
@@ -14,9 +14,14 @@ namespace IfiDashboard.Server.Store;
 
 public static class StoreServiceCollectionExtensions
 {
-    /// <summary>Registers the store (section <c>Store</c>): connections, inventory, leases, ingestion, queries.</summary>
+    /// <summary>
+    /// Registers the store (section <c>Store</c>): connections, inventory, leases, ingestion, queries, and
+    /// <see cref="FleetChanges"/>, which every module that follows the fleet takes from here. Polls are written through
+    /// <see cref="SnapshotStore"/>; <c>ISnapshotSink</c> is the embedded collector's (<c>AddIfiEmbeddedCollector</c>).
+    /// </summary>
     public static IServiceCollection AddIfiStore(this IServiceCollection services, IConfiguration config)
     {
+        services.AddIfiModule(IfiModuleNames.Store);
         services.AddOptions<StoreOptions>()
             .Bind(config.GetSection(StoreOptions.SectionName))
             .Validate(o => o.IsSqlite || o.IsPostgres, "Store:Provider must be \"Sqlite\" or \"Postgres\".")
@@ -34,14 +39,13 @@ public static class StoreServiceCollectionExtensions
         services.AddHttpContextAccessor();
         services.AddSingleton<AuditActors>();
         services.AddSingleton<AuditLog>();
-        services.TryAddSingleton<FleetChanges>();
+        services.AddSingleton<FleetChanges>();
         services.AddSingleton<InstanceInventory>();
         services.AddSingleton<CollectorStore>();
         services.AddSingleton<AssignmentStore>();
         services.AddSingleton<StoreInstanceSource>();
         services.AddSingleton<IInstanceSource>(sp => sp.GetRequiredService<StoreInstanceSource>());
         services.AddSingleton<SnapshotStore>();
-        services.AddSingleton<ISnapshotSink>(sp => sp.GetRequiredService<SnapshotStore>());
         services.AddSingleton<FleetReader>();
         services.AddSingleton<Remediation.RemediationPacks>();
         services.AddSingleton<IFleetReader>(sp => sp.GetRequiredService<FleetReader>());
@@ -51,7 +55,7 @@ public static class StoreServiceCollectionExtensions
         services.AddSingleton<StoreAvailability>();
         services.AddSingleton<Client.Layout.IStoreStatus>(sp => sp.GetRequiredService<StoreAvailability>());
         services.AddSingleton<StoreBusyResponses>();
-        services.AddSingleton<IStartupFilter>(sp => sp.GetRequiredService<StoreBusyResponses>());
+        services.AddPipelineStage(PipelineStage.StoreFaults, sp => sp.GetRequiredService<StoreBusyResponses>());
         services.AddSingleton<IDeveloperPageExceptionFilter>(sp => sp.GetRequiredService<StoreBusyResponses>());
         return services;
     }

@@ -46,7 +46,7 @@ public sealed class StoreRegistrationTests : IDisposable
         Assert.Equal(HealthStatus.Healthy, afterMigration.Status);
         if (!TestDatabase.IsPostgres)
             Assert.True(File.Exists(Path.Combine(_directory, "data", "ifi.db"))); // the file and its folders are created
-        Assert.NotNull(provider.GetRequiredService<ISnapshotSink>());
+        Assert.NotNull(provider.GetRequiredService<IfiDashboard.Server.Store.Ingestion.SnapshotStore>());
         Assert.NotNull(provider.GetRequiredService<IInstanceSource>());
         Assert.Equal(0, (await provider.GetRequiredService<FleetReader>().CountsAsync(CancellationToken.None)).Total);
     }

@@ -1,3 +1,5 @@
+using IfiDashboard.Server.Hosting;
+
 namespace IfiDashboard.Server.Store.Retention;
 
 public static class RetentionServiceCollectionExtensions
@@ -9,6 +11,7 @@ public static class RetentionServiceCollectionExtensions
     /// </summary>
     public static IServiceCollection AddIfiRetention(this IServiceCollection services, IConfiguration configuration)
     {
+        services.AddIfiModule(IfiModuleNames.Retention, IfiModuleNames.Store);
         var days = $"must be a whole number of days from 1 to {RetentionOptions.MaxDays}";
         services.AddOptions<RetentionOptions>()
             .Bind(configuration.GetSection(RetentionOptions.SectionName))

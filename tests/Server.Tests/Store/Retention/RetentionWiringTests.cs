@@ -4,6 +4,7 @@ using IfiDashboard.Client.Pages.Detail;
 using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Server.Compliance;
 using IfiDashboard.Server.Store;
+using IfiDashboard.Server.Store.Ingestion;
 using IfiDashboard.Server.Store.Inventory;
 using IfiDashboard.Server.Store.Retention;
 using IfiDashboard.Shared.Snapshots;
@@ -25,7 +26,7 @@ public sealed class RetentionWiringTests
         var id = await host.Get<InstanceInventory>().AddAsync(TestData.Registration("SQL01"), None);
         host.Clock.SetUtcNow(Day(500));
 
-        await host.Get<ISnapshotSink>().WriteAsync(
+        await host.Get<SnapshotStore>().WriteAsync(
             TestData.Good(id, Day(500)).WithGrowth(Growth(Day(99)), Growth(Day(100)), Growth(Day(499))), None);
 
         Assert.Contains(host.Services.GetServices<IHostedService>(), s => s is RetentionService);
@@ -40,7 +41,7 @@ public sealed class RetentionWiringTests
     {
         await using var host = await RetentionHost.StartAsync();
         var id = await host.Get<InstanceInventory>().AddAsync(TestData.Registration("SQL01"), None);
-        var sink = host.Get<ISnapshotSink>();
+        var sink = host.Get<SnapshotStore>();
         var restarted = Day(5).AddHours(-1);
         await sink.WriteAsync(TestData.Good(id, Day(0), ifi: "Y").WithFiles(), None);
         for (var day = 1; day < 200; day++)
