@@ -41,13 +41,17 @@ public sealed class DemoFleetHost(Scenario scenario, InstanceInventory instances
     /// <summary>
     /// Seeds the demo's registrations by name. A restarted demo listens on new ports, and one instance's new port can be
     /// another's old one, still registered until that one is seeded: the inventory refuses a second registration of
-    /// one address, so a refused registration is tried again once the others have moved. A refusal that another pass
-    /// does not clear (a registration of the user's own on that address) is a bug in the demo, not a user's mistake.
+    /// one address, so a refused registration is tried again once the others have moved. When instances swapped ports
+    /// among themselves, none can move first: one of them is parked on an address nobody can hold (the reserved
+    /// <c>.invalid</c> name, RFC 6761), which frees its old port, and is seeded again with the rest. A refusal that
+    /// parking does not clear (a registration of the user's own on that address) is a bug in the demo, not a user's
+    /// mistake.
     /// </summary>
     internal static async Task<IReadOnlyDictionary<string, long>> SeedAsync(InstanceInventory instances,
         IReadOnlyList<InstanceRegistration> registrations, CancellationToken cancellationToken)
     {
         var ids = new Dictionary<string, long>(StringComparer.OrdinalIgnoreCase);
+        var parked = new HashSet<string>(StringComparer.OrdinalIgnoreCase);
         var pending = registrations;
         while (pending.Count > 0)
         {
@@ -60,13 +64,21 @@ public sealed class DemoFleetHost(Scenario scenario, InstanceInventory instances
             }
             if (refused.Count == pending.Count && refused is [var (stuck, write), ..])
             {
-                var first = write.Refusal!.Errors[0];
-                throw new InvalidOperationException($"The demo instance {stuck.Name} was refused: {first.Path}: {first.Message}");
+                if (refused.FirstOrDefault(r => !parked.Contains(r.Registration.Name)).Registration is not { } toPark
+                    || (await instances.SeedAsync(toPark with { Host = ParkingHost }, cancellationToken)).Refusal is not null)
+                {
+                    var first = write.Refusal!.Errors[0];
+                    throw new InvalidOperationException($"The demo instance {stuck.Name} was refused: {first.Path}: {first.Message}");
+                }
+                parked.Add(toPark.Name);
             }
             pending = refused.Select(r => r.Registration).ToList();
         }
         return ids;
     }
+
+    /// <summary>A host name that resolves nowhere (RFC 6761): a demo registration waits there for its port to free.</summary>
+    const string ParkingHost = "demo-reseeding.invalid";
 
     static InstanceRegistration Registration(SimulatedInstance instance)
     {

@@ -31,6 +31,25 @@ public sealed class DemoSeedingTests
     }
 
     [Fact]
+    public async Task A_restarted_demo_whose_instances_swapped_ports_starts_with_every_instance_on_its_new_port()
+    {
+        await using var store = await TestStore.CreateMigratedAsync();
+        var first = await DemoFleetHost.SeedAsync(store.Instances,
+            [OnLoopback("DEMO-A", 41001), OnLoopback("DEMO-B", 41002), OnLoopback("DEMO-C", 41003)], None);
+
+        // Each new port is another's old one, in a cycle: no instance can move first.
+        var again = await DemoFleetHost.SeedAsync(store.Instances,
+            [OnLoopback("DEMO-A", 41002), OnLoopback("DEMO-B", 41003), OnLoopback("DEMO-C", 41001)], None);
+
+        var active = (await store.Instances.ListActiveAsync(None)).ToDictionary(r => r.Name, r => (r.Host, r.Port));
+        Assert.Equal(first, again);
+        Assert.Equal(new Dictionary<string, (string, int?)>
+        {
+            ["DEMO-A"] = ("127.0.0.1", 41002), ["DEMO-B"] = ("127.0.0.1", 41003), ["DEMO-C"] = ("127.0.0.1", 41001),
+        }, active);
+    }
+
+    [Fact]
     public async Task A_demo_instance_on_an_address_registered_outside_the_demo_stops_the_start_naming_it()
     {
         await using var store = await TestStore.CreateMigratedAsync();
