@@ -70,9 +70,11 @@ internal static class CollectedFactsStore
         const string delete = "DELETE FROM database_files WHERE instance_id = @instanceId;";
         const string insert = """
             INSERT INTO database_files (instance_id, database_id, database_name, file_id, logical_name, physical_name,
-                type, state_desc, size_pages, max_size_pages, growth, is_percent_growth, seen_poll_id)
+                type, state_desc, size_pages, max_size_pages, growth, is_percent_growth, seen_poll_id,
+                volume_mount_point, volume_id, volume_name, volume_total_bytes, volume_available_bytes)
             VALUES (@instanceId, @databaseId, @databaseName, @fileId, @logicalName, @physicalName,
-                @type, @stateDesc, @sizePages, @maxSizePages, @growth, @isPercentGrowth, @pollId);
+                @type, @stateDesc, @sizePages, @maxSizePages, @growth, @isPercentGrowth, @pollId,
+                @volumeMountPoint, @volumeId, @volumeName, @volumeTotalBytes, @volumeAvailableBytes);
             """;
         var instanceId = poll.Snapshot.InstanceId;
         await connection.ExecuteAsync(new CommandDefinition(delete, new { instanceId }, tx, cancellationToken: ct));
@@ -91,6 +93,11 @@ internal static class CollectedFactsStore
             growth = f.Growth,
             isPercentGrowth = f.IsPercentGrowth ? 1L : 0L,
             pollId = poll.PollId,
+            volumeMountPoint = f.Volume?.MountPoint,
+            volumeId = f.Volume?.VolumeId,
+            volumeName = f.Volume?.LogicalVolumeName,
+            volumeTotalBytes = f.Volume?.TotalBytes,
+            volumeAvailableBytes = f.Volume?.AvailableBytes,
         });
         await connection.ExecuteAsync(new CommandDefinition(insert, rows, tx, cancellationToken: ct));
     }
