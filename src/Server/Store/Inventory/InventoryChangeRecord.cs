@@ -23,4 +23,13 @@ internal static class InventoryChangeRecord
             _ => throw new ArgumentOutOfRangeException(nameof(action), action, "Not an inventory change."),
         }, at, ct);
     }
+
+    /// <summary>What <see cref="AppendAsync"/> leaves for each of many instances registered at once (an import), a few
+    /// statements for all of them.</summary>
+    public static async Task AppendCreatedAsync(DbConnection connection, DbTransaction tx, AuditLog audit,
+        IReadOnlyList<(long InstanceId, string Target, object? After)> created, DateTimeOffset at, CancellationToken ct)
+    {
+        await audit.AppendManyAsync(connection, tx, AuditActions.InstanceRegistered, created.Select(c => ((string?)c.Target, (object?)null, c.After)).ToList(), ct);
+        await ChangeJournal.AppendInventoryManyAsync(connection, tx, created.Select(c => c.InstanceId).ToList(), InventoryChanges.Created, at, ct);
+    }
 }
