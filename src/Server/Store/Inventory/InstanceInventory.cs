@@ -316,12 +316,16 @@ public sealed class InstanceInventory(IDbConnectionFactory connections, TimeProv
                 $"INSERT INTO instances ({InstanceRow.InsertColumns})\nVALUES {values}\nRETURNING id;", parameters, tx, cancellationToken: ct))).ToList();
             // Read back as a single insert reads its row; matched by name (unique among active instances ignoring
             // case), since neither store promises RETURNING's order.
+            // The batch's ids as a range (no list parameter: Dapper sends one to Npgsql as an array, which IN does not
+            // take); under the write lock no other insert draws an id between them.
+            var (first, last) = (ids.Min(), ids.Max());
             var rows = await connection.QueryAsync<InstanceRow>(new CommandDefinition(
-                $"SELECT {InstanceRow.InventoryColumns} FROM instances WHERE id IN @ids;", new { ids }, tx, cancellationToken: ct));
-            var byName = rows.Select(r => r.ToInventoryRecord()).ToDictionary(r => r.Registration.Name, StringComparer.OrdinalIgnoreCase);
+                $"SELECT {InstanceRow.InventoryColumns} FROM instances WHERE id BETWEEN @first AND @last;", new { first, last }, tx, cancellationToken: ct));
+            var byName = rows.Select(r => r.ToInventoryRecord()).Where(r => ids.Contains(r.Registration.Id))
+                .ToDictionary(r => r.Registration.Name, StringComparer.OrdinalIgnoreCase);
             var records = batch.Select(r => byName[r.Name]).ToList();
             await InventoryChangeRecord.AppendCreatedAsync(connection, tx, audit, records.Select(r =>
-                (r.Registration.Id, Target(r.Registration.Id, r.Registration.Name), (object?)Audited(r))).ToList(), now, ct);
+                (Target(r.Registration.Id, r.Registration.Name), (object?)Audited(r))).ToList(), first, last, now, ct);
             created.AddRange(records);
         }
         return created;
