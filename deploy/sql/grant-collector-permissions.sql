@@ -18,14 +18,14 @@
 --   ALTER TRACE           sys.traces and sys.fn_trace_gettable: the default trace's autogrowth events. ALTER TRACE also
 --                         allows starting traces; the collector only reads the default trace.
 --   SELECT on msdb.dbo.backupset   the latest full backups (the size a restore would have to zero); no other msdb table.
---   VIEW SERVER PERFORMANCE STATE (2022 and later, failover cluster instances and Always On replicas only)
---       sys.dm_os_cluster_nodes: the nodes the "Perform volume maintenance tasks" right must be granted on; and
+--   VIEW SERVER PERFORMANCE STATE (2022 and later)
+--       sys.dm_os_volume_stats: the volume each database file lives on (a volume mounted in a folder is one of its
+--       own); sys.dm_os_cluster_nodes: the nodes the "Perform volume maintenance tasks" right must be granted on; and
 --       sys.dm_hadr_availability_replica_states / _group_states: the replica's role in each availability group (with
---       VIEW ANY DEFINITION for sys.availability_groups and _replicas). Before 2022 VIEW SERVER STATE covers both.
+--       VIEW ANY DEFINITION for sys.availability_groups and _replicas). Before 2022 VIEW SERVER STATE covers them all.
 -- Needs nothing: SERVERPROPERTY, SYSDATETIMEOFFSET, sys.dm_os_host_info, sys.all_columns (public).
--- Not granted: sysadmin, securityadmin (it can grant itself any server permission), VIEW SERVER PERFORMANCE STATE on a
--- standalone instance, VIEW ANY ERROR LOG (only builds without the IFI column read the error log, and every such build
--- is older than 2022), db_datareader.
+-- Not granted: sysadmin, securityadmin (it can grant itself any server permission), VIEW ANY ERROR LOG (only builds
+-- without the IFI column read the error log, and every such build is older than 2022), db_datareader.
 
 USE master;  -- server permissions can be granted only from master
 SET NOCOUNT ON;
@@ -80,7 +80,7 @@ SET @statement = N'GRANT VIEW ANY DEFINITION TO ' + QUOTENAME(@login) + N';';
 EXEC sys.sp_executesql @statement;
 SET @statement = N'GRANT ALTER TRACE TO ' + QUOTENAME(@login) + N';';
 EXEC sys.sp_executesql @statement;
-IF @major >= 16 AND (CONVERT(int, SERVERPROPERTY('IsClustered')) = 1 OR CONVERT(int, SERVERPROPERTY('IsHadrEnabled')) = 1)
+IF @major >= 16
 BEGIN
     SET @statement = N'GRANT VIEW SERVER PERFORMANCE STATE TO ' + QUOTENAME(@login) + N';';
     EXEC sys.sp_executesql @statement;

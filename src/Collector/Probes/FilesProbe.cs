@@ -38,6 +38,42 @@ internal static class FilesProbe
         });
     }
 
+    /// <summary>
+    /// The files with the volume each lives on (sys.dm_os_volume_stats), or as they were when it cannot be read: the
+    /// engine then names volumes from the paths. The function takes one file a call (no CROSS APPLY on every build the
+    /// collector reads), and every file of a folder is on that folder's volume, so one call per folder.
+    /// </summary>
+    public static async Task<IReadOnlyList<DatabaseFileInfo>> ReadVolumesAsync(ProbeContext context, IReadOnlyList<DatabaseFileInfo> files)
+    {
+        if (files.Count == 0 || context.SkipOnAzure(ProbeNames.Volumes)) return files;
+        return await context.RunAsync<IReadOnlyList<DatabaseFileInfo>>(ProbeNames.Volumes, files, async () =>
+        {
+            var volumeOfFolder = new Dictionary<string, FileVolumeInfo?>(StringComparer.Ordinal);
+            foreach (var file in files)
+            {
+                var folder = FolderOf(file.PhysicalName);
+                if (volumeOfFolder.ContainsKey(folder)) continue;
+                var row = await context.Connection.QuerySingleOrDefaultAsync<VolumeRow>(context.Command(SqlScripts.Volumes,
+                    ProbeContext.Parameters(("database_id", file.DatabaseId), ("file_id", file.FileId))));
+                volumeOfFolder[folder] = row is { volume_mount_point.Length: > 0 } ? new FileVolumeInfo
+                {
+                    MountPoint = row.volume_mount_point,
+                    VolumeId = row.volume_id,
+                    LogicalVolumeName = row.logical_volume_name is { Length: > 0 } name ? name : null,
+                    TotalBytes = row.total_bytes,
+                    AvailableBytes = row.available_bytes,
+                } : null;
+            }
+            var located = files.Select(f => f with { Volume = volumeOfFolder[FolderOf(f.PhysicalName)] }).ToList();
+            var mountPoints = located.Where(f => f.Volume is not null).Select(f => f.Volume!.MountPoint).Distinct(StringComparer.Ordinal).Order(StringComparer.Ordinal).ToList();
+            context.Ok(ProbeNames.Volumes, $"{mountPoints.Count} volume(s) hold the database files: {string.Join(", ", mountPoints)}.");
+            return located;
+        });
+    }
+
+    /// <summary>The folder a file is in, with its separator ("D:\Data\", "/var/opt/mssql/data/").</summary>
+    static string FolderOf(string physicalName) => physicalName[..(physicalName.LastIndexOfAny(['\\', '/']) + 1)];
+
     public static async Task<IReadOnlyList<DatabaseEncryptionInfo>> ReadEncryptionAsync(ProbeContext context)
     {
         if (context.SkipOnAzure(ProbeNames.Encryption)) return [];

@@ -80,6 +80,7 @@ public sealed class InstanceProber(
         var traceFlags = await CollectorTelemetry.TraceProbeAsync(context, ProbeNames.TraceFlags, () => IdentityProbe.ReadGlobalTraceFlagsAsync(context));
         var offset = await CollectorTelemetry.TraceProbeAsync(context, ProbeNames.Clock, () => IdentityProbe.ReadUtcOffsetAsync(context));
         var files = await CollectorTelemetry.TraceProbeAsync(context, ProbeNames.Files, () => FilesProbe.ReadFilesAsync(context));
+        files = await CollectorTelemetry.TraceProbeAsync(context, ProbeNames.Volumes, () => FilesProbe.ReadVolumesAsync(context, files));
         var encryption = await CollectorTelemetry.TraceProbeAsync(context, ProbeNames.Encryption, () => FilesProbe.ReadEncryptionAsync(context));
         var (trace, events) = await CollectorTelemetry.TraceProbeAsync(context, ProbeNames.DefaultTrace, () => TraceProbe.RunAsync(context, watermarks, offset));
         var backups = await CollectorTelemetry.TraceProbeAsync(context, ProbeNames.Backups, () => BackupsProbe.RunAsync(context, time.GetUtcNow().UtcDateTime));

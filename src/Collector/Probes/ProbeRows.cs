@@ -51,6 +51,15 @@ internal sealed class FileRow
     public bool is_percent_growth { get; set; }
 }
 
+internal sealed class VolumeRow
+{
+    public string? volume_mount_point { get; set; }
+    public string? volume_id { get; set; }
+    public string? logical_volume_name { get; set; }
+    public long total_bytes { get; set; }
+    public long available_bytes { get; set; }
+}
+
 internal sealed class EncryptionRow
 {
     public int database_id { get; set; }

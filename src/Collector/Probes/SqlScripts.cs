@@ -21,6 +21,7 @@ public static class SqlScripts
     public const string AvailabilityGroupsContained = "availability-groups-contained";
     public const string Files = "files";
     public const string DatabaseIds = "database-ids";
+    public const string Volumes = "volumes";
     public const string Encryption = "encryption";
     public const string DefaultTrace = "default-trace";
     public const string GrowthEvents = "growth-events";

@@ -15,6 +15,9 @@ public sealed record DatabaseFileFacts
 
     public bool IsPercentGrowth { get; init; }
 
+    /// <summary>The volume the collector read the file to be on (sys.dm_os_volume_stats); null when not read.</summary>
+    public FileVolumeFacts? Volume { get; init; }
+
     public long SizeBytes => Pages.ToBytes(SizePages);
 
     /// <summary>
@@ -25,3 +28,6 @@ public sealed record DatabaseFileFacts
         ? null
         : IsPercentGrowth ? SizePages * Growth / 100 : Growth;
 }
+
+/// <summary>A volume as sys.dm_os_volume_stats reported it when polled: where it is mounted, its size and free bytes.</summary>
+public sealed record FileVolumeFacts(string MountPoint, long TotalBytes, long AvailableBytes);

@@ -19,4 +19,10 @@ public sealed record FileGrowthStall
     public required double? StallSeconds { get; init; }
 
     public required bool RateAssumed { get; init; }
+
+    /// <summary>Free bytes on the file's volume when polled (sys.dm_os_volume_stats); null when not read.</summary>
+    public long? VolumeAvailableBytes { get; init; }
+
+    /// <summary>The next growth needs more than its volume had free when polled: it will fail, not stall.</summary>
+    public bool OutgrowsVolume => IncrementBytes > VolumeAvailableBytes;
 }

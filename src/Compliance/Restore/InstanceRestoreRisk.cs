@@ -1,3 +1,5 @@
+using IfiDashboard.Compliance.Files;
+
 namespace IfiDashboard.Compliance.Restore;
 
 public sealed record InstanceRestoreRisk(
@@ -5,6 +7,9 @@ public sealed record InstanceRestoreRisk(
     IReadOnlyList<DatabaseRestoreRisk> Databases,
     IReadOnlyList<FileGrowthStall> GrowthStalls)
 {
+    /// <summary>The volumes the files sit on, and which rule named them: the restore figures zero them side by side.</summary>
+    public IReadOnlyList<InstanceVolume> Volumes { get; init; } = [];
+
     /// <summary>
     /// The instance's restore wait: the database whose restore would wait longest on data-file zeroing that IFI would
     /// save; null when none would. A TDE database's zeroing is left out: IFI cannot shorten it, so fixing the instance

@@ -16,7 +16,7 @@ public static class RestoreRiskCalculator
     {
         var tde = facts.TdeDatabaseIds();
         var files = facts.Files
-            .Select(f => (File: f, Volume: volumes.VolumeOf(f.PhysicalPath)))
+            .Select(f => (File: f, Volume: volumes.Of(f).Name))
             .Select(f => new RatedFile(f.File, EffectiveIfi.ForFile(facts.Instance, f.File, tde), f.Volume,
                 rates.ForVolume(f.Volume)))
             .ToList();
@@ -31,7 +31,7 @@ public static class RestoreRiskCalculator
             .Where(f => f.File.Type == FileType.Rows)
             .Select(f => Stall(facts.Instance, f))
             .ToList();
-        return new InstanceRestoreRisk(facts.Instance.InstanceId, databases, stalls);
+        return new InstanceRestoreRisk(facts.Instance.InstanceId, databases, stalls) { Volumes = volumes.Of(facts.Files) };
     }
 
     static DatabaseRestoreRisk ForDatabase(InstanceFacts instance, IReadOnlyList<RatedFile> files, bool tde)
@@ -89,6 +89,7 @@ public static class RestoreRiskCalculator
             IncrementBytes = incrementBytes,
             StallSeconds = stall,
             RateAssumed = stall > 0 && file.Rate.IsAssumed,
+            VolumeAvailableBytes = file.File.Volume?.AvailableBytes,
         };
     }
 

@@ -24,7 +24,7 @@ public static class ZeroingRateEstimator
         var volumes = new Volumes(options.MountRoots);
         var fileVolumes = facts.Files
             .GroupBy(f => (f.DatabaseId, Name: f.LogicalName.ToUpperInvariant()))
-            .ToDictionary(g => g.Key, g => volumes.VolumeOf(g.First().PhysicalPath));
+            .ToDictionary(g => g.Key, g => volumes.Of(g.First()).Name);
 
         var samples = assessments
             .Where(a => a.IsDataZeroingSample)

@@ -55,7 +55,8 @@ public sealed class FactsReader(IDbConnectionFactory connections)
         const string sql = """
             SELECT instance_id AS InstanceId, database_id AS DatabaseId, database_name AS DatabaseName,
                 logical_name AS LogicalName, physical_name AS PhysicalName, type AS Type, size_pages AS SizePages,
-                growth AS Growth, is_percent_growth AS IsPercentGrowth
+                growth AS Growth, is_percent_growth AS IsPercentGrowth,
+                volume_mount_point AS VolumeMountPoint, volume_total_bytes AS VolumeTotalBytes, volume_available_bytes AS VolumeAvailableBytes
             FROM database_files
             """;
         await using var connection = await connections.OpenAsync(ct);
@@ -79,6 +80,8 @@ public sealed class FactsReader(IDbConnectionFactory connections)
                     SizePages = reader.GetInt64(6),
                     Growth = reader.GetInt64(7),
                     IsPercentGrowth = reader.GetInt64(8) != 0,
+                    Volume = reader.IsDBNull(9) ? null
+                        : new FileVolumeFacts(names.Share(reader.GetString(9)), reader.GetInt64(10), reader.GetInt64(11)),
                 }));
             }
         }

@@ -19,4 +19,5 @@ public static class ProbeNames
     public const string TraceFlags = "trace-flags";
     public const string ClusterNodes = "cluster-nodes";
     public const string AvailabilityGroups = "availability-groups";
+    public const string Volumes = "volumes";
 }

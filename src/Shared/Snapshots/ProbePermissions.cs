@@ -21,7 +21,7 @@ public static class ProbePermissions
             > 0 => "VIEW SERVER STATE",
             _ => "VIEW SERVER STATE (2019 and earlier) or VIEW SERVER SECURITY STATE (2022 and later)",
         },
-        ProbeNames.ClusterNodes => major switch
+        ProbeNames.ClusterNodes or ProbeNames.Volumes => major switch
         {
             >= 16 => "VIEW SERVER PERFORMANCE STATE",
             > 0 => "VIEW SERVER STATE",
@@ -50,13 +50,13 @@ public static class ProbePermissions
     public static IReadOnlyList<string> GrantStatements(string probe, int major, string login)
     {
         if (major == 0 && probe is ProbeNames.Services or ProbeNames.Encryption or ProbeNames.ErrorLog or ProbeNames.ClusterNodes
-                or ProbeNames.AvailabilityGroups)
+                or ProbeNames.AvailabilityGroups or ProbeNames.Volumes)
             return [.. GrantStatements(probe, 15, login).Select(s => s + " -- SQL Server 2019 and earlier"),
                     .. GrantStatements(probe, 16, login).Select(s => s + " -- SQL Server 2022 and later")];
         return probe switch
         {
             ProbeNames.Services or ProbeNames.Encryption or ProbeNames.Files or ProbeNames.DefaultTrace or ProbeNames.GrowthEvents
-                or ProbeNames.ClusterNodes =>
+                or ProbeNames.ClusterNodes or ProbeNames.Volumes =>
                 [$"USE master; GRANT {For(probe, major)} TO [{login}];"],
             // sp_readerrorlog's body checks securityadmin membership before 2022, whatever Microsoft's page says
             // (VIEW SERVER STATE): the collector then calls xp_readerrorlog itself, which EXECUTE on it allows.

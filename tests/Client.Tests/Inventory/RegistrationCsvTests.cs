@@ -10,7 +10,7 @@ public sealed class RegistrationCsvTests
     {
         var file = RegistrationCsv.Read(
             "CredentialName,name,Host,tags,port,instanceName,encrypt,trustServerCertificate,pollIntervalSeconds,owner\r\n" +
-            "fleet,sql-fin-01,sql-fin-01.corp.example,\"finance, pci\",14330,,Strict,yes,600,\"Finance, \"\"core\"\" DBAs\"\r\n" +
+            "fleet,sql-fin-01,sql-fin-01.corp.example,\"finance; pci\",14330,,Strict,yes,600,\"Finance, \"\"core\"\" DBAs\"\r\n" +
             "\r\n" +
             ",sql-rep-01,sql-rep-01.corp.example,,,REPORTING,,,,\r\n");
 
@@ -78,6 +78,19 @@ public sealed class RegistrationCsvTests
         Assert.Empty(file.Rows);
     }
 
+    // Issue 29: one tag separator, ';', as the exports write it; the ',' the page once asked for is refused, not guessed at.
+    [Theory]
+    [InlineData("\"finance,pci\"")]
+    [InlineData("\"finance;pci,emea\"")]
+    public void A_comma_in_the_tags_cell_is_refused_naming_the_separator(string cell)
+    {
+        var file = RegistrationCsv.Read($"name,host,tags\r\nsql-fin-01,sql-fin-01.corp.example,{cell}\r\n");
+
+        var error = Assert.Single(file.Rows.Single().Errors);
+        Assert.Equal("tags", error.Field);
+        Assert.Contains("Separate tags with ';'", error.Message, StringComparison.Ordinal);
+    }
+
     [Fact]
     public void More_rows_than_one_import_takes_are_refused_as_a_whole()
     {
@@ -85,7 +98,7 @@ public sealed class RegistrationCsvTests
 
         var file = RegistrationCsv.Read(csv);
 
-        Assert.Contains($"More than {RegistrationCsv.MaxRows} rows", file.Error, StringComparison.Ordinal);
+        Assert.Contains("More than 20,000 rows", file.Error, StringComparison.Ordinal);
         Assert.Empty(file.Rows);
     }
 }

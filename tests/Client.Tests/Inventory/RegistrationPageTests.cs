@@ -57,7 +57,7 @@ public sealed class RegistrationPageTests : ComponentTest
 
         Assert.Equal("Edit SQLFIN01", page.Find("h1").TextContent);
         Assert.Equal(("SQLFIN01", "sqlfin01.corp.example", "14330"), (Value(page, "Name"), Value(page, "Host"), Value(page, "Port")));
-        Assert.Equal(("finance, pci", "fleet_reader", "600"), (Value(page, "Tags"), Value(page, "CredentialName"), Value(page, "PollIntervalSeconds")));
+        Assert.Equal(("finance; pci", "fleet_reader", "600"), (Value(page, "Tags"), Value(page, "CredentialName"), Value(page, "PollIntervalSeconds")));
         Assert.Equal("/etc/ifi/sqlfin01.cer", Value(page, "ServerCertificatePath"));
         Assert.Equal("Strict", page.Find("select[name='Form.Encrypt'] option[selected]").GetAttribute("value"));
         Assert.Contains("Credentials__fleet_reader__Password", page.Find("[data-secret-note]").TextContent, StringComparison.Ordinal);

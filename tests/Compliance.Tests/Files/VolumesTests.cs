@@ -1,4 +1,6 @@
+using IfiDashboard.Compliance.Facts;
 using IfiDashboard.Compliance.Files;
+using static IfiDashboard.Compliance.Tests.Fleet;
 
 namespace IfiDashboard.Compliance.Tests;
 
@@ -22,4 +24,14 @@ public class VolumesTests
     [InlineData("/srv/sql/ssd2/sales.mdf", "/srv")]
     public void Configured_mount_roots_win(string path, string volume) =>
         Assert.Equal(volume, new Volumes([@"D:\Mounts\Data1\", "/srv/sql/ssd/"]).VolumeOf(path));
+
+    [Fact]
+    public void The_mount_point_the_collector_read_wins_over_the_path_and_the_configured_roots()
+    {
+        var file = DataFile(path: @"C:\MountPoints\Data1\Sales.mdf") with { Volume = new FileVolumeFacts(@"C:\MountPoints\Data1\", 1, 1) };
+
+        Assert.Equal(new FileVolume(@"C:\MountPoints\Data1\", VolumeSource.VolumeStats), new Volumes([@"C:\MountPoints\"]).Of(file));
+        Assert.Equal(new FileVolume(@"C:\", VolumeSource.Path), new Volumes().Of(file with { Volume = null }));
+        Assert.Equal(new FileVolume(@"C:\MountPoints\", VolumeSource.ConfiguredMountRoot), new Volumes([@"C:\MountPoints\"]).Of(file with { Volume = null }));
+    }
 }

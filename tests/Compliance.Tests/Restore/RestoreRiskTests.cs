@@ -1,4 +1,5 @@
 using IfiDashboard.Compliance.Facts;
+using IfiDashboard.Compliance.Files;
 using IfiDashboard.Compliance.Restore;
 using IfiDashboard.Compliance.Zeroing;
 using IfiDashboard.Shared.Snapshots;
@@ -93,6 +94,51 @@ public class RestoreRiskTests
         Assert.Equal(1536, sales.ExtraSeconds, precision: 6);
         Assert.Equal(102.4, sales.LogZeroingSeconds, precision: 6);
         Assert.Equal(1, sales.ZeroedVolumes);
+    }
+
+    [Fact]
+    public void A_file_under_an_ntfs_mount_point_is_zeroed_on_its_own_volume()
+    {
+        // Both on C: by their paths, but sys.dm_os_volume_stats put the first on the volume mounted at
+        // C:\MountPoints\Data1\: 100 GB and 50 GB zeroed side by side, 1,024 s, not 1,536 s one after another.
+        var mounted = new FileVolumeFacts(@"C:\MountPoints\Data1\", 2048 * GB, 1024 * GB);
+        var system = new FileVolumeFacts(@"C:\", 500 * GB, 20 * GB);
+        var risk = Risk(Instance(IfiState.Disabled, major: 15),
+        [
+            DataFile(5, "Sales", "Sales", sizePages: PagesOfMB(100 * 1024), path: @"C:\MountPoints\Data1\Sales.mdf") with { Volume = mounted },
+            DataFile(5, "Sales", "Sales_2", sizePages: PagesOfMB(50 * 1024), path: @"C:\Data\Sales_2.ndf") with { Volume = system },
+        ]);
+
+        var sales = risk.Databases.Single();
+        Assert.Equal(2, sales.ZeroedVolumes);
+        Assert.Equal(1024, sales.ExtraSeconds, precision: 6);
+        Assert.Equal([(@"C:\", VolumeSource.VolumeStats, 1), (@"C:\MountPoints\Data1\", VolumeSource.VolumeStats, 1)],
+            risk.Volumes.Select(v => (v.Name, v.Source, v.DataFiles)));
+        Assert.Equal(1024 * GB, risk.Volumes.Single(v => v.Name == @"C:\MountPoints\Data1\").Read?.AvailableBytes);
+    }
+
+    [Fact]
+    public void Without_the_volumes_read_a_mount_point_counts_as_its_drive_and_says_so()
+    {
+        var risk = Risk(Instance(IfiState.Disabled, major: 15),
+        [
+            DataFile(5, "Sales", "Sales", sizePages: PagesOfMB(100 * 1024), path: @"C:\MountPoints\Data1\Sales.mdf"),
+            DataFile(5, "Sales", "Sales_2", sizePages: PagesOfMB(50 * 1024), path: @"C:\Data\Sales_2.ndf"),
+        ]);
+
+        Assert.Equal(1536, risk.Databases.Single().ExtraSeconds, precision: 6);
+        var volume = Assert.Single(risk.Volumes);
+        Assert.Equal((@"C:\", VolumeSource.Path, (FileVolumeFacts?)null), (volume.Name, volume.Source, volume.Read));
+    }
+
+    [Fact]
+    public void A_growth_larger_than_its_volumes_free_space_is_flagged()
+    {
+        var stall = Risk(Instance(IfiState.Disabled, major: 15),
+            [DataFile(growth: PagesOfMB(1024)) with { Volume = new FileVolumeFacts(@"D:\", 100 * GB, 512L * 1024 * 1024) }])
+            .GrowthStalls.Single();
+
+        Assert.True(stall.OutgrowsVolume);
     }
 
     [Fact]

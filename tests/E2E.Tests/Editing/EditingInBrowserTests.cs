@@ -73,7 +73,7 @@ public sealed class EditingInBrowserTests(EditingFixture demo)
         Type("Form.Host", template.Host);
         Type("Form.Port", template.Port!.Value.ToString(System.Globalization.CultureInfo.InvariantCulture));
         Type("Form.Environment", template.Environment);
-        Type("Form.Tags", string.Join(", ", template.Tags));
+        Type("Form.Tags", string.Join("; ", template.Tags));
         Type("Form.CredentialName", template.CredentialName!);
         Field("Form.Encrypt").SendKeys(template.Encrypt.ToString());
         if (template.TrustServerCertificate) Field("Form.TrustServerCertificate").SendKeys(Keys.Space);
@@ -176,7 +176,7 @@ public sealed class EditingInBrowserTests(EditingFixture demo)
         var file = Path.Combine(Directory.CreateTempSubdirectory("ifi-import-").FullName, "instances.csv");
         // Loopback ports nothing listens on: the demo's collector polls what is registered, and finds these refused at once.
         File.WriteAllText(file, "name,host,port,environment,tags,credentialName\r\n" +
-                                "E2E-IMPORT-01,127.0.0.1,1,Test,\"e2e,import\",\r\n" +
+                                "E2E-IMPORT-01,127.0.0.1,1,Test,e2e;import,\r\n" +
                                 "E2E-IMPORT-02,127.0.0.1,2,Test,,\r\n");
 
         Browser.Open(Url("inventory"));

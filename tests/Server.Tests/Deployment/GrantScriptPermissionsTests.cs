@@ -29,6 +29,8 @@ public sealed class GrantScriptPermissionsTests
         build.Major >= 16 ? "VIEW SERVER SECURITY STATE" : "VIEW SERVER STATE",
         "VIEW ANY DEFINITION",
         "ALTER TRACE",
+        // sys.dm_os_volume_stats (and the cluster and replica DMVs) from 2022.
+        .. build.Major >= 16 ? ["VIEW SERVER PERFORMANCE STATE"] : Array.Empty<string>(),
         // Only where sys.dm_server_services has no IFI column: the start-up line is then the state.
         .. build.HasIfiColumn ? Array.Empty<string>() : ["EXECUTE ON xp_readerrorlog"],
     ];
@@ -40,6 +42,8 @@ public sealed class GrantScriptPermissionsTests
         Assert.Contains("SET @statement = N'GRANT VIEW SERVER STATE TO '", Script);
         Assert.Contains("SET @statement = N'GRANT VIEW ANY DEFINITION TO '", Script);
         Assert.Contains("SET @statement = N'GRANT ALTER TRACE TO '", Script);
+        var performanceState = Script.IndexOf("SET @statement = N'GRANT VIEW SERVER PERFORMANCE STATE TO '", StringComparison.Ordinal);
+        Assert.EndsWith("IF @major >= 16\nBEGIN\n    ", Script[..performanceState].ReplaceLineEndings("\n"));
         // The error-log grant, to a user in master, only where the IFI column is missing.
         var errorLogBranch = Script[Script.IndexOf("name = N'instant_file_initialization_enabled'", StringComparison.Ordinal)..];
         Assert.StartsWith("name = N'instant_file_initialization_enabled')", errorLogBranch);

@@ -37,7 +37,7 @@ public sealed class EditingPagesTests
         ["Form.Port"] = host.Fleet[name].Port.ToString(System.Globalization.CultureInfo.InvariantCulture),
         ["Form.TrustServerCertificate"] = "true",
         ["Form.CredentialName"] = "fleet",
-        ["Form.Tags"] = "erp, tier2",
+        ["Form.Tags"] = "erp; tier2",
     };
 
     [Fact]

@@ -14,7 +14,7 @@ public sealed class OtlpExportTests
     // Every probe a 2019 instance with IFI on answers (the errorlog probe only runs on builds too old for the IFI column).
     static readonly string[] ProbeSpans =
     [
-        ProbeNames.Identity, ProbeNames.Services, ProbeNames.Clock, ProbeNames.Files, ProbeNames.Encryption,
+        ProbeNames.Identity, ProbeNames.Services, ProbeNames.Clock, ProbeNames.Files, ProbeNames.Volumes, ProbeNames.Encryption,
         ProbeNames.DefaultTrace, ProbeNames.Backups,
     ];
 

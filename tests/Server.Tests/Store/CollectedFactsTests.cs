@@ -1,4 +1,6 @@
 using Dapper;
+using IfiDashboard.Compliance.Facts;
+using IfiDashboard.Server.Compliance;
 using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Server.Tests.Store;
@@ -69,6 +71,34 @@ public sealed class CollectedFactsTests
         var sizes = (await connection.QueryAsync<long>("SELECT size_pages FROM database_files WHERE type = 0;")).ToList();
         Assert.Equal([2000L], sizes);
         Assert.Equal(2, await connection.ExecuteScalarAsync<long>("SELECT COUNT(*) FROM database_files;"));
+    }
+
+    [Fact]
+    public async Task The_volume_each_file_lives_on_is_stored_and_read_back_for_the_engine()
+    {
+        await using var store = await TestStore.CreateMigratedAsync();
+        var id = await store.Instances.AddAsync(TestData.Registration("SQL01"), None);
+        var mounted = new FileVolumeInfo
+        {
+            MountPoint = @"C:\MountPoints\Data1\", VolumeId = @"\\?\Volume{0b3e2c1a-0000-0000-0000-000000000001}\",
+            LogicalVolumeName = "Data1", TotalBytes = 2_199_023_255_552, AvailableBytes = 1_099_511_627_776,
+        };
+        var snapshot = WithFacts(TestData.Good(id, TestStore.Start), []);
+        snapshot = snapshot with
+        {
+            Files = [snapshot.Files[0] with { PhysicalName = @"C:\MountPoints\Data1\Sales.mdf", Volume = mounted }, snapshot.Files[1]],
+            Probes = [.. snapshot.Probes, new ProbeOutcome(ProbeNames.Volumes, OutcomeClass.Ok)],
+        };
+
+        await store.Snapshots.WriteAsync(snapshot, None);
+
+        await using var connection = await store.OpenAsync();
+        var stored = await connection.QuerySingleAsync<(string MountPoint, string VolumeId, string Name)>(
+            "SELECT volume_mount_point, volume_id, volume_name FROM database_files WHERE file_id = 1;");
+        Assert.Equal((mounted.MountPoint, mounted.VolumeId, "Data1"), stored);
+        var files = (await new FactsReader(store.Connections).FilesAsync([id], None))[id].ToDictionary(f => f.LogicalName);
+        Assert.Equal(new FileVolumeFacts(@"C:\MountPoints\Data1\", 2_199_023_255_552, 1_099_511_627_776), files["Sales"].Volume);
+        Assert.Null(files["Sales_log"].Volume);
     }
 
     [Fact]

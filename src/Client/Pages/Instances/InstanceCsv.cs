@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text;
 using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Client.Pages.Instances;
@@ -31,7 +32,7 @@ public static class InstanceCsv
         foreach (var r in rows)
             Line(csv,
             [
-                r.Name, r.StatusText, r.Environment, r.Owner, string.Join("; ", r.Tags), r.Version, r.IfiText,
+                r.Name, r.StatusText, r.Environment, r.Owner, TagText.Join(r.Tags), r.Version, r.IfiText,
                 Components.StatusText.Desired(r.Desired),
                 // Unknown stays unknown in a spreadsheet too: an empty cell, not 0.
                 TimeLost.IsUnknown(r.TimeLost30Days, r.IfiUnknown30Days, r.WithoutEvidence) ? "" : r.TimeLost30Days.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture),

@@ -20,7 +20,15 @@ public partial class ImportPage
     /// <summary>The request a static form post came in; the uploaded file is read from it.</summary>
     [CascadingParameter] public HttpContext? HttpContext { get; set; }
 
+    /// <summary>
+    /// Rows the preview's table shows at most: a file of 20,000 rows is summed up in counts, with its refused rows (or,
+    /// when none is refused, its first rows) in the table, rather than rendered whole into the page.
+    /// </summary>
+    public const int MaxShownRows = 200;
+
     IReadOnlyList<PreviewRow>? _preview;
+    IReadOnlyList<PreviewRow> _shown = [];
+    int _refused;
     string? _fileError;
     string? _message;
     bool _failed;
@@ -66,7 +74,8 @@ public partial class ImportPage
             resultOf.TryGetValue(row.Line, out var result) ? Refusals(result, readable) : row.Errors.Select(e => new PreviewRefusal(e.Path, e.Message, null)).ToList()))
             .ToList();
 
-        var refused = _preview.Count(r => r.Refusals.Count > 0);
+        var refused = _refused = _preview.Count(r => r.Refusals.Count > 0);
+        _shown = (refused > 0 && _preview.Count > MaxShownRows ? _preview.Where(r => r.Refusals.Count > 0) : _preview).Take(MaxShownRows).ToList();
         if (commit && refused == 0)
         {
             Navigation.NavigateTo(InventoryMessages.Imported(_preview.Count));
@@ -91,7 +100,7 @@ public partial class ImportPage
             return null;
         if (file.Length > RegistrationCsv.MaxBytes)
         {
-            _fileError = $"The file is larger than {RegistrationCsv.MaxBytes / 1024} KB: import it in parts of at most {RegistrationCsv.MaxRows} rows.";
+            _fileError = RegistrationCsv.TooLarge;
             return null;
         }
         using var reader = new StreamReader(file.OpenReadStream(), Encoding.UTF8, detectEncodingFromByteOrderMarks: true);

@@ -1,3 +1,4 @@
+using IfiDashboard.Client.Components;
 using IfiDashboard.Client.Components.Forms;
 using IfiDashboard.Shared.Inventory;
 using Microsoft.VisualBasic.FileIO;
@@ -16,13 +17,20 @@ public sealed record RegistrationCsvFile(IReadOnlyList<RegistrationCsvRow> Rows,
 /// <summary>
 /// Registrations from CSV, for an import: a header row naming the API's fields in any order, then one instance a row.
 /// Each row's cells are read as the registration form reads what a person types (<see cref="RegistrationForm"/>): a
-/// blank cell is a field left empty, tags are comma-separated, and a port or interval means the same in a file as in
-/// the form. The rules are the inventory's (<see cref="InstanceRules"/>), applied to every row.
+/// blank cell is a field left empty, tags are separated by ';' (<see cref="TagText"/>), and a port or interval means the
+/// same in a file as in the form. The rules are the inventory's (<see cref="InstanceRules"/>), applied to every row.
 /// </summary>
 public static class RegistrationCsv
 {
-    public const int MaxRows = 1_000;
-    public const int MaxBytes = 512 * 1024;
+    /// <summary>A 1,500-instance estate, or ten of them, in one file (issue 29).</summary>
+    public const int MaxRows = 20_000;
+
+    /// <summary>
+    /// 4 MB: ASP.NET Core's limit on one form value, which the pasted text and the preview's hidden copy of the file
+    /// are; about 200 bytes a row at 20,000 rows, twice a typical row (name, host, port, environment, owner, two tags,
+    /// credential). A file of longer rows is imported in parts.
+    /// </summary>
+    public const int MaxBytes = 4 * 1024 * 1024;
 
     /// <summary>The columns a file may have, named as the API and the rules name the fields.</summary>
     public static readonly IReadOnlyList<string> Columns =
@@ -36,7 +44,7 @@ public static class RegistrationCsv
     public static RegistrationCsvFile Read(string csv)
     {
         if (csv.Length > MaxBytes)
-            return Refused($"The file is larger than {MaxBytes / 1024} KB: import it in parts of at most {MaxRows} rows.");
+            return Refused(TooLarge);
         // TextFieldParser (Microsoft.VisualBasic, part of .NET) reads RFC 4180: quoted cells with commas, quotes and
         // line breaks; it trims cells, as the form trims what is typed.
         using var parser = new TextFieldParser(new StringReader(csv)) { HasFieldsEnclosedInQuotes = true };
@@ -57,7 +65,7 @@ public static class RegistrationCsv
                 var after = parser.LineNumber > 0 ? parser.LineNumber : lines + 1;
                 var line = after - 1 - cells.Sum(cell => cell.Count(c => c == '\n'));
                 if (rows.Count == MaxRows)
-                    return Refused($"More than {MaxRows} rows: import the file in parts.");
+                    return Refused($"More than {Quantities.Count(MaxRows)} rows: import the file in parts.");
                 rows.Add(Row(line, header, cells));
             }
             return rows.Count == 0 ? Refused("The file names its columns but has no rows.") : new RegistrationCsvFile(rows, null);
@@ -67,6 +75,9 @@ public static class RegistrationCsv
             return Refused($"Line {parser.ErrorLineNumber} cannot be read as CSV: a quote is not closed, or a quoted cell has text after its closing quote.");
         }
     }
+
+    /// <summary>What a file over <see cref="MaxBytes"/> is told.</summary>
+    public static string TooLarge => $"The file is larger than {MaxBytes / (1024 * 1024)} MB: import it in parts of at most {Quantities.Count(MaxRows)} rows.";
 
     static RegistrationCsvFile Refused(string error) => new([], error);
 

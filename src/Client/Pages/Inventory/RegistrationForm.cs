@@ -20,7 +20,7 @@ public sealed class RegistrationForm
     public string? InstanceName { get; set; }
     public string? Environment { get; set; } = "Production";
     public string? Owner { get; set; }
-    /// <summary>Comma-separated.</summary>
+    /// <summary>Separated by ';' (<see cref="TagText"/>).</summary>
     public string? Tags { get; set; }
     public string? Encrypt { get; set; } = nameof(EncryptMode.Mandatory);
     public bool TrustServerCertificate { get; set; }
@@ -48,7 +48,7 @@ public sealed class RegistrationForm
         InstanceName = r.InstanceName,
         Environment = r.Environment,
         Owner = r.Owner,
-        Tags = string.Join(", ", r.Tags),
+        Tags = string.Join(TagText.Separator + " ", r.Tags),
         Encrypt = r.Encrypt.ToString(),
         TrustServerCertificate = r.TrustServerCertificate,
         HostNameInCertificate = r.HostNameInCertificate,
@@ -71,6 +71,8 @@ public sealed class RegistrationForm
             errors.Add(Field(nameof(PollIntervalSeconds)), "A whole number of seconds, from 30 to 86400.");
         if (!Enum.TryParse<EncryptMode>(Encrypt, ignoreCase: false, out var encrypt) || !Enum.IsDefined(encrypt))
             errors.Add(Field(nameof(Encrypt)), "Choose Mandatory, Optional or Strict.");
+        if (TagText.Error(Tags) is { } tagError)
+            errors.Add(Field(nameof(Tags)), tagError);
         if (errors.Any) return null;
         return new InstanceRegistration
         {
@@ -81,8 +83,7 @@ public sealed class RegistrationForm
             InstanceName = Blank(InstanceName),
             Environment = Environment?.Trim() ?? "",
             Owner = Blank(Owner),
-            Tags = (Tags ?? "").Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries)
-                .Distinct(StringComparer.OrdinalIgnoreCase).ToList(),
+            Tags = TagText.Split(Tags),
             Encrypt = encrypt,
             TrustServerCertificate = TrustServerCertificate,
             HostNameInCertificate = Blank(HostNameInCertificate),

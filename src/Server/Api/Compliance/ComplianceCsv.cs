@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text;
+using IfiDashboard.Shared.Inventory;
 
 namespace IfiDashboard.Server.Api.Compliance;
 
@@ -28,7 +29,7 @@ internal static class ComplianceCsv
         Text("name", r => r.Name),
         Text("environment", r => r.Environment),
         Text("owner", r => r.Owner),
-        Text("tags", r => string.Join(';', r.Tags)),
+        Text("tags", r => TagText.Join(r.Tags)),
         Number("majorVersion", r => r.MajorVersion),
         Text("release", r => r.Release),
         Text("status", r => r.Status),

@@ -65,6 +65,20 @@ public sealed class ChangeJournal(IDbConnectionFactory connections, TimeProvider
             new { instanceId, change, occurredAt }, tx, cancellationToken: ct));
     }
 
+    /// <summary><see cref="AppendInventoryAsync"/> for the instances with ids <paramref name="firstId"/> to
+    /// <paramref name="lastId"/> in one statement, journaled in id order.</summary>
+    internal static Task AppendInventoryManyAsync(System.Data.Common.DbConnection connection, System.Data.Common.DbTransaction tx,
+        long firstId, long lastId, string change, DateTimeOffset occurredAt, CancellationToken ct)
+    {
+        const string sql = """
+            INSERT INTO change_journal (kind, instance_id, change, occurred_at, recorded_at, version)
+            SELECT 'inventory', id, @change, @occurredAt, @occurredAt, version FROM instances WHERE id BETWEEN @firstId AND @lastId ORDER BY id
+            ON CONFLICT DO NOTHING;
+            """;
+        return connection.ExecuteAsync(new CommandDefinition(sql,
+            new { firstId, lastId, change, occurredAt }, tx, cancellationToken: ct));
+    }
+
     /// <summary>Up to <paramref name="limit"/> journal rows after <paramref name="afterId"/>, in id order.</summary>
     public async Task<IReadOnlyList<JournalRow>> ReadJournalAsync(long afterId, int limit, CancellationToken ct)
     {

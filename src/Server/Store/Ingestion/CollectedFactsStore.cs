@@ -75,6 +75,8 @@ internal static class CollectedFactsStore
             ("database_name", StoreColumn.Text), ("logical_name", StoreColumn.Text), ("physical_name", StoreColumn.Text),
             ("type", StoreColumn.Integer), ("state_desc", StoreColumn.Text), ("size_pages", StoreColumn.Integer),
             ("max_size_pages", StoreColumn.Integer), ("growth", StoreColumn.Integer), ("is_percent_growth", StoreColumn.Integer),
+            ("volume_mount_point", StoreColumn.Text), ("volume_id", StoreColumn.Text), ("volume_name", StoreColumn.Text),
+            ("volume_total_bytes", StoreColumn.Integer), ("volume_available_bytes", StoreColumn.Integer),
         ]);
 
     static readonly CurrentStateList Encryption = new("database_encryption",
@@ -89,6 +91,7 @@ internal static class CollectedFactsStore
         {
             (long)f.DatabaseId, (long)f.FileId, f.DatabaseName, f.LogicalName, f.PhysicalName, (long)f.Type, f.StateDesc,
             (long)f.SizePages, (long)f.MaxSizePages, (long)f.Growth, f.IsPercentGrowth ? 1L : 0L,
+            f.Volume?.MountPoint, f.Volume?.VolumeId, f.Volume?.LogicalVolumeName, f.Volume?.TotalBytes, f.Volume?.AvailableBytes,
         }), ct);
 
     static Task WriteEncryptionAsync(DbConnection connection, DbTransaction tx, SqlDialect dialect, StoredSnapshot poll, CancellationToken ct) =>

@@ -1,4 +1,6 @@
+using System.Data;
 using System.Data.Common;
+using System.Globalization;
 using Dapper;
 using IfiDashboard.Server.Store.Audit;
 using IfiDashboard.Shared.Inventory;
@@ -208,26 +210,28 @@ public sealed class InstanceInventory(IDbConnectionFactory connections, TimeProv
         await using var connection = await connections.OpenAsync(ct);
         await using var tx = await connection.BeginWriteAsync(ct);
         var now = time.GetUtcNow();
-        var rowOfId = new Dictionary<long, int>();
-        var outcomes = new List<(InventoryWrite, int?)>();
-        // Read once and kept up to date with the rows registered: the write lock is held for one read, not one a row.
+        var outcomes = new (InventoryWrite Write, int? ConflictingRow)[registrations.Count];
+        // Read once and kept up to date with the rows accepted, each under a stand-in id (-1 - its row) until the
+        // batched insert below draws the real ones: the write lock is held for one read, and a row of this import in
+        // the way is named by its row.
         var holders = new InventoryFields.Holders(await ListActiveRecordsAsync(connection, tx, ct));
-        foreach (var registration in registrations)
+        var accepted = new List<int>();
+        for (var row = 0; row < registrations.Count; row++)
         {
-            if (Refusal(registration, holders, null) is { } refused)
+            if (Refusal(registrations[row], holders, null) is { } refused)
             {
-                // A row of this import in the way is named by its row: its id exists only inside this transaction.
-                outcomes.Add(refused.Refusal?.Existing is { } existing && rowOfId.TryGetValue(existing.Id, out var row)
-                    ? (refused with { Refusal = refused.Refusal with { Existing = null } }, row)
-                    : (refused, null));
+                outcomes[row] = refused.Refusal?.Existing is { Id: < 0 } inFile
+                    ? (refused with { Refusal = refused.Refusal with { Existing = null } }, (int)(-1 - inFile.Id))
+                    : (refused, null);
                 continue;
             }
-            var created = await InsertAsync(connection, tx, registration, null, now, ct);
-            holders.Add(created);
-            rowOfId[created.Registration.Id] = outcomes.Count;
-            outcomes.Add((new InventoryWrite(InventoryWriteResult.Created, created), null));
+            holders.Add(new InventoryRecord(registrations[row] with { Id = -1 - row }, null, now, now, 0));
+            accepted.Add(row);
         }
-        if (commit && outcomes.All(o => o.Item1.Refusal is null) && outcomes.Count > 0)
+        var created = await InsertManyAsync(connection, tx, accepted.Select(row => registrations[row]).ToList(), now, ct);
+        for (var i = 0; i < accepted.Count; i++)
+            outcomes[accepted[i]] = (new InventoryWrite(InventoryWriteResult.Created, created[i]), null);
+        if (commit && accepted.Count == registrations.Count && accepted.Count > 0)
         {
             await tx.CommitAsync(ct);
             changes.Publish();
@@ -268,20 +272,62 @@ public sealed class InstanceInventory(IDbConnectionFactory connections, TimeProv
     async Task<InventoryRecord> InsertAsync(DbConnection connection, DbTransaction tx, InstanceRegistration registration, string? externalKey,
         DateTimeOffset now, CancellationToken ct)
     {
-        const string sql = """
-            INSERT INTO instances (name, host, port, instance_name, environment, owner, tags, encrypt,
-                trust_server_certificate, host_name_in_certificate, server_certificate_path, credential_name, poll_interval_seconds,
-                created_at, external_key)
-            VALUES (@name, @host, @port, @instanceName, @environment, @owner, @tags, @encrypt,
-                @trustServerCertificate, @hostNameInCertificate, @serverCertificatePath, @credentialName, @pollIntervalSeconds,
-                @now, @externalKey)
+        var sql = $"""
+            INSERT INTO instances ({InstanceRow.InsertColumns})
+            VALUES {InstanceRow.InsertValues("")}
             RETURNING id;
             """;
         var parameters = InstanceRow.Parameters(registration, now);
-        parameters.Add("externalKey", externalKey);
+        parameters.Add("externalKey", externalKey, DbType.String);
         var id = await connection.ExecuteScalarAsync<long>(new CommandDefinition(sql, parameters, tx, cancellationToken: ct));
         var created = (await FindAsync(connection, tx, "id = @id", new { id }, ct))!;
         await RecordAsync(connection, tx, AuditActions.InstanceRegistered, null, created, now, ct);
+        return created;
+    }
+
+    /// <summary>
+    /// Rows a statement of an import inserts, 15 parameters each. Small: Microsoft.Data.Sqlite (and Dapper adding them)
+    /// finds each parameter by name in a list, so a statement's cost grows with the square of its parameters; 500 rows
+    /// a statement held the write lock for minutes at 20,000 rows.
+    /// </summary>
+    const int ImportBatchRows = 40;
+
+    /// <summary>
+    /// An import's registrations (no CMDB key), <see cref="ImportBatchRows"/> a statement, read back and recorded a
+    /// batch at a time: the same rows, audit and journal entries as <see cref="InsertAsync"/> one by one, without four
+    /// round trips a row (20,000 rows are 2,000 statements, not 80,000).
+    /// </summary>
+    /// <returns>The created records, in the order given.</returns>
+    async Task<IReadOnlyList<InventoryRecord>> InsertManyAsync(DbConnection connection, DbTransaction tx,
+        IReadOnlyList<InstanceRegistration> registrations, DateTimeOffset now, CancellationToken ct)
+    {
+        var created = new List<InventoryRecord>(registrations.Count);
+        foreach (var batch in registrations.Chunk(ImportBatchRows))
+        {
+            var parameters = new DynamicParameters();
+            parameters.Add("now", now);
+            for (var i = 0; i < batch.Length; i++)
+            {
+                InstanceRow.Add(parameters, batch[i], i.ToString(CultureInfo.InvariantCulture));
+                parameters.Add("externalKey" + i.ToString(CultureInfo.InvariantCulture), null, DbType.String);
+            }
+            var values = string.Join(",\n", Enumerable.Range(0, batch.Length).Select(i => InstanceRow.InsertValues(i.ToString(CultureInfo.InvariantCulture))));
+            var ids = (await connection.QueryAsync<long>(new CommandDefinition(
+                $"INSERT INTO instances ({InstanceRow.InsertColumns})\nVALUES {values}\nRETURNING id;", parameters, tx, cancellationToken: ct))).ToList();
+            // Read back as a single insert reads its row; matched by name (unique among active instances ignoring
+            // case), since neither store promises RETURNING's order.
+            // The batch's ids as a range (no list parameter: Dapper sends one to Npgsql as an array, which IN does not
+            // take); under the write lock no other insert draws an id between them.
+            var (first, last) = (ids.Min(), ids.Max());
+            var rows = await connection.QueryAsync<InstanceRow>(new CommandDefinition(
+                $"SELECT {InstanceRow.InventoryColumns} FROM instances WHERE id BETWEEN @first AND @last;", new { first, last }, tx, cancellationToken: ct));
+            var byName = rows.Select(r => r.ToInventoryRecord()).Where(r => ids.Contains(r.Registration.Id))
+                .ToDictionary(r => r.Registration.Name, StringComparer.OrdinalIgnoreCase);
+            var records = batch.Select(r => byName[r.Name]).ToList();
+            await InventoryChangeRecord.AppendCreatedAsync(connection, tx, audit, records.Select(r =>
+                (Target(r.Registration.Id, r.Registration.Name), (object?)Audited(r))).ToList(), first, last, now, ct);
+            created.AddRange(records);
+        }
         return created;
     }
 

@@ -1,3 +1,4 @@
+using System.Data;
 using Dapper;
 using IfiDashboard.Shared.Inventory;
 
@@ -70,21 +71,44 @@ internal sealed class InstanceRow
         ToRegistration(), ExternalKey, CreatedAt, UpdatedAt, Version, PolledServerName);
 
     /// <summary>Parameters for writing a registration; names match the @parameters of the inventory SQL.</summary>
-    public static DynamicParameters Parameters(InstanceRegistration r, DateTimeOffset now) => new(new
+    public static DynamicParameters Parameters(InstanceRegistration r, DateTimeOffset now)
     {
-        name = r.Name,
-        host = r.Host,
-        port = r.Port,
-        instanceName = r.InstanceName,
-        environment = r.Environment,
-        owner = r.Owner,
-        tags = new JsonColumn<IReadOnlyList<string>>(r.Tags),
-        encrypt = r.Encrypt.ToString(),
-        trustServerCertificate = r.TrustServerCertificate ? 1L : 0L, // booleans are stored as 0/1 on both providers
-        hostNameInCertificate = r.HostNameInCertificate,
-        serverCertificatePath = r.ServerCertificatePath,
-        credentialName = r.CredentialName,
-        pollIntervalSeconds = r.PollIntervalSeconds,
-        now,
-    });
+        var parameters = new DynamicParameters();
+        Add(parameters, r, "");
+        parameters.Add("now", now);
+        return parameters;
+    }
+
+    /// <summary>The columns an insert writes (with <c>created_at</c> = @now and the CMDB's key last).</summary>
+    public const string InsertColumns = """
+        name, host, port, instance_name, environment, owner, tags, encrypt,
+        trust_server_certificate, host_name_in_certificate, server_certificate_path, credential_name, poll_interval_seconds,
+        created_at, external_key
+        """;
+
+    /// <summary>The VALUES row of <see cref="InsertColumns"/> whose parameters end in <paramref name="suffix"/>
+    /// (<see cref="Add"/>): one row of a multi-row insert, or "" for one.</summary>
+    public static string InsertValues(string suffix) =>
+        $"(@name{suffix}, @host{suffix}, @port{suffix}, @instanceName{suffix}, @environment{suffix}, @owner{suffix}, @tags{suffix}, " +
+        $"@encrypt{suffix}, @trustServerCertificate{suffix}, @hostNameInCertificate{suffix}, @serverCertificatePath{suffix}, " +
+        $"@credentialName{suffix}, @pollIntervalSeconds{suffix}, @now, @externalKey{suffix})";
+
+    /// <summary>Adds a registration's values, each parameter's name ending in <paramref name="suffix"/>, typed as the
+    /// columns are (a NULL keeps its type). An insert adds <c>@externalKey</c> itself.</summary>
+    public static void Add(DynamicParameters parameters, InstanceRegistration r, string suffix)
+    {
+        parameters.Add("name" + suffix, r.Name, DbType.String);
+        parameters.Add("host" + suffix, r.Host, DbType.String);
+        parameters.Add("port" + suffix, r.Port, DbType.Int32);
+        parameters.Add("instanceName" + suffix, r.InstanceName, DbType.String);
+        parameters.Add("environment" + suffix, r.Environment, DbType.String);
+        parameters.Add("owner" + suffix, r.Owner, DbType.String);
+        parameters.Add("tags" + suffix, new JsonColumn<IReadOnlyList<string>>(r.Tags));
+        parameters.Add("encrypt" + suffix, r.Encrypt.ToString(), DbType.String);
+        parameters.Add("trustServerCertificate" + suffix, r.TrustServerCertificate ? 1L : 0L, DbType.Int64); // booleans are stored as 0/1 on both providers
+        parameters.Add("hostNameInCertificate" + suffix, r.HostNameInCertificate, DbType.String);
+        parameters.Add("serverCertificatePath" + suffix, r.ServerCertificatePath, DbType.String);
+        parameters.Add("credentialName" + suffix, r.CredentialName, DbType.String);
+        parameters.Add("pollIntervalSeconds" + suffix, r.PollIntervalSeconds, DbType.Int32);
+    }
 }

@@ -23,4 +23,13 @@ internal static class InventoryChangeRecord
             _ => throw new ArgumentOutOfRangeException(nameof(action), action, "Not an inventory change."),
         }, at, ct);
     }
+
+    /// <summary>What <see cref="AppendAsync"/> leaves for each of many instances registered at once (an import, ids
+    /// <paramref name="firstId"/> to <paramref name="lastId"/> drawn under the write lock), a few statements for all.</summary>
+    public static async Task AppendCreatedAsync(DbConnection connection, DbTransaction tx, AuditLog audit,
+        IReadOnlyList<(string Target, object? After)> created, long firstId, long lastId, DateTimeOffset at, CancellationToken ct)
+    {
+        await audit.AppendManyAsync(connection, tx, AuditActions.InstanceRegistered, created.Select(c => ((string?)c.Target, (object?)null, c.After)).ToList(), ct);
+        await ChangeJournal.AppendInventoryManyAsync(connection, tx, firstId, lastId, InventoryChanges.Created, at, ct);
+    }
 }
