@@ -7,15 +7,10 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 if [ "${1:-}" = "--fast" ]; then
-  status=0
-  for project in Compliance Client Collector Simulator; do
-    dotnet build "tests/$project.Tests" --nologo -v q || exit 1
-  done
-  dotnet test tests/Compliance.Tests --no-build --nologo --filter "FullyQualifiedName!~RemediationScriptTests" || status=1
-  dotnet test tests/Client.Tests --no-build --nologo || status=1
-  dotnet test tests/Collector.Tests --no-build --nologo --filter "Tier=Fast" || status=1
-  dotnet test tests/Simulator.Tests --no-build --nologo --filter "FullyQualifiedName~.Engine.|Tier=Fast" || status=1
-  exit "$status"
+  # One build and one test command over tests/Fast.slnf: one MSBuild and the four test hosts side by side.
+  dotnet build tests/Fast.slnf --nologo -v q || exit 1
+  exec dotnet test tests/Fast.slnf --no-build --nologo --filter \
+    "(FullyQualifiedName~IfiDashboard.Compliance.Tests&FullyQualifiedName!~RemediationScriptTests)|FullyQualifiedName~IfiDashboard.Client.Tests|FullyQualifiedName~IfiDashboard.Simulator.Tests.Engine.|Tier=Fast"
 fi
 
 scripts/install-test-dependencies.sh
