@@ -1,8 +1,17 @@
 #!/usr/bin/env bash
 # Runs every test of IfiDashboard. Installs what the tests need first (idempotent), so it passes on a fresh
 # machine: see scripts/install-test-dependencies.sh.
+# `./test.sh --fast` runs only the fast tier (docs/testing.md): the compliance engine, the client's components, the
+# collector's and the simulator's units, with nothing to install, no PostgreSQL and no server process.
 set -euo pipefail
 cd "$(dirname "$0")"
+
+if [ "${1:-}" = "--fast" ]; then
+  # One build and one test command over tests/Fast.slnf: one MSBuild and the four test hosts side by side.
+  dotnet build tests/Fast.slnf --nologo -v q || exit 1
+  exec dotnet test tests/Fast.slnf --no-build --nologo --filter \
+    "(FullyQualifiedName~IfiDashboard.Compliance.Tests&FullyQualifiedName!~RemediationScriptTests)|FullyQualifiedName~IfiDashboard.Client.Tests|FullyQualifiedName~IfiDashboard.Simulator.Tests.Engine.|Tier=Fast"
+fi
 
 scripts/install-test-dependencies.sh
 
@@ -11,7 +20,8 @@ artifacts=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$logs" "$artifacts"; scripts/start-test-postgres.sh stop' EXIT
 status=0
 
-# The throwaway PostgreSQL server of the PostgreSQL pass (and of the browser tests that start the server on it).
+# The throwaway PostgreSQL server of the store tests, the PostgreSQL pass, and the browser tests that start the server
+# on it.
 IFI_TEST_POSTGRES=$(scripts/start-test-postgres.sh)
 export IFI_TEST_POSTGRES
 
@@ -22,9 +32,11 @@ dotnet build IfiDashboard.sln --nologo -v q || exit 1
 # (a `dotnet test` of the solution ran two projects at a time in solution order, so the server's tests waited for the
 # collector's): the browser tests, whose two-server test alone waits about two minutes, and the server's tests.
 #  - tests/E2E.Tests and tests/Server.Tests, with the embedded (SQLite) store, each a job of its own;
-#  - the PostgreSQL pass: the server's tests (store, ingestion, API, alerts, pages) again, each with a database of its
-#    own on the throwaway server, so the shared store is held to every test the embedded one passes. Tests of what
-#    only SQLite has (its file, WAL, pragmas) are traited Store=SqliteOnly and left out of this pass;
+#    the store's tests are theories over both stores (StoreProviders, tests/Support): with IFI_TEST_POSTGRES set they
+#    run on SQLite and on a database of their own on the throwaway server, in this job;
+#  - the PostgreSQL pass: the test classes traited Store=Postgres run again with their hosts on PostgreSQL (the store's
+#    tests that start a host, and a small end-to-end smoke set: ingestion, sync, alerts across two servers, audit,
+#    evidence). Pages, API and alerts otherwise run once, on the embedded store;
 #  - every other test project (tests/*.Tests), one after another: together they take less than the jobs above;
 #  - both deployables published for Windows (framework-dependent; with the .exe a Windows service starts), so nothing
 #    Linux-only creeps in unnoticed: the tests run the portable build on Linux, and the Production browser tests
@@ -32,12 +44,12 @@ dotnet build IfiDashboard.sln --nologo -v q || exit 1
 #    the tests use them; the collector, which the server references, compiles once there. Then the collector once more,
 #    self-contained (as a Windows host without .NET runs it), for the Windows smoke test, which runs in this job under
 #    Wine once that build exists (the other projects' job leaves it out: Platform=Wine).
-echo "Running: tests/E2E.Tests and tests/Server.Tests (SQLite store), tests/Server.Tests against PostgreSQL, the other test projects, win-x64 publish of server and collector (and the collector under Wine)"
+echo "Running: tests/E2E.Tests and tests/Server.Tests (store tests on both stores), the PostgreSQL smoke pass, the other test projects, win-x64 publish of server and collector (and the collector under Wine)"
 dotnet test tests/E2E.Tests --no-build --nologo >"$logs/e2e" 2>&1 &
 e2e_job=$!
 dotnet test tests/Server.Tests --no-build --nologo >"$logs/sqlite" 2>&1 &
 sqlite_job=$!
-IFI_TEST_STORE=postgres dotnet test tests/Server.Tests --no-build --nologo --filter "Store!=SqliteOnly" >"$logs/postgres" 2>&1 &
+IFI_TEST_STORE=postgres dotnet test tests/Server.Tests --no-build --nologo --filter "Store=Postgres" >"$logs/postgres" 2>&1 &
 postgres_job=$!
 (
   failed=0
@@ -66,7 +78,7 @@ for job in e2e sqlite postgres others publish; do
   case $job in
     e2e) echo "== tests/E2E.Tests: browsers and server processes" ;;
     sqlite) echo "== tests/Server.Tests, SQLite store" ;;
-    postgres) echo "== PostgreSQL pass: tests/Server.Tests against a PostgreSQL store" ;;
+    postgres) echo "== PostgreSQL pass: tests/Server.Tests traited Store=Postgres, hosts on a PostgreSQL store" ;;
     others) echo "== The other test projects" ;;
     publish) echo "== Publish: server and collector for win-x64; the collector's Windows build under Wine" ;;
   esac

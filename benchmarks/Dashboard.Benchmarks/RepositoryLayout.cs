@@ -1,4 +1,3 @@
-using IfiDashboard.Server.Tests.Deployment;
 
 namespace IfiDashboard.Dashboard.Benchmarks;
 

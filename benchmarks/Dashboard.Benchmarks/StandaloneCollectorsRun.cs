@@ -2,7 +2,6 @@ using System.Diagnostics;
 using Dapper;
 using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Store.Inventory;
-using IfiDashboard.Server.Tests.Deployment;
 using IfiDashboard.Shared.Inventory;
 using Microsoft.Extensions.DependencyInjection;
 

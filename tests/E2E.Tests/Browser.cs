@@ -45,7 +45,7 @@ public sealed class Browser : IDisposable
 
     static readonly Lazy<string> AxeSource = new(() =>
     {
-        var path = Path.Combine(IfiDashboard.Server.Tests.Deployment.RepositoryRoot.Path,
+        var path = Path.Combine(RepositoryRoot.Path,
             "tests", "Accessibility", "node_modules", "axe-core", "axe.min.js");
         return File.Exists(path)
             ? File.ReadAllText(path)

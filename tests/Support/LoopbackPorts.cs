@@ -8,7 +8,7 @@ namespace IfiDashboard.Tests.Support;
 /// Loopback ports for a server a test must name before it binds: a relay or dashboard that is down and then up on one
 /// address, a process told its <c>--urls</c>. Where the server can bind port 0 and report its port, that is better.
 /// </summary>
-internal static class LoopbackPorts
+public static class LoopbackPorts
 {
     /// <summary>
     /// The credential allow-list entry of test fleets: loopback on the unprivileged ports the simulator's and other

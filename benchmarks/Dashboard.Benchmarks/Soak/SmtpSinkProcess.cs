@@ -1,11 +1,10 @@
 using System.Diagnostics;
 using System.Text.Json;
-using IfiDashboard.Server.Tests.Deployment;
 
 namespace IfiDashboard.Dashboard.Benchmarks.Soak;
 
 /// <summary>
-/// The alert tests' SMTP relay (tests/Server.Tests/Alerts/smtp_sink.py on Debian's aiosmtpd): every message it accepts
+/// The alert tests' SMTP relay (tests/Support/smtp_sink.py on Debian's aiosmtpd): every message it accepts
 /// becomes one JSON file, so the soak counts what a recipient would have received.
 /// </summary>
 internal sealed class SmtpSinkProcess : IAsyncDisposable
@@ -28,7 +27,7 @@ internal sealed class SmtpSinkProcess : IAsyncDisposable
         var port = ServerProcess.FreePort();
         // Debian's package installs into the system interpreter, which a python3 earlier on PATH may not see.
         var info = new ProcessStartInfo("/usr/bin/python3") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        info.ArgumentList.Add(Path.Combine(RepositoryRoot.Path, "tests", "Server.Tests", "Alerts", "smtp_sink.py"));
+        info.ArgumentList.Add(Path.Combine(RepositoryRoot.Path, "tests", "Support", "smtp_sink.py"));
         foreach (var argument in new[] { "--port", port.ToString(System.Globalization.CultureInfo.InvariantCulture), "--dir", mail, "--mode", "none" })
             info.ArgumentList.Add(argument);
         var process = Process.Start(info) ?? throw new InvalidOperationException("python3 did not start the SMTP sink.");

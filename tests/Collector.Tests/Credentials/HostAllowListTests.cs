@@ -2,6 +2,7 @@ using IfiDashboard.Collector.Credentials;
 
 namespace IfiDashboard.Collector.Tests.Credentials;
 
+[Trait("Tier", "Fast")]
 public sealed class HostAllowListTests
 {
     public static TheoryData<string, string, bool> Cases => new()

@@ -7,6 +7,7 @@ namespace IfiDashboard.Collector.Tests.Credentials;
 /// An instance registered by an earlier release as <c>fleet-reader</c> is polled with the login exported as
 /// <c>Credentials__fleet_reader__*</c> (no shell exports a '-'), and still with a secrets file that kept the old key.
 /// </summary>
+[Trait("Tier", "Fast")]
 public sealed class LegacyCredentialNameTests
 {
     static ConfigurationCredentialResolver Resolver(string key) => new(new ConfigurationBuilder()

@@ -8,6 +8,7 @@ using Microsoft.Extensions.Logging.Abstractions;
 namespace IfiDashboard.Collector.Tests.Standalone;
 
 /// <summary>How delivery splits the outbox: a lane per instance, each oldest first, files of an older release apart.</summary>
+[Trait("Tier", "Fast")]
 public sealed class OutboxLanesTests : IDisposable
 {
     readonly string _directory = Directory.CreateTempSubdirectory("ifi-outbox-lanes-").FullName;

@@ -6,6 +6,7 @@ using Microsoft.Extensions.Logging.Abstractions;
 namespace IfiDashboard.Collector.Tests.Standalone;
 
 /// <summary>One outbox belongs to one running collector: a second one on the same folder refuses to start.</summary>
+[Trait("Tier", "Fast")]
 public sealed class OutboxOwnershipTests : IDisposable
 {
     readonly string _directory = Directory.CreateTempSubdirectory("ifi-outbox-owner-").FullName;

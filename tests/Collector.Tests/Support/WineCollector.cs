@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using IfiDashboard.Server.Tests.Deployment;
 
 namespace IfiDashboard.Collector.Tests.Support;
 

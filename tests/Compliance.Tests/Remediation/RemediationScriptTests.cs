@@ -2,7 +2,6 @@ using System.Diagnostics;
 using System.Text;
 using IfiDashboard.Compliance.Facts;
 using IfiDashboard.Compliance.Remediation;
-using IfiDashboard.Server.Tests.Deployment;
 using IfiDashboard.Shared.Snapshots;
 using static IfiDashboard.Compliance.Tests.Fleet;
 

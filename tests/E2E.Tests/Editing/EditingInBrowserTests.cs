@@ -43,7 +43,7 @@ public sealed class EditingInBrowserTests(EditingFixture demo)
     async Task PollUntilPolledAsync(string name)
     {
         var collector = demo.Server.Services.GetRequiredService<CollectorService>();
-        var deadline = DateTime.UtcNow.AddSeconds(30);
+        var deadline = DateTime.UtcNow.AddSeconds(90);
         while (DateTime.UtcNow < deadline)
         {
             await collector.PollDueOnceAsync(CancellationToken.None);
@@ -51,7 +51,7 @@ public sealed class EditingInBrowserTests(EditingFixture demo)
             if (fleet.Instances.FirstOrDefault(i => i.Registration.Name == name)?.State.LastOutcome is not null) return;
             await Task.Delay(200);
         }
-        throw new TimeoutException($"{name} was not polled within 30 s");
+        throw new TimeoutException($"{name} was not polled within 90 s");
     }
 
     string? GridStatus(string name)

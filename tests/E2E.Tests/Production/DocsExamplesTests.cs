@@ -3,7 +3,6 @@ using System.Security.Cryptography;
 using System.Security.Cryptography.X509Certificates;
 using System.Text.RegularExpressions;
 using Dapper;
-using IfiDashboard.Server.Tests.Deployment;
 using IfiDashboard.Tests.Support;
 using Npgsql;
 

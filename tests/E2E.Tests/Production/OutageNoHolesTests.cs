@@ -1,8 +1,6 @@
 using System.Diagnostics;
 using System.Globalization;
 using Dapper;
-using IfiDashboard.Server.Tests.Alerts;
-using IfiDashboard.Server.Tests.Deployment;
 using IfiDashboard.Simulator.Hosting;
 using IfiDashboard.Simulator.Scenarios;
 using IfiDashboard.Simulator.Tds;

@@ -1,5 +1,4 @@
 using System.Text.RegularExpressions;
-using IfiDashboard.Server.Tests.Deployment;
 using IfiDashboard.Tests.Support;
 
 namespace IfiDashboard.E2E.Tests.Production;

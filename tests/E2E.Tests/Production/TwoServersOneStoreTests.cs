@@ -1,7 +1,6 @@
 using System.Net.Http.Json;
 using System.Text.Json;
 using Dapper;
-using IfiDashboard.Server.Tests.Alerts;
 using IfiDashboard.Simulator.Hosting;
 using IfiDashboard.Simulator.Scenarios;
 using Npgsql;

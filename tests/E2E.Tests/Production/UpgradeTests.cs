@@ -1,6 +1,5 @@
 using System.IO.Compression;
 using System.Net;
-using IfiDashboard.Server.Tests.Deployment;
 
 namespace IfiDashboard.E2E.Tests.Production;
 

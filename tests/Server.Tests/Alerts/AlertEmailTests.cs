@@ -7,6 +7,7 @@ namespace IfiDashboard.Server.Tests.Alerts;
 /// The whole path against a real SMTP server on loopback: a simulated instance loses IFI, the collector polls it,
 /// the fleet is reassessed, the rules decide, the outbox delivers.
 /// </summary>
+[Trait(Store.TestDatabase.PostgresPassTrait, Store.TestDatabase.PostgresPassValue)]
 public sealed class AlertEmailTests
 {
     const string Name = "sql-prod-01";

@@ -12,6 +12,7 @@ namespace IfiDashboard.Server.Tests.Alerts;
 /// instead of failing, so the row is not sent a second time when its claim runs out (found by the soak's design:
 /// the store's write lock taken while alerts flow).
 /// </summary>
+[Trait(TestDatabase.PostgresPassTrait, TestDatabase.PostgresPassValue)]
 public sealed class DeliveryThroughBusyStoreTests
 {
     [Fact]

@@ -10,6 +10,7 @@ namespace IfiDashboard.Server.Tests.Alerts;
 /// Two servers on one store, both delivering from the same outbox at the same time: each row is claimed in the store
 /// before it is sent, so every mail reaches the relay once, and the rows end Sent with one attempt each.
 /// </summary>
+[Trait(Store.TestDatabase.PostgresPassTrait, Store.TestDatabase.PostgresPassValue)]
 public sealed class TwoServersDeliveryTests
 {
     const int Mails = 40;

@@ -26,6 +26,7 @@ namespace IfiDashboard.Server.Tests.Api;
 /// another collector holds, leases are bounded, a future-dated snapshot is refused, a forged one is superseded by the
 /// next real poll, and a takeover is recorded and mailed. The server's clock is a test clock the tests move.
 /// </summary>
+[Trait(Store.TestDatabase.PostgresPassTrait, Store.TestDatabase.PostgresPassValue)]
 public sealed class CollectorTakeoverTests : IAsyncLifetime
 {
     const string Collector = "dc1_collector";

@@ -19,6 +19,7 @@ using Microsoft.Extensions.DependencyInjection;
 namespace IfiDashboard.Server.Tests.Api;
 
 /// <summary>The auditors' evidence report over the real API, on a simulated fleet polled through real SqlClient.</summary>
+[Trait(Store.TestDatabase.PostgresPassTrait, Store.TestDatabase.PostgresPassValue)]
 public sealed class EvidenceReportTests
 {
     static readonly ClaimsPrincipal Dba = new(new ClaimsIdentity(

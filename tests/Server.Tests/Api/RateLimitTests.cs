@@ -3,6 +3,7 @@ using Microsoft.AspNetCore.Hosting;
 
 namespace IfiDashboard.Server.Tests.Api;
 
+[Trait(Store.TestDatabase.PostgresPassTrait, Store.TestDatabase.PostgresPassValue)]
 public sealed class RateLimitTests
 {
     [Fact]

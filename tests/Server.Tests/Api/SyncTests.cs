@@ -9,6 +9,7 @@ using Microsoft.Extensions.DependencyInjection;
 
 namespace IfiDashboard.Server.Tests.Api;
 
+[Trait(Store.TestDatabase.PostgresPassTrait, Store.TestDatabase.PostgresPassValue)]
 public sealed class SyncTests
 {
     [Fact]

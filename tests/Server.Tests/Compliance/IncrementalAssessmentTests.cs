@@ -29,10 +29,10 @@ public sealed class IncrementalAssessmentTests
     /// </summary>
     public abstract class RandomChanges(int seed)
     {
-        [Fact]
-        public async Task Incremental_builds_equal_full_builds_through_random_changes()
+        [Theory, StoreProviders]
+        public async Task Incremental_builds_equal_full_builds_through_random_changes(StoreProvider provider)
         {
-            await using var bed = await AssessmentBed.CreateAsync();
+            await using var bed = await AssessmentBed.CreateAsync(provider);
             var random = new Random(seed);
             var fleet = new RandomFleet(bed, random);
             await fleet.RegisterAsync(30);
@@ -58,10 +58,10 @@ public sealed class IncrementalAssessmentTests
     public sealed class Seed1607() : RandomChanges(1607);
     public sealed class Seed1608() : RandomChanges(1608);
 
-    [Fact]
-    public async Task An_unchanged_fleet_a_minute_later_reads_no_instance_again()
+    [Theory, StoreProviders]
+    public async Task An_unchanged_fleet_a_minute_later_reads_no_instance_again(StoreProvider provider)
     {
-        await using var bed = await AssessmentBed.CreateAsync();
+        await using var bed = await AssessmentBed.CreateAsync(provider);
         var fleet = new RandomFleet(bed, new Random(1616), duplicates: false);
         await fleet.RegisterAsync(10);
         foreach (var id in fleet.Ids)
@@ -116,7 +116,7 @@ public sealed class IncrementalAssessmentTests
         public Microsoft.Extensions.Time.Testing.FakeTimeProvider Clock => Store.Clock;
         public IMeterFactory Meters => _metrics.GetRequiredService<IMeterFactory>();
 
-        public static async Task<AssessmentBed> CreateAsync() => new(await TestStore.CreateMigratedAsync());
+        public static async Task<AssessmentBed> CreateAsync(StoreProvider provider) => new(await TestStore.CreateMigratedAsync(provider));
 
         public FleetAssessmentBuilder NewBuilder() => new(new FactsReader(Store.Connections), Policies,
             new DailyComplianceStore(Store.Connections), new RemediationPacks(Store.Connections, Store.Audit),

@@ -14,10 +14,10 @@ public sealed class DemoSeedingTests
 
     static InstanceRegistration OnLoopback(string name, int port) => TestData.Registration(name) with { Host = "127.0.0.1", Port = port };
 
-    [Fact]
-    public async Task A_restarted_demo_whose_new_port_is_another_instances_old_one_starts_with_every_instance_on_its_new_port()
+    [Theory, StoreProviders]
+    public async Task A_restarted_demo_whose_new_port_is_another_instances_old_one_starts_with_every_instance_on_its_new_port(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         var first = await DemoFleetHost.SeedAsync(store.Instances,
             [OnLoopback("DEMO-A", 41001), OnLoopback("DEMO-B", 41002)], None);
 
@@ -30,10 +30,10 @@ public sealed class DemoSeedingTests
         Assert.Equal(new Dictionary<string, int?> { ["DEMO-A"] = 41002, ["DEMO-B"] = 41003 }, ports);
     }
 
-    [Fact]
-    public async Task A_restarted_demo_whose_instances_swapped_ports_starts_with_every_instance_on_its_new_port()
+    [Theory, StoreProviders]
+    public async Task A_restarted_demo_whose_instances_swapped_ports_starts_with_every_instance_on_its_new_port(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         var first = await DemoFleetHost.SeedAsync(store.Instances,
             [OnLoopback("DEMO-A", 41001), OnLoopback("DEMO-B", 41002), OnLoopback("DEMO-C", 41003)], None);
 
@@ -49,10 +49,10 @@ public sealed class DemoSeedingTests
         }, active);
     }
 
-    [Fact]
-    public async Task A_demo_instance_on_an_address_registered_outside_the_demo_stops_the_start_naming_it()
+    [Theory, StoreProviders]
+    public async Task A_demo_instance_on_an_address_registered_outside_the_demo_stops_the_start_naming_it(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         await store.Instances.AddAsync(OnLoopback("USERS-OWN", 41002), None);
 
         var refused = await Assert.ThrowsAsync<InvalidOperationException>(() => DemoFleetHost.SeedAsync(store.Instances,

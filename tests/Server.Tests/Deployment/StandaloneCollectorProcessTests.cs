@@ -214,7 +214,7 @@ public sealed class StandaloneCollectorProcessTests : IDisposable
 
     static async Task Eventually(Func<bool> condition, CollectorProcess collector, int seconds = 60)
     {
-        var met = await Alerts.Eventually.WaitAsync(condition, done => done, seconds);
+        var met = await IfiDashboard.Tests.Support.Eventually.WaitAsync(condition, done => done, seconds);
         Assert.True(met, collector.Log);
     }
 }

@@ -18,6 +18,7 @@ namespace IfiDashboard.Server.Tests.Functional;
 /// The audit log end to end: who made a change through the form or the API, read back on the page (administrators
 /// only), as CSV and through the API with <c>audit:read</c>.
 /// </summary>
+[Trait(Store.TestDatabase.PostgresPassTrait, Store.TestDatabase.PostgresPassValue)]
 public sealed class AuditTrailTests : IAsyncLifetime
 {
     readonly DashboardHost _host = new(new ScenarioInstance { Name = "audited", Profile = "2019" });

@@ -11,6 +11,7 @@ using Microsoft.Extensions.DependencyInjection;
 namespace IfiDashboard.Server.Tests.Functional;
 
 /// <summary>The compliance engine's verdicts and numbers for a polled fleet, read back through the store.</summary>
+[Trait(Store.TestDatabase.PostgresPassTrait, Store.TestDatabase.PostgresPassValue)]
 public sealed class ComplianceAssessmentTests
 {
     static readonly DateTimeOffset Yesterday = DateTimeOffset.UtcNow.AddDays(-1);

@@ -3,7 +3,6 @@ using System.Net.Http.Json;
 using AngleSharp.Html.Dom;
 using AngleSharp.Html.Parser;
 using IfiDashboard.Collector.Scheduling;
-using IfiDashboard.Collector.Tests.Support;
 using IfiDashboard.Server.Store.Audit;
 using IfiDashboard.Server.Tests.Api;
 using IfiDashboard.Server.Tests.Inventory;

@@ -14,6 +14,7 @@ using Microsoft.Extensions.Logging.Abstractions;
 namespace IfiDashboard.Server.Tests.Functional;
 
 /// <summary>Two collectors sharing one store lease instances so that each instance is polled once, not twice.</summary>
+[Trait(Store.TestDatabase.PostgresPassTrait, Store.TestDatabase.PostgresPassValue)]
 public sealed class TwoCollectorsTests
 {
     static CollectorService Collector(IServiceProvider services, string name)

@@ -2,7 +2,6 @@ using System.Net;
 using System.Net.Http.Json;
 using System.Text.Json;
 using Dapper;
-using IfiDashboard.Collector.Tests.Support;
 using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Api.Keys;
 using IfiDashboard.Server.Store;

@@ -46,13 +46,10 @@ public sealed class PossibleHoldersTests
         ? $"{refusal.Kind} by {refusal.Existing?.Id}"
         : write.Result.ToString();
 
-    [Theory]
-    [InlineData(1)]
-    [InlineData(2)]
-    [InlineData(3)]
-    public async Task A_single_registration_is_refused_exactly_when_an_import_reading_every_instance_refuses_it(int seed)
+    [Theory, StoreProviders(1, 2, 3)]
+    public async Task A_single_registration_is_refused_exactly_when_an_import_reading_every_instance_refuses_it(StoreProvider provider, int seed)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         var random = new Random(seed);
         var at = TestStore.Start;
         // The inventory, written by the import, which checks against every active instance.

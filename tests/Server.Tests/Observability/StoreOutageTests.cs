@@ -17,6 +17,7 @@ namespace IfiDashboard.Server.Tests.Observability;
 /// meet the outage; the log has one line when it starts and one when it ends, no stack trace, and the pages say the
 /// store is away and how old their data is, without naming where the store is.
 /// </summary>
+[Trait(TestDatabase.PostgresPassTrait, TestDatabase.PostgresPassValue)]
 public sealed class StoreOutageTests
 {
     const string Availability = "IfiDashboard.Server.Store.StoreAvailability";

@@ -14,6 +14,7 @@ namespace IfiDashboard.Server.Tests.Remediation;
 /// (the script grants nothing before it), so IFI turning on while the engine still runs as LocalSystem confirms
 /// nothing; the poll after the move does. Polled by the real collector from the simulator, on either store.
 /// </summary>
+[Trait(Store.TestDatabase.PostgresPassTrait, Store.TestDatabase.PostgresPassValue)]
 public sealed class RemediationPendingTests : IAsyncLifetime
 {
     readonly DashboardHost _host = new(

@@ -9,10 +9,10 @@ public sealed class AlertSettingsStoreTests
 {
     static readonly CancellationToken None = CancellationToken.None;
 
-    [Fact]
-    public async Task Saved_settings_override_the_configuration_and_each_save_is_audited_with_the_values_before()
+    [Theory, StoreProviders]
+    public async Task Saved_settings_override_the_configuration_and_each_save_is_audited_with_the_values_before(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         var settings = new AlertSettingsStore(store.Connections, store.Clock, store.Audit);
         var configured = new AlertOptions { RenotifyInterval = TimeSpan.FromHours(24) };
         var empty = await settings.GetAsync(None);

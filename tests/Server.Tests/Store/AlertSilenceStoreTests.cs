@@ -16,10 +16,10 @@ public sealed class AlertSilenceStoreTests
         CreatedAt = store.Clock.GetUtcNow(), ExpiresAt = store.Clock.GetUtcNow() + length,
     };
 
-    [Fact]
-    public async Task A_silence_is_in_force_until_it_expires_and_its_creation_is_audited_with_it()
+    [Theory, StoreProviders]
+    public async Task A_silence_is_in_force_until_it_expires_and_its_creation_is_audited_with_it(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         var instanceId = await store.Instances.AddAsync(TestData.Registration("SQL01"), None);
         var silences = new AlertSilenceStore(store.Connections, store.Clock, store.Audit);
 
@@ -42,10 +42,10 @@ public sealed class AlertSilenceStoreTests
         Assert.Equal($"silence {id} (instance #{instanceId})", audit[1].Target);
     }
 
-    [Fact]
-    public async Task Ending_a_silence_works_once_and_not_on_an_expired_one()
+    [Theory, StoreProviders]
+    public async Task Ending_a_silence_works_once_and_not_on_an_expired_one(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         var instanceId = await store.Instances.AddAsync(TestData.Registration("SQL01"), None);
         var silences = new AlertSilenceStore(store.Connections, store.Clock, store.Audit);
         var id = await silences.AddAsync(Snooze(store, instanceId, TimeSpan.FromHours(4)), None);
@@ -64,10 +64,10 @@ public sealed class AlertSilenceStoreTests
         Assert.Contains("\"endedBy\":\"carol\"", Assert.Single(audit).After, StringComparison.Ordinal);
     }
 
-    [Fact]
-    public async Task An_evaluation_ends_the_acknowledgements_it_resolves_and_records_silenced_alerts_unsent()
+    [Theory, StoreProviders]
+    public async Task An_evaluation_ends_the_acknowledgements_it_resolves_and_records_silenced_alerts_unsent(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         var instanceId = await store.Instances.AddAsync(TestData.Registration("SQL01"), None);
         var silences = new AlertSilenceStore(store.Connections, store.Clock, store.Audit);
         var states = new AlertStateStore(store.Connections, store.Clock, silences);

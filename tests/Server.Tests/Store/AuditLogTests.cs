@@ -18,10 +18,10 @@ public sealed class AuditLogTests
     static Task<IReadOnlyList<AuditRecord>> AllAsync(TestStore store, AuditFilter? filter = null) =>
         store.Audit.QueryAsync(filter ?? new AuditFilter(), null, AuditLog.MaxPageSize, None);
 
-    [Fact]
-    public async Task Each_inventory_change_records_the_registration_before_and_after()
+    [Theory, StoreProviders]
+    public async Task Each_inventory_change_records_the_registration_before_and_after(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
 
         var id = await store.Instances.AddAsync(TestData.Registration("SQL01"), None);
         var registered = (await store.Instances.GetAsync(id, None))!;
@@ -40,10 +40,10 @@ public sealed class AuditLogTests
         Assert.NotNull(Field(entries[2].After, "retiredAt"));
     }
 
-    [Fact]
-    public async Task A_refused_change_leaves_no_entry()
+    [Theory, StoreProviders]
+    public async Task A_refused_change_leaves_no_entry(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         await store.Instances.AddAsync(TestData.Registration("SQL01"), None);
 
         var duplicate = await store.Instances.RegisterAsync(TestData.Registration("sql01"), None);
@@ -54,10 +54,10 @@ public sealed class AuditLogTests
         Assert.Single(await AllAsync(store));
     }
 
-    [Fact]
-    public async Task Demo_seeding_again_with_nothing_changed_records_nothing()
+    [Theory, StoreProviders]
+    public async Task Demo_seeding_again_with_nothing_changed_records_nothing(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
 
         await store.Instances.SeedAsync(TestData.Registration("SQL01"), None);
         await store.Instances.SeedAsync(TestData.Registration("SQL01"), None);
@@ -66,10 +66,10 @@ public sealed class AuditLogTests
         Assert.Equal([AuditActions.InstanceUpdated, AuditActions.InstanceRegistered], (await AllAsync(store)).Select(e => e.Action));
     }
 
-    [Fact]
-    public async Task Policy_waiver_and_api_key_changes_are_recorded_and_the_key_hash_never_is()
+    [Theory, StoreProviders]
+    public async Task Policy_waiver_and_api_key_changes_are_recorded_and_the_key_hash_never_is(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         var policies = new PolicyStore(store.Connections, store.Clock, store.Audit);
         var keys = new ApiKeyStore(store.Connections, store.Clock, store.Audit);
         var id = await store.Instances.AddAsync(TestData.Registration("SQL01"), None);
@@ -99,10 +99,10 @@ public sealed class AuditLogTests
         Assert.All(entries, e => Assert.DoesNotContain(hash, e.Before + e.After, StringComparison.Ordinal));
     }
 
-    [Fact]
-    public async Task The_store_refuses_to_update_or_delete_an_entry()
+    [Theory, StoreProviders]
+    public async Task The_store_refuses_to_update_or_delete_an_entry(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         await store.Audit.RecordAsync(AuditActions.TestEmailSent, "dba@bank.test", null, new { accepted = true }, None);
         var before = await AllAsync(store);
 
@@ -115,10 +115,10 @@ public sealed class AuditLogTests
         Assert.Equal(before, await AllAsync(store));
     }
 
-    [Fact]
-    public async Task A_sign_in_is_recorded_with_who_from_where_and_the_roles_given()
+    [Theory, StoreProviders]
+    public async Task A_sign_in_is_recorded_with_who_from_where_and_the_roles_given(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
 
         await store.Audit.RecordSignInAsync(new AuditActor("Alice Smith", "10.1.2.3", "alice-sub@https://idp.bank.test"), ["Operator"], None);
 
@@ -128,10 +128,10 @@ public sealed class AuditLogTests
         Assert.Equal("Operator", JsonDocument.Parse(entry.After!).RootElement.GetProperty("roles")[0].GetString());
     }
 
-    [Fact]
-    public async Task Refusals_are_counted_per_source_and_reason_and_a_window_holds_a_bounded_number_of_rows()
+    [Theory, StoreProviders]
+    public async Task Refusals_are_counted_per_source_and_reason_and_a_window_holds_a_bounded_number_of_rows(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         const int sources = AuditLog.MaxRefusalSourcesPerWindow + 50;
         var window = store.Clock.GetUtcNow().AddTicks(-(store.Clock.GetUtcNow().UtcTicks % AuditLog.RefusalWindow.Ticks));
 
@@ -153,10 +153,10 @@ public sealed class AuditLogTests
         Assert.Equal(1, counts.Single(c => c.Action == AuditActions.CollectorRefused && c.Actor == AuditLog.OtherSources).Refusals);
     }
 
-    [Fact]
-    public async Task Pruning_deletes_only_entries_older_than_its_cut_off_records_that_it_did_and_the_log_refuses_any_other_delete()
+    [Theory, StoreProviders]
+    public async Task Pruning_deletes_only_entries_older_than_its_cut_off_records_that_it_did_and_the_log_refuses_any_other_delete(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         await store.Audit.RecordAsync(AuditActions.TestEmailSent, "old", null, null, None);
         await store.Audit.CountRefusalAsync(AuditActions.SignInFailed, new AuditActor(AuditActors.Anonymous, "10.6.6.6"), "forged state", None);
         store.Clock.Advance(TimeSpan.FromDays(10));
@@ -176,10 +176,10 @@ public sealed class AuditLogTests
         Assert.Empty(await store.Audit.RefusalCountsAsync(DateTimeOffset.MinValue, DateTimeOffset.MaxValue, None));
     }
 
-    [Fact]
-    public async Task Entries_filter_by_actor_action_and_time_and_page_newest_first()
+    [Theory, StoreProviders]
+    public async Task Entries_filter_by_actor_action_and_time_and_page_newest_first(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         var alice = new AuditActor("alice", "10.0.0.1");
         var bob = new AuditActor("bob", "10.0.0.2");
         for (var i = 0; i < 5; i++)

@@ -20,6 +20,7 @@ namespace IfiDashboard.Server.Tests.Store;
 /// Another writer holds the store's write lock (a backup tool, a migration, a long transaction): the API answers 503
 /// with Retry-After and changes nothing, a page says so in words, and a poll waits and is stored once it can be.
 /// </summary>
+[Trait(TestDatabase.PostgresPassTrait, TestDatabase.PostgresPassValue)]
 public sealed class BusyStoreTests : IAsyncLifetime
 {
     readonly CapturedLogs _logs = new();

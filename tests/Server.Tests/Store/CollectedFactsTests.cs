@@ -39,10 +39,10 @@ public sealed class CollectedFactsTests
         EndTime = at.AddTicks(durationUs * 10), DurationMicroseconds = durationUs, GrowthPages = 8192,
     };
 
-    [Fact]
-    public async Task Rereading_a_rolled_over_trace_stores_each_growth_event_once()
+    [Theory, StoreProviders]
+    public async Task Rereading_a_rolled_over_trace_stores_each_growth_event_once(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         var id = await store.Instances.AddAsync(TestData.Registration("SQL01"), None);
         var first = Growth(TestStore.Start.AddHours(-3));
         var second = Growth(TestStore.Start.AddHours(-2));
@@ -57,10 +57,10 @@ public sealed class CollectedFactsTests
         Assert.Equal(2_500_000, await connection.ExecuteScalarAsync<long>("SELECT duration_us FROM growth_events LIMIT 1;"));
     }
 
-    [Fact]
-    public async Task Files_are_replaced_by_a_poll_that_read_them_and_kept_by_one_that_could_not()
+    [Theory, StoreProviders]
+    public async Task Files_are_replaced_by_a_poll_that_read_them_and_kept_by_one_that_could_not(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         var id = await store.Instances.AddAsync(TestData.Registration("SQL01"), None);
 
         await store.Snapshots.WriteAsync(WithFacts(TestData.Good(id, TestStore.Start), [], dataPages: 1000), None);
@@ -73,10 +73,10 @@ public sealed class CollectedFactsTests
         Assert.Equal(2, await connection.ExecuteScalarAsync<long>("SELECT COUNT(*) FROM database_files;"));
     }
 
-    [Fact]
-    public async Task The_volume_each_file_lives_on_is_stored_and_read_back_for_the_engine()
+    [Theory, StoreProviders]
+    public async Task The_volume_each_file_lives_on_is_stored_and_read_back_for_the_engine(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         var id = await store.Instances.AddAsync(TestData.Registration("SQL01"), None);
         var mounted = new FileVolumeInfo
         {
@@ -101,10 +101,10 @@ public sealed class CollectedFactsTests
         Assert.Null(files["Sales_log"].Volume);
     }
 
-    [Fact]
-    public async Task Encryption_backups_trace_and_clock_are_current_state()
+    [Theory, StoreProviders]
+    public async Task Encryption_backups_trace_and_clock_are_current_state(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         var id = await store.Instances.AddAsync(TestData.Registration("SQL01"), None);
 
         await store.Snapshots.WriteAsync(WithFacts(TestData.Good(id, TestStore.Start), []), None);
@@ -117,10 +117,10 @@ public sealed class CollectedFactsTests
         Assert.Equal(("Enabled", 120L), state);
     }
 
-    [Fact]
-    public async Task Late_snapshot_adds_its_events_but_does_not_replace_newer_files()
+    [Theory, StoreProviders]
+    public async Task Late_snapshot_adds_its_events_but_does_not_replace_newer_files(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         var id = await store.Instances.AddAsync(TestData.Registration("SQL01"), None);
         var lateEvent = Growth(TestStore.Start.AddHours(-5));
 

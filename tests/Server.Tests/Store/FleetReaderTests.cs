@@ -7,10 +7,10 @@ public sealed class FleetReaderTests
 {
     static readonly CancellationToken None = CancellationToken.None;
 
-    [Fact]
-    public async Task Never_polled_instance_lists_as_unknown_not_polled_yet()
+    [Theory, StoreProviders]
+    public async Task Never_polled_instance_lists_as_unknown_not_polled_yet(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         await store.Instances.AddAsync(TestData.Registration("SQL01"), None);
 
         var (registration, row, _) = Assert.Single(await store.ActiveInstancesAsync());
@@ -23,10 +23,10 @@ public sealed class FleetReaderTests
         Assert.Equal("dba-team", registration.Owner);
     }
 
-    [Fact]
-    public async Task Instance_list_holds_active_instances_by_name()
+    [Theory, StoreProviders]
+    public async Task Instance_list_holds_active_instances_by_name(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         await store.Instances.AddAsync(TestData.Registration("SQL02"), None);
         var retired = await store.Instances.AddAsync(TestData.Registration("SQL00"), None);
         await store.Instances.AddAsync(TestData.Registration("SQL01"), None);
@@ -37,10 +37,10 @@ public sealed class FleetReaderTests
         Assert.Equal(["SQL01", "SQL02"], rows.Select(r => r.Registration.Name));
     }
 
-    [Fact]
-    public async Task Counts_split_active_instances_by_ifi_state()
+    [Theory, StoreProviders]
+    public async Task Counts_split_active_instances_by_ifi_state(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         var on = await store.Instances.AddAsync(TestData.Registration("ON"), None);
         var off = await store.Instances.AddAsync(TestData.Registration("OFF"), None);
         var down = await store.Instances.AddAsync(TestData.Registration("DOWN"), None);
@@ -57,18 +57,18 @@ public sealed class FleetReaderTests
         Assert.Equal(new FleetCounts(Total: 4, Polled: 3, Enabled: 1, Disabled: 1, Unknown: 2), counts);
     }
 
-    [Fact]
-    public async Task Counts_of_an_empty_fleet_are_zero()
+    [Theory, StoreProviders]
+    public async Task Counts_of_an_empty_fleet_are_zero(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
 
         Assert.Equal(new FleetCounts(0, 0, 0, 0, 0), await store.Queries.CountsAsync(None));
     }
 
-    [Fact]
-    public async Task Recent_polls_are_newest_first_and_limited()
+    [Theory, StoreProviders]
+    public async Task Recent_polls_are_newest_first_and_limited(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         var id = await store.Instances.AddAsync(TestData.Registration("SQL01"), None);
         var first = TestData.Good(id, TestStore.Start);
         var second = TestData.Unreachable(id, TestStore.Start.AddMinutes(5));

@@ -5,10 +5,10 @@ namespace IfiDashboard.Server.Tests.Store;
 
 public sealed class InstanceInventoryTests
 {
-    [Fact]
-    public async Task Added_instance_reads_back_with_all_fields()
+    [Theory, StoreProviders]
+    public async Task Added_instance_reads_back_with_all_fields(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         var registration = TestData.Registration("SQL01") with
         {
             Port = null,
@@ -28,18 +28,18 @@ public sealed class InstanceInventoryTests
         Assert.Equivalent(registration with { Id = id, Tags = read.Tags }, read);
     }
 
-    [Fact]
-    public async Task Unknown_id_reads_as_null()
+    [Theory, StoreProviders]
+    public async Task Unknown_id_reads_as_null(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
 
         Assert.Null(await store.Instances.GetAsync(404, CancellationToken.None));
     }
 
-    [Fact]
-    public async Task Duplicate_name_ignoring_case_is_rejected()
+    [Theory, StoreProviders]
+    public async Task Duplicate_name_ignoring_case_is_rejected(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         await store.Instances.AddAsync(TestData.Registration("SQL01"), CancellationToken.None);
 
         var refused = await store.Instances.RegisterAsync(TestData.Registration("sql01") with { Port = 1500 }, CancellationToken.None);
@@ -49,10 +49,10 @@ public sealed class InstanceInventoryTests
         Assert.Equal("SQL01", refused.Refusal.Existing!.Name);
     }
 
-    [Fact]
-    public async Task Seeding_by_name_updates_connection_fields_and_keeps_the_id()
+    [Theory, StoreProviders]
+    public async Task Seeding_by_name_updates_connection_fields_and_keeps_the_id(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         var id = await store.Instances.AddAsync(TestData.Registration("SQL01"), CancellationToken.None);
 
         var again = await store.Instances.SeedAsync(
@@ -68,10 +68,10 @@ public sealed class InstanceInventoryTests
         Assert.Single(await store.Instances.ListActiveAsync(CancellationToken.None));
     }
 
-    [Fact]
-    public async Task Retired_instance_is_kept_but_no_longer_listed()
+    [Theory, StoreProviders]
+    public async Task Retired_instance_is_kept_but_no_longer_listed(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         var retired = await store.Instances.AddAsync(TestData.Registration("SQL01"), CancellationToken.None);
         await store.Instances.AddAsync(TestData.Registration("SQL02"), CancellationToken.None);
 
@@ -82,10 +82,10 @@ public sealed class InstanceInventoryTests
         Assert.Equal(TestStore.Start, (await store.Instances.GetAsync(retired, CancellationToken.None))!.RetiredAt);
     }
 
-    [Fact]
-    public async Task Name_of_a_retired_instance_can_be_registered_again()
+    [Theory, StoreProviders]
+    public async Task Name_of_a_retired_instance_can_be_registered_again(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         var old = await store.Instances.AddAsync(TestData.Registration("SQL01"), CancellationToken.None);
         await store.Instances.RetireAsync(old, CancellationToken.None);
 
@@ -94,10 +94,10 @@ public sealed class InstanceInventoryTests
         Assert.NotEqual(old, replacement);
     }
 
-    [Fact]
-    public async Task Active_instances_are_listed_by_name()
+    [Theory, StoreProviders]
+    public async Task Active_instances_are_listed_by_name(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         foreach (var name in new[] { "SQL03", "SQL01", "SQL02" })
             await store.Instances.AddAsync(TestData.Registration(name), CancellationToken.None);
 

@@ -16,10 +16,10 @@ public sealed class InstanceLeaseTests
         return ids;
     }
 
-    [Fact]
-    public async Task Two_collectors_leasing_at_once_never_get_the_same_instance()
+    [Theory, StoreProviders]
+    public async Task Two_collectors_leasing_at_once_never_get_the_same_instance(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         await AddInstancesAsync(store, 30);
 
         for (var round = 0; round < 5; round++)
@@ -39,10 +39,10 @@ public sealed class InstanceLeaseTests
         }
     }
 
-    [Fact]
-    public async Task Leased_instance_is_not_handed_out_again_while_the_lease_holds()
+    [Theory, StoreProviders]
+    public async Task Leased_instance_is_not_handed_out_again_while_the_lease_holds(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         await AddInstancesAsync(store, 3);
         var source = store.NewSource();
         await source.LeaseDueAsync("collector-a", 10, Lease, None);
@@ -53,10 +53,10 @@ public sealed class InstanceLeaseTests
         Assert.Empty(second);
     }
 
-    [Fact]
-    public async Task Expired_lease_stays_with_its_collector_while_that_one_is_heard_from()
+    [Theory, StoreProviders]
+    public async Task Expired_lease_stays_with_its_collector_while_that_one_is_heard_from(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         var ids = await AddInstancesAsync(store, 1);
         var source = store.NewSource();
         await source.LeaseDueAsync("collector-a", 10, Lease, None);
@@ -72,10 +72,10 @@ public sealed class InstanceLeaseTests
         Assert.Equal(ids, own.Select(i => i.Id));
     }
 
-    [Fact]
-    public async Task Instance_of_a_silent_collector_goes_to_one_heard_from_throughout_the_takeover_delay()
+    [Theory, StoreProviders]
+    public async Task Instance_of_a_silent_collector_goes_to_one_heard_from_throughout_the_takeover_delay(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         var ids = await AddInstancesAsync(store, 1);
         var source = store.NewSource();
         await source.LeaseDueAsync("collector-a", 10, Lease, None);
@@ -93,10 +93,10 @@ public sealed class InstanceLeaseTests
         Assert.Equal(ids, standby.Select(i => i.Id));
     }
 
-    [Fact]
-    public async Task At_most_max_count_are_leased_longest_waiting_first()
+    [Theory, StoreProviders]
+    public async Task At_most_max_count_are_leased_longest_waiting_first(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         var ids = await AddInstancesAsync(store, 3);
         var source = store.NewSource();
         var all = await source.LeaseDueAsync("collector-a", 3, Lease, None);
@@ -111,10 +111,10 @@ public sealed class InstanceLeaseTests
         Assert.Equal([ids[1], ids[0]], two.Select(i => i.Id));
     }
 
-    [Fact]
-    public async Task Instance_is_not_due_before_its_next_poll_time()
+    [Theory, StoreProviders]
+    public async Task Instance_is_not_due_before_its_next_poll_time(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         var ids = await AddInstancesAsync(store, 1);
         var source = store.NewSource();
         await source.LeaseDueAsync("collector-a", 10, Lease, None);
@@ -129,10 +129,10 @@ public sealed class InstanceLeaseTests
         Assert.Equal(ids, onTime.Select(i => i.Id));
     }
 
-    [Fact]
-    public async Task Completing_releases_only_the_collectors_own_lease()
+    [Theory, StoreProviders]
+    public async Task Completing_releases_only_the_collectors_own_lease(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         var ids = await AddInstancesAsync(store, 1);
         var source = store.NewSource();
         var delay = new IfiDashboard.Server.Ingestion.IngestionOptions().TakeoverDelay;
@@ -153,10 +153,10 @@ public sealed class InstanceLeaseTests
         Assert.Equal(ids, afterBCompletes.Select(i => i.Id));
     }
 
-    [Fact]
-    public async Task Retired_instance_is_never_leased()
+    [Theory, StoreProviders]
+    public async Task Retired_instance_is_never_leased(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         var ids = await AddInstancesAsync(store, 2);
         await store.Instances.RetireAsync(ids[0], None);
 
@@ -165,10 +165,10 @@ public sealed class InstanceLeaseTests
         Assert.Equal([ids[1]], leased.Select(i => i.Id));
     }
 
-    [Fact]
-    public async Task Verify_now_makes_a_scheduled_instance_due_at_once()
+    [Theory, StoreProviders]
+    public async Task Verify_now_makes_a_scheduled_instance_due_at_once(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         var ids = await AddInstancesAsync(store, 2);
         var source = store.NewSource();
         await source.LeaseDueAsync("collector-a", 2, Lease, None);
@@ -182,10 +182,10 @@ public sealed class InstanceLeaseTests
         Assert.Equal([ids[0]], due.Select(i => i.Id));
     }
 
-    [Fact]
-    public async Task Verify_now_during_a_lease_makes_the_instance_due_again_when_the_lease_completes()
+    [Theory, StoreProviders]
+    public async Task Verify_now_during_a_lease_makes_the_instance_due_again_when_the_lease_completes(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         var ids = await AddInstancesAsync(store, 1);
         var source = store.NewSource();
         await source.LeaseDueAsync("collector-a", 1, Lease, None);

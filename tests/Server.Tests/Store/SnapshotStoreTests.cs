@@ -7,9 +7,9 @@ public sealed class SnapshotStoreTests
 {
     static readonly CancellationToken None = CancellationToken.None;
 
-    static async Task<(TestStore Store, long Id)> StoreWithInstanceAsync()
+    static async Task<(TestStore Store, long Id)> StoreWithInstanceAsync(StoreProvider provider)
     {
-        var store = await TestStore.CreateMigratedAsync();
+        var store = await TestStore.CreateMigratedAsync(provider);
         var id = await store.Instances.AddAsync(TestData.Registration("SQL01"), None);
         return (store, id);
     }
@@ -20,10 +20,10 @@ public sealed class SnapshotStoreTests
         return await connection.ExecuteScalarAsync<long>(sql);
     }
 
-    [Fact]
-    public async Task Snapshot_written_twice_is_stored_once()
+    [Theory, StoreProviders]
+    public async Task Snapshot_written_twice_is_stored_once(StoreProvider provider)
     {
-        var (store, id) = await StoreWithInstanceAsync();
+        var (store, id) = await StoreWithInstanceAsync(provider);
         await using var _ = store;
         var snapshot = TestData.Good(id, TestStore.Start);
 
@@ -35,10 +35,10 @@ public sealed class SnapshotStoreTests
         Assert.Equal(2, await CountAsync(store, "SELECT COUNT(*) FROM service_snapshots;"));
     }
 
-    [Fact]
-    public async Task Every_service_row_is_stored_with_the_engine_marked()
+    [Theory, StoreProviders]
+    public async Task Every_service_row_is_stored_with_the_engine_marked(StoreProvider provider)
     {
-        var (store, id) = await StoreWithInstanceAsync();
+        var (store, id) = await StoreWithInstanceAsync(provider);
         await using var _ = store;
 
         await store.Snapshots.WriteAsync(TestData.Good(id, TestStore.Start), None);
@@ -50,10 +50,10 @@ public sealed class SnapshotStoreTests
         Assert.Equal(2, await CountAsync(store, "SELECT COUNT(*) FROM service_snapshots;"));
     }
 
-    [Fact]
-    public async Task Good_poll_sets_identity_account_and_ifi_state()
+    [Theory, StoreProviders]
+    public async Task Good_poll_sets_identity_account_and_ifi_state(StoreProvider provider)
     {
-        var (store, id) = await StoreWithInstanceAsync();
+        var (store, id) = await StoreWithInstanceAsync(provider);
         await using var _ = store;
         var snapshot = TestData.Good(id, TestStore.Start);
 
@@ -70,10 +70,10 @@ public sealed class SnapshotStoreTests
         Assert.Equal(snapshot.FinishedAt, row.LastGoodPollAt);
     }
 
-    [Fact]
-    public async Task Unreachable_poll_after_a_good_one_keeps_identity_and_account_but_ifi_becomes_unknown()
+    [Theory, StoreProviders]
+    public async Task Unreachable_poll_after_a_good_one_keeps_identity_and_account_but_ifi_becomes_unknown(StoreProvider provider)
     {
-        var (store, id) = await StoreWithInstanceAsync();
+        var (store, id) = await StoreWithInstanceAsync(provider);
         await using var _ = store;
         var good = TestData.Good(id, TestStore.Start);
         var unreachable = TestData.Unreachable(id, TestStore.Start.AddMinutes(5));
@@ -93,10 +93,10 @@ public sealed class SnapshotStoreTests
         Assert.Equal(good.FinishedAt, row.LastGoodPollAt);
     }
 
-    [Fact]
-    public async Task Ifi_switched_off_records_one_timeline_change()
+    [Theory, StoreProviders]
+    public async Task Ifi_switched_off_records_one_timeline_change(StoreProvider provider)
     {
-        var (store, id) = await StoreWithInstanceAsync();
+        var (store, id) = await StoreWithInstanceAsync(provider);
         await using var _ = store;
 
         await store.Snapshots.WriteAsync(TestData.Good(id, TestStore.Start, ifi: "Y"), None);
@@ -109,10 +109,10 @@ public sealed class SnapshotStoreTests
         Assert.Equal(("ifi_enabled", "Y", "N"), change);
     }
 
-    [Fact]
-    public async Task Restart_under_another_account_records_account_and_start_time_changes()
+    [Theory, StoreProviders]
+    public async Task Restart_under_another_account_records_account_and_start_time_changes(StoreProvider provider)
     {
-        var (store, id) = await StoreWithInstanceAsync();
+        var (store, id) = await StoreWithInstanceAsync(provider);
         await using var _ = store;
 
         await store.Snapshots.WriteAsync(TestData.Good(id, TestStore.Start), None);
@@ -124,10 +124,10 @@ public sealed class SnapshotStoreTests
         Assert.Equal(["last_startup_time", "service_account"], fields);
     }
 
-    [Fact]
-    public async Task First_observation_records_no_change()
+    [Theory, StoreProviders]
+    public async Task First_observation_records_no_change(StoreProvider provider)
     {
-        var (store, id) = await StoreWithInstanceAsync();
+        var (store, id) = await StoreWithInstanceAsync(provider);
         await using var _ = store;
 
         await store.Snapshots.WriteAsync(TestData.Unreachable(id, TestStore.Start), None);
@@ -136,10 +136,10 @@ public sealed class SnapshotStoreTests
         Assert.Equal(0, await CountAsync(store, "SELECT COUNT(*) FROM ifi_changes;"));
     }
 
-    [Fact]
-    public async Task Late_replay_of_an_older_snapshot_is_history_only()
+    [Theory, StoreProviders]
+    public async Task Late_replay_of_an_older_snapshot_is_history_only(StoreProvider provider)
     {
-        var (store, id) = await StoreWithInstanceAsync();
+        var (store, id) = await StoreWithInstanceAsync(provider);
         await using var _ = store;
         var older = TestData.Good(id, TestStore.Start, ifi: "N");
         await store.Snapshots.WriteAsync(TestData.Good(id, TestStore.Start.AddMinutes(10), ifi: "Y"), None);

@@ -10,7 +10,7 @@ public sealed class SqlitePageCacheTests
     [Fact]
     public async Task A_store_connection_keeps_a_page_cache_of_at_most_512_KiB()
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(StoreProvider.Sqlite);
         await using var connection = await store.OpenAsync();
 
         Assert.Equal(-512, await connection.ExecuteScalarAsync<long>("PRAGMA cache_size;"));

@@ -22,10 +22,10 @@ public sealed class StoreJsonTests
 
     sealed record ProbeRecord(long Id, JsonColumn<IReadOnlyList<string>> Tags);
 
-    [Fact]
-    public async Task Json_columns_are_stored_as_their_text_and_read_back_as_the_same_values()
+    [Theory, StoreProviders]
+    public async Task Json_columns_are_stored_as_their_text_and_read_back_as_the_same_values(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         await using var connection = await store.OpenAsync();
         await connection.ExecuteAsync("CREATE TABLE store_json_probe (id BIGINT NOT NULL, tags TEXT NOT NULL, files TEXT, rules TEXT);");
         IReadOnlyList<string> tags = ["pci", "Zürich \"DC\""];

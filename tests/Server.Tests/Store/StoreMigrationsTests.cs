@@ -60,10 +60,10 @@ public sealed class StoreMigrationsTests
         ? "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name;"
         : "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name;";
 
-    [Fact]
-    public async Task Migrations_create_the_schema_and_journal_every_script_with_the_store_clock()
+    [Theory, StoreProviders]
+    public async Task Migrations_create_the_schema_and_journal_every_script_with_the_store_clock(StoreProvider provider)
     {
-        await using var store = TestStore.CreateEmpty();
+        await using var store = TestStore.CreateEmpty(provider);
 
         var applied = await store.MigrateAsync();
 
@@ -78,10 +78,10 @@ public sealed class StoreMigrationsTests
         Assert.Empty(await store.Migrations().PendingScriptsAsync(None));
     }
 
-    [Fact]
-    public async Task Second_run_applies_nothing()
+    [Theory, StoreProviders]
+    public async Task Second_run_applies_nothing(StoreProvider provider)
     {
-        await using var store = TestStore.CreateEmpty();
+        await using var store = TestStore.CreateEmpty(provider);
         await store.MigrateAsync();
 
         var second = await store.MigrateAsync();
@@ -90,10 +90,10 @@ public sealed class StoreMigrationsTests
         Assert.Equal(store.Migrations().ScriptNames(), await JournalAsync(store));
     }
 
-    [Fact]
-    public async Task A_script_added_by_a_later_release_is_applied_to_a_migrated_store()
+    [Theory, StoreProviders]
+    public async Task A_script_added_by_a_later_release_is_applied_to_a_migrated_store(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         var later = store.Migrations(WithLaterScript(store.Connections.Dialect, "9001_later_feature.sql",
             "CREATE TABLE later_feature (id INTEGER PRIMARY KEY);"));
 
@@ -106,10 +106,10 @@ public sealed class StoreMigrationsTests
         Assert.Empty(await later.PendingScriptsAsync(None));
     }
 
-    [Fact]
-    public async Task A_failing_script_is_named_and_leaves_nothing_half_applied()
+    [Theory, StoreProviders]
+    public async Task A_failing_script_is_named_and_leaves_nothing_half_applied(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         var logs = new CapturedLogs();
         // Braces in the error text: DbUp logs it as a format string.
         var broken = new StoreMigrations(store.Connections, store.Clock, TraceLogger(logs),
@@ -132,10 +132,10 @@ public sealed class StoreMigrationsTests
     static ILogger<StoreMigrations> TraceLogger(CapturedLogs logs) =>
         new Logger<StoreMigrations>(LoggerFactory.Create(b => b.AddProvider(logs).SetMinimumLevel(LogLevel.Trace)));
 
-    [Fact]
-    public async Task Each_applied_script_is_logged_once_at_information_and_dbup_itself_only_at_debug()
+    [Theory, StoreProviders]
+    public async Task Each_applied_script_is_logged_once_at_information_and_dbup_itself_only_at_debug(StoreProvider provider)
     {
-        await using var store = TestStore.CreateEmpty();
+        await using var store = TestStore.CreateEmpty(provider);
         var logs = new CapturedLogs();
         var migrations = new StoreMigrations(store.Connections, store.Clock, TraceLogger(logs));
 
@@ -147,10 +147,10 @@ public sealed class StoreMigrationsTests
         Assert.Contains("DbUp: Beginning database upgrade", logs.All); // DbUp's lines are there, below Information
     }
 
-    [Fact]
-    public async Task Two_servers_starting_at_once_on_one_store_apply_each_script_once()
+    [Theory, StoreProviders]
+    public async Task Two_servers_starting_at_once_on_one_store_apply_each_script_once(StoreProvider provider)
     {
-        await using var store = TestStore.CreateEmpty();
+        await using var store = TestStore.CreateEmpty(provider);
         // Each "server" has its own connections (its own pool), as two processes would.
         var secondServer = store.Database.CreateConnections();
         try
@@ -172,10 +172,10 @@ public sealed class StoreMigrationsTests
         }
     }
 
-    [Fact]
-    public async Task A_server_waits_while_another_holds_the_migration_lock_then_applies_what_is_left()
+    [Theory, StoreProviders]
+    public async Task A_server_waits_while_another_holds_the_migration_lock_then_applies_what_is_left(StoreProvider provider)
     {
-        await using var store = TestStore.CreateEmpty();
+        await using var store = TestStore.CreateEmpty(provider);
         var otherServer = store.Database.CreateConnections();
         try
         {
@@ -203,7 +203,7 @@ public sealed class StoreMigrationsTests
     [Fact, Trait(TestDatabase.SqliteOnlyTrait, TestDatabase.SqliteOnlyValue)]
     public async Task Database_is_in_wal_mode()
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(StoreProvider.Sqlite);
         await using var connection = await store.OpenAsync();
 
         var mode = await connection.ExecuteScalarAsync<string>("PRAGMA journal_mode;");
@@ -214,7 +214,7 @@ public sealed class StoreMigrationsTests
     [Fact, Trait(TestDatabase.SqliteOnlyTrait, TestDatabase.SqliteOnlyValue)]
     public async Task Connections_enforce_foreign_keys()
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(StoreProvider.Sqlite);
         await using var connection = await store.OpenAsync();
 
         var enabled = await connection.ExecuteScalarAsync<long>("PRAGMA foreign_keys;");
@@ -222,10 +222,10 @@ public sealed class StoreMigrationsTests
         Assert.Equal(1, enabled);
     }
 
-    [Fact]
-    public async Task No_column_anywhere_could_hold_a_password()
+    [Theory, StoreProviders]
+    public async Task No_column_anywhere_could_hold_a_password(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         await using var connection = await store.OpenAsync();
 
         var columns = await connection.QueryAsync<string>(store.Connections.Dialect.IsPostgres

@@ -11,6 +11,7 @@ using Microsoft.Extensions.Options;
 
 namespace IfiDashboard.Server.Tests.Store;
 
+[Trait(TestDatabase.PostgresPassTrait, TestDatabase.PostgresPassValue)]
 public sealed class StoreRegistrationTests : IDisposable
 {
     readonly string _directory = Path.Combine(Path.GetTempPath(), "ifistore-" + Guid.NewGuid().ToString("N"));

@@ -25,10 +25,10 @@ public sealed class StoreTimeTests
 
     sealed record TimesRecord(long Id, DateTimeOffset At, DateTimeOffset? Maybe);
 
-    [Fact]
-    public async Task A_time_is_stored_as_utc_text_and_read_back_as_the_same_instant_through_every_shape_dapper_maps()
+    [Theory, StoreProviders]
+    public async Task A_time_is_stored_as_utc_text_and_read_back_as_the_same_instant_through_every_shape_dapper_maps(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         await using var connection = await store.OpenAsync();
         await connection.ExecuteAsync("CREATE TABLE store_time_probe (id BIGINT NOT NULL, at TEXT NOT NULL, maybe TEXT);");
         await connection.ExecuteAsync("INSERT INTO store_time_probe (id, at, maybe) VALUES (1, @at, @maybe), (2, @later, @at);",

@@ -118,10 +118,10 @@ public sealed class StoreUpgradeTests
         await store.Snapshots.WriteAsync(TestData.Good(id, TestStore.Start) with { SnapshotId = Guid.Parse(PollsOfPreviousRelease[0]) }, None);
     }
 
-    [Fact]
-    public async Task A_store_journaled_by_the_own_runner_upgrades_through_server_startup_without_rerunning_a_script()
+    [Theory, StoreProviders]
+    public async Task A_store_journaled_by_the_own_runner_upgrades_through_server_startup_without_rerunning_a_script(StoreProvider provider)
     {
-        await using var store = TestStore.CreateEmpty();
+        await using var store = TestStore.CreateEmpty(provider);
         await MadeByOwnRunnerAsync(store);
         await using var server = Server(store.Database.Provider, store.Database.ConnectionString);
         var journalBefore = await JournalAsync(store.Connections);
@@ -141,10 +141,10 @@ public sealed class StoreUpgradeTests
         Assert.Equal(["9001_later_feature.sql"], await later.ApplyAsync(TimeSpan.Zero, None));
     }
 
-    [Fact]
-    public async Task Two_server_processes_starting_at_once_on_one_fresh_store_migrate_it_once()
+    [Theory, StoreProviders]
+    public async Task Two_server_processes_starting_at_once_on_one_fresh_store_migrate_it_once(StoreProvider provider)
     {
-        await using var store = TestStore.CreateEmpty();
+        await using var store = TestStore.CreateEmpty(provider);
 
         // The server's own command line migrates the store before it lists the keys, as the server does before it serves.
         var exits = await Task.WhenAll(RunServerCommandAsync(store.Database), RunServerCommandAsync(store.Database));

@@ -15,10 +15,10 @@ public sealed class TenureAcceptanceTests
     static readonly TimeSpan Skew = new IngestionOptions().MaxClockSkew;
     static readonly CancellationToken None = CancellationToken.None;
 
-    [Fact]
-    public async Task A_poll_made_while_the_collector_held_the_instance_is_stored_as_history_after_another_took_it_over()
+    [Theory, StoreProviders]
+    public async Task A_poll_made_while_the_collector_held_the_instance_is_stored_as_history_after_another_took_it_over(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         var id = await store.Instances.AddAsync(TestData.Registration("SQL001"), None);
         var source = store.NewSource();
         var delay = new IngestionOptions().TakeoverDelay;

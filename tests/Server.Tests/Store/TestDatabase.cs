@@ -6,19 +6,27 @@ using Npgsql;
 namespace IfiDashboard.Server.Tests.Store;
 
 /// <summary>
-/// Where a test's store lives. By default a SQLite file the caller names. When <c>IFI_TEST_STORE=postgres</c>
-/// (test.sh's second pass over this project), a database of its own on the PostgreSQL server that
-/// scripts/start-test-postgres.sh started, reached through <c>IFI_TEST_POSTGRES</c>: every store test, functional
-/// test and API test then runs against PostgreSQL too. Dropped when the test ends.
+/// Where a test's store lives: a SQLite file the caller names, or a database of its own on the PostgreSQL server that
+/// scripts/start-test-postgres.sh started, reached through <c>IFI_TEST_POSTGRES</c>, dropped when the test ends. Store
+/// tests name the provider, as a theory over both (<see cref="StoreProvidersAttribute"/>); test hosts take the pass's,
+/// SQLite unless <c>IFI_TEST_STORE=postgres</c> (test.sh's PostgreSQL smoke pass, <see cref="PostgresPassValue"/>).
 /// </summary>
 public sealed class TestDatabase : IDisposable
 {
     public const string StoreVariable = "IFI_TEST_STORE";
-    public const string ServerVariable = "IFI_TEST_POSTGRES";
+    public const string ServerVariable = StoreProvidersAttribute.ServerVariable;
 
-    /// <summary>For tests of what only SQLite has (a file, WAL, pragmas): left out of the PostgreSQL pass.</summary>
+    /// <summary>For tests of what only SQLite has (a file, WAL, pragmas).</summary>
     public const string SqliteOnlyTrait = "Store";
     public const string SqliteOnlyValue = "SqliteOnly";
+
+    /// <summary>
+    /// Test classes whose hosts run again on PostgreSQL in test.sh's PostgreSQL pass (<c>--filter Store=Postgres</c>):
+    /// the store's own tests that start a host, and a small end-to-end smoke set. Every other host test runs once, on
+    /// the embedded store; store tests run on both as theories.
+    /// </summary>
+    public const string PostgresPassTrait = SqliteOnlyTrait;
+    public const string PostgresPassValue = "Postgres";
 
     readonly string? _postgresName;
 
@@ -29,22 +37,30 @@ public sealed class TestDatabase : IDisposable
         _postgresName = postgresName;
     }
 
+    /// <summary>The pass's store, for test hosts: PostgreSQL in test.sh's PostgreSQL pass, SQLite otherwise.</summary>
     public static bool IsPostgres =>
         string.Equals(Environment.GetEnvironmentVariable(StoreVariable), "postgres", StringComparison.OrdinalIgnoreCase);
+
+    public static StoreProvider PassProvider => IsPostgres ? StoreProvider.Postgres : StoreProvider.Sqlite;
 
     public string Provider { get; }
     public string ConnectionString { get; }
 
-    /// <param name="sqliteConnectionString">The store used when the pass is SQLite's.</param>
+    /// <summary>The pass's store (<see cref="PassProvider"/>).</summary>
+    public static TestDatabase Create(string sqliteConnectionString, bool migrated = false) =>
+        Create(PassProvider, sqliteConnectionString, migrated);
+
+    /// <param name="provider">The store.</param>
+    /// <param name="sqliteConnectionString">The store used when the provider is SQLite.</param>
     /// <param name="migrated">
     /// On PostgreSQL, a copy of a database this test run migrated once (<see cref="MigratedTemplate"/>) instead of an
     /// empty one: the server under test still runs its migrations and finds every script journaled, and the pass does
     /// not run every script again for each of its hundreds of tests. Tests of the migrations themselves ask for an
     /// empty database. SQLite's migrations are quick, and its tests get the file their connection string names.
     /// </param>
-    public static TestDatabase Create(string sqliteConnectionString, bool migrated = false)
+    public static TestDatabase Create(StoreProvider provider, string sqliteConnectionString, bool migrated = false)
     {
-        if (!IsPostgres)
+        if (provider == StoreProvider.Sqlite)
             return new TestDatabase(StoreOptions.SqliteProvider, sqliteConnectionString, null);
 
         var name = "ifi_test_" + Guid.NewGuid().ToString("N");
@@ -88,17 +104,19 @@ public sealed class TestDatabase : IDisposable
 
     public StoreOptions Options => new() { Provider = Provider, ConnectionString = ConnectionString };
 
-    public IDbConnectionFactory CreateConnections() => IsPostgres
+    bool Postgres => Provider == StoreOptions.PostgresProvider;
+
+    public IDbConnectionFactory CreateConnections() => Postgres
         ? new PostgresConnectionFactory(Microsoft.Extensions.Options.Options.Create(Options))
         : new SqliteConnectionFactory(Microsoft.Extensions.Options.Options.Create(Options));
 
-    public SqlDialect Dialect => IsPostgres ? SqlDialect.Postgres : SqlDialect.Sqlite;
+    public SqlDialect Dialect => Postgres ? SqlDialect.Postgres : SqlDialect.Sqlite;
 
     static string ServerConnectionString() =>
         Environment.GetEnvironmentVariable(ServerVariable) is { Length: > 0 } value
             ? value
             : throw new InvalidOperationException(
-                $"{StoreVariable}=postgres needs {ServerVariable}, the connection string of a PostgreSQL server to create " +
+                $"A PostgreSQL store test needs {ServerVariable}, the connection string of a PostgreSQL server to create " +
                 "test databases on: run the tests through ./test.sh, which starts one (scripts/start-test-postgres.sh).");
 
     public void Dispose()

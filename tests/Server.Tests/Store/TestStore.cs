@@ -13,17 +13,17 @@ namespace IfiDashboard.Server.Tests.Store;
 
 /// <summary>
 /// A real store of its own, deleted when the test ends: a SQLite file in a temp directory, or a PostgreSQL database
-/// in the PostgreSQL pass (<see cref="TestDatabase"/>).
+/// (<see cref="TestDatabase"/>). Store tests take the provider as a theory's argument (<see cref="StoreProvidersAttribute"/>).
 /// </summary>
 public sealed class TestStore : IAsyncDisposable
 {
     public static readonly DateTimeOffset Start = new(2026, 5, 3, 8, 0, 0, TimeSpan.Zero);
 
-    TestStore(bool migrated)
+    TestStore(StoreProvider provider, bool migrated)
     {
         Directory = Path.Combine(Path.GetTempPath(), "ifistore-" + Guid.NewGuid().ToString("N"));
         // Pooling off so no pooled handle keeps the file open when the directory is deleted.
-        Database = TestDatabase.Create($"Data Source={Path.Combine(Directory, "nested", "store.db")};Pooling=False", migrated);
+        Database = TestDatabase.Create(provider, $"Data Source={Path.Combine(Directory, "nested", "store.db")};Pooling=False", migrated);
         Connections = Database.CreateConnections();
         Audit = new AuditLog(Connections, Clock, new AuditActors());
         Instances = new InstanceInventory(Connections, Clock, Audit, new FleetChanges());
@@ -47,14 +47,17 @@ public sealed class TestStore : IAsyncDisposable
     internal Task<IReadOnlyList<ActiveInstance>> ActiveInstancesAsync() =>
         new FactsReader(Connections).ActiveInstancesAsync(CancellationToken.None);
 
-    public static async Task<TestStore> CreateMigratedAsync()
+    /// <summary>A migrated store of the pass's provider (<see cref="TestDatabase.PassProvider"/>).</summary>
+    public static Task<TestStore> CreateMigratedAsync() => CreateMigratedAsync(TestDatabase.PassProvider);
+
+    public static async Task<TestStore> CreateMigratedAsync(StoreProvider provider)
     {
-        var store = new TestStore(migrated: true);
+        var store = new TestStore(provider, migrated: true);
         await store.MigrateAsync();
         return store;
     }
 
-    public static TestStore CreateEmpty() => new(migrated: false);
+    public static TestStore CreateEmpty(StoreProvider provider) => new(provider, migrated: false);
 
     /// <param name="scripts">The scripts to apply: the release's own unless given.</param>
     public StoreMigrations Migrations(IReadOnlyList<SqlScript>? scripts = null) => new(Connections, Clock, scripts: scripts);

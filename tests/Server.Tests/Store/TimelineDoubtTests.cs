@@ -17,10 +17,10 @@ public sealed class TimelineDoubtTests
         return [.. await connection.QueryAsync<(string, string?)>("SELECT field, doubt FROM ifi_changes ORDER BY field, id;")];
     }
 
-    [Fact]
-    public async Task Ifi_turned_on_with_no_restart_since_the_poll_before_is_marked()
+    [Theory, StoreProviders]
+    public async Task Ifi_turned_on_with_no_restart_since_the_poll_before_is_marked(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         var id = await store.Instances.AddAsync(TestData.Registration("SQL01"), None);
 
         await store.Snapshots.WriteAsync(TestData.Good(id, TestStore.Start, ifi: "N"), None);
@@ -30,10 +30,10 @@ public sealed class TimelineDoubtTests
         Assert.Equal(("ifi_enabled", "IFI changed with no restart of the engine service since the poll before"), change);
     }
 
-    [Fact]
-    public async Task A_change_another_collector_saw_names_both_collectors_and_a_restart_by_the_same_collector_is_not_marked()
+    [Theory, StoreProviders]
+    public async Task A_change_another_collector_saw_names_both_collectors_and_a_restart_by_the_same_collector_is_not_marked(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         var id = await store.Instances.AddAsync(TestData.Registration("SQL01"), None);
         var other = await store.Instances.AddAsync(TestData.Registration("SQL02"), None);
 

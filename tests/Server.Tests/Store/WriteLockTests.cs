@@ -10,10 +10,10 @@ public sealed class WriteLockTests
     // Leases, ingestion and migrations read then write inside one transaction; they are only safe if the
     // transaction holds the store's write lock from its start (BEGIN IMMEDIATE on SQLite, the advisory lock on
     // PostgreSQL), not from its first write.
-    [Fact]
-    public async Task A_store_write_transaction_holds_the_write_lock_from_its_start()
+    [Theory, StoreProviders]
+    public async Task A_store_write_transaction_holds_the_write_lock_from_its_start(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         await using var first = await store.OpenAsync();
         await using var second = await ImpatientAsync(store);
 
@@ -50,10 +50,10 @@ public sealed class WriteLockTests
 
     // A snapshot writes one instance's rows: on PostgreSQL it excludes that instance's writes and store-wide writes,
     // and no other instance's snapshot, so collectors ingest in parallel. SQLite has one writer, whatever it writes.
-    [Fact]
-    public async Task An_instance_write_holds_off_its_own_instance_and_store_wide_writes_but_on_postgresql_not_other_instances()
+    [Theory, StoreProviders]
+    public async Task An_instance_write_holds_off_its_own_instance_and_store_wide_writes_but_on_postgresql_not_other_instances(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         await using var first = await store.OpenAsync();
         await using var second = await ImpatientAsync(store);
         var postgres = store.Connections.Dialect.IsPostgres;
@@ -71,10 +71,10 @@ public sealed class WriteLockTests
     // The changes feed reads IFI timeline rows by id. Two instances' snapshots written in parallel must not commit
     // those rows out of id order, or a reader's cursor passes a row that commits after it: the second writer of feed
     // rows waits for the first to commit (on SQLite it cannot even begin).
-    [Fact]
-    public async Task Feed_rows_of_two_instances_written_in_parallel_commit_in_the_order_their_ids_are_drawn()
+    [Theory, StoreProviders]
+    public async Task Feed_rows_of_two_instances_written_in_parallel_commit_in_the_order_their_ids_are_drawn(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         await using var first = await store.OpenAsync();
         await using var second = await ImpatientAsync(store);
 
@@ -90,10 +90,10 @@ public sealed class WriteLockTests
             Assert.True(await WaitsAsync(async () => await (await second.BeginInstanceWriteAsync(2, CancellationToken.None)).DisposeAsync()));
     }
 
-    [Fact]
-    public async Task A_snapshot_is_stored_while_another_instances_snapshot_is_being_written()
+    [Theory, StoreProviders]
+    public async Task A_snapshot_is_stored_while_another_instances_snapshot_is_being_written(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         var held = await store.Instances.AddAsync(TestData.Registration("SQLHELD01"), CancellationToken.None);
         var other = await store.Instances.AddAsync(TestData.Registration("SQLOTHER01"), CancellationToken.None);
         await using var first = await store.OpenAsync();
@@ -108,10 +108,10 @@ public sealed class WriteLockTests
 
     // Every poll ends with a lease completion: a store-wide write there made several collectors' completions, and the
     // snapshots behind them, queue on one lock.
-    [Fact]
-    public async Task A_lease_is_completed_while_another_instances_snapshot_is_being_written()
+    [Theory, StoreProviders]
+    public async Task A_lease_is_completed_while_another_instances_snapshot_is_being_written(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         var held = await store.Instances.AddAsync(TestData.Registration("SQLHELD01"), CancellationToken.None);
         var other = await store.Instances.AddAsync(TestData.Registration("SQLOTHER01"), CancellationToken.None);
         var source = store.NewSource();

@@ -2,6 +2,7 @@ using IfiDashboard.Simulator.Scenarios;
 
 namespace IfiDashboard.Simulator.Tests.Scenarios;
 
+[Trait("Tier", "Fast")]
 public sealed class ScenarioTimeShiftTests
 {
     static DateTimeOffset Newest(Scenario scenario) => scenario.Instances

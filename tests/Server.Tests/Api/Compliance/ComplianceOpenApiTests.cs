@@ -5,7 +5,8 @@ using System.Text.Json;
 
 namespace IfiDashboard.Server.Tests.Api.Compliance;
 
-public sealed class ComplianceOpenApiTests
+/// <summary>Reads of the one OpenAPI document the server serves: one host for the class, nothing written.</summary>
+public sealed class ComplianceOpenApiTests(SharedApiHost shared) : IClassFixture<SharedApiHost>
 {
     [Theory]
     [InlineData("/api/v1/compliance/summary", "GetComplianceSummary")]
@@ -18,7 +19,7 @@ public sealed class ComplianceOpenApiTests
     [InlineData("/api/v1/changes", "ListChanges")]
     public async Task Each_read_names_its_scope_its_problems_and_its_304(string path, string operationId)
     {
-        await using var host = new ApiHost();
+        var host = shared.Host;
         var document = JsonDocument.Parse(await TestSignIn.AsRole(host.CreateClient(), DashboardRoles.Viewer).GetStringAsync("/openapi/v1.json")).RootElement;
 
         var get = document.GetProperty("paths").GetProperty(path).GetProperty("get");
@@ -32,7 +33,7 @@ public sealed class ComplianceOpenApiTests
     [Fact]
     public async Task Export_documents_json_csv_and_406()
     {
-        await using var host = new ApiHost();
+        var host = shared.Host;
         var document = JsonDocument.Parse(await TestSignIn.AsRole(host.CreateClient(), DashboardRoles.Viewer).GetStringAsync("/openapi/v1.json")).RootElement;
 
         var responses = document.GetProperty("paths").GetProperty("/api/v1/compliance/export").GetProperty("get").GetProperty("responses");

@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using System.Text.Json;
-using IfiDashboard.Simulator.Tests.Tds;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;

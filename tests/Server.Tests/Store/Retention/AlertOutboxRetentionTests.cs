@@ -13,10 +13,10 @@ public sealed class AlertOutboxRetentionTests
     internal static OutboxMessage Mail(string dedupeKey) => new(dedupeKey, AlertNoticeKind.Opened, null, "SQL01",
         AlertRule.NonCompliant, ["dba@example.com"], new AlertMailContent("IFI is off on SQL01", "text", "<p>html</p>"));
 
-    [Fact]
-    public async Task Old_sent_failed_and_silenced_mail_goes_pending_and_recent_mail_stays()
+    [Theory, StoreProviders]
+    public async Task Old_sent_failed_and_silenced_mail_goes_pending_and_recent_mail_stays(StoreProvider provider)
     {
-        await using var bed = await RetentionBed.CreateAsync(o => o.AlertOutboxDays = 180);
+        await using var bed = await RetentionBed.CreateAsync(provider, o => o.AlertOutboxDays = 180);
         var outbox = new OutboxStore(bed.Store.Connections, bed.Clock);
         var silence = await new AlertSilenceStore(bed.Store.Connections, bed.Clock, bed.Store.Audit).AddAsync(new IfiDashboard.Shared.Alerts.AlertSilence
         {

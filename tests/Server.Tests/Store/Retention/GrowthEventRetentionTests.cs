@@ -7,10 +7,10 @@ namespace IfiDashboard.Server.Tests.Store.Retention;
 /// <summary>Growth events are pruned by start time, and ingestion does not store them again afterwards.</summary>
 public sealed class GrowthEventRetentionTests
 {
-    [Fact]
-    public async Task Old_events_go_and_then_the_poll_that_first_saw_them()
+    [Theory, StoreProviders]
+    public async Task Old_events_go_and_then_the_poll_that_first_saw_them(StoreProvider provider)
     {
-        await using var bed = await RetentionBed.CreateAsync(o => (o.PollDays, o.GrowthEventDays) = (90, 400));
+        await using var bed = await RetentionBed.CreateAsync(provider, o => (o.PollDays, o.GrowthEventDays) = (90, 400));
         var id = await bed.AddInstanceAsync("SQL01");
         await bed.WriteAsync(TestData.Good(id, Day(0)));
         await bed.WriteAsync(TestData.Good(id, Day(1)).WithGrowth(Growth(Day(1).AddHours(-2)), Growth(Day(1).AddHours(-1))));
@@ -30,10 +30,10 @@ public sealed class GrowthEventRetentionTests
         Assert.Equal(0, await bed.CountAsync("SELECT COUNT(*) FROM growth_events;"));
     }
 
-    [Fact]
-    public async Task Events_are_pruned_by_start_time_at_the_cut_off()
+    [Theory, StoreProviders]
+    public async Task Events_are_pruned_by_start_time_at_the_cut_off(StoreProvider provider)
     {
-        await using var bed = await RetentionBed.CreateAsync(o => o.GrowthEventDays = 400);
+        await using var bed = await RetentionBed.CreateAsync(provider, o => o.GrowthEventDays = 400);
         var id = await bed.AddInstanceAsync("SQL01");
         await bed.WriteAsync(TestData.Good(id, Day(10)).WithGrowth(
             Growth(Day(0)), Growth(Day(1)), Growth(Day(9))));
@@ -48,10 +48,10 @@ public sealed class GrowthEventRetentionTests
         Assert.Equal([StoreTime.ToText(Day(1)), StoreTime.ToText(Day(9))], starts);
     }
 
-    [Fact]
-    public async Task A_reread_trace_does_not_bring_back_pruned_events()
+    [Theory, StoreProviders]
+    public async Task A_reread_trace_does_not_bring_back_pruned_events(StoreProvider provider)
     {
-        await using var bed = await RetentionBed.CreateAsync(o => o.GrowthEventDays = 400);
+        await using var bed = await RetentionBed.CreateAsync(provider, o => o.GrowthEventDays = 400);
         var id = await bed.AddInstanceAsync("SQL01");
         var first = Growth(Day(0).AddHours(-2));
         var second = Growth(Day(0).AddHours(-1));

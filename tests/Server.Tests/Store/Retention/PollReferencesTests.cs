@@ -17,10 +17,10 @@ public sealed class PollReferencesTests
         "database_backups.seen_poll_id",
     ];
 
-    [Fact]
-    public async Task Every_reference_to_polls_is_known_to_the_pruner_and_indexed()
+    [Theory, StoreProviders]
+    public async Task Every_reference_to_polls_is_known_to_the_pruner_and_indexed(StoreProvider provider)
     {
-        await using var store = await TestStore.CreateMigratedAsync();
+        await using var store = await TestStore.CreateMigratedAsync(provider);
         await using var connection = await store.OpenAsync();
         var (references, unindexed) = store.Connections.Dialect.IsPostgres
             ? await PostgresReferencesAsync(connection)

@@ -9,10 +9,10 @@ public sealed class PollRetentionTests
 {
     static readonly CancellationToken None = CancellationToken.None;
 
-    [Fact]
-    public async Task Polls_older_than_PollDays_go_with_their_probe_outcomes_and_services()
+    [Theory, StoreProviders]
+    public async Task Polls_older_than_PollDays_go_with_their_probe_outcomes_and_services(StoreProvider provider)
     {
-        await using var bed = await RetentionBed.CreateAsync(o => o.PollDays = 90);
+        await using var bed = await RetentionBed.CreateAsync(provider, o => o.PollDays = 90);
         var id = await bed.AddInstanceAsync("SQL01");
         for (var day = 0; day < 200; day++)
             await bed.WriteAsync(day % 2 == 0 ? TestData.Good(id, Day(day)) : TestData.Unreachable(id, Day(day)));
@@ -31,10 +31,10 @@ public sealed class PollRetentionTests
         Assert.Equal(0, await bed.OrphansAsync());
     }
 
-    [Fact]
-    public async Task Instance_silent_for_months_keeps_its_latest_and_last_good_poll_and_reads_as_before()
+    [Theory, StoreProviders]
+    public async Task Instance_silent_for_months_keeps_its_latest_and_last_good_poll_and_reads_as_before(StoreProvider provider)
     {
-        await using var bed = await RetentionBed.CreateAsync(o => o.PollDays = 90);
+        await using var bed = await RetentionBed.CreateAsync(provider, o => o.PollDays = 90);
         var silent = await bed.AddInstanceAsync("SQL01");
         var busy = await bed.AddInstanceAsync("SQL02");
         for (var day = 0; day < 3; day++)
@@ -58,10 +58,10 @@ public sealed class PollRetentionTests
         Assert.Equal(0, await bed.OrphansAsync());
     }
 
-    [Fact]
-    public async Task Polls_the_timeline_growth_events_or_current_files_point_at_are_kept()
+    [Theory, StoreProviders]
+    public async Task Polls_the_timeline_growth_events_or_current_files_point_at_are_kept(StoreProvider provider)
     {
-        await using var bed = await RetentionBed.CreateAsync(o => o.PollDays = 90);
+        await using var bed = await RetentionBed.CreateAsync(provider, o => o.PollDays = 90);
         var id = await bed.AddInstanceAsync("SQL01");
         await bed.WriteAsync(TestData.Good(id, Day(0), ifi: "Y"));
         await bed.WriteAsync(TestData.Good(id, Day(1), ifi: "Y"));
@@ -85,10 +85,10 @@ public sealed class PollRetentionTests
         Assert.Equal(1, await bed.CountAsync("SELECT COUNT(*) FROM growth_events;"));
     }
 
-    [Fact]
-    public async Task Second_pass_deletes_nothing_more()
+    [Theory, StoreProviders]
+    public async Task Second_pass_deletes_nothing_more(StoreProvider provider)
     {
-        await using var bed = await RetentionBed.CreateAsync(o => o.PollDays = 30);
+        await using var bed = await RetentionBed.CreateAsync(provider, o => o.PollDays = 30);
         var id = await bed.AddInstanceAsync("SQL01");
         for (var day = 0; day < 60; day++)
             await bed.WriteAsync(TestData.Good(id, Day(day)));

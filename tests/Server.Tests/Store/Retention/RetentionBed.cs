@@ -36,12 +36,12 @@ internal sealed class RetentionBed : IAsyncDisposable
     public FakeTimeProvider Clock => Store.Clock;
 
     /// <summary>Retention with the product's defaults, except no pause between batches (nothing to wait for here).</summary>
-    public static async Task<RetentionBed> CreateAsync(Action<RetentionOptions>? configure = null,
+    public static async Task<RetentionBed> CreateAsync(StoreProvider provider, Action<RetentionOptions>? configure = null,
         ILogger<RetentionPruner>? logger = null)
     {
         var options = new RetentionOptions { BatchPauseMilliseconds = 0 };
         configure?.Invoke(options);
-        return new RetentionBed(await TestStore.CreateMigratedAsync(), options, logger ?? NullLogger<RetentionPruner>.Instance);
+        return new RetentionBed(await TestStore.CreateMigratedAsync(provider), options, logger ?? NullLogger<RetentionPruner>.Instance);
     }
 
     public Task<long> AddInstanceAsync(string name) =>

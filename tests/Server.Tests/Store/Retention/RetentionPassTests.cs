@@ -26,10 +26,10 @@ public sealed class RetentionPassTests
         return id;
     }
 
-    [Fact]
-    public async Task More_rows_than_one_batch_are_pruned_batch_by_batch()
+    [Theory, StoreProviders]
+    public async Task More_rows_than_one_batch_are_pruned_batch_by_batch(StoreProvider provider)
     {
-        await using var bed = await RetentionBed.CreateAsync(o => o.BatchSize = 3);
+        await using var bed = await RetentionBed.CreateAsync(provider, o => o.BatchSize = 3);
         var id = await WriteOldHistoryAsync(bed);
         bed.Clock.SetUtcNow(Day(402));
 
@@ -44,10 +44,10 @@ public sealed class RetentionPassTests
         Assert.Equal(0, await bed.OrphansAsync());
     }
 
-    [Fact]
-    public async Task Audit_entries_and_refusal_counts_older_than_the_audit_retention_go_batch_by_batch_each_batch_audited()
+    [Theory, StoreProviders]
+    public async Task Audit_entries_and_refusal_counts_older_than_the_audit_retention_go_batch_by_batch_each_batch_audited(StoreProvider provider)
     {
-        await using var bed = await RetentionBed.CreateAsync(o => { o.BatchSize = 3; o.AuditDays = RetentionOptions.MinAuditDays; });
+        await using var bed = await RetentionBed.CreateAsync(provider, o => { o.BatchSize = 3; o.AuditDays = RetentionOptions.MinAuditDays; });
         for (var i = 0; i < 4; i++)
             await bed.AddInstanceAsync($"SQL0{i}");
         await bed.Store.Audit.CountRefusalAsync(IfiDashboard.Server.Store.Audit.AuditActions.SignInFailed,
@@ -67,10 +67,10 @@ public sealed class RetentionPassTests
         Assert.Contains("SQL-RECENT", left[^1].Target, StringComparison.Ordinal);
     }
 
-    [Fact]
-    public async Task Disabled_retention_deletes_nothing_and_ingestion_stores_old_events()
+    [Theory, StoreProviders]
+    public async Task Disabled_retention_deletes_nothing_and_ingestion_stores_old_events(StoreProvider provider)
     {
-        await using var bed = await RetentionBed.CreateAsync(o => o.Enabled = false);
+        await using var bed = await RetentionBed.CreateAsync(provider, o => o.Enabled = false);
         var id = await WriteOldHistoryAsync(bed);
         bed.Clock.SetUtcNow(Day(1000));
         var ancient = Growth(Day(1));
@@ -84,12 +84,12 @@ public sealed class RetentionPassTests
         Assert.Equal(5, await bed.CountAsync("SELECT COUNT(*) FROM alert_outbox;"));
     }
 
-    [Fact]
-    public async Task A_pass_logs_what_it_deleted()
+    [Theory, StoreProviders]
+    public async Task A_pass_logs_what_it_deleted(StoreProvider provider)
     {
         using var logs = new CapturedLogs();
         using var factory = LoggerFactory.Create(b => b.AddProvider(logs).SetMinimumLevel(LogLevel.Debug));
-        await using var bed = await RetentionBed.CreateAsync(logger: factory.CreateLogger<RetentionPruner>());
+        await using var bed = await RetentionBed.CreateAsync(provider, logger: factory.CreateLogger<RetentionPruner>());
         await WriteOldHistoryAsync(bed);
         bed.Clock.SetUtcNow(Day(402));
 

@@ -15,6 +15,7 @@ using static IfiDashboard.Server.Tests.Store.Retention.HistorySnapshots;
 namespace IfiDashboard.Server.Tests.Store.Retention;
 
 /// <summary>Retention as the server registers it: the background service, ingestion's horizon, the pages' reads.</summary>
+[Trait(TestDatabase.PostgresPassTrait, TestDatabase.PostgresPassValue)]
 public sealed class RetentionWiringTests
 {
     static readonly CancellationToken None = CancellationToken.None;

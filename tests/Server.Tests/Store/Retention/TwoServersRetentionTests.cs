@@ -24,12 +24,12 @@ public sealed class TwoServersRetentionTests
 
     Task<long> MailLeftAsync(RetentionBed bed) => bed.CountAsync("SELECT COUNT(*) FROM alert_outbox;");
 
-    [Fact]
-    public async Task A_second_server_skips_its_pass_while_the_first_is_pruning_and_nothing_is_deleted_twice()
+    [Theory, StoreProviders]
+    public async Task A_second_server_skips_its_pass_while_the_first_is_pruning_and_nothing_is_deleted_twice(StoreProvider provider)
     {
         // Three rows a batch and a pause on the fake clock after each: the first pass stops after its first batch
         // until the test moves the clock.
-        await using var bed = await RetentionBed.CreateAsync(o => { o.BatchSize = 3; o.BatchPauseMilliseconds = 1000; });
+        await using var bed = await RetentionBed.CreateAsync(provider, o => { o.BatchSize = 3; o.BatchPauseMilliseconds = 1000; });
         await WriteOldMailAsync(bed);
         var second = bed.SecondServerPruner();
 
@@ -55,10 +55,10 @@ public sealed class TwoServersRetentionTests
         Assert.Equal(0, await MailLeftAsync(bed));
     }
 
-    [Fact]
-    public async Task A_lease_left_by_a_server_that_died_mid_pass_runs_out()
+    [Theory, StoreProviders]
+    public async Task A_lease_left_by_a_server_that_died_mid_pass_runs_out(StoreProvider provider)
     {
-        await using var bed = await RetentionBed.CreateAsync();
+        await using var bed = await RetentionBed.CreateAsync(provider);
         await WriteOldMailAsync(bed);
         var dead = new RetentionLease(bed.Store.Connections, bed.Clock);
         Assert.True(await dead.TryTakeAsync(None));

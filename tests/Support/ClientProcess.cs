@@ -1,13 +1,13 @@
 using System.Diagnostics;
 using System.Text;
 
-namespace IfiDashboard.Simulator.Tests.Tds;
+namespace IfiDashboard.Tests.Support;
 
 /// <summary>
 /// Runs an independent client (tsql, node, java, python3) to its end: its input written and closed, its output read,
 /// and a generous deadline that only stops a client that hangs.
 /// </summary>
-internal static class ClientProcess
+public static class ClientProcess
 {
     public sealed record Output(int ExitCode, string Standard, string Errors);
 

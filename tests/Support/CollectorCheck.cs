@@ -1,12 +1,12 @@
 using System.Diagnostics;
 
-namespace IfiDashboard.Collector.Tests.Support;
+namespace IfiDashboard.Tests.Support;
 
 /// <summary>
 /// Runs `IfiDashboard.Collector check ...` as its own process, as an operator does, with exactly the environment given:
 /// the collector's settings (`Credentials__...`) and, for Kerberos, the variables GSSAPI reads at start.
 /// </summary>
-internal static class CollectorCheck
+public static class CollectorCheck
 {
     static readonly TimeSpan Timeout = TimeSpan.FromSeconds(90);
 

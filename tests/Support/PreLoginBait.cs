@@ -3,7 +3,7 @@ using System.Collections.Concurrent;
 using System.Net;
 using System.Net.Sockets;
 
-namespace IfiDashboard.Collector.Tests.Support;
+namespace IfiDashboard.Tests.Support;
 
 /// <summary>
 /// What an attacker would run to harvest the collector's passwords: a TCP listener that answers PRELOGIN with
@@ -46,7 +46,7 @@ public sealed class PreLoginBait : IAsyncDisposable
         using var marker = new TcpClient(AddressFamily.InterNetwork);
         await marker.ConnectAsync(IPAddress.Loopback, Port);
         var markerEndpoint = (IPEndPoint)marker.Client.LocalEndPoint!;
-        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(15));
+        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(60));
         while (true)
         {
             var changed = Volatile.Read(ref _changed);

@@ -1,10 +1,9 @@
 using System.Diagnostics;
 using System.Text.Json;
-using IfiDashboard.Server.Tests.Deployment;
 
-namespace IfiDashboard.Server.Tests.Alerts;
+namespace IfiDashboard.Tests.Support;
 
-internal enum SinkMode { None, StartTls, Ssl }
+public enum SinkMode { None, StartTls, Ssl }
 
 /// <summary>
 /// A real SMTP server on loopback: Debian's aiosmtpd running smtp_sink.py, writing each message it accepts as a JSON
@@ -12,12 +11,12 @@ internal enum SinkMode { None, StartTls, Ssl }
 /// listens on that same port. The port is held by the one process throughout, so no other test can take it between
 /// "down" and "up" (with a port picked, freed and bound later, one test's alert once reached another test's relay).
 /// </summary>
-internal sealed class SmtpSink : IAsyncDisposable
+public sealed class SmtpSink : IAsyncDisposable
 {
     public const string Missing = "aiosmtpd is missing: install python3-aiosmtpd (scripts/install-test-dependencies.sh does)";
 
     static readonly Lazy<string?> Python = new(FindPython);
-    static readonly TimeSpan StartTimeout = TimeSpan.FromSeconds(20);
+    static readonly TimeSpan StartTimeout = TimeSpan.FromSeconds(60);
 
     Process? _process;
 
@@ -34,7 +33,7 @@ internal sealed class SmtpSink : IAsyncDisposable
             RedirectStandardError = true,
             UseShellExecute = false,
         };
-        start.ArgumentList.Add(Path.Combine(RepositoryRoot.Path, "tests", "Server.Tests", "Alerts", "smtp_sink.py"));
+        start.ArgumentList.Add(Path.Combine(RepositoryRoot.Path, "tests", "Support", "smtp_sink.py"));
         foreach (var argument in Arguments(mode, user, password)) start.ArgumentList.Add(argument);
         _process = Process.Start(start) ?? throw new InvalidOperationException("python3 did not start");
         Port = int.Parse(ReadLineAfter("BOUND ").AsTask().GetAwaiter().GetResult(), System.Globalization.CultureInfo.InvariantCulture);
@@ -138,7 +137,7 @@ internal sealed class SmtpSink : IAsyncDisposable
             .ToList();
 
     /// <summary>Waits, boundedly, until at least <paramref name="count"/> messages have arrived.</summary>
-    public async Task<IReadOnlyList<ReceivedMail>> WaitForAsync(int count, int seconds = 20)
+    public async Task<IReadOnlyList<ReceivedMail>> WaitForAsync(int count, int seconds = 60)
     {
         var messages = await Eventually.WaitAsync(() => Messages(), m => m.Count >= count, seconds);
         Assert.True(messages.Count >= count, $"Expected {count} message(s) within {seconds} s, got {messages.Count}.");

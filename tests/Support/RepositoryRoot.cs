@@ -1,6 +1,6 @@
-namespace IfiDashboard.Server.Tests.Deployment;
+namespace IfiDashboard.Tests.Support;
 
-internal static class RepositoryRoot
+public static class RepositoryRoot
 {
     /// <summary>The folder holding IfiDashboard.sln, found upward from the test binaries.</summary>
     public static string Path { get; } = Find();

@@ -1,9 +1,9 @@
 using System.Text.Json.Serialization;
 
-namespace IfiDashboard.Server.Tests.Alerts;
+namespace IfiDashboard.Tests.Support;
 
 /// <summary>A message as the SMTP server received it, decoded by Python's e-mail package (see smtp_sink.py).</summary>
-internal sealed record ReceivedMail
+public sealed record ReceivedMail
 {
     [JsonPropertyName("mail_from")] public string MailFrom { get; init; } = "";
     [JsonPropertyName("rcpt_tos")] public List<string> RcptTos { get; init; } = [];
@@ -23,7 +23,7 @@ internal sealed record ReceivedMail
 }
 
 /// <summary>An attached file, decoded.</summary>
-internal sealed record ReceivedAttachment
+public sealed record ReceivedAttachment
 {
     [JsonPropertyName("file_name")] public string FileName { get; init; } = "";
     [JsonPropertyName("content_type")] public string ContentType { get; init; } = "";

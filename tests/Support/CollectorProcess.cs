@@ -1,7 +1,7 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
 
-namespace IfiDashboard.Server.Tests.Deployment;
+namespace IfiDashboard.Tests.Support;
 
 /// <summary>
 /// The standalone collector as an operator starts it: its own process (IfiDashboard.Collector.dll from the test
@@ -9,7 +9,7 @@ namespace IfiDashboard.Server.Tests.Deployment;
 /// (src/Collector/appsettings.json) in a folder named as its content root (the test output's appsettings.json, where
 /// a published collector keeps its own, is the server's), with its console log read line by line.
 /// </summary>
-internal sealed class CollectorProcess : IAsyncDisposable
+public sealed class CollectorProcess : IAsyncDisposable
 {
     readonly Process _process;
     readonly ConcurrentQueue<string> _lines = new();

@@ -1,13 +1,13 @@
 using System.Diagnostics;
 using IfiDashboard.Simulator.Hosting;
 
-namespace IfiDashboard.Collector.Tests.Support;
+namespace IfiDashboard.Tests.Support;
 
 /// <summary>
 /// A credential's folder of pinned certificates (<c>Credentials:&lt;name&gt;:CertificateFolder</c>) in a temporary
 /// folder, holding the simulator's certificate: the one certificate the collector then trusts for that credential.
 /// </summary>
-internal sealed class PinFolder : IDisposable
+public sealed class PinFolder : IDisposable
 {
     public string Folder { get; } = Directory.CreateTempSubdirectory("ifi-pins-").FullName;
 

@@ -1,9 +1,12 @@
-namespace IfiDashboard.Server.Tests.Alerts;
+namespace IfiDashboard.Tests.Support;
 
-/// <summary>Bounded waiting for something another thread or process does: a condition checked until a deadline, never a fixed sleep.</summary>
-internal static class Eventually
+/// <summary>
+/// Bounded waiting for something another thread or process does: a condition checked until a deadline, never a fixed
+/// sleep. The deadline is a safety net for a loaded machine, not a measure of speed.
+/// </summary>
+public static class Eventually
 {
-    public static async Task<T> WaitAsync<T>(Func<T> read, Func<T, bool> done, int seconds = 20)
+    public static async Task<T> WaitAsync<T>(Func<T> read, Func<T, bool> done, int seconds = 60)
     {
         var deadline = DateTime.UtcNow.AddSeconds(seconds);
         var value = read();
@@ -15,7 +18,7 @@ internal static class Eventually
         return value;
     }
 
-    public static async Task<T> WaitAsync<T>(Func<Task<T>> read, Func<T, bool> done, int seconds = 20)
+    public static async Task<T> WaitAsync<T>(Func<Task<T>> read, Func<T, bool> done, int seconds = 60)
     {
         var deadline = DateTime.UtcNow.AddSeconds(seconds);
         var value = await read();

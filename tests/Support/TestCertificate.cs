@@ -2,10 +2,10 @@ using System.Net;
 using System.Security.Cryptography;
 using System.Security.Cryptography.X509Certificates;
 
-namespace IfiDashboard.Server.Tests.Alerts;
+namespace IfiDashboard.Tests.Support;
 
 /// <summary>A self-signed certificate for "localhost" and 127.0.0.1, written as PEM files for the SMTP server to serve.</summary>
-internal sealed class TestCertificate
+public sealed class TestCertificate
 {
     public required string CertificatePath { get; init; }
     public required string KeyPath { get; init; }
