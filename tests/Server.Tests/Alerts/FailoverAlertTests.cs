@@ -17,6 +17,7 @@ namespace IfiDashboard.Server.Tests.Alerts;
 /// remediation order and the alert delivered to a real SMTP server all following it. And a failover cluster instance's
 /// move to another node, told as a plain notice when the node it moved to has IFI.
 /// </summary>
+[Trait(Store.TestDatabase.PostgresPassTrait, Store.TestDatabase.PostgresPassValue)]
 public sealed class FailoverAlertTests
 {
     const string ReadKeyBootstrap = "bootstrap-admin-key-for-failover-tests-0123456789";

@@ -16,6 +16,7 @@ namespace IfiDashboard.Server.Tests.Inventory;
 /// Registering many instances from a CSV file uploaded on /inventory/import: the preview shows what registering would
 /// do and stores nothing; registering is all rows or none, audited under the person who confirmed it.
 /// </summary>
+[Trait(Store.TestDatabase.PostgresPassTrait, Store.TestDatabase.PostgresPassValue)]
 public sealed class CsvImportTests
 {
     const string Operator = "ops@bank.test";

@@ -18,6 +18,7 @@ namespace IfiDashboard.Server.Tests.Observability;
 /// store is away and how old their data is, without naming where the store is.
 /// </summary>
 [Trait(TestDatabase.PostgresPassTrait, TestDatabase.PostgresPassValue)]
+[Trait(Store.TestDatabase.PostgresPassTrait, Store.TestDatabase.PostgresPassValue)]
 public sealed class StoreOutageTests
 {
     const string Availability = "IfiDashboard.Server.Store.StoreAvailability";

@@ -41,9 +41,9 @@ public sealed class IngestionWritesTests
         GrowthPages = 8192,
     };
 
-    static async Task<(TestStore Store, long Id)> StoreWithInstanceAsync()
+    static async Task<(TestStore Store, long Id)> StoreWithInstanceAsync(StoreProvider provider)
     {
-        var store = await TestStore.CreateMigratedAsync();
+        var store = await TestStore.CreateMigratedAsync(provider);
         var id = await store.Instances.AddAsync(TestData.Registration("SQL01"), None);
         return (store, id);
     }
@@ -69,10 +69,10 @@ public sealed class IngestionWritesTests
 
     static readonly DatabaseFileInfo[] Files = [File(5, 1), File(5, 2), File(6, 1), File(6, 2)];
 
-    [Fact]
-    public async Task A_poll_that_reads_the_same_files_rewrites_no_row()
+    [Theory, StoreProviders]
+    public async Task A_poll_that_reads_the_same_files_rewrites_no_row(StoreProvider provider)
     {
-        var (store, id) = await StoreWithInstanceAsync();
+        var (store, id) = await StoreWithInstanceAsync(provider);
         await using var _ = store;
 
         await store.Snapshots.WriteAsync(Read(TestData.Good(id, TestStore.Start), Files), None);
@@ -85,10 +85,10 @@ public sealed class IngestionWritesTests
         Assert.Equal([first], await SeenPollIdsAsync(store, "database_backups"));
     }
 
-    [Fact]
-    public async Task A_file_that_grew_is_the_one_row_written()
+    [Theory, StoreProviders]
+    public async Task A_file_that_grew_is_the_one_row_written(StoreProvider provider)
     {
-        var (store, id) = await StoreWithInstanceAsync();
+        var (store, id) = await StoreWithInstanceAsync(provider);
         await using var _ = store;
 
         await store.Snapshots.WriteAsync(Read(TestData.Good(id, TestStore.Start), Files), None);
@@ -105,10 +105,10 @@ public sealed class IngestionWritesTests
         Assert.Equal(1_288_192, read.SizePages);
     }
 
-    [Fact]
-    public async Task A_file_no_longer_read_is_deleted_and_a_new_one_added()
+    [Theory, StoreProviders]
+    public async Task A_file_no_longer_read_is_deleted_and_a_new_one_added(StoreProvider provider)
     {
-        var (store, id) = await StoreWithInstanceAsync();
+        var (store, id) = await StoreWithInstanceAsync(provider);
         await using var _ = store;
 
         await store.Snapshots.WriteAsync(Read(TestData.Good(id, TestStore.Start), Files), None);
@@ -121,10 +121,10 @@ public sealed class IngestionWritesTests
             await FilesAsync(store));
     }
 
-    [Fact]
-    public async Task Five_hundred_growth_events_of_one_poll_are_stored_each_once()
+    [Theory, StoreProviders]
+    public async Task Five_hundred_growth_events_of_one_poll_are_stored_each_once(StoreProvider provider)
     {
-        var (store, id) = await StoreWithInstanceAsync();
+        var (store, id) = await StoreWithInstanceAsync(provider);
         await using var _ = store;
         var events = Enumerable.Range(0, 500).Select(Growth).ToList();
 
@@ -141,10 +141,10 @@ public sealed class IngestionWritesTests
         Assert.Equal(("db5", "db5_2", 93L, "2026-05-02T20:00:10.0000000Z", "2026-05-03T00:00:10.0000000", "2026-05-02T20:00:10.2500000Z", 250_010L, 8192L), row);
     }
 
-    [Fact]
-    public async Task Growth_events_beyond_what_one_SQLite_statement_takes_are_all_stored()
+    [Theory, StoreProviders]
+    public async Task Growth_events_beyond_what_one_SQLite_statement_takes_are_all_stored(StoreProvider provider)
     {
-        var (store, id) = await StoreWithInstanceAsync();
+        var (store, id) = await StoreWithInstanceAsync(provider);
         await using var _ = store;
         var count = RowLists.SqliteMaxParameters / 11 + 100;
 
@@ -154,10 +154,10 @@ public sealed class IngestionWritesTests
         Assert.Equal(count, await connection.ExecuteScalarAsync<long>("SELECT COUNT(*) FROM growth_events;"));
     }
 
-    [Fact]
-    public async Task A_polls_probe_outcomes_and_services_are_stored_in_their_order()
+    [Theory, StoreProviders]
+    public async Task A_polls_probe_outcomes_and_services_are_stored_in_their_order(StoreProvider provider)
     {
-        var (store, id) = await StoreWithInstanceAsync();
+        var (store, id) = await StoreWithInstanceAsync(provider);
         await using var _ = store;
         var snapshot = TestData.Good(id, TestStore.Start) with
         {
