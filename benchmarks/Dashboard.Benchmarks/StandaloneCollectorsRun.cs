@@ -1,10 +1,11 @@
 using System.Diagnostics;
 using Dapper;
-using IfiDashboard.Server.Store;
-using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Store;
+using IfiDashboard.Store.Inventory;
 using IfiDashboard.Server.Tests.Deployment;
 using IfiDashboard.Shared.Inventory;
 using Microsoft.Extensions.DependencyInjection;
+using IfiDashboard.Server.Store;
 
 namespace IfiDashboard.Dashboard.Benchmarks;
 

@@ -3,6 +3,7 @@ using System.Net.Sockets;
 using IfiDashboard.Collector.Probes;
 using IfiDashboard.Collector.Scheduling;
 using IfiDashboard.Server.Compliance;
+using IfiDashboard.Store.Facts;
 using IfiDashboard.Server.Demo;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;

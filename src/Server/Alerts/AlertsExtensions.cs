@@ -2,8 +2,9 @@ using IfiDashboard.Client.Pages;
 using IfiDashboard.Server.Alerts.Delivery;
 using IfiDashboard.Server.Alerts.Smtp;
 using IfiDashboard.Server.Alerts.Webhooks;
-using IfiDashboard.Server.Store.Alerts;
+using IfiDashboard.Store.Alerts;
 using Microsoft.Extensions.Options;
+using IfiDashboard.Store.Changes;
 
 namespace IfiDashboard.Server.Alerts;
 
@@ -41,7 +42,7 @@ public static class AlertsExtensions
             .RemoveAllLoggers();
         services.AddSingleton<WebhookSender>();
         // Change webhooks (docs/api.md) go out through this outbox and its delivery loop too.
-        services.AddSingleton<IfiDashboard.Server.Store.Changes.ChangeWebhookStore>();
+        services.AddSingleton<IfiDashboard.Store.Changes.ChangeWebhookStore>();
         services.AddSingleton<ChangeWebhookSecrets>();
         services.AddSingleton<ChangeWebhookSender>();
         services.AddSingleton<AlertSettingsStore>();

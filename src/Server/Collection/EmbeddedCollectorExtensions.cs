@@ -1,7 +1,7 @@
 using IfiDashboard.Client.Components;
 using IfiDashboard.Collector;
-using IfiDashboard.Server.Store;
-using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Store;
+using IfiDashboard.Store.Inventory;
 using IfiDashboard.Shared.Snapshots;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 

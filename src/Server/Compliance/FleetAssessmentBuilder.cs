@@ -7,11 +7,13 @@ using IfiDashboard.Compliance.Remediation;
 using IfiDashboard.Compliance.Summary;
 using IfiDashboard.Compliance.Zeroing;
 using IfiDashboard.Server.Ingestion;
-using IfiDashboard.Server.Store.Dashboard;
-using IfiDashboard.Server.Store.Inventory;
-using IfiDashboard.Server.Store.Policy;
-using IfiDashboard.Server.Store.Remediation;
+using IfiDashboard.Store.Ingestion;
+using IfiDashboard.Store.Dashboard;
+using IfiDashboard.Store.Inventory;
+using IfiDashboard.Store.Policy;
+using IfiDashboard.Store.Remediation;
 using IfiDashboard.Shared.Inventory;
+using IfiDashboard.Store.Facts;
 
 namespace IfiDashboard.Server.Compliance;
 

@@ -9,6 +9,7 @@ using IfiDashboard.Compliance.Status;
 using IfiDashboard.Compliance.Zeroing;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
+using IfiDashboard.Store.Facts;
 
 namespace IfiDashboard.Server.Compliance;
 

@@ -1,6 +1,6 @@
-using IfiDashboard.Server.Store;
-using IfiDashboard.Server.Store.Inventory;
-using IfiDashboard.Server.Store.Policy;
+using IfiDashboard.Store;
+using IfiDashboard.Store.Inventory;
+using IfiDashboard.Store.Policy;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Simulator.Hosting;
 using IfiDashboard.Simulator.Scenarios;

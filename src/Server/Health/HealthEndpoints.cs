@@ -1,6 +1,7 @@
-using IfiDashboard.Server.Store;
+using IfiDashboard.Store;
 using Microsoft.AspNetCore.Diagnostics.HealthChecks;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
+using IfiDashboard.Server.Store;
 
 namespace IfiDashboard.Server.Health;
 

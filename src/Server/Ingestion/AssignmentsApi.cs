@@ -1,6 +1,6 @@
 using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Api.Http;
-using IfiDashboard.Server.Store.Collectors;
+using IfiDashboard.Store.Collectors;
 using IfiDashboard.Shared.Inventory;
 using Microsoft.Extensions.Options;
 

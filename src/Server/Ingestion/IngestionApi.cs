@@ -1,12 +1,13 @@
 using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Api.Http;
 using IfiDashboard.Server.Collection;
-using IfiDashboard.Server.Store.Audit;
-using IfiDashboard.Server.Store.Collectors;
-using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Store.Audit;
+using IfiDashboard.Store.Collectors;
+using IfiDashboard.Store.Inventory;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
 using Microsoft.Extensions.Options;
+using IfiDashboard.Store.Ingestion;
 
 namespace IfiDashboard.Server.Ingestion;
 

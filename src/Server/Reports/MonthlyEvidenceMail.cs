@@ -6,9 +6,11 @@ using IfiDashboard.Client.Pages.Reports;
 using IfiDashboard.Server.Alerts;
 using IfiDashboard.Server.Alerts.Delivery;
 using IfiDashboard.Server.Alerts.Mail;
+using IfiDashboard.Store.Alerts.Mail;
+using IfiDashboard.Compliance.Alerts;
 using IfiDashboard.Server.Alerts.Rules;
 using IfiDashboard.Server.Alerts.Webhooks;
-using IfiDashboard.Server.Store.Alerts;
+using IfiDashboard.Store.Alerts;
 using Microsoft.Extensions.Options;
 
 namespace IfiDashboard.Server.Reports;

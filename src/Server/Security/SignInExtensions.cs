@@ -1,6 +1,6 @@
 using System.Security.Claims;
 using IfiDashboard.Server.Demo;
-using IfiDashboard.Server.Store.Audit;
+using IfiDashboard.Store.Audit;
 using IfiDashboard.Shared.Hosting;
 using IfiDashboard.Shared.Security;
 using Microsoft.AspNetCore.Authentication;

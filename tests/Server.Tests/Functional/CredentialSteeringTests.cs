@@ -4,7 +4,7 @@ using AngleSharp.Html.Dom;
 using AngleSharp.Html.Parser;
 using IfiDashboard.Collector.Scheduling;
 using IfiDashboard.Collector.Tests.Support;
-using IfiDashboard.Server.Store.Audit;
+using IfiDashboard.Store.Audit;
 using IfiDashboard.Server.Tests.Api;
 using IfiDashboard.Server.Tests.Inventory;
 using IfiDashboard.Simulator.Hosting;

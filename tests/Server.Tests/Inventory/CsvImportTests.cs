@@ -3,7 +3,7 @@ using System.Net.Http.Headers;
 using System.Text;
 using AngleSharp.Html.Dom;
 using AngleSharp.Html.Parser;
-using IfiDashboard.Server.Store.Audit;
+using IfiDashboard.Store.Audit;
 using IfiDashboard.Server.Tests.Functional;
 using IfiDashboard.Server.Tests.Security;
 using IfiDashboard.Shared.Security;

@@ -1,5 +1,5 @@
 using System.Net;
-using IfiDashboard.Server.Store;
+using IfiDashboard.Store;
 using IfiDashboard.Server.Tests.Functional;
 using IfiDashboard.Server.Tests.Security;
 using IfiDashboard.Server.Tests.Store;
@@ -7,6 +7,7 @@ using IfiDashboard.Shared.Security;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.Data.Sqlite;
 using Npgsql;
+using IfiDashboard.Server.Store;
 
 namespace IfiDashboard.Server.Tests.Observability;
 

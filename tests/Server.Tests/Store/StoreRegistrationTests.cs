@@ -1,13 +1,14 @@
 using Dapper;
-using IfiDashboard.Server.Store;
-using IfiDashboard.Server.Store.Dashboard;
-using IfiDashboard.Server.Store.Migrations;
+using IfiDashboard.Store;
+using IfiDashboard.Store.Dashboard;
+using IfiDashboard.Store.Migrations;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
 using Microsoft.Extensions.Options;
+using IfiDashboard.Server.Store;
 
 namespace IfiDashboard.Server.Tests.Store;
 

@@ -1,4 +1,4 @@
-using IfiDashboard.Server.Store.Retention;
+using IfiDashboard.Store.Retention;
 using IfiDashboard.Server.Tests.Deployment;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
