@@ -5,6 +5,7 @@ using IfiDashboard.Collector.Scheduling;
 using IfiDashboard.Server.Compliance;
 using IfiDashboard.Store.Facts;
 using IfiDashboard.Server.Demo;
+using IfiDashboard.Server.Security;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
 using IfiDashboard.Simulator.Scenarios;

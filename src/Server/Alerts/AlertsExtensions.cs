@@ -33,6 +33,8 @@ public static class AlertsExtensions
             .ValidateOnStart();
         // Each problem named on its own, not one fixed message: which webhook, which setting.
         services.AddSingleton<IValidateOptions<AlertOptions>, WebhookValidation>();
+        // The store reads the same section's recipients for the collector mail it writes (AlertRecipientOptions is its part).
+        services.AddSingleton<IOptions<AlertRecipientOptions>>(sp => sp.GetRequiredService<IOptions<AlertOptions>>());
 
         services.AddSingleton<SmtpMailClient>();
         // No redirects: a webhook that answers with one is misconfigured, and following it could carry the alert elsewhere.

@@ -126,7 +126,7 @@ public sealed class FleetAssessmentBuilder(
             var (registration, state, extra) = counted[id];
             var set = new InstanceFactSet
             {
-                Instance = InstanceAssessor.Facts(registration, state, extra) with { AvailabilityGroups = availabilityGroups![id].ToList() },
+                Instance = InstanceFactRow.Facts(registration, state, extra) with { AvailabilityGroups = availabilityGroups![id].ToList() },
                 Files = files![id].ToList(),
                 Encryption = encryption![id].ToList(),
                 GrowthEvents = events,

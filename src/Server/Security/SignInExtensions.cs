@@ -1,5 +1,4 @@
 using System.Security.Claims;
-using IfiDashboard.Server.Demo;
 using IfiDashboard.Store.Audit;
 using IfiDashboard.Shared.Hosting;
 using IfiDashboard.Shared.Security;

@@ -36,6 +36,7 @@ public static class StoreServiceCollectionExtensions
         services.AddSingleton<StoreFaults>();
         services.AddHttpContextAccessor();
         services.AddSingleton<AuditActors>();
+        services.AddSingleton<IAuditActors>(sp => sp.GetRequiredService<AuditActors>());
         services.AddSingleton<AuditLog>();
         services.TryAddSingleton<FleetChanges>();
         services.AddSingleton<InstanceInventory>();

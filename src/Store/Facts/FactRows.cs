@@ -1,5 +1,7 @@
 using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Compliance.Facts;
 using IfiDashboard.Shared.Inventory;
+using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Store.Facts;
 
@@ -17,6 +19,33 @@ internal sealed record ActiveInstance(InstanceRegistration Registration, Instanc
 /// </summary>
 internal sealed record InstanceFactRow
 {
+    /// <summary>The engine's facts of an instance from its registration, its state and this row (none before its first poll).</summary>
+    public static InstanceFacts Facts(InstanceRegistration registration, InstanceState state, InstanceFactRow? extra)
+    {
+        var serverName = extra?.ServerName;
+        var separator = serverName?.IndexOf('\\') ?? -1;
+        return new InstanceFacts
+        {
+            Registration = registration,
+            MajorVersion = state.ProductVersion is null ? 0 : ProductVersions.Major(state.ProductVersion),
+            ProductVersion = state.ProductVersion,
+            EngineEdition = extra?.EngineEdition is { } edition ? (int)edition : null,
+            // No identity yet: the platform is unknown, not "Windows because there was no host info".
+            Platform = state.ProductVersion is null ? HostPlatform.Unknown : HostPlatforms.Parse(state.HostPlatform),
+            MachineName = separator > 0 ? serverName![..separator] : serverName,
+            SqlInstanceName = registration.InstanceName ?? (separator > 0 ? serverName![(separator + 1)..] : null),
+            Ifi = new IfiObservation(state.IfiState, state.IfiUnknownReason),
+            LastGoodPollAt = state.LastGoodPollAt,
+            PollInterval = TimeSpan.FromSeconds(Math.Max(1, registration.PollIntervalSeconds)),
+            EngineServiceAccount = state.EngineServiceAccount,
+            ServiceStartedAt = extra?.EngineLastStartupTime,
+            EvidenceSince = extra?.EvidenceSince,
+            IsClustered = extra?.IsClustered == 1,
+            ClusterNodes = extra?.ClusterNodes?.Split(',', StringSplitOptions.RemoveEmptyEntries),
+            IfiOffByTraceFlag = state.IfiState == IfiState.Disabled && extra?.EngineDmvIfiEnabled == "Y",
+        };
+    }
+
     public long Id { get; init; }
     public long? EngineEdition { get; init; }
     public string? ServerName { get; init; }

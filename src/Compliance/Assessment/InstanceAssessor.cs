@@ -1,5 +1,4 @@
 using IfiDashboard.Compliance.Accounts;
-using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Compliance.Facts;
 using IfiDashboard.Compliance.Files;
 using IfiDashboard.Compliance.Policy;
@@ -9,39 +8,12 @@ using IfiDashboard.Compliance.Status;
 using IfiDashboard.Compliance.Zeroing;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
-using IfiDashboard.Store.Facts;
 
-namespace IfiDashboard.Server.Compliance;
+namespace IfiDashboard.Compliance.Assessment;
 
 /// <summary>Runs the compliance engine over one instance's facts (pure: no I/O).</summary>
-internal static class InstanceAssessor
+public static class InstanceAssessor
 {
-    public static InstanceFacts Facts(InstanceRegistration registration, InstanceState state, InstanceFactRow? extra)
-    {
-        var serverName = extra?.ServerName;
-        var separator = serverName?.IndexOf('\\') ?? -1;
-        return new InstanceFacts
-        {
-            Registration = registration,
-            MajorVersion = state.ProductVersion is null ? 0 : ProductVersions.Major(state.ProductVersion),
-            ProductVersion = state.ProductVersion,
-            EngineEdition = extra?.EngineEdition is { } edition ? (int)edition : null,
-            // No identity yet: the platform is unknown, not "Windows because there was no host info".
-            Platform = state.ProductVersion is null ? HostPlatform.Unknown : HostPlatforms.Parse(state.HostPlatform),
-            MachineName = separator > 0 ? serverName![..separator] : serverName,
-            SqlInstanceName = registration.InstanceName ?? (separator > 0 ? serverName![(separator + 1)..] : null),
-            Ifi = new IfiObservation(state.IfiState, state.IfiUnknownReason),
-            LastGoodPollAt = state.LastGoodPollAt,
-            PollInterval = TimeSpan.FromSeconds(Math.Max(1, registration.PollIntervalSeconds)),
-            EngineServiceAccount = state.EngineServiceAccount,
-            ServiceStartedAt = extra?.EngineLastStartupTime,
-            EvidenceSince = extra?.EvidenceSince,
-            IsClustered = extra?.IsClustered == 1,
-            ClusterNodes = extra?.ClusterNodes?.Split(',', StringSplitOptions.RemoveEmptyEntries),
-            IfiOffByTraceFlag = state.IfiState == IfiState.Disabled && extra?.EngineDmvIfiEnabled == "Y",
-        };
-    }
-
     /// <summary>How far back growth events count: the longest window, and the zeroing rates and timing evidence.</summary>
     public static readonly TimeSpan History = TimeSpan.FromDays(90);
 

@@ -1,11 +1,10 @@
 using System.Security.Claims;
 using System.Text.Encodings.Web;
-using IfiDashboard.Server.Security;
 using IfiDashboard.Shared.Security;
 using Microsoft.AspNetCore.Authentication;
 using Microsoft.Extensions.Options;
 
-namespace IfiDashboard.Server.Demo;
+namespace IfiDashboard.Server.Security;
 
 /// <summary>
 /// The demo's sign-in: every request is the demo administrator, and every page says so. Registered only with
