@@ -3,11 +3,13 @@ using System.Diagnostics.Metrics;
 using System.Globalization;
 using Dapper;
 using IfiDashboard.Server.Compliance;
-using IfiDashboard.Server.Store;
-using IfiDashboard.Server.Store.Ingestion;
+using IfiDashboard.Store.Facts;
+using IfiDashboard.Store;
+using IfiDashboard.Store.Ingestion;
 using Microsoft.Data.Sqlite;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
+using IfiDashboard.Server.Store;
 
 namespace IfiDashboard.Dashboard.Benchmarks;
 

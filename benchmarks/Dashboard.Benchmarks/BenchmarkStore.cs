@@ -1,11 +1,12 @@
 using System.Data.Common;
 using Dapper;
-using IfiDashboard.Server.Store;
-using IfiDashboard.Server.Store.Policy;
+using IfiDashboard.Store;
+using IfiDashboard.Store.Policy;
 using Microsoft.Data.Sqlite;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Npgsql;
+using IfiDashboard.Server.Store;
 
 namespace IfiDashboard.Dashboard.Benchmarks;
 

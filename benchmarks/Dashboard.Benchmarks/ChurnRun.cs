@@ -1,6 +1,6 @@
 using Dapper;
-using IfiDashboard.Server.Store;
-using IfiDashboard.Server.Store.Ingestion;
+using IfiDashboard.Store;
+using IfiDashboard.Store.Ingestion;
 using Microsoft.Data.Sqlite;
 using Microsoft.Extensions.DependencyInjection;
 

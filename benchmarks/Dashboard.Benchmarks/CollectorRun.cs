@@ -1,6 +1,6 @@
 using System.Diagnostics;
 using Dapper;
-using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Store.Inventory;
 using Microsoft.Data.Sqlite;
 using Microsoft.Extensions.DependencyInjection;
 

@@ -1,7 +1,8 @@
 using System.Diagnostics;
 using Dapper;
+using IfiDashboard.Store;
+using IfiDashboard.Store.Inventory;
 using IfiDashboard.Server.Store;
-using IfiDashboard.Server.Store.Inventory;
 using IfiDashboard.Shared.Inventory;
 using Microsoft.Extensions.DependencyInjection;
 

@@ -1,12 +1,13 @@
 using System.Diagnostics;
 using IfiDashboard.Compliance.Policy;
-using IfiDashboard.Server.Store;
-using IfiDashboard.Server.Store.Ingestion;
-using IfiDashboard.Server.Store.Inventory;
-using IfiDashboard.Server.Store.Policy;
+using IfiDashboard.Store;
+using IfiDashboard.Store.Ingestion;
+using IfiDashboard.Store.Inventory;
+using IfiDashboard.Store.Policy;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
 using Microsoft.Extensions.DependencyInjection;
+using IfiDashboard.Server.Store;
 
 namespace IfiDashboard.Dashboard.Benchmarks;
 

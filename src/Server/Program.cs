@@ -14,7 +14,7 @@ using IfiDashboard.Server.Observability;
 using IfiDashboard.Server.Reports;
 using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Security;
-using IfiDashboard.Server.Store.Retention;
+using IfiDashboard.Store.Retention;
 
 try
 {

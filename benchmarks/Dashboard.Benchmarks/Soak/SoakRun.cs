@@ -4,13 +4,14 @@ using System.Security.Cryptography;
 using System.Text;
 using Dapper;
 using IfiDashboard.Server.Demo;
-using IfiDashboard.Server.Store;
-using IfiDashboard.Server.Store.Inventory;
-using IfiDashboard.Server.Store.Policy;
+using IfiDashboard.Store;
+using IfiDashboard.Store.Inventory;
+using IfiDashboard.Store.Policy;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Simulator.Hosting;
 using Microsoft.Data.Sqlite;
 using Microsoft.Extensions.DependencyInjection;
+using IfiDashboard.Server.Store;
 
 namespace IfiDashboard.Dashboard.Benchmarks.Soak;
 

@@ -1,11 +1,9 @@
 using System.Diagnostics;
 using IfiDashboard.Client.Layout;
+using IfiDashboard.Shared.Validation;
 using Microsoft.Extensions.Logging;
 
 namespace IfiDashboard.Client.Components;
-
-/// <summary>An exception whose message is written for the person who pressed the button; pages show it as it is.</summary>
-public interface IMessageForPeople;
 
 /// <summary>
 /// The one way a page reports what it could not do (a read in its load, a save, the error boundary around every page):

@@ -1,5 +1,5 @@
 using System.Security.Claims;
-using IfiDashboard.Client.Pages.Detail;
+using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Shared.Security;
 using IfiDashboard.Shared.Snapshots;
 

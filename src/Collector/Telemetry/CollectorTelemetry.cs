@@ -18,11 +18,11 @@ public static class CollectorTelemetry
 
     public const string PollSpan = "poll";
     public const string ConnectSpan = ProbeNames.Connect;
-    public const string InstanceIdTag = "ifi.instance.id";
+    public const string InstanceIdTag = TelemetryTags.InstanceId;
     public const string InstanceNameTag = "ifi.instance.name";
     public const string CollectorTag = "ifi.collector.name";
     public const string ProbeTag = "ifi.probe";
-    public const string OutcomeTag = "ifi.outcome";
+    public const string OutcomeTag = TelemetryTags.Outcome;
 
     static readonly ActivitySource Source = new(Name);
 

@@ -1,9 +1,12 @@
 using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Server.Alerts.Delivery;
 using IfiDashboard.Server.Alerts.Mail;
+using IfiDashboard.Store.Alerts.Mail;
+using IfiDashboard.Compliance.Alerts;
 using IfiDashboard.Server.Alerts.Rules;
 using IfiDashboard.Server.Compliance;
-using IfiDashboard.Server.Store.Alerts;
+using IfiDashboard.Store.Facts;
+using IfiDashboard.Store.Alerts;
 using Microsoft.Extensions.Options;
 
 namespace IfiDashboard.Server.Alerts;

@@ -1,10 +1,11 @@
 using IfiDashboard.Server.Alerts.Smtp;
 using IfiDashboard.Server.Alerts.Webhooks;
+using IfiDashboard.Store.Alerts;
 
 namespace IfiDashboard.Server.Alerts;
 
 /// <summary>The <c>Alerts</c> configuration section; docs/alerts.md describes every key with examples.</summary>
-public sealed class AlertOptions
+public sealed class AlertOptions : AlertRecipientOptions
 {
     public const string SectionName = "Alerts";
 
@@ -13,9 +14,6 @@ public sealed class AlertOptions
 
     /// <summary>The dashboard's public address, for the link in each mail (<c>{DashboardUrl}/instances/{id}</c>).</summary>
     public string? DashboardUrl { get; set; }
-
-    /// <summary>Recipients of instances no route matches.</summary>
-    public List<string> DefaultTo { get; set; } = [];
 
     /// <summary>Evaluated in order; the first route whose criteria all match an instance decides its recipients.</summary>
     public List<AlertRoute> Routes { get; set; } = [];

@@ -1,8 +1,8 @@
 using System.Globalization;
 using System.Security.Claims;
 using IfiDashboard.Client.Pages;
-using IfiDashboard.Server.Store;
-using IfiDashboard.Server.Store.Alerts;
+using IfiDashboard.Store;
+using IfiDashboard.Store.Alerts;
 using IfiDashboard.Shared.Security;
 using Microsoft.Extensions.Options;
 

@@ -1,8 +1,8 @@
 using System.Security.Claims;
 using IfiDashboard.Client.Pages;
-using IfiDashboard.Server.Store;
-using IfiDashboard.Server.Store.Alerts;
-using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Store;
+using IfiDashboard.Store.Alerts;
+using IfiDashboard.Store.Inventory;
 using IfiDashboard.Shared.Alerts;
 using IfiDashboard.Shared.Security;
 

@@ -2,9 +2,10 @@ using IfiDashboard.Client.Pages;
 using IfiDashboard.Server.Alerts.Delivery;
 using IfiDashboard.Server.Alerts.Smtp;
 using IfiDashboard.Server.Alerts.Webhooks;
+using IfiDashboard.Store.Alerts;
 using IfiDashboard.Server.Hosting;
-using IfiDashboard.Server.Store.Alerts;
 using Microsoft.Extensions.Options;
+using IfiDashboard.Store.Changes;
 
 namespace IfiDashboard.Server.Alerts;
 
@@ -34,6 +35,8 @@ public static class AlertsExtensions
             .ValidateOnStart();
         // Each problem named on its own, not one fixed message: which webhook, which setting.
         services.AddSingleton<IValidateOptions<AlertOptions>, WebhookValidation>();
+        // The store reads the same section's recipients for the collector mail it writes (AlertRecipientOptions is its part).
+        services.AddSingleton<IOptions<AlertRecipientOptions>>(sp => sp.GetRequiredService<IOptions<AlertOptions>>());
 
         services.AddSingleton<SmtpMailClient>();
         // No redirects: a webhook that answers with one is misconfigured, and following it could carry the alert elsewhere.
@@ -43,7 +46,7 @@ public static class AlertsExtensions
             .RemoveAllLoggers();
         services.AddSingleton<WebhookSender>();
         // Change webhooks (docs/api.md) go out through this outbox and its delivery loop too.
-        services.AddSingleton<IfiDashboard.Server.Store.Changes.ChangeWebhookStore>();
+        services.AddSingleton<IfiDashboard.Store.Changes.ChangeWebhookStore>();
         services.AddSingleton<ChangeWebhookSecrets>();
         services.AddSingleton<ChangeWebhookSender>();
         services.AddSingleton<AlertSettingsStore>();

@@ -2,10 +2,12 @@ using System.Security.Claims;
 using IfiDashboard.Client.Pages;
 using IfiDashboard.Server.Alerts.Delivery;
 using IfiDashboard.Server.Alerts.Mail;
+using IfiDashboard.Store.Alerts.Mail;
+using IfiDashboard.Compliance.Alerts;
 using IfiDashboard.Server.Alerts.Rules;
 using IfiDashboard.Server.Alerts.Smtp;
-using IfiDashboard.Server.Store.Alerts;
-using IfiDashboard.Server.Store.Audit;
+using IfiDashboard.Store.Alerts;
+using IfiDashboard.Store.Audit;
 using Microsoft.Extensions.Options;
 
 namespace IfiDashboard.Server.Alerts;

@@ -1,7 +1,9 @@
 using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Server.Alerts.Mail;
+using IfiDashboard.Store.Alerts.Mail;
+using IfiDashboard.Compliance.Alerts;
 using IfiDashboard.Server.Alerts.Rules;
-using IfiDashboard.Server.Store.Alerts;
+using IfiDashboard.Store.Alerts;
 
 namespace IfiDashboard.Server.Alerts;
 

@@ -1,10 +1,11 @@
+using IfiDashboard.Compliance.Alerts;
 using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Compliance.Status;
 using IfiDashboard.Compliance.Summary;
 using IfiDashboard.Compliance.Timeline;
 using IfiDashboard.Server.Alerts.Mail;
 using IfiDashboard.Server.Alerts.Rules;
-using IfiDashboard.Server.Store.Alerts;
+using IfiDashboard.Store.Alerts;
 using IfiDashboard.Shared.Alerts;
 using IfiDashboard.Shared.Snapshots;
 

@@ -1,8 +1,10 @@
 using System.Security.Cryptography;
 using System.Text;
 using IfiDashboard.Server.Alerts.Mail;
+using IfiDashboard.Store.Alerts.Mail;
+using IfiDashboard.Compliance.Alerts;
 using IfiDashboard.Server.Alerts.Rules;
-using IfiDashboard.Server.Store.Alerts;
+using IfiDashboard.Store.Alerts;
 
 namespace IfiDashboard.Server.Alerts;
 
@@ -50,14 +52,4 @@ public static class StormGrouping
         var keys = string.Join('\n', notices.Select(n => n.DedupeKey).Order(StringComparer.Ordinal));
         return $"{kind}:" + Convert.ToHexString(SHA256.HashData(Encoding.UTF8.GetBytes(keys)))[..32];
     }
-}
-
-/// <summary>Alert mail written within the storm window, per recipient list (as stored).</summary>
-public sealed record RecentAlertMail(IReadOnlyDictionary<string, int> Single, IReadOnlySet<string> Grouped)
-{
-    public static readonly RecentAlertMail None = new(new Dictionary<string, int>(), new HashSet<string>());
-
-    public int SentTo(string recipientsKey) => Single.GetValueOrDefault(recipientsKey);
-
-    public bool GroupedTo(string recipientsKey) => Grouped.Contains(recipientsKey);
 }

@@ -8,7 +8,7 @@ using IfiDashboard.Server.Api.Compliance;
 using IfiDashboard.Server.Api.Http;
 using IfiDashboard.Server.Api.Inventory;
 using IfiDashboard.Server.Security;
-using IfiDashboard.Server.Store.Audit;
+using IfiDashboard.Store.Audit;
 using IfiDashboard.Server.Api.OpenApi;
 using Microsoft.OpenApi;
 

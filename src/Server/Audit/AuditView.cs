@@ -1,5 +1,5 @@
 using IfiDashboard.Client.Pages.Audit;
-using IfiDashboard.Server.Store.Audit;
+using IfiDashboard.Store.Audit;
 
 namespace IfiDashboard.Server.Audit;
 

@@ -1,7 +1,8 @@
 using IfiDashboard.Client.Components;
 using IfiDashboard.Collector;
+using IfiDashboard.Store;
+using IfiDashboard.Store.Inventory;
 using IfiDashboard.Server.Hosting;
-using IfiDashboard.Server.Store.Inventory;
 using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Server.Collection;

@@ -1,5 +1,5 @@
-using IfiDashboard.Server.Store;
-using IfiDashboard.Server.Store.Ingestion;
+using IfiDashboard.Store;
+using IfiDashboard.Store.Ingestion;
 using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Server.Collection;

@@ -1,4 +1,4 @@
-using IfiDashboard.Server.Store;
+using IfiDashboard.Store;
 using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Server.Collection;

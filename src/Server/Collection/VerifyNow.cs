@@ -3,8 +3,8 @@ using IfiDashboard.Client.Components;
 using IfiDashboard.Collector.Scheduling;
 using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Server.Security;
-using IfiDashboard.Server.Store.Audit;
-using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Store.Audit;
+using IfiDashboard.Store.Inventory;
 using IfiDashboard.Shared.Security;
 using Microsoft.Extensions.Options;
 

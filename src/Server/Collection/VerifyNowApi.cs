@@ -5,9 +5,11 @@ using IfiDashboard.Server.Api;
 using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Api.Compliance;
 using IfiDashboard.Server.Api.Http;
-using IfiDashboard.Server.Store.Audit;
-using IfiDashboard.Server.Store.Changes;
+using IfiDashboard.Store.Audit;
+using IfiDashboard.Store.Changes;
 using Microsoft.Extensions.Options;
+using IfiDashboard.Server.Security;
+using IfiDashboard.Store.Inventory;
 
 namespace IfiDashboard.Server.Collection;
 

@@ -1,10 +1,14 @@
 using IfiDashboard.Client.Pages.Changes;
 using IfiDashboard.Client.Pages.Detail;
 using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Store;
+using IfiDashboard.Store.Policy;
+using Microsoft.Extensions.DependencyInjection.Extensions;
 using IfiDashboard.Server.Hosting;
 using IfiDashboard.Server.Store;
-using IfiDashboard.Server.Store.Policy;
 using Microsoft.Extensions.Options;
+using IfiDashboard.Store.Dashboard;
+using IfiDashboard.Store.Facts;
 
 namespace IfiDashboard.Server.Compliance;
 

@@ -7,11 +7,13 @@ using IfiDashboard.Compliance.Remediation;
 using IfiDashboard.Compliance.Summary;
 using IfiDashboard.Compliance.Zeroing;
 using IfiDashboard.Server.Ingestion;
-using IfiDashboard.Server.Store.Dashboard;
-using IfiDashboard.Server.Store.Inventory;
-using IfiDashboard.Server.Store.Policy;
-using IfiDashboard.Server.Store.Remediation;
+using IfiDashboard.Store.Ingestion;
+using IfiDashboard.Store.Dashboard;
+using IfiDashboard.Store.Inventory;
+using IfiDashboard.Store.Policy;
+using IfiDashboard.Store.Remediation;
 using IfiDashboard.Shared.Inventory;
+using IfiDashboard.Store.Facts;
 
 namespace IfiDashboard.Server.Compliance;
 
@@ -124,7 +126,7 @@ public sealed class FleetAssessmentBuilder(
             var (registration, state, extra) = counted[id];
             var set = new InstanceFactSet
             {
-                Instance = InstanceAssessor.Facts(registration, state, extra) with { AvailabilityGroups = availabilityGroups![id].ToList() },
+                Instance = InstanceFactRow.Facts(registration, state, extra) with { AvailabilityGroups = availabilityGroups![id].ToList() },
                 Files = files![id].ToList(),
                 Encryption = encryption![id].ToList(),
                 GrowthEvents = events,

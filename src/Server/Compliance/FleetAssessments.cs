@@ -1,4 +1,5 @@
 using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Store;
 using IfiDashboard.Server.Store;
 
 namespace IfiDashboard.Server.Compliance;

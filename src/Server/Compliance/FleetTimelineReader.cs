@@ -1,5 +1,6 @@
 using IfiDashboard.Client.Pages.Changes;
 using IfiDashboard.Compliance.Timeline;
+using IfiDashboard.Store.Facts;
 
 namespace IfiDashboard.Server.Compliance;
 

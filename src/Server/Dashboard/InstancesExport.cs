@@ -2,6 +2,7 @@ using IfiDashboard.Client.Pages.Instances;
 using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Compliance.Timeline;
 using IfiDashboard.Server.Compliance;
+using IfiDashboard.Store.Facts;
 using IfiDashboard.Shared.Security;
 
 namespace IfiDashboard.Server.Dashboard;

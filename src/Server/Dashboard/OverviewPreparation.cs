@@ -1,6 +1,7 @@
 using IfiDashboard.Client.Pages.Overview;
 using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Server.Compliance;
+using IfiDashboard.Store.Facts;
 
 namespace IfiDashboard.Server.Dashboard;
 

@@ -1,7 +1,8 @@
+using IfiDashboard.Store;
+using IfiDashboard.Store.Inventory;
+using IfiDashboard.Store.Policy;
 using IfiDashboard.Collector.Scheduling;
 using IfiDashboard.Server.Store;
-using IfiDashboard.Server.Store.Inventory;
-using IfiDashboard.Server.Store.Policy;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Simulator.Hosting;
 using IfiDashboard.Simulator.Scenarios;

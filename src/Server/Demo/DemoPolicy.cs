@@ -1,5 +1,5 @@
 using IfiDashboard.Compliance.Policy;
-using IfiDashboard.Server.Store.Policy;
+using IfiDashboard.Store.Policy;
 using IfiDashboard.Simulator.Scenarios;
 
 namespace IfiDashboard.Server.Demo;

@@ -1,5 +1,5 @@
 using IfiDashboard.Server.Security;
-using IfiDashboard.Server.Store.Audit;
+using IfiDashboard.Store.Audit;
 using Microsoft.Extensions.Options;
 
 namespace IfiDashboard.Server.Editing;

@@ -1,6 +1,6 @@
 using IfiDashboard.Collector.Probes;
 using IfiDashboard.Server.Security;
-using IfiDashboard.Server.Store.Audit;
+using IfiDashboard.Store.Audit;
 using IfiDashboard.Shared.Snapshots;
 using Microsoft.Extensions.Options;
 

@@ -1,9 +1,9 @@
 using IfiDashboard.Client.Pages.Inventory;
 using IfiDashboard.Collector.Connections;
 using IfiDashboard.Collector.Probes;
-using IfiDashboard.Server.Store;
-using IfiDashboard.Server.Store.Audit;
-using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Store;
+using IfiDashboard.Store.Audit;
+using IfiDashboard.Store.Inventory;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
 

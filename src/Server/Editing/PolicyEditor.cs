@@ -4,9 +4,9 @@ using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Compliance.Policy;
 using IfiDashboard.Compliance.Summary;
 using IfiDashboard.Server.Security;
-using IfiDashboard.Server.Store;
-using IfiDashboard.Server.Store.Inventory;
-using IfiDashboard.Server.Store.Policy;
+using IfiDashboard.Store;
+using IfiDashboard.Store.Inventory;
+using IfiDashboard.Store.Policy;
 using IfiDashboard.Shared.Security;
 using Microsoft.Extensions.Options;
 

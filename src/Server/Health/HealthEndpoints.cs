@@ -1,3 +1,4 @@
+using IfiDashboard.Store;
 using IfiDashboard.Server.Hosting;
 using IfiDashboard.Server.Store;
 using Microsoft.AspNetCore.Diagnostics.HealthChecks;

@@ -1,7 +1,9 @@
 using IfiDashboard.Server.Security;
-using IfiDashboard.Server.Store;
+using IfiDashboard.Store;
 using Microsoft.Data.Sqlite;
 using Microsoft.Extensions.Options;
+using IfiDashboard.Server.Store;
+using IfiDashboard.Shared.Hosting;
 
 namespace IfiDashboard.Server.Hosting;
 

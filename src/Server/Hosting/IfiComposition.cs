@@ -10,7 +10,7 @@ using IfiDashboard.Server.Ingestion;
 using IfiDashboard.Server.Reports;
 using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Store;
-using IfiDashboard.Server.Store.Retention;
+using IfiDashboard.Store.Retention;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Options;
 

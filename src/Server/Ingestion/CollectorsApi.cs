@@ -1,7 +1,8 @@
 using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Api.Http;
-using IfiDashboard.Server.Store.Collectors;
+using IfiDashboard.Store.Collectors;
 using Microsoft.Extensions.Options;
+using IfiDashboard.Store.Ingestion;
 
 namespace IfiDashboard.Server.Ingestion;
 

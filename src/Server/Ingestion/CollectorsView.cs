@@ -1,7 +1,8 @@
 using IfiDashboard.Client.Pages.Collectors;
-using IfiDashboard.Server.Store.Collectors;
+using IfiDashboard.Store.Collectors;
 using IfiDashboard.Shared.Inventory;
 using Microsoft.Extensions.Options;
+using IfiDashboard.Store.Ingestion;
 
 namespace IfiDashboard.Server.Ingestion;
 

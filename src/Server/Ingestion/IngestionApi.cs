@@ -1,13 +1,14 @@
 using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Api.Http;
 using IfiDashboard.Server.Collection;
+using IfiDashboard.Store.Audit;
+using IfiDashboard.Store.Collectors;
+using IfiDashboard.Store.Inventory;
 using IfiDashboard.Server.Hosting;
-using IfiDashboard.Server.Store.Audit;
-using IfiDashboard.Server.Store.Collectors;
-using IfiDashboard.Server.Store.Inventory;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
 using Microsoft.Extensions.Options;
+using IfiDashboard.Store.Ingestion;
 
 namespace IfiDashboard.Server.Ingestion;
 

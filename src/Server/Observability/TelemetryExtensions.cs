@@ -2,6 +2,7 @@ using System.Diagnostics;
 using IfiDashboard.Collector.Telemetry;
 using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Ingestion;
+using IfiDashboard.Store.Ingestion;
 using OpenTelemetry;
 using OpenTelemetry.Metrics;
 using OpenTelemetry.Trace;

@@ -9,13 +9,14 @@ using IfiDashboard.Compliance.Status;
 using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Api.Http;
 using IfiDashboard.Server.Api.Inventory;
-using IfiDashboard.Server.Store;
-using IfiDashboard.Server.Store.Audit;
-using IfiDashboard.Server.Store.Remediation;
+using IfiDashboard.Store;
+using IfiDashboard.Store.Audit;
+using IfiDashboard.Store.Remediation;
 using IfiDashboard.Shared.Security;
 using System.Text.Json;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.Extensions.Primitives;
+using IfiDashboard.Server.Security;
 
 namespace IfiDashboard.Server.Remediation;
 

@@ -5,7 +5,7 @@ using IfiDashboard.Server.Api.Compliance;
 using IfiDashboard.Server.Api.Http;
 using IfiDashboard.Server.Api.Inventory;
 using IfiDashboard.Client.Pages.Reports;
-using IfiDashboard.Server.Store.Reports;
+using IfiDashboard.Store.Reports;
 using IfiDashboard.Compliance.Status;
 
 namespace IfiDashboard.Server.Reports;

@@ -1,8 +1,9 @@
 using System.Security.Cryptography;
 using System.Text;
 using IfiDashboard.Server.Security;
-using IfiDashboard.Server.Store;
+using IfiDashboard.Store;
 using Microsoft.Extensions.Options;
+using IfiDashboard.Shared.Hosting;
 
 namespace IfiDashboard.Server.Reports;
 

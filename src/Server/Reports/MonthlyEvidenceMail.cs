@@ -6,10 +6,12 @@ using IfiDashboard.Client.Pages.Reports;
 using IfiDashboard.Server.Alerts;
 using IfiDashboard.Server.Alerts.Delivery;
 using IfiDashboard.Server.Alerts.Mail;
+using IfiDashboard.Store.Alerts.Mail;
+using IfiDashboard.Compliance.Alerts;
 using IfiDashboard.Server.Alerts.Rules;
 using IfiDashboard.Server.Alerts.Webhooks;
+using IfiDashboard.Store.Alerts;
 using IfiDashboard.Server.Hosting;
-using IfiDashboard.Server.Store.Alerts;
 using Microsoft.Extensions.Options;
 
 namespace IfiDashboard.Server.Reports;

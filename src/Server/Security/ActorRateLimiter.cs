@@ -1,5 +1,5 @@
 using System.Threading.RateLimiting;
-using IfiDashboard.Server.Store.Audit;
+using IfiDashboard.Store.Audit;
 
 namespace IfiDashboard.Server.Security;
 

@@ -1,5 +1,6 @@
 using System.Security.Cryptography;
 using System.Security.Cryptography.X509Certificates;
+using IfiDashboard.Store;
 using IfiDashboard.Server.Hosting;
 using IfiDashboard.Server.Store;
 using IfiDashboard.Shared.Hosting;

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Net.Mime;
 using Microsoft.AspNetCore.Diagnostics;
+using IfiDashboard.Store;
 
 namespace IfiDashboard.Server.Store;
 

@@ -1,7 +1,8 @@
 using System.Data.Common;
 using Dapper;
-using IfiDashboard.Server.Store.Migrations;
+using IfiDashboard.Store.Migrations;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
+using IfiDashboard.Store;
 
 namespace IfiDashboard.Server.Store;
 

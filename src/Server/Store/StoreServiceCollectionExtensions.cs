@@ -1,14 +1,17 @@
+using IfiDashboard.Store.Audit;
+using IfiDashboard.Store.Collectors;
+using IfiDashboard.Store.Dashboard;
+using IfiDashboard.Store.Ingestion;
+using IfiDashboard.Store.Inventory;
+using IfiDashboard.Store.Migrations;
 using IfiDashboard.Server.Hosting;
-using IfiDashboard.Server.Store.Audit;
-using IfiDashboard.Server.Store.Collectors;
-using IfiDashboard.Server.Store.Dashboard;
-using IfiDashboard.Server.Store.Ingestion;
-using IfiDashboard.Server.Store.Inventory;
-using IfiDashboard.Server.Store.Migrations;
 using IfiDashboard.Shared.Inventory;
 using Microsoft.AspNetCore.Diagnostics;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Options;
+using IfiDashboard.Server.Security;
+using IfiDashboard.Store;
+using IfiDashboard.Store.Remediation;
 
 namespace IfiDashboard.Server.Store;
 
@@ -38,6 +41,7 @@ public static class StoreServiceCollectionExtensions
         services.AddSingleton<StoreFaults>();
         services.AddHttpContextAccessor();
         services.AddSingleton<AuditActors>();
+        services.AddSingleton<IAuditActors>(sp => sp.GetRequiredService<AuditActors>());
         services.AddSingleton<AuditLog>();
         services.AddSingleton<FleetChanges>();
         services.AddSingleton<InstanceInventory>();
@@ -47,7 +51,7 @@ public static class StoreServiceCollectionExtensions
         services.AddSingleton<IInstanceSource>(sp => sp.GetRequiredService<StoreInstanceSource>());
         services.AddSingleton<SnapshotStore>();
         services.AddSingleton<FleetReader>();
-        services.AddSingleton<Remediation.RemediationPacks>();
+        services.AddSingleton<IfiDashboard.Store.Remediation.RemediationPacks>();
         services.AddSingleton<IFleetReader>(sp => sp.GetRequiredService<FleetReader>());
         services.AddSingleton<StoreMigrations>();
         services.AddSingleton<StoreHealth>();

@@ -1,6 +1,7 @@
-using IfiDashboard.Server.Store.Audit;
+using IfiDashboard.Store.Audit;
 using Microsoft.Extensions.DependencyInjection;
 using OpenQA.Selenium;
+using IfiDashboard.Store.Policy;
 
 namespace IfiDashboard.E2E.Tests.SignIn;
 
@@ -179,13 +180,13 @@ public sealed class SignInInBrowserTests(SignInFixture fixture)
     }
 
     async Task<IfiDashboard.Compliance.Policy.Waiver> StoredWaiverAsync(string reason) =>
-        (await fixture.Server.Services.GetRequiredService<IfiDashboard.Server.Store.Policy.PolicyStore>().ListWaiversAsync(CancellationToken.None))
+        (await fixture.Server.Services.GetRequiredService<IfiDashboard.Store.Policy.PolicyStore>().ListWaiversAsync(CancellationToken.None))
         .Single(w => w.Waiver.Reason == reason).Waiver;
 
     /// <summary>Revokes the waiver a test granted, so the fixture's other tests find the instance's waivers as before.</summary>
     async Task RevokeAsync(string reason)
     {
-        var policies = fixture.Server.Services.GetRequiredService<IfiDashboard.Server.Store.Policy.PolicyStore>();
+        var policies = fixture.Server.Services.GetRequiredService<IfiDashboard.Store.Policy.PolicyStore>();
         foreach (var (id, _) in (await policies.ListWaiversAsync(CancellationToken.None)).Where(w => w.Waiver.Reason == reason))
             await policies.RevokeWaiverAsync(id, "sign-in test clean-up", CancellationToken.None);
     }

@@ -1,4 +1,4 @@
-using IfiDashboard.Server.Store.Alerts;
+using IfiDashboard.Store.Alerts;
 using IfiDashboard.Simulator.Scenarios;
 
 namespace IfiDashboard.Server.Tests.Alerts;

@@ -1,6 +1,6 @@
 using AngleSharp.Html.Parser;
-using IfiDashboard.Server.Store.Alerts;
-using IfiDashboard.Server.Store.Audit;
+using IfiDashboard.Store.Alerts;
+using IfiDashboard.Store.Audit;
 using IfiDashboard.Server.Tests.Functional;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.Extensions.DependencyInjection;

@@ -1,6 +1,6 @@
 using System.Net;
 using IfiDashboard.Client.Pages;
-using IfiDashboard.Server.Store.Audit;
+using IfiDashboard.Store.Audit;
 using IfiDashboard.Server.Tests.Functional;
 using IfiDashboard.Server.Tests.Security;
 using IfiDashboard.Shared.Security;

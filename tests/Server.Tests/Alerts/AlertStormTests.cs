@@ -1,3 +1,4 @@
+using IfiDashboard.Compliance.Alerts;
 using IfiDashboard.Server.Alerts.Rules;
 using IfiDashboard.Simulator.Scenarios;
 

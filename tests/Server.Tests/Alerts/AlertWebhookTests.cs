@@ -1,7 +1,7 @@
 using System.Net;
 using System.Text.Json;
 using IfiDashboard.Server.Alerts.Webhooks;
-using IfiDashboard.Server.Store.Alerts;
+using IfiDashboard.Store.Alerts;
 using IfiDashboard.Simulator.Scenarios;
 using IfiDashboard.Server.Alerts;
 using Microsoft.Extensions.Configuration;

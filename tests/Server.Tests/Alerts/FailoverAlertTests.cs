@@ -1,10 +1,11 @@
+using IfiDashboard.Compliance.Alerts;
 using System.Net.Http.Json;
 using AngleSharp.Html.Dom;
 using AngleSharp.Html.Parser;
 using IfiDashboard.Client.Pages;
 using IfiDashboard.Server.Alerts.Rules;
 using IfiDashboard.Server.Api.Changes;
-using IfiDashboard.Server.Store.Alerts;
+using IfiDashboard.Store.Alerts;
 using IfiDashboard.Server.Tests.Functional;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.Extensions.DependencyInjection;
@@ -111,7 +112,7 @@ public sealed class FailoverAlertTests
         await host.RegisterFleetAsync();
         await host.PollAndAssessAsync();
         await host.SettleAsync();
-        await host.Services.GetRequiredService<IfiDashboard.Server.Store.Alerts.AlertSilenceStore>()
+        await host.Services.GetRequiredService<IfiDashboard.Store.Alerts.AlertSilenceStore>()
             .AddAsync(new IfiDashboard.Shared.Alerts.AlertSilence
             {
                 Kind = IfiDashboard.Shared.Alerts.SilenceKind.Snooze, InstanceId = host.IdOf("fci-sales"), Reason = "patch night",

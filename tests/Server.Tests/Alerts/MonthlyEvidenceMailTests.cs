@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Net;
 using System.Security.Cryptography;
 using System.Text.Json;
+using IfiDashboard.Compliance.Alerts;
 using IfiDashboard.Server.Alerts.Rules;
 using IfiDashboard.Server.Reports;
 using IfiDashboard.Simulator.Scenarios;

@@ -1,6 +1,8 @@
 using IfiDashboard.Server.Alerts.Mail;
+using IfiDashboard.Store.Alerts.Mail;
+using IfiDashboard.Compliance.Alerts;
 using IfiDashboard.Server.Alerts.Rules;
-using IfiDashboard.Server.Store.Alerts;
+using IfiDashboard.Store.Alerts;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.Extensions.DependencyInjection;
 

@@ -1,6 +1,6 @@
 using System.Net;
 using IfiDashboard.Server.Api.Keys;
-using IfiDashboard.Server.Store.Audit;
+using IfiDashboard.Store.Audit;
 using IfiDashboard.Server.Tests.Functional;
 using Microsoft.Extensions.DependencyInjection;
 

@@ -1,5 +1,6 @@
 using IfiDashboard.Server.Ingestion;
-using IfiDashboard.Server.Store.Collectors;
+using IfiDashboard.Store.Ingestion;
+using IfiDashboard.Store.Collectors;
 using IfiDashboard.Shared.Inventory;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;

@@ -1,11 +1,13 @@
 using System.Net;
 using System.Net.Http.Json;
 using Dapper;
+using IfiDashboard.Compliance.Alerts;
 using IfiDashboard.Server.Alerts.Rules;
 using IfiDashboard.Server.Ingestion;
-using IfiDashboard.Server.Store;
-using IfiDashboard.Server.Store.Alerts;
-using IfiDashboard.Server.Store.Audit;
+using IfiDashboard.Store.Ingestion;
+using IfiDashboard.Store;
+using IfiDashboard.Store.Alerts;
+using IfiDashboard.Store.Audit;
 using IfiDashboard.Server.Tests.Functional;
 using IfiDashboard.Server.Tests.Security;
 using IfiDashboard.Shared.Inventory;

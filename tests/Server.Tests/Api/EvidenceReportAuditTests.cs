@@ -5,12 +5,14 @@ using IfiDashboard.Client.Pages.Policy;
 using IfiDashboard.Collector.Scheduling;
 using IfiDashboard.Compliance.Policy;
 using IfiDashboard.Server.Compliance;
-using IfiDashboard.Server.Store.Reports;
+using IfiDashboard.Store.Facts;
+using IfiDashboard.Store.Reports;
 using IfiDashboard.Server.Tests.Alerts;
 using IfiDashboard.Server.Tests.Functional;
 using IfiDashboard.Shared.Security;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.Extensions.DependencyInjection;
+using IfiDashboard.Server.Reports;
 
 namespace IfiDashboard.Server.Tests.Api;
 

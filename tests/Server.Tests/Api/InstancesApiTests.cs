@@ -1,7 +1,7 @@
 using System.Net;
 using System.Net.Http.Json;
 using IfiDashboard.Server.Api.Inventory;
-using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Store.Inventory;
 using IfiDashboard.Shared.Inventory;
 using Microsoft.Extensions.DependencyInjection;
 

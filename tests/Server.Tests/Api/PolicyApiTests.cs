@@ -4,7 +4,7 @@ using System.Net.Http.Json;
 using System.Text.Json;
 using System.Text.RegularExpressions;
 using IfiDashboard.Server.Api.Policy;
-using IfiDashboard.Server.Store.Audit;
+using IfiDashboard.Store.Audit;
 using IfiDashboard.Server.Tests.Deployment;
 using IfiDashboard.Server.Tests.Security;
 using IfiDashboard.Shared.Security;

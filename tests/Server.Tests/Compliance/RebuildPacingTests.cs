@@ -1,4 +1,5 @@
 using IfiDashboard.Server.Compliance;
+using IfiDashboard.Store.Facts;
 using Microsoft.Extensions.Time.Testing;
 
 namespace IfiDashboard.Server.Tests.Compliance;

@@ -1,4 +1,5 @@
 using IfiDashboard.Server.Compliance;
+using IfiDashboard.Store.Facts;
 
 namespace IfiDashboard.Server.Tests.Compliance;
 

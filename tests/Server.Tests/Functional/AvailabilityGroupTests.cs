@@ -1,7 +1,8 @@
 using AngleSharp.Html.Parser;
 using Dapper;
 using IfiDashboard.Server.Compliance;
-using IfiDashboard.Server.Store;
+using IfiDashboard.Store.Facts;
+using IfiDashboard.Store;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.Extensions.DependencyInjection;
 

@@ -2,6 +2,7 @@ using System.Text.Json;
 using AngleSharp.Html.Parser;
 using IfiDashboard.Server.Api.Keys;
 using IfiDashboard.Server.Compliance;
+using IfiDashboard.Store.Facts;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.Extensions.DependencyInjection;
 

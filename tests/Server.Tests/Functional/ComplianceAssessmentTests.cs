@@ -4,7 +4,8 @@ using IfiDashboard.Compliance.Policy;
 using IfiDashboard.Compliance.Status;
 using IfiDashboard.Compliance.Summary;
 using IfiDashboard.Server.Compliance;
-using IfiDashboard.Server.Store.Policy;
+using IfiDashboard.Store.Facts;
+using IfiDashboard.Store.Policy;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.Extensions.DependencyInjection;
 

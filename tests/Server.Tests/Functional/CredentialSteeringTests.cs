@@ -3,7 +3,7 @@ using System.Net.Http.Json;
 using AngleSharp.Html.Dom;
 using AngleSharp.Html.Parser;
 using IfiDashboard.Collector.Scheduling;
-using IfiDashboard.Server.Store.Audit;
+using IfiDashboard.Store.Audit;
 using IfiDashboard.Server.Tests.Api;
 using IfiDashboard.Server.Tests.Inventory;
 using IfiDashboard.Simulator.Hosting;

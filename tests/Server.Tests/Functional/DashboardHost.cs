@@ -1,7 +1,7 @@
 using IfiDashboard.Shared.Security;
 using IfiDashboard.Collector.Scheduling;
 using IfiDashboard.Server.Security;
-using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Store.Inventory;
 using IfiDashboard.Server.Tests.Alerts;
 using IfiDashboard.Server.Tests.Security;
 using IfiDashboard.Server.Tests.Store;

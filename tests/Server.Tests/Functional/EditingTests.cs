@@ -6,12 +6,14 @@ using Dapper;
 using IfiDashboard.Compliance.Policy;
 using IfiDashboard.Compliance.Status;
 using IfiDashboard.Server.Compliance;
+using IfiDashboard.Store.Facts;
 using IfiDashboard.Server.Security;
-using IfiDashboard.Server.Store;
+using IfiDashboard.Store;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.Extensions.DependencyInjection;
+using IfiDashboard.Store.Audit;
 
 namespace IfiDashboard.Server.Tests.Functional;
 
@@ -123,8 +125,8 @@ public sealed class EditingTests
         var approvedTwice = await editor.ApproveWaiverAsync(waiverId, Dba, CancellationToken.None);
         var waived = await StatusAsync(host, "off");
         var view = Assert.Single((await editor.GetAsync(CancellationToken.None)).Waivers);
-        var audit = await host.Services.GetRequiredService<IfiDashboard.Server.Store.Audit.AuditLog>().QueryAsync(
-            new IfiDashboard.Server.Store.Audit.AuditFilter(Action: IfiDashboard.Server.Store.Audit.AuditActions.WaiverApproved), null, 10, CancellationToken.None);
+        var audit = await host.Services.GetRequiredService<IfiDashboard.Store.Audit.AuditLog>().QueryAsync(
+            new IfiDashboard.Store.Audit.AuditFilter(Action: IfiDashboard.Store.Audit.AuditActions.WaiverApproved), null, 10, CancellationToken.None);
 
         Assert.Equal(ComplianceStatus.NonCompliant, pending);
         Assert.Contains("otto granted this waiver", selfApproval.Message, StringComparison.Ordinal);

@@ -1,7 +1,7 @@
 using Dapper;
 using IfiDashboard.Collector.Probes;
-using IfiDashboard.Server.Store;
-using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Store;
+using IfiDashboard.Store.Inventory;
 using IfiDashboard.Shared.Snapshots;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.Extensions.DependencyInjection;

@@ -3,9 +3,11 @@ using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Compliance.Status;
 using IfiDashboard.Compliance.Timeline;
 using IfiDashboard.Server.Compliance;
+using IfiDashboard.Store.Facts;
 using IfiDashboard.Shared.Snapshots;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.Extensions.DependencyInjection;
+using IfiDashboard.Store.Inventory;
 
 namespace IfiDashboard.Server.Tests.Functional;
 
@@ -26,7 +28,7 @@ public sealed class LegacyBuildTests
         await host.PollAllAsync();
         // The right is taken away and the service restarted: the next start-up line says disabled.
         host.Fleet["sp2-on"].Scenario.IfiEnabled = false;
-        var registration = (await host.Services.GetRequiredService<IfiDashboard.Server.Store.Inventory.InstanceInventory>()
+        var registration = (await host.Services.GetRequiredService<IfiDashboard.Store.Inventory.InstanceInventory>()
             .ListActiveAsync(CancellationToken.None)).Single(i => i.Name == "sp2-on");
         var second = await host.Services.GetRequiredService<IfiDashboard.Collector.Probes.InstanceProber>().PollAsync(registration, CancellationToken.None);
         await host.Services.GetRequiredService<ISnapshotSink>().WriteAsync(second, CancellationToken.None);

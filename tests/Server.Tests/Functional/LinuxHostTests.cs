@@ -2,7 +2,8 @@ using AngleSharp.Html.Parser;
 using IfiDashboard.Compliance.Policy;
 using IfiDashboard.Compliance.Status;
 using IfiDashboard.Server.Compliance;
-using IfiDashboard.Server.Store.Policy;
+using IfiDashboard.Store.Facts;
+using IfiDashboard.Store.Policy;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.Extensions.DependencyInjection;
 

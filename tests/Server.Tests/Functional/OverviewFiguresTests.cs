@@ -4,8 +4,9 @@ using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Compliance.Status;
 using IfiDashboard.Compliance.Summary;
 using IfiDashboard.Server.Compliance;
+using IfiDashboard.Store.Facts;
 using IfiDashboard.Server.Demo;
-using IfiDashboard.Server.Store.Policy;
+using IfiDashboard.Store.Policy;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.Extensions.DependencyInjection;
 

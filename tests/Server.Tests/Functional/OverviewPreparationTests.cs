@@ -1,6 +1,7 @@
 using System.Net;
 using IfiDashboard.Client.Pages.Overview;
 using IfiDashboard.Server.Compliance;
+using IfiDashboard.Store.Facts;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.Extensions.DependencyInjection;
 

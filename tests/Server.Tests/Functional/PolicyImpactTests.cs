@@ -4,6 +4,7 @@ using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Compliance.Policy;
 using IfiDashboard.Compliance.Summary;
 using IfiDashboard.Server.Compliance;
+using IfiDashboard.Store.Facts;
 using IfiDashboard.Shared.Security;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.Extensions.DependencyInjection;

@@ -1,9 +1,9 @@
 using System.Net;
 using System.Net.Sockets;
 using IfiDashboard.Collector.Standalone;
-using IfiDashboard.Server.Store;
-using IfiDashboard.Server.Store.Audit;
-using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Store;
+using IfiDashboard.Store.Audit;
+using IfiDashboard.Store.Inventory;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
 using IfiDashboard.Simulator.Scenarios;

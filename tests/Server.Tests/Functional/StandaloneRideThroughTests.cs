@@ -1,6 +1,6 @@
 using Dapper;
 using IfiDashboard.Collector.Standalone;
-using IfiDashboard.Server.Store;
+using IfiDashboard.Store;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging.Abstractions;

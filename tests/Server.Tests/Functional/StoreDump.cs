@@ -2,8 +2,11 @@ using System.Text;
 using Dapper;
 using IfiDashboard.Server.Api.Changes;
 using IfiDashboard.Server.Compliance;
-using IfiDashboard.Server.Store;
+using IfiDashboard.Store.Facts;
+using IfiDashboard.Store;
 using Microsoft.Extensions.DependencyInjection;
+using IfiDashboard.Store.Audit;
+using IfiDashboard.Store.Retention;
 
 namespace IfiDashboard.Server.Tests.Functional;
 

@@ -2,6 +2,7 @@ using System.Globalization;
 using IfiDashboard.Compliance.Remediation;
 using IfiDashboard.Compliance.Status;
 using IfiDashboard.Server.Compliance;
+using IfiDashboard.Store.Facts;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.Extensions.DependencyInjection;
 

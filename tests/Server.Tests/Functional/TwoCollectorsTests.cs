@@ -3,7 +3,7 @@ using IfiDashboard.Collector.Connections;
 using IfiDashboard.Collector.Credentials;
 using IfiDashboard.Collector.Probes;
 using IfiDashboard.Collector.Scheduling;
-using IfiDashboard.Server.Store;
+using IfiDashboard.Store;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
 using IfiDashboard.Simulator.Scenarios;

@@ -15,7 +15,7 @@ using IfiDashboard.Server.Observability;
 using IfiDashboard.Server.Reports;
 using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Store;
-using IfiDashboard.Server.Store.Retention;
+using IfiDashboard.Store.Retention;
 using IfiDashboard.Server.Tests.Deployment;
 using Microsoft.AspNetCore.Authorization;
 using Microsoft.AspNetCore.Builder;

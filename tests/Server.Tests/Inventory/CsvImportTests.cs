@@ -3,8 +3,8 @@ using System.Net.Http.Headers;
 using System.Text;
 using AngleSharp.Html.Dom;
 using AngleSharp.Html.Parser;
+using IfiDashboard.Store.Audit;
 using IfiDashboard.Client.Pages.Inventory;
-using IfiDashboard.Server.Store.Audit;
 using IfiDashboard.Server.Tests.Functional;
 using IfiDashboard.Server.Tests.Security;
 using IfiDashboard.Shared.Security;
@@ -135,7 +135,7 @@ public sealed class CsvImportTests
         Assert.Equal(200, preview.QuerySelectorAll("[data-import-preview] tr[data-line]").Length);
         Assert.True(registered.Path == "/inventory", $"{registered.Path}: {registered.Message} {registered.Page.QuerySelector("[data-import-error]")?.TextContent}");
         Assert.Contains("Registered 20,000 instances from the file", registered.Message, StringComparison.Ordinal);
-        var inventory = await host.Services.GetRequiredService<IfiDashboard.Server.Store.Inventory.InstanceInventory>().ListActiveAsync(CancellationToken.None);
+        var inventory = await host.Services.GetRequiredService<IfiDashboard.Store.Inventory.InstanceInventory>().ListActiveAsync(CancellationToken.None);
         Assert.Equal(rows, inventory.Count);
         Assert.Equal(["emea", "payments-platform", "pci-scope-3", "tier1"], inventory.Single(i => i.Name == "sql-00003").Tags.Order(StringComparer.Ordinal));
         await using var connection = await host.Store.CreateConnections().OpenAsync(CancellationToken.None);
@@ -186,7 +186,7 @@ public sealed class CsvImportTests
             $"sql-b,sql-b.corp.example,{TagsCell(apiCsv)}\r\nsql-c,sql-c.corp.example,{TagsCell(gridCsv)}\r\n");
         await ConfirmAsync(client, preview);
 
-        var tags = (await host.Services.GetRequiredService<IfiDashboard.Server.Store.Inventory.InstanceInventory>().ListActiveAsync(CancellationToken.None))
+        var tags = (await host.Services.GetRequiredService<IfiDashboard.Store.Inventory.InstanceInventory>().ListActiveAsync(CancellationToken.None))
             .ToDictionary(i => i.Name, i => i.Tags);
         Assert.Equal(["pci", "tier 1", "EMEA"], tags["sql-a"]);
         Assert.Equal(tags["sql-a"], tags["sql-b"]);

@@ -4,12 +4,13 @@ using System.Text.Json;
 using Dapper;
 using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Api.Keys;
-using IfiDashboard.Server.Store;
+using IfiDashboard.Store;
 using IfiDashboard.Server.Tests.Functional;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Simulator.Hosting;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.Extensions.DependencyInjection;
+using IfiDashboard.Store.Inventory;
 
 namespace IfiDashboard.Server.Tests.Inventory;
 
@@ -222,7 +223,7 @@ public sealed class InstanceRulesOnEveryPathTests(SharedDashboardHost shared) : 
         await using var host = new DashboardHost();
         var (browser, cmdb) = await ClientsAsync(host);
         var announced = 0;
-        host.Services.GetRequiredService<IfiDashboard.Server.Store.FleetChanges>().Changed += () => Interlocked.Increment(ref announced);
+        host.Services.GetRequiredService<IfiDashboard.Store.FleetChanges>().Changed += () => Interlocked.Increment(ref announced);
 
         await EditingPagesTests.SubmitAsync(browser, "/inventory/new", "registration", ValidForm(), ("Form.Command", "save"));
         var afterForm = Volatile.Read(ref announced);

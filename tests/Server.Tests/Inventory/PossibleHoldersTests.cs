@@ -1,4 +1,4 @@
-using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Store.Inventory;
 using IfiDashboard.Server.Tests.Store;
 using IfiDashboard.Shared.Inventory;
 

@@ -1,5 +1,6 @@
 using IfiDashboard.Collector.Telemetry;
 using IfiDashboard.Server.Ingestion;
+using IfiDashboard.Store.Ingestion;
 using IfiDashboard.Server.Tests.Functional;
 using IfiDashboard.Shared.Snapshots;
 using IfiDashboard.Simulator.Scenarios;

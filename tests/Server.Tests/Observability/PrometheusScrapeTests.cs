@@ -10,6 +10,7 @@ using IfiDashboard.Shared.Security;
 using IfiDashboard.Simulator.Scenarios;
 using IfiDashboard.Tests.Support;
 using Microsoft.Extensions.DependencyInjection;
+using IfiDashboard.Store.Inventory;
 
 namespace IfiDashboard.Server.Tests.Observability;
 

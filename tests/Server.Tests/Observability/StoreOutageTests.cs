@@ -1,5 +1,5 @@
 using System.Net;
-using IfiDashboard.Server.Store;
+using IfiDashboard.Store;
 using IfiDashboard.Server.Tests.Functional;
 using IfiDashboard.Server.Tests.Security;
 using IfiDashboard.Server.Tests.Store;
@@ -8,6 +8,7 @@ using IfiDashboard.Simulator.Scenarios;
 using Microsoft.Data.Sqlite;
 using IfiDashboard.Tests.Support;
 using Npgsql;
+using IfiDashboard.Server.Store;
 
 namespace IfiDashboard.Server.Tests.Observability;
 

@@ -6,7 +6,8 @@ using IfiDashboard.Client.Components;
 using IfiDashboard.Compliance.Policy;
 using IfiDashboard.Server.Api.Keys;
 using IfiDashboard.Server.Compliance;
-using IfiDashboard.Server.Store.Policy;
+using IfiDashboard.Store.Facts;
+using IfiDashboard.Store.Policy;
 using IfiDashboard.Server.Tests.Api.Compliance;
 using Microsoft.Extensions.DependencyInjection;
 

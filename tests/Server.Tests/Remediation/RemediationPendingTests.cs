@@ -1,8 +1,9 @@
 using Dapper;
 using IfiDashboard.Compliance.Remediation;
 using IfiDashboard.Server.Compliance;
-using IfiDashboard.Server.Store;
-using IfiDashboard.Server.Store.Remediation;
+using IfiDashboard.Store.Facts;
+using IfiDashboard.Store;
+using IfiDashboard.Store.Remediation;
 using IfiDashboard.Server.Tests.Functional;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.Extensions.DependencyInjection;

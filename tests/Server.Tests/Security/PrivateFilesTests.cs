@@ -1,5 +1,5 @@
 using IfiDashboard.Server.Security;
-using IfiDashboard.Server.Store;
+using IfiDashboard.Store;
 using IfiDashboard.Server.Tests.Store;
 using Microsoft.AspNetCore.Antiforgery;
 using Microsoft.AspNetCore.Http;

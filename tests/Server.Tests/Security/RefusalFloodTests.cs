@@ -2,12 +2,13 @@ using System.Net;
 using System.Net.Http.Json;
 using IfiDashboard.Server.Api.Keys;
 using IfiDashboard.Server.Audit;
-using IfiDashboard.Server.Store;
-using IfiDashboard.Server.Store.Audit;
+using IfiDashboard.Store;
+using IfiDashboard.Store.Audit;
 using IfiDashboard.Server.Tests.Functional;
 using IfiDashboard.Shared.Inventory;
 using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.Extensions.DependencyInjection;
+using IfiDashboard.Server.Security;
 
 namespace IfiDashboard.Server.Tests.Security;
 

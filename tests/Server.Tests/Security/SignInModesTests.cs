@@ -3,7 +3,7 @@ using System.Net.Http.Headers;
 using System.Net.Http.Json;
 using AngleSharp.Html.Parser;
 using IfiDashboard.Server.Security;
-using IfiDashboard.Server.Store.Audit;
+using IfiDashboard.Store.Audit;
 using IfiDashboard.Server.Tests.Api;
 using IfiDashboard.Server.Tests.Functional;
 using Microsoft.Extensions.DependencyInjection;

@@ -1,6 +1,6 @@
 using IfiDashboard.Server.Alerts;
-using IfiDashboard.Server.Store.Alerts;
-using IfiDashboard.Server.Store.Audit;
+using IfiDashboard.Store.Alerts;
+using IfiDashboard.Store.Audit;
 
 namespace IfiDashboard.Server.Tests.Store;
 

@@ -1,7 +1,9 @@
+using IfiDashboard.Compliance.Alerts;
 using IfiDashboard.Server.Alerts.Rules;
-using IfiDashboard.Server.Store.Alerts;
-using IfiDashboard.Server.Store.Audit;
+using IfiDashboard.Store.Alerts;
+using IfiDashboard.Store.Audit;
 using IfiDashboard.Shared.Alerts;
+using IfiDashboard.Store.Alerts.Mail;
 
 namespace IfiDashboard.Server.Tests.Store;
 
@@ -80,7 +82,7 @@ public sealed class AlertSilenceStoreTests
             seen = active;
             var plan = new AlertPlan([], [], [], [], active.Where(s => s.Kind == SilenceKind.Acknowledgement).ToList());
             var message = new OutboxMessage("Opened:test", AlertNoticeKind.Opened, instanceId, "SQL01", AlertRule.NonCompliant,
-                ["dba@corp.example"], new IfiDashboard.Server.Alerts.Mail.AlertMailContent("[IFI] IFI off on SQL01 (Production)", "text", "<p>html</p>"), ackId);
+                ["dba@corp.example"], new IfiDashboard.Store.Alerts.Mail.AlertMailContent("[IFI] IFI off on SQL01 (Production)", "text", "<p>html</p>"), ackId);
             return (plan, [message]);
         }, None);
 

@@ -2,11 +2,12 @@ using System.Data.Common;
 using System.Text.Json;
 using Dapper;
 using IfiDashboard.Compliance.Policy;
-using IfiDashboard.Server.Store.ApiKeys;
-using IfiDashboard.Server.Store.Audit;
-using IfiDashboard.Server.Store.Inventory;
-using IfiDashboard.Server.Store.Policy;
+using IfiDashboard.Store.ApiKeys;
+using IfiDashboard.Store.Audit;
+using IfiDashboard.Store.Inventory;
+using IfiDashboard.Store.Policy;
 using IfiDashboard.Shared.Inventory;
+using IfiDashboard.Server.Security;
 
 namespace IfiDashboard.Server.Tests.Store;
 

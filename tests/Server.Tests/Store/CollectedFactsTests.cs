@@ -1,3 +1,4 @@
+using IfiDashboard.Store.Facts;
 using Dapper;
 using IfiDashboard.Compliance.Facts;
 using IfiDashboard.Server.Compliance;

@@ -1,4 +1,4 @@
-using IfiDashboard.Server.Store.Dashboard;
+using IfiDashboard.Store.Dashboard;
 using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Server.Tests.Store;

@@ -1,6 +1,6 @@
 using System.Data.Common;
 using Dapper;
-using IfiDashboard.Server.Store;
+using IfiDashboard.Store;
 using Microsoft.Data.Sqlite;
 using Npgsql;
 

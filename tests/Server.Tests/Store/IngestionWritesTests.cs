@@ -1,3 +1,4 @@
+using IfiDashboard.Store;
 using Dapper;
 using IfiDashboard.Server.Store;
 using IfiDashboard.Shared.Snapshots;
@@ -100,7 +101,7 @@ public sealed class IngestionWritesTests
             [(5L, 1L, 1_280_000L, polls[0]), (5L, 2L, 1_288_192L, polls[1]), (6L, 1L, 1_280_000L, polls[0]), (6L, 2L, 1_280_000L, polls[0])],
             await FilesAsync(store));
         // What the assessment reads is the new size.
-        var read = Assert.Single((await new IfiDashboard.Server.Compliance.FactsReader(store.Connections).FilesAsync([id], None))[id],
+        var read = Assert.Single((await new IfiDashboard.Store.Facts.FactsReader(store.Connections).FilesAsync([id], None))[id],
             f => f.LogicalName == "db5_2");
         Assert.Equal(1_288_192, read.SizePages);
     }

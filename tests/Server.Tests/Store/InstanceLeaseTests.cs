@@ -1,5 +1,6 @@
-using IfiDashboard.Server.Store.Audit;
-using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Store.Audit;
+using IfiDashboard.Store.Inventory;
+using IfiDashboard.Store.Ingestion;
 
 namespace IfiDashboard.Server.Tests.Store;
 
@@ -79,7 +80,7 @@ public sealed class InstanceLeaseTests
         var ids = await AddInstancesAsync(store, 1);
         var source = store.NewSource();
         await source.LeaseDueAsync("collector-a", 10, Lease, None);
-        var delay = new IfiDashboard.Server.Ingestion.IngestionOptions().TakeoverDelay;
+        var delay = new IfiDashboard.Store.Ingestion.IngestionOptions().TakeoverDelay;
 
         await source.LeaseDueAsync("collector-b", 10, Lease, None);
         store.Clock.Advance(delay / 2);
@@ -135,7 +136,7 @@ public sealed class InstanceLeaseTests
         await using var store = await TestStore.CreateMigratedAsync(provider);
         var ids = await AddInstancesAsync(store, 1);
         var source = store.NewSource();
-        var delay = new IfiDashboard.Server.Ingestion.IngestionOptions().TakeoverDelay;
+        var delay = new IfiDashboard.Store.Ingestion.IngestionOptions().TakeoverDelay;
         await source.LeaseDueAsync("collector-a", 10, Lease, None);
         await source.LeaseDueAsync("collector-b", 10, Lease, None);
         store.Clock.Advance(delay / 2);

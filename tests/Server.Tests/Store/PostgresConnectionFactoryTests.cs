@@ -1,4 +1,4 @@
-using IfiDashboard.Server.Store;
+using IfiDashboard.Store;
 using Npgsql;
 
 namespace IfiDashboard.Server.Tests.Store;

@@ -1,7 +1,8 @@
 using Dapper;
 using IfiDashboard.Compliance.Policy;
 using IfiDashboard.Server.Alerts.Mail;
-using IfiDashboard.Server.Store;
+using IfiDashboard.Store.Alerts.Mail;
+using IfiDashboard.Store;
 
 namespace IfiDashboard.Server.Tests.Store;
 

@@ -1,7 +1,7 @@
 using Dapper;
 using DbUp.Engine;
-using IfiDashboard.Server.Store;
-using IfiDashboard.Server.Store.Migrations;
+using IfiDashboard.Store;
+using IfiDashboard.Store.Migrations;
 using IfiDashboard.Server.Tests.Alerts;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;

@@ -1,13 +1,14 @@
 using Dapper;
-using IfiDashboard.Server.Store;
-using IfiDashboard.Server.Store.Dashboard;
-using IfiDashboard.Server.Store.Migrations;
+using IfiDashboard.Store;
+using IfiDashboard.Store.Dashboard;
+using IfiDashboard.Store.Migrations;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
 using Microsoft.Extensions.Options;
+using IfiDashboard.Server.Store;
 
 namespace IfiDashboard.Server.Tests.Store;
 
@@ -47,7 +48,7 @@ public sealed class StoreRegistrationTests : IDisposable
         Assert.Equal(HealthStatus.Healthy, afterMigration.Status);
         if (!TestDatabase.IsPostgres)
             Assert.True(File.Exists(Path.Combine(_directory, "data", "ifi.db"))); // the file and its folders are created
-        Assert.NotNull(provider.GetRequiredService<IfiDashboard.Server.Store.Ingestion.SnapshotStore>());
+        Assert.NotNull(provider.GetRequiredService<IfiDashboard.Store.Ingestion.SnapshotStore>());
         Assert.NotNull(provider.GetRequiredService<IInstanceSource>());
         Assert.Equal(0, (await provider.GetRequiredService<FleetReader>().CountsAsync(CancellationToken.None)).Total);
     }

@@ -1,6 +1,6 @@
 using System.Net;
 using System.Net.Sockets;
-using IfiDashboard.Server.Store;
+using IfiDashboard.Store;
 using IfiDashboard.Server.Tests.Alerts;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;

@@ -1,6 +1,6 @@
 using System.Data;
 using Dapper;
-using IfiDashboard.Server.Store;
+using IfiDashboard.Store;
 using Microsoft.Data.SqlClient;
 using Microsoft.Data.Sqlite;
 using Npgsql;

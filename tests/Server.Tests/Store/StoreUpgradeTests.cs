@@ -1,10 +1,11 @@
 using System.Diagnostics;
 using Dapper;
-using IfiDashboard.Server.Store;
-using IfiDashboard.Server.Store.Migrations;
+using IfiDashboard.Store;
+using IfiDashboard.Store.Migrations;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
+using IfiDashboard.Server.Store;
 
 namespace IfiDashboard.Server.Tests.Store;
 

@@ -1,5 +1,6 @@
 using Dapper;
 using IfiDashboard.Server.Ingestion;
+using IfiDashboard.Store.Ingestion;
 using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Server.Tests.Store;

@@ -1,5 +1,5 @@
-using IfiDashboard.Server.Store;
-using IfiDashboard.Server.Store.Migrations;
+using IfiDashboard.Store;
+using IfiDashboard.Store.Migrations;
 using Microsoft.Extensions.Options;
 using Npgsql;
 

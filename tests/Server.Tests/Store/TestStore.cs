@@ -1,13 +1,15 @@
 using System.Data.Common;
 using DbUp.Engine;
 using IfiDashboard.Server.Compliance;
-using IfiDashboard.Server.Store;
-using IfiDashboard.Server.Store.Audit;
-using IfiDashboard.Server.Store.Dashboard;
-using IfiDashboard.Server.Store.Ingestion;
-using IfiDashboard.Server.Store.Inventory;
-using IfiDashboard.Server.Store.Migrations;
+using IfiDashboard.Store.Facts;
+using IfiDashboard.Store;
+using IfiDashboard.Store.Audit;
+using IfiDashboard.Store.Dashboard;
+using IfiDashboard.Store.Ingestion;
+using IfiDashboard.Store.Inventory;
+using IfiDashboard.Store.Migrations;
 using Microsoft.Extensions.Time.Testing;
+using IfiDashboard.Server.Security;
 
 namespace IfiDashboard.Server.Tests.Store;
 

@@ -1,5 +1,5 @@
 using Dapper;
-using IfiDashboard.Server.Store;
+using IfiDashboard.Store;
 using Microsoft.Data.Sqlite;
 using Npgsql;
 

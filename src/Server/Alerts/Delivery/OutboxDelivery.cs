@@ -1,9 +1,11 @@
 using IfiDashboard.Server.Alerts.Mail;
+using IfiDashboard.Store.Alerts.Mail;
+using IfiDashboard.Compliance.Alerts;
 using IfiDashboard.Server.Alerts.Rules;
 using IfiDashboard.Server.Alerts.Smtp;
 using IfiDashboard.Server.Alerts.Webhooks;
-using IfiDashboard.Server.Store;
-using IfiDashboard.Server.Store.Alerts;
+using IfiDashboard.Store;
+using IfiDashboard.Store.Alerts;
 using Microsoft.Extensions.Options;
 
 namespace IfiDashboard.Server.Alerts.Delivery;

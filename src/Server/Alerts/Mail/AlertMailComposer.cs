@@ -1,8 +1,10 @@
 using System.Text;
+using IfiDashboard.Compliance.Alerts;
 using IfiDashboard.Server.Alerts.Rules;
 using IfiDashboard.Compliance.Status;
 using IfiDashboard.Shared.Snapshots;
 using IfiDashboard.Compliance.Zeroing;
+using IfiDashboard.Store.Alerts.Mail;
 using IfiDashboard.Compliance.Assessment;
 
 namespace IfiDashboard.Server.Alerts.Mail;

@@ -1,6 +1,7 @@
 using System.Text;
 using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Compliance.Status;
+using IfiDashboard.Store.Alerts.Mail;
 
 namespace IfiDashboard.Server.Alerts.Mail;
 

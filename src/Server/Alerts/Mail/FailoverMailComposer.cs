@@ -2,6 +2,7 @@ using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Compliance.Status;
 using IfiDashboard.Compliance.Summary;
 using IfiDashboard.Compliance.Timeline;
+using IfiDashboard.Store.Alerts.Mail;
 
 namespace IfiDashboard.Server.Alerts.Mail;
 

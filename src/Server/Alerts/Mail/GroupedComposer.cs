@@ -1,5 +1,7 @@
 using System.Text;
+using IfiDashboard.Compliance.Alerts;
 using IfiDashboard.Server.Alerts.Rules;
+using IfiDashboard.Store.Alerts.Mail;
 
 namespace IfiDashboard.Server.Alerts.Mail;
 

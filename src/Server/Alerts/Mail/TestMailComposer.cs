@@ -1,3 +1,5 @@
+using IfiDashboard.Store.Alerts.Mail;
+
 namespace IfiDashboard.Server.Alerts.Mail;
 
 /// <summary>The "send test email" message from the settings page.</summary>

@@ -1,5 +1,6 @@
 using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Compliance.Status;
+using IfiDashboard.Compliance.Alerts;
 
 namespace IfiDashboard.Server.Alerts.Rules;
 

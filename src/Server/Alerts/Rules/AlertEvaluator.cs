@@ -1,6 +1,7 @@
 using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Compliance.Status;
 using IfiDashboard.Shared.Alerts;
+using IfiDashboard.Compliance.Alerts;
 
 namespace IfiDashboard.Server.Alerts.Rules;
 

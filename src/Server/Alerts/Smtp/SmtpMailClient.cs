@@ -2,6 +2,7 @@ using System.Net.Sockets;
 using MailKit.Net.Smtp;
 using MailKit.Security;
 using IfiDashboard.Server.Alerts.Mail;
+using IfiDashboard.Store.Alerts.Mail;
 using MimeKit;
 
 namespace IfiDashboard.Server.Alerts.Smtp;

@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Security.Cryptography;
-using IfiDashboard.Server.Store.Alerts;
-using IfiDashboard.Server.Store.Changes;
+using IfiDashboard.Store.Alerts;
+using IfiDashboard.Store.Changes;
 using Microsoft.AspNetCore.DataProtection;
 
 namespace IfiDashboard.Server.Alerts.Webhooks;

@@ -1,6 +1,6 @@
 using System.Text.Json;
 using System.Text.Json.Nodes;
-using IfiDashboard.Server.Store.Alerts;
+using IfiDashboard.Store.Alerts;
 
 namespace IfiDashboard.Server.Alerts.Webhooks;
 

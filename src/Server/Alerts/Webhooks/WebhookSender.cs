@@ -2,7 +2,7 @@ using System.Globalization;
 using System.Net;
 using System.Security.Cryptography;
 using System.Text;
-using IfiDashboard.Server.Store.Alerts;
+using IfiDashboard.Store.Alerts;
 
 namespace IfiDashboard.Server.Alerts.Webhooks;
 

@@ -1,9 +1,10 @@
 using System.Security.Claims;
 using System.Text.Encodings.Web;
 using IfiDashboard.Server.Api.Http;
-using IfiDashboard.Server.Store.Audit;
+using IfiDashboard.Store.Audit;
 using Microsoft.AspNetCore.Authentication;
 using Microsoft.Extensions.Options;
+using IfiDashboard.Server.Security;
 
 namespace IfiDashboard.Server.Api.Auth;
 

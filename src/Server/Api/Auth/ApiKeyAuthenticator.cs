@@ -1,6 +1,6 @@
 using System.Security.Cryptography;
 using System.Text;
-using IfiDashboard.Server.Store.ApiKeys;
+using IfiDashboard.Store.ApiKeys;
 using Microsoft.Extensions.Options;
 
 namespace IfiDashboard.Server.Api.Auth;

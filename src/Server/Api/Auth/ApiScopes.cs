@@ -1,5 +1,6 @@
 using IfiDashboard.Shared.Security;
 using IfiDashboard.Server.Security;
+using IfiDashboard.Store.Inventory;
 
 namespace IfiDashboard.Server.Api.Auth;
 

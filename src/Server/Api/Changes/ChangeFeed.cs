@@ -1,5 +1,5 @@
-using IfiDashboard.Server.Store;
-using IfiDashboard.Server.Store.Changes;
+using IfiDashboard.Store;
+using IfiDashboard.Store.Changes;
 
 namespace IfiDashboard.Server.Api.Changes;
 

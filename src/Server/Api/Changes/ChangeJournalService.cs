@@ -1,5 +1,6 @@
 using System.Threading.Channels;
 using IfiDashboard.Server.Compliance;
+using IfiDashboard.Store.Facts;
 
 namespace IfiDashboard.Server.Api.Changes;
 

@@ -1,5 +1,5 @@
 using IfiDashboard.Compliance.Assessment;
-using IfiDashboard.Server.Store.Changes;
+using IfiDashboard.Store.Changes;
 
 namespace IfiDashboard.Server.Api.Changes;
 

@@ -2,12 +2,15 @@ using System.Text.Json;
 using System.Text.Json.Serialization;
 using System.Threading.Channels;
 using IfiDashboard.Server.Alerts.Delivery;
+using IfiDashboard.Compliance.Alerts;
 using IfiDashboard.Server.Alerts.Rules;
 using IfiDashboard.Server.Alerts.Webhooks;
 using IfiDashboard.Server.Api.Http;
 using IfiDashboard.Server.Compliance;
-using IfiDashboard.Server.Store.Alerts;
-using IfiDashboard.Server.Store.Changes;
+using IfiDashboard.Store.Facts;
+using IfiDashboard.Store.Alerts;
+using IfiDashboard.Store.Changes;
+using IfiDashboard.Store.Alerts.Mail;
 
 namespace IfiDashboard.Server.Api.Changes;
 
@@ -127,7 +130,7 @@ public sealed class ChangeWebhookDispatcher(
         var body = JsonSerializer.Serialize(new ChangeWebhookPayload(entry.Id, @event, after.Encode(), subscription.Id, entry), Web);
         return new OutboxMessage($"change-webhook:{subscription.Id}:{entry.Id}", AlertNoticeKind.Change, entry.InstanceId,
             entry.InstanceName, null, [ChangeWebhookRecipient.For(subscription.Id)],
-            new Alerts.Mail.AlertMailContent($"{ChangeEvents.NameOf(@event)}: {entry.InstanceName}", body, ""));
+            new IfiDashboard.Store.Alerts.Mail.AlertMailContent($"{ChangeEvents.NameOf(@event)}: {entry.InstanceName}", body, ""));
     }
 
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)

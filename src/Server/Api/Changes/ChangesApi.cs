@@ -3,7 +3,7 @@ using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Api.Compliance;
 using IfiDashboard.Server.Api.Http;
 using IfiDashboard.Server.Api.Inventory;
-using IfiDashboard.Server.Store.Changes;
+using IfiDashboard.Store.Changes;
 using IfiDashboard.Server.Api.OpenApi;
 using Microsoft.OpenApi;
 

@@ -2,7 +2,7 @@ using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Api.Http;
 using IfiDashboard.Server.Api.Inventory;
-using IfiDashboard.Server.Store.Changes;
+using IfiDashboard.Store.Changes;
 
 namespace IfiDashboard.Server.Api.Compliance;
 

@@ -1,5 +1,6 @@
 using IfiDashboard.Server.Api.Changes;
-using IfiDashboard.Server.Store.Changes;
+using IfiDashboard.Store.Changes;
+using IfiDashboard.Server.Reports;
 
 namespace IfiDashboard.Server.Api.Compliance;
 
@@ -11,10 +12,10 @@ public static class ComplianceApiExtensions
         services.AddSingleton<ExternalKeys>();
         services.AddSingleton<WindowedZeroing>();
         services.AddSingleton<ChangeJournal>();
-        services.AddSingleton<IfiDashboard.Server.Store.Reports.EvidenceReports>();
+        services.AddSingleton<IfiDashboard.Server.Reports.EvidenceReports>();
         services.AddOptions<IfiDashboard.Server.Reports.EvidenceSigningOptions>().BindConfiguration(IfiDashboard.Server.Reports.EvidenceSigningOptions.SectionName);
         services.AddSingleton<IfiDashboard.Server.Reports.EvidenceSigningKey>();
-        services.AddSingleton<IfiDashboard.Client.Pages.Reports.IEvidenceReportSource>(sp => sp.GetRequiredService<IfiDashboard.Server.Store.Reports.EvidenceReports>());
+        services.AddSingleton<IfiDashboard.Client.Pages.Reports.IEvidenceReportSource>(sp => sp.GetRequiredService<IfiDashboard.Server.Reports.EvidenceReports>());
         services.AddSingleton<ChangeRecorder>();
         services.AddHostedService<ChangeJournalService>();
         services.AddSingleton<ChangeWebhookSubscriptions>();

@@ -1,7 +1,7 @@
 using System.Globalization;
 using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Server.Api.Inventory;
-using IfiDashboard.Server.Store.Changes;
+using IfiDashboard.Store.Changes;
 
 namespace IfiDashboard.Server.Api.Compliance;
 

@@ -2,6 +2,7 @@ using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Compliance.Facts;
 using IfiDashboard.Compliance.Zeroing;
 using IfiDashboard.Server.Compliance;
+using IfiDashboard.Store.Facts;
 
 namespace IfiDashboard.Server.Api.Compliance;
 

@@ -3,7 +3,7 @@ using IfiDashboard.Compliance.Restore;
 using IfiDashboard.Compliance.Zeroing;
 using IfiDashboard.Server.Api.Http;
 using IfiDashboard.Server.Api.Inventory;
-using IfiDashboard.Server.Store.Changes;
+using IfiDashboard.Store.Changes;
 
 namespace IfiDashboard.Server.Api.Compliance;
 

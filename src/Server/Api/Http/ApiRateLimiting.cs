@@ -1,6 +1,6 @@
 using System.Globalization;
 using System.Security.Claims;
-using IfiDashboard.Server.Store.RateLimits;
+using IfiDashboard.Store.RateLimits;
 using Microsoft.Extensions.Options;
 
 namespace IfiDashboard.Server.Api.Http;

@@ -1,6 +1,6 @@
 using System.Security.Cryptography;
 using System.Text;
-using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Store.Inventory;
 using Microsoft.Net.Http.Headers;
 
 namespace IfiDashboard.Server.Api.Http;

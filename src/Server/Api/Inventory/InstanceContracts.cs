@@ -1,6 +1,6 @@
 using System.Text.Json.Serialization;
 using IfiDashboard.Server.Api.OpenApi;
-using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Store.Inventory;
 using IfiDashboard.Shared.Inventory;
 
 namespace IfiDashboard.Server.Api.Inventory;

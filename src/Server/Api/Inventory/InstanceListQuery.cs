@@ -1,6 +1,6 @@
 using IfiDashboard.Server.Api.Compliance;
 using IfiDashboard.Server.Api.Http;
-using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Store.Inventory;
 
 namespace IfiDashboard.Server.Api.Inventory;
 

@@ -1,4 +1,4 @@
-using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Store.Inventory;
 using IfiDashboard.Shared.Inventory;
 
 namespace IfiDashboard.Server.Api.Inventory;

@@ -1,7 +1,7 @@
 using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Api.Http;
 using IfiDashboard.Server.Editing;
-using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Store.Inventory;
 using IfiDashboard.Shared.Inventory;
 using Microsoft.Extensions.Options;
 

@@ -1,7 +1,7 @@
 using System.Buffers.Text;
 using System.Globalization;
 using System.Text;
-using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Store.Inventory;
 
 namespace IfiDashboard.Server.Api.Inventory;
 

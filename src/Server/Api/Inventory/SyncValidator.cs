@@ -1,4 +1,4 @@
-using IfiDashboard.Server.Store.Inventory;
+using IfiDashboard.Store.Inventory;
 
 namespace IfiDashboard.Server.Api.Inventory;
 

@@ -1,8 +1,10 @@
 using System.Globalization;
 using IfiDashboard.Server.Hosting;
+using IfiDashboard.Store;
+using IfiDashboard.Store.ApiKeys;
+using IfiDashboard.Store.Audit;
+using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Store;
-using IfiDashboard.Server.Store.ApiKeys;
-using IfiDashboard.Server.Store.Audit;
 
 namespace IfiDashboard.Server.Api.Keys;
 

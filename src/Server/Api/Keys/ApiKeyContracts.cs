@@ -1,5 +1,5 @@
 using System.Text.Json.Serialization;
-using IfiDashboard.Server.Store.ApiKeys;
+using IfiDashboard.Store.ApiKeys;
 
 namespace IfiDashboard.Server.Api.Keys;
 

@@ -1,6 +1,6 @@
 using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Api.Inventory;
-using IfiDashboard.Server.Store.ApiKeys;
+using IfiDashboard.Store.ApiKeys;
 using IfiDashboard.Shared.Validation;
 
 namespace IfiDashboard.Server.Api.Keys;

@@ -1,6 +1,6 @@
 using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Api.Http;
-using IfiDashboard.Server.Store.ApiKeys;
+using IfiDashboard.Store.ApiKeys;
 using Microsoft.Extensions.Options;
 
 namespace IfiDashboard.Server.Api.Keys;

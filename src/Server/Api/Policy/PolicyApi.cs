@@ -6,7 +6,7 @@ using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Api.Compliance;
 using IfiDashboard.Server.Api.Http;
 using IfiDashboard.Server.Security;
-using IfiDashboard.Server.Store.Changes;
+using IfiDashboard.Store.Changes;
 using IfiDashboard.Shared.Security;
 using Microsoft.Extensions.Options;
 

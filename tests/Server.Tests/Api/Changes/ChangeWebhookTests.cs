@@ -1,15 +1,18 @@
 using System.Net;
 using System.Net.Http.Json;
 using System.Text.Json;
+using IfiDashboard.Compliance.Alerts;
 using IfiDashboard.Server.Alerts.Rules;
 using IfiDashboard.Server.Alerts.Webhooks;
 using IfiDashboard.Server.Api.Changes;
 using IfiDashboard.Server.Compliance;
-using IfiDashboard.Server.Store.Alerts;
-using IfiDashboard.Server.Store.Audit;
+using IfiDashboard.Store.Facts;
+using IfiDashboard.Store.Alerts;
+using IfiDashboard.Store.Audit;
 using IfiDashboard.Server.Tests.Alerts;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.Extensions.DependencyInjection;
+using IfiDashboard.Store;
 
 namespace IfiDashboard.Server.Tests.Api.Changes;
 
@@ -152,7 +155,7 @@ public sealed class ChangeWebhookTests
             Assert.DoesNotContain(rows, r => r.TextBody.Contains(secret, StringComparison.Ordinal) || r.LastError?.Contains(secret, StringComparison.Ordinal) == true);
         }
         Assert.Contains($"\"urlOrigin\":\"http://127.0.0.1:{cmdb.Port}\"", listed, StringComparison.Ordinal);
-        await using (var connection = await host.Services.GetRequiredService<IfiDashboard.Server.Store.IDbConnectionFactory>().OpenAsync(CancellationToken.None))
+        await using (var connection = await host.Services.GetRequiredService<IfiDashboard.Store.IDbConnectionFactory>().OpenAsync(CancellationToken.None))
         {
             var stored = string.Join('\n', await Dapper.SqlMapper.QueryAsync<string>(connection,
                 "SELECT name || ' ' || url_origin || ' ' || url_protected || ' ' || secret_protected || ' ' || events FROM change_webhooks;"));

@@ -1,9 +1,10 @@
 using System.Net;
 using System.Net.Http.Json;
 using IfiDashboard.Server.Api.Changes;
-using IfiDashboard.Server.Store.Changes;
+using IfiDashboard.Store.Changes;
 using IfiDashboard.Server.Tests.Api.Compliance;
 using Microsoft.Extensions.DependencyInjection;
+using IfiDashboard.Store;
 
 namespace IfiDashboard.Server.Tests.Api.Changes;
 
@@ -91,7 +92,7 @@ public sealed class ChangesFeedTests(SharedApiHost shared) : IClassFixture<Share
 
         await cmdb.PutAsJsonAsync("/api/v1/instances/CI007", ApiTestData.PutBody("SQL07"));
         await cmdb.PutAsJsonAsync("/api/v1/instances/CI007", ApiTestData.PutBody("SQL07", owner: "someone-else"));
-        await using var connection = await host.Services.GetRequiredService<IfiDashboard.Server.Store.IDbConnectionFactory>().OpenAsync(CancellationToken.None);
+        await using var connection = await host.Services.GetRequiredService<IfiDashboard.Store.IDbConnectionFactory>().OpenAsync(CancellationToken.None);
         var journaled = (await Dapper.SqlMapper.QueryAsync<(string Change, long Version)>(connection,
             "SELECT change, version FROM change_journal WHERE kind = 'inventory' ORDER BY id;")).ToList();
 

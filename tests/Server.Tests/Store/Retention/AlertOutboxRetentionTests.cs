@@ -1,7 +1,9 @@
 using Dapper;
 using IfiDashboard.Server.Alerts.Mail;
+using IfiDashboard.Store.Alerts.Mail;
+using IfiDashboard.Compliance.Alerts;
 using IfiDashboard.Server.Alerts.Rules;
-using IfiDashboard.Server.Store.Alerts;
+using IfiDashboard.Store.Alerts;
 using static IfiDashboard.Server.Tests.Store.Retention.HistorySnapshots;
 
 namespace IfiDashboard.Server.Tests.Store.Retention;

@@ -1,5 +1,5 @@
 using Dapper;
-using IfiDashboard.Server.Store;
+using IfiDashboard.Store;
 using static IfiDashboard.Server.Tests.Store.Retention.HistorySnapshots;
 
 namespace IfiDashboard.Server.Tests.Store.Retention;

@@ -1,4 +1,5 @@
 using IfiDashboard.Server.Compliance;
+using IfiDashboard.Store.Facts;
 using IfiDashboard.Shared.Snapshots;
 using static IfiDashboard.Server.Tests.Store.Retention.HistorySnapshots;
 

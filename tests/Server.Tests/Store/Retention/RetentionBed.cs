@@ -1,7 +1,7 @@
 using Dapper;
-using IfiDashboard.Server.Store;
-using IfiDashboard.Server.Store.Ingestion;
-using IfiDashboard.Server.Store.Retention;
+using IfiDashboard.Store;
+using IfiDashboard.Store.Ingestion;
+using IfiDashboard.Store.Retention;
 using IfiDashboard.Shared.Snapshots;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;

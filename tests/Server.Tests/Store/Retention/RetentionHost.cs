@@ -1,9 +1,11 @@
 using IfiDashboard.Server.Compliance;
-using IfiDashboard.Server.Store;
-using IfiDashboard.Server.Store.Retention;
+using IfiDashboard.Store.Facts;
+using IfiDashboard.Store;
+using IfiDashboard.Store.Retention;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Time.Testing;
+using IfiDashboard.Server.Store;
 
 namespace IfiDashboard.Server.Tests.Store.Retention;
 

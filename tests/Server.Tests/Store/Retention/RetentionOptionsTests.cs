@@ -1,4 +1,5 @@
-using IfiDashboard.Server.Store.Retention;
+using IfiDashboard.Server.Store;
+using IfiDashboard.Store.Retention;
 using IfiDashboard.Server.Tests.Deployment;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;

@@ -1,8 +1,9 @@
-using IfiDashboard.Server.Store.Alerts;
-using IfiDashboard.Server.Store.Retention;
+using IfiDashboard.Store.Alerts;
+using IfiDashboard.Store.Retention;
 using IfiDashboard.Server.Tests.Alerts;
 using Microsoft.Extensions.Logging;
 using static IfiDashboard.Server.Tests.Store.Retention.HistorySnapshots;
+using IfiDashboard.Store.Audit;
 
 namespace IfiDashboard.Server.Tests.Store.Retention;
 
@@ -50,8 +51,8 @@ public sealed class RetentionPassTests
         await using var bed = await RetentionBed.CreateAsync(provider, o => { o.BatchSize = 3; o.AuditDays = RetentionOptions.MinAuditDays; });
         for (var i = 0; i < 4; i++)
             await bed.AddInstanceAsync($"SQL0{i}");
-        await bed.Store.Audit.CountRefusalAsync(IfiDashboard.Server.Store.Audit.AuditActions.SignInFailed,
-            new IfiDashboard.Server.Store.Audit.AuditActor("anonymous", "10.6.6.6"), "state missing, forged or expired", None);
+        await bed.Store.Audit.CountRefusalAsync(IfiDashboard.Store.Audit.AuditActions.SignInFailed,
+            new IfiDashboard.Store.Audit.AuditActor("anonymous", "10.6.6.6"), "state missing, forged or expired", None);
         bed.Clock.SetUtcNow(Day(RetentionOptions.MinAuditDays - 1));
         await bed.AddInstanceAsync("SQL-RECENT");
         var early = await bed.PruneAsync();
@@ -61,7 +62,7 @@ public sealed class RetentionPassTests
 
         Assert.Equal((0, 0), (early.AuditEntries, early.RefusalCounts));
         Assert.Equal((4, 1), (report.AuditEntries, report.RefusalCounts));
-        var left = await bed.Store.Audit.QueryAsync(new IfiDashboard.Server.Store.Audit.AuditFilter(), null, 100, None);
+        var left = await bed.Store.Audit.QueryAsync(new IfiDashboard.Store.Audit.AuditFilter(), null, 100, None);
         // Two batches (3 + 1 entries), each with its entry; the recent registration stays.
         Assert.Equal(["audit.pruned", "audit.pruned", "instance.registered"], left.Select(e => e.Action));
         Assert.Contains("SQL-RECENT", left[^1].Target, StringComparison.Ordinal);

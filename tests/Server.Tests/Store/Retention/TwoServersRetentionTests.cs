@@ -1,5 +1,5 @@
-using IfiDashboard.Server.Store.Alerts;
-using IfiDashboard.Server.Store.Retention;
+using IfiDashboard.Store.Alerts;
+using IfiDashboard.Store.Retention;
 using IfiDashboard.Server.Tests.Alerts;
 using static IfiDashboard.Server.Tests.Store.Retention.HistorySnapshots;
 

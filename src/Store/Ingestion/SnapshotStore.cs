@@ -1,0 +1,165 @@
+using System.Data.Common;
+using Dapper;
+using IfiDashboard.Store.Ingestion;
+using IfiDashboard.Store.Retention;
+using IfiDashboard.Shared.Snapshots;
+
+namespace IfiDashboard.Store.Ingestion;
+
+/// <summary>
+/// Stores a snapshot in one transaction: the poll, its probe outcomes and services, the instance's current state and
+/// any IFI timeline change. Idempotent by snapshot id: a snapshot delivered twice is stored once.
+/// With retention on (<paramref name="retention"/>), growth events older than the retention period are not stored.
+/// </summary>
+public sealed class SnapshotStore(IDbConnectionFactory connections, RetentionHorizon? retention = null) : ISnapshotSink
+{
+    public Task WriteAsync(InstanceSnapshot snapshot, CancellationToken cancellationToken) =>
+        WriteAsync(snapshot, leaseHolder: null, cancellationToken);
+
+    /// <summary>
+    /// Stores the snapshot only when <paramref name="leaseHolder"/> (when given) held its instance when the poll
+    /// started, checked inside the write transaction: it is the collector that last leased the instance and the poll
+    /// started from its first lease of the instance on (less <paramref name="clockSkew"/>); or another collector has
+    /// taken the instance over from it since, and the poll started within the tenure that takeover ended (from the
+    /// takeover that gave it the instance, or from when the collector was first heard from, less the skew, and strictly
+    /// before it was taken: no allowance there, so that no poll after a takeover counts).
+    /// So a poll made through an outage (docs/deployment.md, "Leases and failover") is stored when it is delivered late,
+    /// as history when a newer poll is stored already, and a collector that never held the instance stores nothing.
+    /// </summary>
+    /// <returns>False, with nothing stored, when the instance was not leased to that collector when the poll started.</returns>
+    public async Task<bool> WriteAsync(InstanceSnapshot snapshot, string? leaseHolder, CancellationToken cancellationToken,
+        TimeSpan clockSkew = default)
+    {
+        // A snapshot stored before counts as delivered even when the lease has passed on since: the outbox that sends
+        // it again must not be stuck on it. leased_since is empty for leases made before it was recorded (0022).
+        const string admittedSql = """
+            SELECT (SELECT COUNT(*) FROM instances WHERE id = @instanceId AND last_leased_by = @leaseHolder
+                        AND (leased_since IS NULL OR leased_since <= @latestLeaseStart))
+                 + (SELECT COUNT(*) FROM collector_takeovers ended
+                    WHERE ended.instance_id = @instanceId AND ended.taken_from = @leaseHolder AND ended.taken_at > @startedAt
+                      AND COALESCE(
+                          (SELECT MAX(began.taken_at) FROM collector_takeovers began
+                           WHERE began.instance_id = @instanceId AND began.collector_name = @leaseHolder AND began.taken_at < ended.taken_at),
+                          (SELECT first_seen_at FROM collectors WHERE name = @leaseHolder)) <= @latestLeaseStart)
+                 + (SELECT COUNT(*) FROM polls WHERE snapshot_id = @snapshotId);
+            """;
+        using var span = IngestionTelemetry.StartStoring(snapshot);
+        await using var connection = await connections.OpenAsync(cancellationToken);
+        await using var tx = await connection.BeginInstanceWriteAsync(snapshot.InstanceId, cancellationToken);
+        if (leaseHolder is not null && await connection.ExecuteScalarAsync<long>(new CommandDefinition(admittedSql,
+                new
+                {
+                    instanceId = snapshot.InstanceId,
+                    leaseHolder,
+                    latestLeaseStart = snapshot.StartedAt + clockSkew,
+                    startedAt = snapshot.StartedAt,
+                    snapshotId = snapshot.SnapshotId.ToString("D"),
+                }, tx,
+                cancellationToken: cancellationToken)) == 0)
+            return false;
+        var pollId = await InsertPollAsync(connection, tx, snapshot, cancellationToken);
+        if (pollId is null)
+        {
+            IngestionTelemetry.MarkDuplicate(span);
+            return true; // already stored: the rollback on dispose ends the empty transaction
+        }
+
+        var poll = new StoredSnapshot(snapshot, pollId.Value);
+        await InsertProbesAsync(connection, tx, connections.Dialect, poll, cancellationToken);
+        await InsertServicesAsync(connection, tx, connections.Dialect, poll, cancellationToken);
+        var isLatest = await UpdateStateAsync(connection, tx, poll, cancellationToken);
+        // Read inside the write transaction: after any prune that committed before it, so never older than that cut-off.
+        var keepEventsFrom = retention?.GrowthEventsKeptFrom();
+        await CollectedFactsStore.WriteAsync(connection, tx, connections.Dialect, poll, isLatest, keepEventsFrom, cancellationToken);
+        await InstanceStateStore.CountStoredPollAsync(connection, tx, snapshot.InstanceId, cancellationToken);
+        await tx.CommitAsync(cancellationToken);
+        return true;
+    }
+
+    static async Task<long?> InsertPollAsync(DbConnection connection, DbTransaction tx, InstanceSnapshot snapshot,
+        CancellationToken cancellationToken)
+    {
+        const string sql = """
+            INSERT INTO polls (snapshot_id, instance_id, collector_name, started_at, finished_at, outcome, message,
+                ifi_state, ifi_unknown_reason, is_good)
+            VALUES (@snapshotId, @instanceId, @collectorName, @startedAt, @finishedAt, @outcome, @message,
+                @ifiState, @ifiUnknownReason, @isGood)
+            ON CONFLICT (snapshot_id) DO NOTHING
+            RETURNING id;
+            """;
+        var ifi = IfiObservation.From(snapshot);
+        var overall = snapshot.Overall;
+        return await connection.QuerySingleOrDefaultAsync<long?>(new CommandDefinition(sql, new
+        {
+            snapshotId = snapshot.SnapshotId.ToString("D"),
+            instanceId = snapshot.InstanceId,
+            collectorName = snapshot.CollectorName,
+            startedAt = snapshot.StartedAt,
+            finishedAt = snapshot.FinishedAt,
+            outcome = overall.Outcome.ToString(),
+            message = overall.Message,
+            ifiState = ifi.State.ToString(),
+            ifiUnknownReason = ifi.UnknownReason,
+            isGood = StoredSnapshot.IsGoodPoll(snapshot) ? 1L : 0L,
+        }, tx, cancellationToken: cancellationToken));
+    }
+
+    static Task InsertProbesAsync(DbConnection connection, DbTransaction tx, SqlDialect dialect, StoredSnapshot poll,
+        CancellationToken cancellationToken)
+    {
+        const string sql = """
+            INSERT INTO probe_outcomes (poll_id, probe, outcome, message, sql_error_number)
+            {rows};
+            """;
+        var rows = poll.Snapshot.Probes.Select(p => new object?[]
+        {
+            poll.PollId, p.Probe, p.Outcome.ToString(), p.Message, (long?)p.SqlErrorNumber,
+        }).ToList();
+        return connection.ExecuteAsync(tx, dialect, sql, ProbeColumns, rows, cancellationToken);
+    }
+
+    static readonly StoreColumn[] ProbeColumns =
+        [StoreColumn.Integer, StoreColumn.Text, StoreColumn.Text, StoreColumn.Text, StoreColumn.Integer];
+
+    static Task InsertServicesAsync(DbConnection connection, DbTransaction tx, SqlDialect dialect, StoredSnapshot poll,
+        CancellationToken cancellationToken)
+    {
+        const string sql = """
+            INSERT INTO service_snapshots (poll_id, service_name, service_account, status_desc, startup_type_desc,
+                process_id, last_startup_time, is_clustered, ifi_enabled, is_engine)
+            {rows};
+            """;
+        var rows = poll.Snapshot.Services.Select(s => new object?[]
+        {
+            poll.PollId, s.ServiceName, s.ServiceAccount, s.StatusDesc, s.StartupTypeDesc,
+            (long)s.ProcessId, StoreTime.ToText(s.LastStartupTime), s.IsClustered, s.InstantFileInitializationEnabled,
+            s.IsEngine ? 1L : 0L,
+        }).ToList();
+        return connection.ExecuteAsync(tx, dialect, sql, ServiceColumns, rows, cancellationToken);
+    }
+
+    static readonly StoreColumn[] ServiceColumns =
+    [
+        StoreColumn.Integer, StoreColumn.Text, StoreColumn.Text, StoreColumn.Text, StoreColumn.Text,
+        StoreColumn.Integer, StoreColumn.Text, StoreColumn.Text, StoreColumn.Text, StoreColumn.Integer,
+    ];
+
+    /// <returns>False when the snapshot is older than the stored state (kept as history only).</returns>
+    static async Task<bool> UpdateStateAsync(DbConnection connection, DbTransaction tx, StoredSnapshot poll,
+        CancellationToken cancellationToken)
+    {
+        var previous = await InstanceStateStore.GetAsync(connection, tx, poll.Snapshot.InstanceId, cancellationToken);
+        // A replayed snapshot older than the state (an on-disk queue drained late) is kept as history only: it must
+        // not move the current state, or the timeline, backwards.
+        if (previous is not null && previous.LastPollAt > poll.Snapshot.FinishedAt)
+            return false;
+
+        var next = InstanceStateRow.After(previous, poll);
+        if (poll.IsGood && EngineChange.Between(previous, next) is { Count: > 0 } changes)
+            await InstanceStateStore.InsertChangesAsync(connection, tx, poll, EngineChange.Doubted(changes,
+                await InstanceStateStore.CollectorOfAsync(connection, tx, previous?.LastGoodPollId, cancellationToken),
+                poll.Snapshot.CollectorName), cancellationToken);
+        await InstanceStateStore.UpsertAsync(connection, tx, next, cancellationToken);
+        return true;
+    }
+}

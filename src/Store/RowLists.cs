@@ -1,0 +1,69 @@
+using System.Data.Common;
+
+namespace IfiDashboard.Store;
+
+/// <summary>The store's two column types: integers as 64-bit, and text (times too, <see cref="StoreTime"/>).</summary>
+internal enum StoreColumn
+{
+    Integer,
+    Text,
+}
+
+/// <summary>
+/// A list of rows in one statement rather than one statement per row (a poll's probe outcomes, services and growth
+/// events; the differences of a current-state list). <c>{rows}</c> in the statement stands for the rows as a relation,
+/// for <c>INSERT INTO t (...) {rows}</c> or <c>(a, b) IN ({rows})</c>: on PostgreSQL one array parameter per column,
+/// unnested, so the text is the same whatever the count and is prepared once per connection (Max Auto Prepare); on
+/// SQLite a multi-row VALUES, split under SQLite's limit of parameters per statement, in the caller's transaction.
+/// </summary>
+internal static class RowLists
+{
+    /// <summary>SQLITE_MAX_VARIABLE_NUMBER's default since SQLite 3.32, which the bundled e_sqlite3 keeps.</summary>
+    internal const int SqliteMaxParameters = 32_766;
+
+    /// <param name="rows">One value per column of <paramref name="columns"/>, in order: a long, a string or null.</param>
+    /// <returns>The rows the statement affected.</returns>
+    public static async Task<int> ExecuteAsync(this DbConnection connection, DbTransaction tx, SqlDialect dialect,
+        string statement, IReadOnlyList<StoreColumn> columns, IReadOnlyList<object?[]> rows, CancellationToken ct)
+    {
+        if (rows.Count == 0) return 0;
+        if (dialect.IsPostgres)
+        {
+            var unnest = string.Join(", ", columns.Select((c, i) => $"@c{i}::{(c == StoreColumn.Integer ? "bigint" : "text")}[]"));
+            await using var command = Command(connection, tx, statement.Replace("{rows}", $"SELECT * FROM unnest({unnest})"));
+            for (var i = 0; i < columns.Count; i++)
+                Add(command, $"c{i}", columns[i] == StoreColumn.Integer
+                    ? rows.Select(r => r[i] is { } v ? Convert.ToInt64(v, System.Globalization.CultureInfo.InvariantCulture) : (long?)null).ToArray()
+                    : rows.Select(r => (string?)r[i]).ToArray());
+            return await command.ExecuteNonQueryAsync(ct);
+        }
+
+        var affected = 0;
+        foreach (var chunk in rows.Chunk(SqliteMaxParameters / columns.Count))
+        {
+            await using var command = Command(connection, tx, statement.Replace("{rows}", "VALUES " + string.Join(", ",
+                chunk.Select((_, r) => "(" + string.Join(", ", columns.Select((_, i) => $"@r{r}c{i}")) + ")"))));
+            for (var r = 0; r < chunk.Length; r++)
+                for (var i = 0; i < columns.Count; i++)
+                    Add(command, $"r{r}c{i}", chunk[r][i]);
+            affected += await command.ExecuteNonQueryAsync(ct);
+        }
+        return affected;
+    }
+
+    static DbCommand Command(DbConnection connection, DbTransaction tx, string sql)
+    {
+        var command = connection.CreateCommand();
+        command.Transaction = tx;
+        command.CommandText = sql;
+        return command;
+    }
+
+    static void Add(DbCommand command, string name, object? value)
+    {
+        var parameter = command.CreateParameter();
+        parameter.ParameterName = name;
+        parameter.Value = value ?? DBNull.Value;
+        command.Parameters.Add(parameter);
+    }
+}
