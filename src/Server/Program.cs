@@ -7,6 +7,7 @@ using IfiDashboard.Server.Compliance;
 using IfiDashboard.Server.Demo;
 using IfiDashboard.Server.Editing;
 using IfiDashboard.Server.Health;
+using IfiDashboard.Server.Composition;
 using IfiDashboard.Server.Hosting;
 using IfiDashboard.Server.Dashboard;
 using IfiDashboard.Server.Ingestion;

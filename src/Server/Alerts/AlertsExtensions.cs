@@ -3,7 +3,7 @@ using IfiDashboard.Server.Alerts.Delivery;
 using IfiDashboard.Server.Alerts.Smtp;
 using IfiDashboard.Server.Alerts.Webhooks;
 using IfiDashboard.Store.Alerts;
-using IfiDashboard.Server.Hosting;
+using IfiDashboard.Server.Composition;
 using Microsoft.Extensions.Options;
 using IfiDashboard.Store.Changes;
 

@@ -4,7 +4,7 @@ using IfiDashboard.Server.Audit;
 using IfiDashboard.Server.Ingestion;
 using IfiDashboard.Store.Ingestion;
 using IfiDashboard.Server.Collection;
-using IfiDashboard.Server.Hosting;
+using IfiDashboard.Server.Composition;
 using IfiDashboard.Server.Remediation;
 using IfiDashboard.Server.Reports;
 using IfiDashboard.Server.Api.Changes;

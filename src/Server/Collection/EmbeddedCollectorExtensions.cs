@@ -2,7 +2,7 @@ using IfiDashboard.Client.Components;
 using IfiDashboard.Collector;
 using IfiDashboard.Store;
 using IfiDashboard.Store.Inventory;
-using IfiDashboard.Server.Hosting;
+using IfiDashboard.Server.Composition;
 using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Server.Collection;

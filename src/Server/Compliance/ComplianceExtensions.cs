@@ -4,7 +4,7 @@ using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Store;
 using IfiDashboard.Store.Policy;
 using Microsoft.Extensions.DependencyInjection.Extensions;
-using IfiDashboard.Server.Hosting;
+using IfiDashboard.Server.Composition;
 using IfiDashboard.Server.Store;
 using Microsoft.Extensions.Options;
 using IfiDashboard.Store.Dashboard;

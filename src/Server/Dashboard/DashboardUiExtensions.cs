@@ -4,7 +4,7 @@ using IfiDashboard.Client.Pages.Collectors;
 using IfiDashboard.Server.Audit;
 using IfiDashboard.Server.Compliance;
 using IfiDashboard.Store.Facts;
-using IfiDashboard.Server.Hosting;
+using IfiDashboard.Server.Composition;
 using IfiDashboard.Server.Ingestion;
 using IfiDashboard.Store.Ingestion;
 using IfiDashboard.Server.Remediation;

@@ -1,4 +1,4 @@
-using IfiDashboard.Server.Hosting;
+using IfiDashboard.Server.Composition;
 using IfiDashboard.Server.Security;
 using IfiDashboard.Simulator.Scenarios;
 

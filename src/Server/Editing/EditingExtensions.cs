@@ -1,6 +1,6 @@
 using IfiDashboard.Client.Pages.Inventory;
 using IfiDashboard.Client.Pages.Policy;
-using IfiDashboard.Server.Hosting;
+using IfiDashboard.Server.Composition;
 
 namespace IfiDashboard.Server.Editing;
 

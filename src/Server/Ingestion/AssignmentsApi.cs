@@ -1,7 +1,7 @@
 using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Api.Http;
 using IfiDashboard.Store.Collectors;
-using IfiDashboard.Server.Hosting;
+using IfiDashboard.Server.Composition;
 using IfiDashboard.Shared.Inventory;
 using Microsoft.Extensions.Options;
 

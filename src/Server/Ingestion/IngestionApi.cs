@@ -4,7 +4,7 @@ using IfiDashboard.Server.Collection;
 using IfiDashboard.Store.Audit;
 using IfiDashboard.Store.Collectors;
 using IfiDashboard.Store.Inventory;
-using IfiDashboard.Server.Hosting;
+using IfiDashboard.Server.Composition;
 using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Shared.Snapshots;
 using Microsoft.Extensions.Options;

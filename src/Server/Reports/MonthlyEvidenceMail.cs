@@ -11,7 +11,7 @@ using IfiDashboard.Compliance.Alerts;
 using IfiDashboard.Server.Alerts.Rules;
 using IfiDashboard.Server.Alerts.Webhooks;
 using IfiDashboard.Store.Alerts;
-using IfiDashboard.Server.Hosting;
+using IfiDashboard.Server.Composition;
 using Microsoft.Extensions.Options;
 
 namespace IfiDashboard.Server.Reports;

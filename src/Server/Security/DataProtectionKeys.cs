@@ -1,7 +1,7 @@
 using System.Security.Cryptography;
 using System.Security.Cryptography.X509Certificates;
 using IfiDashboard.Store;
-using IfiDashboard.Server.Hosting;
+using IfiDashboard.Server.Composition;
 using IfiDashboard.Server.Store;
 using IfiDashboard.Shared.Hosting;
 using Microsoft.AspNetCore.DataProtection;

@@ -1,5 +1,5 @@
 using System.Net;
-using IfiDashboard.Server.Hosting;
+using IfiDashboard.Server.Composition;
 using Microsoft.Extensions.Options;
 using Microsoft.Extensions.Primitives;
 

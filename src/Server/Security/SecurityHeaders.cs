@@ -1,4 +1,4 @@
-using IfiDashboard.Server.Hosting;
+using IfiDashboard.Server.Composition;
 using Microsoft.AspNetCore.Antiforgery;
 
 namespace IfiDashboard.Server.Security;

@@ -1,7 +1,7 @@
 using System.Security.Claims;
 using IfiDashboard.Store.Audit;
 using IfiDashboard.Server.Demo;
-using IfiDashboard.Server.Hosting;
+using IfiDashboard.Server.Composition;
 using IfiDashboard.Shared.Hosting;
 using IfiDashboard.Shared.Security;
 using Microsoft.AspNetCore.Authentication;

@@ -1,4 +1,4 @@
-using IfiDashboard.Server.Hosting;
+using IfiDashboard.Server.Composition;
 using IfiDashboard.Store.Retention;
 
 namespace IfiDashboard.Server.Store;

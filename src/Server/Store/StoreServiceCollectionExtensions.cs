@@ -4,7 +4,7 @@ using IfiDashboard.Store.Dashboard;
 using IfiDashboard.Store.Ingestion;
 using IfiDashboard.Store.Inventory;
 using IfiDashboard.Store.Migrations;
-using IfiDashboard.Server.Hosting;
+using IfiDashboard.Server.Composition;
 using IfiDashboard.Shared.Inventory;
 using Microsoft.AspNetCore.Diagnostics;
 using Microsoft.Extensions.DependencyInjection.Extensions;

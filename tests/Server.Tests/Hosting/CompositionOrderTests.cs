@@ -9,6 +9,7 @@ using IfiDashboard.Server.Dashboard;
 using IfiDashboard.Server.Demo;
 using IfiDashboard.Server.Editing;
 using IfiDashboard.Server.Health;
+using IfiDashboard.Server.Composition;
 using IfiDashboard.Server.Hosting;
 using IfiDashboard.Server.Ingestion;
 using IfiDashboard.Server.Observability;
@@ -151,7 +152,7 @@ public sealed class CompositionOrderTests
 
     /// <summary>Types the framework or the server only ever resolves as a list, each entry on its own.</summary>
     static bool ResolvedAsList(Type service) =>
-        service == typeof(IHostedService) || service == typeof(IAuthorizationHandler) || service.Namespace == typeof(ServerHost).Namespace
+        service == typeof(IHostedService) || service == typeof(IAuthorizationHandler) || service.Namespace == typeof(IfiComposition).Namespace
         || service.IsGenericType && service.GetGenericTypeDefinition() is var open
         && (open == typeof(IConfigureOptions<>) || open == typeof(IPostConfigureOptions<>) || open == typeof(IValidateOptions<>)
             || open == typeof(IOptionsChangeTokenSource<>));
@@ -176,7 +177,7 @@ public sealed class CompositionOrderTests
     {
         var type = instance.GetType();
         var text = type.FullName!;
-        if (type.Namespace == typeof(ServerHost).Namespace) text += $" {instance}";
+        if (type.Namespace == typeof(IfiComposition).Namespace) text += $" {instance}";
         foreach (var property in type.GetProperties().Where(p => typeof(Delegate).IsAssignableFrom(p.PropertyType) && p.GetIndexParameters().Length == 0))
             if (property.GetValue(instance) is Delegate action) text += $" {property.Name}={MethodOf(action)}";
         return text;

@@ -1,4 +1,5 @@
 using IfiDashboard.Collector;
+using IfiDashboard.Server.Composition;
 using IfiDashboard.Server.Hosting;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.Extensions.Configuration;

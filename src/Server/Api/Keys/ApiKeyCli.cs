@@ -1,4 +1,5 @@
 using System.Globalization;
+using IfiDashboard.Server.Composition;
 using IfiDashboard.Server.Hosting;
 using IfiDashboard.Store;
 using IfiDashboard.Store.ApiKeys;

@@ -14,7 +14,7 @@ using IfiDashboard.Store.Retention;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Options;
 
-namespace IfiDashboard.Server.Hosting;
+namespace IfiDashboard.Server.Composition;
 
 /// <summary>
 /// Which <c>AddIfi*</c> methods a host called, and what each needs from the others (docs/architecture.md,

@@ -1,4 +1,4 @@
-namespace IfiDashboard.Server.Hosting;
+namespace IfiDashboard.Server.Composition;
 
 /// <summary>
 /// Where each middleware a module puts around the whole pipeline sits, outermost first. Startup filters run in the
