@@ -98,7 +98,7 @@ public sealed class PolicyPageTests : ComponentTest
         Assert.Equal(["pci", "prod", "lab"], page.FindAll("tr[data-rule] input[name$='.Name']").Select(i => i.GetAttribute("value")!).ToArray());
         Assert.Equal(["Forbidden", "Required", "NotApplicable"],
             page.FindAll("tr[data-rule] select option[selected]").Select(o => o.GetAttribute("value")!).ToArray());
-        Assert.Equal("pci, cardholder", page.Find("input[name='Draft.Rules[0].Tags']").GetAttribute("value"));
+        Assert.Equal("pci; cardholder", page.Find("input[name='Draft.Rules[0].Tags']").GetAttribute("value"));
         Assert.Equal("Production", page.Find("input[name='Draft.Rules[1].Environment']").GetAttribute("value"));
         Assert.Equal("dba-team", page.Find("input[name='Draft.Rules[1].Owner']").GetAttribute("value"));
         Assert.NotNull(page.Find("tr[data-rule='0'] button[value='up:0'][disabled]"));

@@ -65,7 +65,7 @@ public sealed class RulesDraftTests
     {
         var draft = new RulesDraft
         {
-            Rules = [new RuleRow { Name = " pci ", Desired = "Forbidden", Tags = "pci, cardholder,,PCI ", Environment = " ", Owner = " sec-team " }],
+            Rules = [new RuleRow { Name = " pci ", Desired = "Forbidden", Tags = "pci; cardholder;;PCI ", Environment = " ", Owner = " sec-team " }],
         };
 
         var rule = Assert.Single(draft.Validate(new FormErrors())!);
@@ -73,6 +73,16 @@ public sealed class RulesDraftTests
         Assert.Equal(new PolicyRule { Name = "pci", Desired = DesiredState.Forbidden, Owner = "sec-team" } with { Tags = rule.Tags }, rule);
         Assert.Equal(["pci", "cardholder"], rule.Tags);
         Assert.Null(rule.Environment);
+    }
+
+    [Fact]
+    public void Tags_separated_by_commas_are_refused_naming_the_one_separator()
+    {
+        var draft = new RulesDraft { Rules = [new RuleRow { Name = "pci", Desired = "Forbidden", Tags = "pci, cardholder" }] };
+        var errors = new FormErrors();
+
+        Assert.Null(draft.Validate(errors));
+        Assert.Contains("Separate tags with ';'", errors.For(RulesDraft.Field(0, "Tags")), StringComparison.Ordinal);
     }
 
     [Theory]

@@ -1,4 +1,5 @@
 using IfiDashboard.Compliance.Policy;
+using IfiDashboard.Shared.Inventory;
 
 namespace IfiDashboard.Client.Pages.Policy;
 
@@ -8,7 +9,7 @@ public sealed class RuleRow
     public string? Name { get; set; }
     public string? Desired { get; set; }
     public string? Environment { get; set; }
-    /// <summary>Comma-separated.</summary>
+    /// <summary>Separated by ';', as everywhere tags are one text (<see cref="TagText"/>).</summary>
     public string? Tags { get; set; }
     public string? Owner { get; set; }
     /// <summary>Host selectors, each comma-separated (<see cref="HostSelectors"/>): any one value matches.</summary>
@@ -22,7 +23,7 @@ public sealed class RuleRow
         Name = rule.Name,
         Desired = rule.Desired.ToString(),
         Environment = rule.Environment,
-        Tags = string.Join(", ", rule.Tags),
+        Tags = string.Join(TagText.Separator + " ", rule.Tags),
         Owner = rule.Owner,
         Platforms = string.Join(", ", rule.Platforms),
         Versions = string.Join(", ", rule.Versions),
@@ -34,7 +35,5 @@ public sealed class RuleRow
     public bool MatchesEverything => SplitTags(Tags).Count == 0
         && new[] { Environment, Owner, Platforms, Versions, Editions, Clusters }.All(string.IsNullOrWhiteSpace);
 
-    public static IReadOnlyList<string> SplitTags(string? tags) =>
-        (tags ?? "").Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries)
-            .Distinct(StringComparer.OrdinalIgnoreCase).ToList();
+    public static IReadOnlyList<string> SplitTags(string? tags) => TagText.Split(tags);
 }

@@ -1,3 +1,4 @@
+using IfiDashboard.Shared.Inventory;
 using IfiDashboard.Client.Components.Forms;
 using IfiDashboard.Compliance.Policy;
 
@@ -96,7 +97,8 @@ public sealed class RulesDraft
             if (!Enum.TryParse<DesiredState>(row.Desired, ignoreCase: false, out var desired) || !Enum.IsDefined(desired))
                 errors.Add(Field(i, "Desired"), "Choose the desired state.");
             var tags = RuleRow.SplitTags(row.Tags);
-            if (tags.Any(t => t.Length > 64)) errors.Add(Field(i, "Tags"), "Tags are at most 64 characters each, separated by commas.");
+            if (TagText.Error(row.Tags) is { } separator) errors.Add(Field(i, "Tags"), separator);
+            else if (tags.Any(t => t.Length > 64)) errors.Add(Field(i, "Tags"), $"Tags are at most 64 characters each, separated by '{TagText.Separator}'.");
             // The engine's one rule set for host selectors names the bad value; the field names where it was typed.
             var platforms = Selector(errors, i, nameof(RuleRow.Platforms), HostSelectors.ParseList<PolicyPlatform>(row.Platforms, out var error), error);
             var versions = Selector(errors, i, nameof(RuleRow.Versions), HostSelectors.ParseVersions(row.Versions, out error), error);
