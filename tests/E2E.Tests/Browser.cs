@@ -28,8 +28,11 @@ public sealed class Browser : IDisposable
             "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
             "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
             "--window-size=1440,900", $"--user-data-dir={_profile}");
-        Driver = new ChromeDriver(service, options, TimeSpan.FromSeconds(60));
-        Driver.Manage().Timeouts().PageLoad = TimeSpan.FromSeconds(30);
+        // Safety nets, not expectations: under the test command's own load on two cores a cold published server's first
+        // page load ran past 30 s ("Timed out receiving message from renderer"). The driver's command limit stays
+        // above the page-load limit, so a slow load is reported as one.
+        Driver = new ChromeDriver(service, options, TimeSpan.FromSeconds(180));
+        Driver.Manage().Timeouts().PageLoad = TimeSpan.FromSeconds(120);
         // Every page records what the Content-Security-Policy blocked, from its first script on (CspViolations).
         Driver.ExecuteCdpCommand("Page.addScriptToEvaluateOnNewDocument", new Dictionary<string, object?>
         {
@@ -111,13 +114,13 @@ public sealed class Browser : IDisposable
     // WebDriver call can be detached by the next. Waits therefore retry a stale element, and reads of live content run as one
     // script, during which the page cannot change.
 
-    public IWebElement WaitFor(string css, int seconds = 15) =>
+    public IWebElement WaitFor(string css, int seconds = DefaultWaitSeconds) =>
         Wait(seconds).Until(d => d.FindElements(By.CssSelector(css)).FirstOrDefault());
 
-    public void WaitUntil(Func<IWebDriver, bool> condition, int seconds = 15) => Wait(seconds).Until(condition);
+    public void WaitUntil(Func<IWebDriver, bool> condition, int seconds = DefaultWaitSeconds) => Wait(seconds).Until(condition);
 
     /// <summary>Clicks the first match, finding it again if a live refresh replaced it before the click landed.</summary>
-    public void Click(string css, int seconds = 15) => Wait(seconds).Until(d =>
+    public void Click(string css, int seconds = DefaultWaitSeconds) => Wait(seconds).Until(d =>
     {
         d.FindElement(By.CssSelector(css)).Click();
         return true;
@@ -132,14 +135,17 @@ public sealed class Browser : IDisposable
         Strings("return Array.from(document.querySelectorAll(arguments[0]), e => e.innerText);", css);
 
     /// <summary>The attribute of the first match, once there is one.</summary>
-    public string? Attribute(string css, string name, int seconds = 15) =>
+    public string? Attribute(string css, string name, int seconds = DefaultWaitSeconds) =>
         Wait(seconds).Until(_ => Attributes(css, name) is [var first, ..] ? new[] { first } : null)[0];
 
     /// <summary>The rendered text of the first match, once there is one.</summary>
-    public string Text(string css, int seconds = 15) =>
+    public string Text(string css, int seconds = DefaultWaitSeconds) =>
         Wait(seconds).Until(_ => Texts(css) is [var first, ..] ? first : null) ?? "";
 
     public IReadOnlyList<IWebElement> All(string css) => Driver.FindElements(By.CssSelector(css));
+
+    /// <summary>How long a wait for something on a page lasts before it fails: a safety net for a loaded machine.</summary>
+    const int DefaultWaitSeconds = 60;
 
     WebDriverWait Wait(int seconds)
     {
