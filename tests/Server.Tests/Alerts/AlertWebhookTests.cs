@@ -116,7 +116,8 @@ public sealed class AlertWebhookTests
         var timestamp = signed.Headers[WebhookSender.TimestampHeader];
         Assert.Equal("sha256=" + WebhookSender.Signature(Secret, timestamp, signed.Body), signed.Headers[WebhookSender.SignatureHeader]);
         var alert = JsonDocument.Parse(signed.Body).RootElement;
-        Assert.Equal(("Opened", Name, link), (alert.GetProperty("kind").GetString(), alert.GetProperty("instanceName").GetString(), alert.GetProperty("link").GetString()));
+        Assert.Equal(("Opened", Name, link), (alert.GetProperty("kind").GetString(), alert.GetProperty("displayName").GetString(), alert.GetProperty("link").GetString()));
+        Assert.Equal(Name, alert.GetProperty("instanceName").GetString()); // the deprecated alias (docs/api.md), until v2
         Assert.Equal(alert.GetProperty("id").GetString(), signed.Headers[WebhookSender.DeliveryHeader]);
 
         var rows = await host.OutboxAsync();

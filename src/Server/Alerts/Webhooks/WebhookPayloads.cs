@@ -75,6 +75,8 @@ public static class WebhookPayloads
         ["id"] = entry.MessageId,
         ["kind"] = entry.Kind.ToString(),
         ["instanceId"] = entry.InstanceId,
+        ["displayName"] = entry.InstanceName,
+        // The name this field had before docs/api.md's "one meaning per name": kept, same value, until v2.
         ["instanceName"] = entry.InstanceName,
         ["rule"] = entry.Rule?.ToString(),
         ["subject"] = entry.Subject,
