@@ -1,5 +1,5 @@
 using System.ComponentModel;
-using IfiDashboard.Server.Api.Http;
+using IfiDashboard.Server.Http;
 using IfiDashboard.Server.Api.OpenApi;
 using Microsoft.OpenApi;
 

@@ -1,8 +1,7 @@
 using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Compliance.Restore;
 using IfiDashboard.Compliance.Zeroing;
-using IfiDashboard.Server.Api.Http;
-using IfiDashboard.Server.Api.Inventory;
+using IfiDashboard.Server.Http;
 using IfiDashboard.Store.Changes;
 
 namespace IfiDashboard.Server.Api.Compliance;

@@ -1,4 +1,4 @@
-using IfiDashboard.Server.Api.Auth;
+using IfiDashboard.Server.Security;
 using Microsoft.AspNetCore.OpenApi;
 using Microsoft.OpenApi;
 
