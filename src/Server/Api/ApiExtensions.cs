@@ -12,7 +12,7 @@ using IfiDashboard.Server.Api.Compliance;
 using IfiDashboard.Server.Http;
 using IfiDashboard.Server.Api.Inventory;
 using IfiDashboard.Server.Api.Keys;
-using IfiDashboard.Server.Api.OpenApi;
+using IfiDashboard.Server.OpenApi;
 using IfiDashboard.Server.Api.Policy;
 using IfiDashboard.Store.ApiKeys;
 using IfiDashboard.Store.Inventory;

@@ -6,7 +6,7 @@ using IfiDashboard.Client.Pages.Audit;
 using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Http;
 using IfiDashboard.Store.Audit;
-using IfiDashboard.Server.Api.OpenApi;
+using IfiDashboard.Server.OpenApi;
 using Microsoft.OpenApi;
 
 namespace IfiDashboard.Server.Audit;

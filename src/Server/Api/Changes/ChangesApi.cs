@@ -3,7 +3,7 @@ using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Api.Compliance;
 using IfiDashboard.Server.Http;
 using IfiDashboard.Store.Changes;
-using IfiDashboard.Server.Api.OpenApi;
+using IfiDashboard.Server.OpenApi;
 using Microsoft.OpenApi;
 
 namespace IfiDashboard.Server.Api.Changes;

@@ -3,6 +3,7 @@ using IfiDashboard.Compliance.Restore;
 using IfiDashboard.Compliance.Zeroing;
 using IfiDashboard.Server.Http;
 using IfiDashboard.Store.Changes;
+using IfiDashboard.Server.Compliance;
 
 namespace IfiDashboard.Server.Api.Compliance;
 
