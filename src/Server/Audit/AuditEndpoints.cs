@@ -3,13 +3,10 @@ using System.ComponentModel;
 using System.Globalization;
 using System.Text;
 using IfiDashboard.Client.Pages.Audit;
-using IfiDashboard.Server.Api.Auth;
-using IfiDashboard.Server.Api.Compliance;
-using IfiDashboard.Server.Api.Http;
-using IfiDashboard.Server.Api.Inventory;
 using IfiDashboard.Server.Security;
+using IfiDashboard.Server.Http;
 using IfiDashboard.Store.Audit;
-using IfiDashboard.Server.Api.OpenApi;
+using IfiDashboard.Server.OpenApi;
 using Microsoft.OpenApi;
 
 namespace IfiDashboard.Server.Audit;

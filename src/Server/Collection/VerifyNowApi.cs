@@ -1,14 +1,11 @@
 using System.Globalization;
 using IfiDashboard.Client.Components;
 using IfiDashboard.Compliance.Assessment;
-using IfiDashboard.Server.Api;
-using IfiDashboard.Server.Api.Auth;
-using IfiDashboard.Server.Api.Compliance;
-using IfiDashboard.Server.Api.Http;
+using IfiDashboard.Server.Security;
+using IfiDashboard.Server.Http;
 using IfiDashboard.Store.Audit;
 using IfiDashboard.Store.Changes;
 using Microsoft.Extensions.Options;
-using IfiDashboard.Server.Security;
 using IfiDashboard.Store.Inventory;
 
 namespace IfiDashboard.Server.Collection;

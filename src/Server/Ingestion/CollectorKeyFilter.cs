@@ -1,9 +1,8 @@
 using System.Security.Cryptography;
 using System.Text;
-using IfiDashboard.Server.Api.Auth;
+using IfiDashboard.Server.Security;
 using IfiDashboard.Store.Audit;
 using Microsoft.Extensions.Options;
-using IfiDashboard.Server.Security;
 using IfiDashboard.Store.Ingestion;
 
 namespace IfiDashboard.Server.Ingestion;

@@ -1,5 +1,5 @@
-using IfiDashboard.Server.Api.Auth;
-using IfiDashboard.Server.Api.Http;
+using IfiDashboard.Server.Security;
+using IfiDashboard.Server.Http;
 using IfiDashboard.Store.Collectors;
 using Microsoft.Extensions.Options;
 using IfiDashboard.Store.Ingestion;

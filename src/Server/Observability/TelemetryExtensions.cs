@@ -1,6 +1,6 @@
 using System.Diagnostics;
 using IfiDashboard.Collector.Telemetry;
-using IfiDashboard.Server.Api.Auth;
+using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Ingestion;
 using IfiDashboard.Store.Ingestion;
 using OpenTelemetry;

@@ -6,9 +6,8 @@ using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Compliance.Policy;
 using IfiDashboard.Compliance.Remediation;
 using IfiDashboard.Compliance.Status;
-using IfiDashboard.Server.Api.Auth;
-using IfiDashboard.Server.Api.Http;
-using IfiDashboard.Server.Api.Inventory;
+using IfiDashboard.Server.Security;
+using IfiDashboard.Server.Http;
 using IfiDashboard.Store;
 using IfiDashboard.Store.Audit;
 using IfiDashboard.Store.Remediation;
@@ -16,7 +15,6 @@ using IfiDashboard.Shared.Security;
 using System.Text.Json;
 using Microsoft.AspNetCore.Mvc;
 using Microsoft.Extensions.Primitives;
-using IfiDashboard.Server.Security;
 
 namespace IfiDashboard.Server.Remediation;
 

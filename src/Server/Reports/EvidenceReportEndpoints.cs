@@ -1,9 +1,7 @@
 using System.Globalization;
 using System.Text;
-using IfiDashboard.Server.Api.Auth;
-using IfiDashboard.Server.Api.Compliance;
-using IfiDashboard.Server.Api.Http;
-using IfiDashboard.Server.Api.Inventory;
+using IfiDashboard.Server.Security;
+using IfiDashboard.Server.Http;
 using IfiDashboard.Client.Pages.Reports;
 using IfiDashboard.Store.Reports;
 using IfiDashboard.Compliance.Status;

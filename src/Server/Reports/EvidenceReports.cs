@@ -8,12 +8,12 @@ using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Compliance.Policy;
 using IfiDashboard.Compliance.Status;
 using IfiDashboard.Compliance.Summary;
-using IfiDashboard.Server.Api.Compliance;
 using IfiDashboard.Server.Reports;
 using IfiDashboard.Shared.Snapshots;
 using IfiDashboard.Store;
 using IfiDashboard.Store.Inventory;
 using IfiDashboard.Store.Reports;
+using IfiDashboard.Server.Compliance;
 
 namespace IfiDashboard.Server.Reports;
 

@@ -1,5 +1,4 @@
 using System.Security.Claims;
-using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Shared.Security;
 using IfiDashboard.Store.Audit;
 

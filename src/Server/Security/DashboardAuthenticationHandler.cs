@@ -1,7 +1,6 @@
 using IfiDashboard.Shared.Security;
 using System.Net;
-using IfiDashboard.Server.Api.Auth;
-using IfiDashboard.Server.Api.Http;
+using IfiDashboard.Server.Http;
 using Microsoft.AspNetCore.Authentication;
 using Microsoft.Extensions.Options;
 

@@ -1,4 +1,4 @@
-using IfiDashboard.Server.Api.Http;
+using IfiDashboard.Server.Http;
 
 namespace IfiDashboard.Server.Security;
 

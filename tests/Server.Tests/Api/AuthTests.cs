@@ -74,7 +74,7 @@ public sealed class AuthTests(SharedApiHost shared) : IClassFixture<SharedApiHos
         Assert.DoesNotContain(key, store, StringComparison.Ordinal);
         Assert.DoesNotContain(key.Split('_')[2], store, StringComparison.Ordinal);
         Assert.DoesNotContain(ApiHost.BootstrapKey, store, StringComparison.Ordinal);
-        Assert.Contains(IfiDashboard.Server.Api.Auth.ApiKeyMaterial.Hash(key), store, StringComparison.Ordinal);
+        Assert.Contains(IfiDashboard.Server.Security.ApiKeyMaterial.Hash(key), store, StringComparison.Ordinal);
     }
 
     [Fact]

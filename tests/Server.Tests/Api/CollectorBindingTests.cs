@@ -205,7 +205,7 @@ public sealed class CollectorBindingTests : IAsyncLifetime
         // As a key issued before keys were bound to collectors would be.
         const string legacyKey = "ifi_legacy22_0123456789abcdefghijklmnopqrstuvwxyzABCD";
         await _host.Services.GetRequiredService<ApiKeyStore>().TryAddAsync("legacy22",
-            IfiDashboard.Server.Api.Auth.ApiKeyMaterial.Hash(legacyKey), "old collector", ["snapshot:ingest"], null, CancellationToken.None);
+            IfiDashboard.Server.Security.ApiKeyMaterial.Hash(legacyKey), "old collector", ["snapshot:ingest"], null, CancellationToken.None);
 
         var response = await _host.Client(legacyKey).PostAsJsonAsync("/api/v1/collector/leases", new LeaseRequest(Collector, 1, 60));
 

@@ -1,6 +1,6 @@
 using System.Net.Http.Json;
 using Dapper;
-using IfiDashboard.Server.Api.Auth;
+using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Api.Keys;
 using IfiDashboard.Server.Ingestion;
 using IfiDashboard.Store.Ingestion;

@@ -2,7 +2,7 @@ using System.Net;
 using System.Net.Http.Json;
 using System.Text.Json;
 using Dapper;
-using IfiDashboard.Server.Api.Auth;
+using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Api.Keys;
 using IfiDashboard.Store;
 using IfiDashboard.Server.Tests.Functional;
@@ -11,6 +11,7 @@ using IfiDashboard.Simulator.Hosting;
 using IfiDashboard.Simulator.Scenarios;
 using Microsoft.Extensions.DependencyInjection;
 using IfiDashboard.Store.Inventory;
+using IfiDashboard.Server.Http;
 
 namespace IfiDashboard.Server.Tests.Inventory;
 

@@ -1,7 +1,7 @@
 using System.Net;
 using System.Net.Http.Headers;
 using IfiDashboard.Collector.Telemetry;
-using IfiDashboard.Server.Api.Auth;
+using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Api.Keys;
 using IfiDashboard.Server.Observability;
 using IfiDashboard.Server.Tests.Functional;

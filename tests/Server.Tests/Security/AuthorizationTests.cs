@@ -3,7 +3,6 @@ using IfiDashboard.Shared.Security;
 using System.Net;
 using System.Reflection;
 using System.Text;
-using IfiDashboard.Server.Api.Auth;
 using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Tests.Functional;
 using IfiDashboard.Simulator.Scenarios;

@@ -1,4 +1,4 @@
-using IfiDashboard.Server.Api.OpenApi;
+using IfiDashboard.Server.OpenApi;
 
 namespace IfiDashboard.Server.Api.Changes;
 

@@ -5,7 +5,7 @@ using IfiDashboard.Server.Alerts.Delivery;
 using IfiDashboard.Compliance.Alerts;
 using IfiDashboard.Server.Alerts.Rules;
 using IfiDashboard.Server.Alerts.Webhooks;
-using IfiDashboard.Server.Api.Http;
+using IfiDashboard.Server.Http;
 using IfiDashboard.Server.Compliance;
 using IfiDashboard.Store.Facts;
 using IfiDashboard.Store.Alerts;

@@ -1,7 +1,7 @@
 using IfiDashboard.Client.Pages.Integrations;
 using IfiDashboard.Server.Alerts.Webhooks;
-using IfiDashboard.Server.Api.Auth;
-using IfiDashboard.Server.Api.Http;
+using IfiDashboard.Server.Security;
+using IfiDashboard.Server.Http;
 using IfiDashboard.Store.Changes;
 using IfiDashboard.Shared.Validation;
 using Microsoft.Extensions.Options;

@@ -1,10 +1,9 @@
 using System.ComponentModel;
-using IfiDashboard.Server.Api.Auth;
+using IfiDashboard.Server.Security;
 using IfiDashboard.Server.Api.Compliance;
-using IfiDashboard.Server.Api.Http;
-using IfiDashboard.Server.Api.Inventory;
+using IfiDashboard.Server.Http;
 using IfiDashboard.Store.Changes;
-using IfiDashboard.Server.Api.OpenApi;
+using IfiDashboard.Server.OpenApi;
 using Microsoft.OpenApi;
 
 namespace IfiDashboard.Server.Api.Changes;

@@ -1,6 +1,6 @@
 using IfiDashboard.Compliance.Assessment;
-using IfiDashboard.Server.Api.Auth;
-using IfiDashboard.Server.Api.Http;
+using IfiDashboard.Server.Security;
+using IfiDashboard.Server.Http;
 using IfiDashboard.Server.Api.Inventory;
 using IfiDashboard.Store.Changes;
 

@@ -1,6 +1,7 @@
 using IfiDashboard.Server.Api.Changes;
 using IfiDashboard.Store.Changes;
 using IfiDashboard.Server.Reports;
+using IfiDashboard.Server.Compliance;
 
 namespace IfiDashboard.Server.Api.Compliance;
 

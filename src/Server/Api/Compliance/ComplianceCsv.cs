@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text;
 using IfiDashboard.Shared.Inventory;
+using IfiDashboard.Server.Http;
 
 namespace IfiDashboard.Server.Api.Compliance;
 

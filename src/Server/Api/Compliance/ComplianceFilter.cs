@@ -1,6 +1,6 @@
 using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Compliance.Status;
-using IfiDashboard.Server.Api.Http;
+using IfiDashboard.Server.Http;
 using IfiDashboard.Server.Api.Inventory;
 
 namespace IfiDashboard.Server.Api.Compliance;

@@ -1,6 +1,6 @@
 using System.ComponentModel;
-using IfiDashboard.Server.Api.Http;
-using IfiDashboard.Server.Api.OpenApi;
+using IfiDashboard.Server.Http;
+using IfiDashboard.Server.OpenApi;
 using Microsoft.OpenApi;
 
 namespace IfiDashboard.Server.Api.Compliance;

@@ -1,4 +1,5 @@
 using Microsoft.Net.Http.Headers;
+using IfiDashboard.Server.Http;
 
 namespace IfiDashboard.Server.Api.Compliance;
 

@@ -1,7 +1,7 @@
 using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Compliance.Policy;
 using IfiDashboard.Compliance.Status;
-using IfiDashboard.Server.Api.OpenApi;
+using IfiDashboard.Server.OpenApi;
 using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Server.Api.Compliance;

@@ -1,6 +1,6 @@
 using System.Security.Cryptography;
 using System.Text.Json;
-using IfiDashboard.Server.Api.Http;
+using IfiDashboard.Server.Http;
 using Microsoft.Extensions.Options;
 
 namespace IfiDashboard.Server.Api.Compliance;

@@ -1,5 +1,5 @@
 using IfiDashboard.Compliance.Zeroing;
-using IfiDashboard.Server.Api.OpenApi;
+using IfiDashboard.Server.OpenApi;
 
 namespace IfiDashboard.Server.Api.Compliance;
 

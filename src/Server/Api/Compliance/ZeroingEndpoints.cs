@@ -1,9 +1,9 @@
 using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Compliance.Restore;
 using IfiDashboard.Compliance.Zeroing;
-using IfiDashboard.Server.Api.Http;
-using IfiDashboard.Server.Api.Inventory;
+using IfiDashboard.Server.Http;
 using IfiDashboard.Store.Changes;
+using IfiDashboard.Server.Compliance;
 
 namespace IfiDashboard.Server.Api.Compliance;
 

@@ -1,5 +1,5 @@
 using System.Text.Json.Serialization;
-using IfiDashboard.Server.Api.OpenApi;
+using IfiDashboard.Server.OpenApi;
 using IfiDashboard.Store.Inventory;
 using IfiDashboard.Shared.Inventory;
 

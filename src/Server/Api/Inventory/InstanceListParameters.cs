@@ -1,5 +1,5 @@
 using System.ComponentModel;
-using IfiDashboard.Server.Api.OpenApi;
+using IfiDashboard.Server.OpenApi;
 using Microsoft.OpenApi;
 
 namespace IfiDashboard.Server.Api.Inventory;

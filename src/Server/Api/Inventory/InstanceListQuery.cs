@@ -1,5 +1,4 @@
-using IfiDashboard.Server.Api.Compliance;
-using IfiDashboard.Server.Api.Http;
+using IfiDashboard.Server.Http;
 using IfiDashboard.Store.Inventory;
 
 namespace IfiDashboard.Server.Api.Inventory;

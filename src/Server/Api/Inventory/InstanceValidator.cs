@@ -1,5 +1,6 @@
 using IfiDashboard.Store.Inventory;
 using IfiDashboard.Shared.Inventory;
+using IfiDashboard.Server.Http;
 
 namespace IfiDashboard.Server.Api.Inventory;
 

@@ -1,5 +1,5 @@
-using IfiDashboard.Server.Api.Auth;
-using IfiDashboard.Server.Api.Http;
+using IfiDashboard.Server.Security;
+using IfiDashboard.Server.Http;
 using IfiDashboard.Server.Editing;
 using IfiDashboard.Store.Inventory;
 using IfiDashboard.Shared.Inventory;

@@ -1,4 +1,5 @@
 using IfiDashboard.Store.Inventory;
+using IfiDashboard.Server.Http;
 
 namespace IfiDashboard.Server.Api.Inventory;
 

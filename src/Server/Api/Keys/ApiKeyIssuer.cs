@@ -1,7 +1,7 @@
-using IfiDashboard.Server.Api.Auth;
-using IfiDashboard.Server.Api.Inventory;
+using IfiDashboard.Server.Security;
 using IfiDashboard.Store.ApiKeys;
 using IfiDashboard.Shared.Validation;
+using IfiDashboard.Server.Http;
 
 namespace IfiDashboard.Server.Api.Keys;
 

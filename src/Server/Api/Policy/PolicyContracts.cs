@@ -1,6 +1,6 @@
 using System.Text.Json.Serialization;
 using IfiDashboard.Compliance.Policy;
-using IfiDashboard.Server.Api.Http;
+using IfiDashboard.Server.Http;
 
 namespace IfiDashboard.Server.Api.Policy;
 

@@ -3,7 +3,7 @@ using System.Text;
 using IfiDashboard.Store.Inventory;
 using Microsoft.Net.Http.Headers;
 
-namespace IfiDashboard.Server.Api.Http;
+namespace IfiDashboard.Server.Http;
 
 /// <summary>
 /// Strong ETags. One instance's is its row id and version (bumped on every change and on retirement); a page's

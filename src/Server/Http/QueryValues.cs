@@ -1,8 +1,7 @@
 using System.Globalization;
-using IfiDashboard.Server.Api.Inventory;
 using IfiDashboard.Shared.Validation;
 
-namespace IfiDashboard.Server.Api.Http;
+namespace IfiDashboard.Server.Http;
 
 /// <summary>
 /// Query parameters read by hand, so that a bad value is a problem naming the parameter rather than a bare 400 from

@@ -1,7 +1,7 @@
 using System.Text.Json;
 using Microsoft.AspNetCore.Http.Features;
 
-namespace IfiDashboard.Server.Api.Http;
+namespace IfiDashboard.Server.Http;
 
 /// <summary>A request body read as <typeparamref name="T"/>, or the problem to answer instead.</summary>
 internal readonly record struct Body<T>(T? Value, IResult? Problem) where T : class;

@@ -1,6 +1,6 @@
 using System.Text.RegularExpressions;
 
-namespace IfiDashboard.Server.Api.Inventory;
+namespace IfiDashboard.Server.Http;
 
 /// <summary>
 /// What the API accepts in the fields only it has. An instance's own fields follow

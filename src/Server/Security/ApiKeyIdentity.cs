@@ -1,4 +1,4 @@
-namespace IfiDashboard.Server.Api.Auth;
+namespace IfiDashboard.Server.Security;
 
 /// <summary>
 /// Who a valid key is: its prefix ("bootstrap" for the configured admin key), name and scopes, and for a collector's

@@ -3,7 +3,7 @@ using System.Security.Claims;
 using IfiDashboard.Store.RateLimits;
 using Microsoft.Extensions.Options;
 
-namespace IfiDashboard.Server.Api.Http;
+namespace IfiDashboard.Server.Http;
 
 /// <summary>
 /// A fixed window per API key (<c>Api:RateLimit</c>), counted in the store (<see cref="RateLimitCounters"/>): servers

@@ -1,10 +1,9 @@
 using IfiDashboard.Compliance.Assessment;
 using IfiDashboard.Compliance.Facts;
 using IfiDashboard.Compliance.Zeroing;
-using IfiDashboard.Server.Compliance;
 using IfiDashboard.Store.Facts;
 
-namespace IfiDashboard.Server.Api.Compliance;
+namespace IfiDashboard.Server.Compliance;
 
 /// <summary>
 /// Growth events and time lost for any window, not only the assessment's 7/30/90 days. Events stream from the store

@@ -1,4 +1,4 @@
-namespace IfiDashboard.Server.Api.Http;
+namespace IfiDashboard.Server.Http;
 
 /// <summary>RFC 7807 problem documents the API answers with outside endpoint handlers (auth, rate limits).</summary>
 internal static class ApiProblems

@@ -1,7 +1,7 @@
 using System.Security.Cryptography;
 using System.Text;
 
-namespace IfiDashboard.Server.Api.Auth;
+namespace IfiDashboard.Server.Security;
 
 /// <summary>
 /// Makes and hashes keys. A key reads <c>ifi_{prefix}_{secret}</c>: the prefix identifies it in lists and logs; the

@@ -2,8 +2,9 @@ using System.Security.Cryptography;
 using System.Text;
 using IfiDashboard.Store.ApiKeys;
 using Microsoft.Extensions.Options;
+using IfiDashboard.Server.Http;
 
-namespace IfiDashboard.Server.Api.Auth;
+namespace IfiDashboard.Server.Security;
 
 /// <summary>Resolves a presented key: the configured bootstrap admin key, or an unrevoked stored key by its hash.</summary>
 public sealed class ApiKeyAuthenticator(ApiKeyStore keys, IOptionsMonitor<ApiOptions> options)

@@ -1,4 +1,4 @@
-namespace IfiDashboard.Server.Api.Auth;
+namespace IfiDashboard.Server.Security;
 
 /// <summary>
 /// Endpoint metadata naming the scope an endpoint needs. The API key scheme only authenticates endpoints carrying

@@ -1,12 +1,11 @@
 using System.Security.Claims;
 using System.Text.Encodings.Web;
-using IfiDashboard.Server.Api.Http;
+using IfiDashboard.Server.Http;
 using IfiDashboard.Store.Audit;
 using Microsoft.AspNetCore.Authentication;
 using Microsoft.Extensions.Options;
-using IfiDashboard.Server.Security;
 
-namespace IfiDashboard.Server.Api.Auth;
+namespace IfiDashboard.Server.Security;
 
 /// <summary>
 /// The API's authentication scheme: a key in <c>X-Api-Key</c> (or <c>Authorization: Bearer</c>). A missing or

@@ -1,6 +1,6 @@
 using System.Text;
 
-namespace IfiDashboard.Server.Api.Compliance;
+namespace IfiDashboard.Server.Http;
 
 /// <summary>
 /// RFC 4180 CSV: CRLF line ends, a cell quoted when it holds a comma, quote, CR or LF, quotes doubled. Text cells

@@ -1,9 +1,8 @@
 using System.Globalization;
 using IfiDashboard.Compliance.Assessment;
-using IfiDashboard.Server.Api.Inventory;
 using IfiDashboard.Store.Changes;
 
-namespace IfiDashboard.Server.Api.Compliance;
+namespace IfiDashboard.Server.Http;
 
 /// <summary>
 /// Finds an assessed (active) instance by the <c>{key}</c> of a compliance URL: the CMDB's external key, or else the

@@ -2,7 +2,7 @@ using System.Buffers.Text;
 using System.Text.Json;
 using IfiDashboard.Compliance.Facts;
 
-namespace IfiDashboard.Server.Api.Compliance;
+namespace IfiDashboard.Server.Compliance;
 
 /// <summary>
 /// Where a page of growth events ended: the last event's store key (start time, database, file, event class), which

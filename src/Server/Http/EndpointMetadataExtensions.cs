@@ -1,4 +1,4 @@
-namespace IfiDashboard.Server.Api.Http;
+namespace IfiDashboard.Server.Http;
 
 internal static class EndpointMetadataExtensions
 {

@@ -1,7 +1,7 @@
 using System.Text.Json;
 using System.Text.Json.Serialization;
 
-namespace IfiDashboard.Server.Api.Http;
+namespace IfiDashboard.Server.Http;
 
 /// <summary>
 /// How request bodies are read: the web defaults, but strict about what a CMDB might get wrong silently. Unknown

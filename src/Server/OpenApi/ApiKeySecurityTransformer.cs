@@ -1,8 +1,8 @@
-using IfiDashboard.Server.Api.Auth;
+using IfiDashboard.Server.Security;
 using Microsoft.AspNetCore.OpenApi;
 using Microsoft.OpenApi;
 
-namespace IfiDashboard.Server.Api.OpenApi;
+namespace IfiDashboard.Server.OpenApi;
 
 /// <summary>
 /// Documents the API key scheme, and on each key-protected operation the scope it needs, so the reference page

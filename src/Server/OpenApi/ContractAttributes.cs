@@ -1,6 +1,6 @@
 using Microsoft.OpenApi;
 
-namespace IfiDashboard.Server.Api.OpenApi;
+namespace IfiDashboard.Server.OpenApi;
 
 /// <summary>
 /// The values a string field of the API takes, for the OpenAPI document (<see cref="ContractSchemaTransformer"/>):

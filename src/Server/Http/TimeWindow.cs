@@ -1,9 +1,7 @@
 using System.Globalization;
 using System.Text.RegularExpressions;
-using IfiDashboard.Server.Api.Http;
-using IfiDashboard.Server.Api.Inventory;
 
-namespace IfiDashboard.Server.Api.Compliance;
+namespace IfiDashboard.Server.Http;
 
 /// <summary>
 /// A report window [from, to) from the <c>from</c> and <c>to</c> query parameters: ISO-8601 dates or times (a date is

@@ -4,7 +4,7 @@ using Microsoft.AspNetCore.Mvc.Infrastructure;
 using Microsoft.AspNetCore.OpenApi;
 using Microsoft.OpenApi;
 
-namespace IfiDashboard.Server.Api.OpenApi;
+namespace IfiDashboard.Server.OpenApi;
 
 /// <summary>
 /// What the schema generator cannot see in a string: the values an enumerated field takes

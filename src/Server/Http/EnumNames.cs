@@ -1,7 +1,7 @@
 using System.Text.Json;
 using System.Text.Json.Serialization;
 
-namespace IfiDashboard.Server.Api.Http;
+namespace IfiDashboard.Server.Http;
 
 /// <summary>
 /// An enum as its name only (<c>NonCompliant</c>): <see cref="JsonStringEnumConverter{TEnum}"/> also takes numbers by

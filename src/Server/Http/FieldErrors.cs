@@ -1,4 +1,4 @@
-namespace IfiDashboard.Server.Api.Inventory;
+namespace IfiDashboard.Server.Http;
 
 /// <summary>Validation messages by field path (<c>instances[3].port</c>), in the shape ValidationProblem takes.</summary>
 internal sealed class FieldErrors

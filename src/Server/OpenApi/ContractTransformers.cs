@@ -1,7 +1,7 @@
 using Microsoft.AspNetCore.OpenApi;
 using Microsoft.OpenApi;
 
-namespace IfiDashboard.Server.Api.OpenApi;
+namespace IfiDashboard.Server.OpenApi;
 
 /// <summary>
 /// Declares on each /api/v1 operation what every endpoint of a kind does, so that the document says all a client

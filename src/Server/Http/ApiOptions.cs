@@ -1,4 +1,4 @@
-namespace IfiDashboard.Server.Api;
+namespace IfiDashboard.Server.Http;
 
 /// <summary>Section "Api": the REST API under /api/v1.</summary>
 public sealed class ApiOptions

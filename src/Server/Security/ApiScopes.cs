@@ -1,8 +1,7 @@
 using IfiDashboard.Shared.Security;
-using IfiDashboard.Server.Security;
 using IfiDashboard.Store.Inventory;
 
-namespace IfiDashboard.Server.Api.Auth;
+namespace IfiDashboard.Server.Security;
 
 /// <summary>What an API key may do. Scopes are independent: <c>admin</c> manages keys and implies nothing else.</summary>
 public static class ApiScopes
