@@ -64,6 +64,40 @@ public class LayeringTests
         Assert.Contains(("Audit", "OpenApi"), FolderUses(Server).Keys);
 
     /// <summary>
+    /// SQL belongs to the store (src/Store): no type of the server, lambdas and async methods included, calls Dapper or
+    /// makes an ADO.NET command itself. The server asks a store class, which runs the SQL and returns rows or records.
+    /// </summary>
+    [Fact]
+    public void No_type_of_the_server_runs_sql()
+    {
+        var sql = SqlUses(Server);
+        Assert.True(sql.Count == 0, $"The server runs SQL itself; move it to a store or reader in src/Store:\n{string.Join("\n", sql)}");
+    }
+
+    /// <summary>The same reader finds the store's SQL, so an empty answer for the server is not a blind one.</summary>
+    [Fact]
+    public void Sql_reader_sees_the_stores_dapper_calls_and_commands() =>
+        Assert.Contains(SqlUses(typeof(SqlDialect).Assembly), use => use.Contains("-> Dapper.SqlMapper", StringComparison.Ordinal));
+
+    static List<string> SqlUses(Assembly assembly) =>
+        assembly.GetTypes()
+            .SelectMany(type => TypesUsedBy(type).Where(RunsSql).Select(used => $"{Outermost(type).FullName} -> {used.FullName}"))
+            .Distinct()
+            .Order(StringComparer.Ordinal)
+            .ToList();
+
+    static bool RunsSql(Type type) =>
+        type.Assembly.GetName().Name == "Dapper"
+        || typeof(System.Data.IDbCommand).IsAssignableFrom(type)
+        || typeof(System.Data.Common.DbBatch).IsAssignableFrom(type);
+
+    static Type Outermost(Type type)
+    {
+        while (type.DeclaringType is { } outer) type = outer; // a lambda's closure or an async state machine
+        return type;
+    }
+
+    /// <summary>
     /// Every use of one folder by another, with the first type seen making it ("Alerts.AlertRouter uses
     /// Editing.InventoryEditor"), as a map from (user, used) folder.
     /// </summary>
@@ -89,7 +123,7 @@ public class LayeringTests
 
     static string Name(Type type)
     {
-        while (type.DeclaringType is { } outer) type = outer; // a lambda's closure or an async state machine
+        type = Outermost(type);
         return $"{type.Namespace![ServerPrefix.Length..]}.{type.Name}";
     }
 

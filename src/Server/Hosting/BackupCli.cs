@@ -9,10 +9,8 @@ namespace IfiDashboard.Server.Hosting;
 
 /// <summary>
 /// <c>dotnet run --project src/Server -- backup FILE</c>: a consistent copy of the SQLite store, safe while servers
-/// run on it. A plain copy of the file misses what the write-ahead log still holds; <c>VACUUM INTO</c> reads the
-/// database as one transaction sees it, log included, and writes a compact file that is itself a whole store.
-/// It never migrates, so the new release can back up the old store before its first start. A PostgreSQL store is
-/// backed up with pg_dump (docs/deployment.md#backup-and-restore).
+/// run on it (<see cref="SqliteBackup"/>). It never migrates, so the new release can back up the old store before its
+/// first start. A PostgreSQL store is backed up with pg_dump (docs/deployment.md#backup-and-restore).
 /// </summary>
 public static class BackupCli
 {
@@ -65,16 +63,10 @@ public static class BackupCli
         // Owner-only like the store itself: the backup holds the audit log and the API keys' hashes.
         PrivateFiles.EnsureFile(target);
         await using (var connection = await app.Services.GetRequiredService<IDbConnectionFactory>().OpenAsync(CancellationToken.None))
-        await using (var vacuum = connection.CreateCommand())
         {
-            vacuum.CommandText = "VACUUM INTO @target;";
-            var parameter = vacuum.CreateParameter();
-            parameter.ParameterName = "@target";
-            parameter.Value = target;
-            vacuum.Parameters.Add(parameter);
             try
             {
-                await vacuum.ExecuteNonQueryAsync();
+                await connection.WriteCopyAsync(target, CancellationToken.None);
             }
             catch (SqliteException e)
             {

@@ -1,5 +1,3 @@
-using System.Data.Common;
-using Dapper;
 using IfiDashboard.Store.Migrations;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
 using IfiDashboard.Store;
@@ -17,8 +15,6 @@ namespace IfiDashboard.Server.Store;
 /// </summary>
 public sealed class StoreHealth(IDbConnectionFactory connections, StoreMigrations migrations, StoreAvailability availability, StoreFaults? faults = null) : IHealthCheck
 {
-    const string Journal = "schema_versions";
-
     public async Task<HealthCheckResult> CheckHealthAsync(HealthCheckContext context, CancellationToken cancellationToken = default)
     {
         var step = "The store is not reachable.";
@@ -34,7 +30,7 @@ public sealed class StoreHealth(IDbConnectionFactory connections, StoreMigration
                 return HealthCheckResult.Unhealthy(notMigrated);
             }
             step = "The store cannot be written.";
-            await WriteAndRollBackAsync(connection, cancellationToken);
+            await connection.WriteAndRollBackAsync(cancellationToken);
             availability.Answered();
             if (faults?.Current is { } current)
                 return HealthCheckResult.Unhealthy(Unavailable(current.Fault) + $" A write of a poll failed so at {current.At:u} and none has succeeded since.");
@@ -54,16 +50,4 @@ public sealed class StoreHealth(IDbConnectionFactory connections, StoreMigration
     }
 
     static string Unavailable(StoreFault fault) => $"The store {StoreFaults.Describe(fault)}.";
-
-    /// <summary>
-    /// Rewrites the journal's rows unchanged under the store's write lock, then rolls back: fails on a read-only
-    /// file, a full disk or a read-only PostgreSQL session, and leaves the store as it was.
-    /// </summary>
-    static async Task WriteAndRollBackAsync(DbConnection connection, CancellationToken cancellationToken)
-    {
-        await using var tx = await connection.BeginWriteAsync(cancellationToken);
-        await connection.ExecuteAsync(new CommandDefinition(
-            $"UPDATE {Journal} SET applied_at = applied_at;", transaction: tx, cancellationToken: cancellationToken));
-        await tx.RollbackAsync(cancellationToken);
-    }
 }

@@ -12,6 +12,7 @@ using Microsoft.Extensions.Options;
 using IfiDashboard.Server.Security;
 using IfiDashboard.Store;
 using IfiDashboard.Store.Remediation;
+using IfiDashboard.Store.Reports;
 
 namespace IfiDashboard.Server.Store;
 
@@ -51,6 +52,7 @@ public static class StoreServiceCollectionExtensions
         services.AddSingleton<IInstanceSource>(sp => sp.GetRequiredService<StoreInstanceSource>());
         services.AddSingleton<SnapshotStore>();
         services.AddSingleton<FleetReader>();
+        services.AddSingleton<EvidenceReportReader>();
         services.AddSingleton<IfiDashboard.Store.Remediation.RemediationPacks>();
         services.AddSingleton<IFleetReader>(sp => sp.GetRequiredService<FleetReader>());
         services.AddSingleton<StoreMigrations>();
