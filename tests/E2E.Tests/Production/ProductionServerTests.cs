@@ -19,7 +19,7 @@ public sealed class ProductionServerTests(ProductionServerFixture production)
     [InlineData(ProductionServerFixture.PublishOutput)]
     public async Task Every_page_is_styled_and_scripted(string output)
     {
-        var baseUrl = production.BaseUrl(output);
+        var (server, baseUrl) = await production.ServerAsync(output);
         var pages = new List<(string Name, string Path)>
         {
             ("overview", ""), ("instances", "instances"), ("policy", "policy"), ("alerts", "alerts"),
@@ -104,7 +104,7 @@ public sealed class ProductionServerTests(ProductionServerFixture production)
         Assert.True(unusable.Count == 0, string.Join(Environment.NewLine, unusable));
 
         Assert.All(served, asset => Assert.True(asset.Value > 0, $"{asset.Key} was served empty"));
-        Assert.DoesNotContain("WebRootPath was not found", production.Process(output).Output, StringComparison.Ordinal);
+        Assert.DoesNotContain("WebRootPath was not found", server.Output, StringComparison.Ordinal);
     }
 
     /// <summary>
