@@ -167,8 +167,20 @@ public sealed class Browser : IDisposable
         var size = window.Size;
         var height = Convert.ToInt32(Driver.ExecuteScript("return document.documentElement.scrollHeight"), System.Globalization.CultureInfo.InvariantCulture);
         window.Size = new System.Drawing.Size(size.Width, Math.Clamp(height + 140, 600, 12000));
-        Driver.GetScreenshot().SaveAsFile(path);
-        window.Size = size;
+        try
+        {
+            Driver.GetScreenshot().SaveAsFile(path);
+        }
+        catch (WebDriverTimeoutException)
+        {
+            // A picture to look at after the run, not a check: chromedriver gives the renderer a fixed 10 s to capture
+            // a whole page, which a loaded machine ran past ("Timed out receiving message from renderer").
+            return;
+        }
+        finally
+        {
+            window.Size = size;
+        }
         try
         {
             Directory.CreateDirectory("/tmp/ifi-screenshots");

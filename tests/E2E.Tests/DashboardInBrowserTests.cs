@@ -131,7 +131,7 @@ public sealed class DashboardInBrowserTests(DemoFixture demo)
         Browser.Screenshot("instance-detail");
 
         // The growth explorer's window is a link: the live page takes it in place and the address keeps it.
-        Browser.WaitFor("[data-live-indicator]", seconds: 30);
+        Browser.WaitFor("[data-live-indicator]");
         var quarter = Browser.All("[data-chart=growth] .growth-point").Count;
         Browser.Click("nav.window-select a[data-growth-window=all]");
         Browser.WaitUntil(_ => Browser.Attributes("nav.window-select a[aria-current=true]", "data-growth-window") is ["all"]);
@@ -216,7 +216,7 @@ public sealed class DashboardInBrowserTests(DemoFixture demo)
             simulated.IfiEnabled = true; // the DBA granted the privilege and restarted the service
             await demo.Server.PollLandsAsync(instance);
 
-            Browser.WaitUntil(_ => Number(Browser.Text("[data-count=Compliant] .tile-value")) == compliant + 1, 20);
+            Browser.WaitUntil(_ => Number(Browser.Text("[data-count=Compliant] .tile-value")) == compliant + 1);
             Assert.NotEmpty(Browser.All("#kept"));
             Browser.Screenshot("overview-after-poll");
 
@@ -228,7 +228,7 @@ public sealed class DashboardInBrowserTests(DemoFixture demo)
             simulated.IfiEnabled = false; // and lost again
             await demo.Server.PollLandsAsync(instance);
 
-            Assert.Equal("NonCompliant", Browser.Attribute($"a[data-instance='{instance.Name}']", "data-status", seconds: 20));
+            Assert.Equal("NonCompliant", Browser.Attribute($"a[data-instance='{instance.Name}']", "data-status"));
             Assert.NotEmpty(Browser.All("#kept"));
             Assert.Contains("status=NonCompliant", Browser.Driver.Url, StringComparison.Ordinal);
             Assert.All(Browser.Attributes("tbody a[data-instance]", "data-status"), s => Assert.Equal("NonCompliant", s));

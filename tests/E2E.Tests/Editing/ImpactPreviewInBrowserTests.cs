@@ -42,12 +42,12 @@ public sealed class ImpactPreviewInBrowserTests(EditingFixture demo)
         {
             Browser.Open(Url("policy"));
             // The stored rules, unedited, change nothing: shown once the circuit is up.
-            Browser.WaitFor("[data-impact-preview=rules] [data-impact-none]", 30);
+            Browser.WaitFor("[data-impact-preview=rules] [data-impact-none]");
             Assert.Equal(StatusText.Ordered.Select(s => Counts(before).Of(s)).ToArray(), PreviewColumn(1));
 
             // Rule 1 (Windows PCI hosts forbid IFI) made "not applicable": those hosts leave the compliance figure.
             Browser.Driver.FindElement(By.Name("Draft.Rules[0].Desired")).SendKeys("Not applicable");
-            Browser.WaitFor("[data-impact-preview=rules] [data-impact-changes]", 30);
+            Browser.WaitFor("[data-impact-preview=rules] [data-impact-changes]");
             var listed = Browser.Attributes("[data-impact-preview=rules] [data-impact-instance]", "data-impact-instance");
             var predicted = Browser.Attributes("[data-impact-preview=rules] [data-impact-instance]", "data-after");
             var predictedCounts = PreviewColumn(2);

@@ -70,7 +70,7 @@ public sealed class OutageNoHolesTests(ITestOutputHelper output) : IAsyncLifetim
         var urls = _servers.Values.Select(s => s.Url).ToList();
         _collectors.Add(StartCollector(Collectors[0], urls));
         _collectors.Add(StartCollector(Collectors[1], [.. Enumerable.Reverse(urls)]));
-        var everyInstancePolled = await Eventually.WaitAsync(InstancesWithAPollAsync, n => n == Instances, 120);
+        var everyInstancePolled = await Eventually.WaitAsync(InstancesWithAPollAsync, n => n == Instances, 120, ProductionApi.ReadEvery);
         Assert.True(everyInstancePolled == Instances, $"{everyInstancePolled} of {Instances} instances polled before the outages:\n{Logs()}");
 
         // Both servers stopped: the collectors poll on into their outboxes.
@@ -86,7 +86,7 @@ public sealed class OutageNoHolesTests(ITestOutputHelper output) : IAsyncLifetim
         await Eventually.WaitAsync(() => QueuedSnapshots(), n => n == 0, DrainSeconds);
         // Every instance leased again since the outage (a collector forgets what it may have lost meanwhile).
         var sinceServersBack = DateTimeOffset.UtcNow;
-        await Eventually.WaitAsync(() => InstancesPolledSinceAsync(sinceServersBack), n => n == Instances, 120);
+        await Eventually.WaitAsync(() => InstancesPolledSinceAsync(sinceServersBack), n => n == Instances, 120, ProductionApi.ReadEvery);
 
         // PostgreSQL stopped and started on its files: the servers answer 503, the collectors ride through.
         await PostgresAsync("down");
@@ -96,7 +96,7 @@ public sealed class OutageNoHolesTests(ITestOutputHelper output) : IAsyncLifetim
         // snapshots oldest first, so every poll of it started before that has been delivered (or set aside) by then.
         var cut = DateTimeOffset.UtcNow;
         var drained = await Eventually.WaitAsync(async () => (Queued: QueuedSnapshots(), Late: await InstancesPolledSinceAsync(cut)),
-            d => d.Queued == 0 && d.Late == Instances, DrainSeconds);
+            d => d.Queued == 0 && d.Late == Instances, DrainSeconds, ProductionApi.ReadEvery);
 
         // Every poll an instance saw before the cut (its login), matched with a stored poll that started just before it.
         var stored = await StoredPollsAsync();

@@ -7,6 +7,12 @@ namespace IfiDashboard.E2E.Tests.Production;
 internal static class ProductionApi
 {
     /// <summary>
+    /// How often a wait on real processes reads their API or their store: the changes awaited take seconds (a poll, an
+    /// assessment, a mail), and each read is work for the servers and PostgreSQL on the same two cores.
+    /// </summary>
+    public static readonly TimeSpan ReadEvery = TimeSpan.FromSeconds(1);
+
+    /// <summary>
     /// A client of one server with a read and inventory key issued through the bootstrap admin key, or with
     /// <paramref name="key"/> (one issued before, through another server on the same store).
     /// </summary>
@@ -38,5 +44,15 @@ internal static class ProductionApi
             pollIntervalSeconds,
         });
         Assert.True(response.IsSuccessStatusCode, await response.Content.ReadAsStringAsync());
+    }
+
+    /// <summary>
+    /// "Verify now" for the instances (their external keys): they become due at once and the collectors poll them
+    /// within seconds, so a test that changed the simulated fleet waits for that poll, not for a poll interval.
+    /// </summary>
+    public static async Task VerifyNowAsync(HttpClient api, IReadOnlyList<string> externalKeys)
+    {
+        var response = await api.PostAsJsonAsync("api/v1/instances/verify", new { instances = externalKeys });
+        Assert.True(response.StatusCode == System.Net.HttpStatusCode.Accepted, await response.Content.ReadAsStringAsync());
     }
 }

@@ -1,38 +1,34 @@
-using System.Collections.Concurrent;
 using System.Diagnostics;
 
 namespace IfiDashboard.E2E.Tests.Production;
 
 /// <summary>
-/// Two demo servers in the Production environment, started as users start them, and one browser: the server's build
+/// Demo servers in the Production environment, started as users start them, and one browser: the server's build
 /// output (what <c>dotnet run --project src/Server -- --demo</c> runs) and a <c>dotnet publish</c> output (what a
 /// deployment and the container run), each from a working directory of its own that is neither the repository nor
-/// the binaries' folder.
+/// the binaries' folder. One server runs at a time: each polls its demo fleet of 50 every minute, and the one not
+/// being looked at did so for the whole of the other's page tour.
 /// </summary>
 public sealed class ProductionServerFixture : IAsyncLifetime
 {
     static readonly TimeSpan StartTimeout = TimeSpan.FromSeconds(120);
 
     readonly string _root = Directory.CreateTempSubdirectory("ifi-production-").FullName;
-    // Both servers start at once and each adds itself when it answers.
-    readonly ConcurrentDictionary<string, (ServerProcess Process, string BaseUrl)> _servers = new();
+    readonly SemaphoreSlim _switching = new(1, 1);
+    string _published = "";
+    (string Output, ServerProcess Process, string BaseUrl)? _running;
 
     public Browser Browser { get; private set; } = null!;
 
     public const string BuildOutput = "build";
     public const string PublishOutput = "publish";
 
-    public ServerProcess Process(string output) => _servers[output].Process;
-
-    public string BaseUrl(string output) => _servers[output].BaseUrl;
-
     public async Task InitializeAsync()
     {
         try
         {
-            var published = Path.Combine(_root, "published");
-            await PublishAsync(published);
-            await Task.WhenAll(StartAsync(BuildOutput, ServerProcess.BuildOutput), StartAsync(PublishOutput, published));
+            _published = Path.Combine(_root, "published");
+            await PublishAsync(_published);
             Browser = new Browser();
         }
         catch
@@ -42,11 +38,26 @@ public sealed class ProductionServerFixture : IAsyncLifetime
         }
     }
 
-    async Task StartAsync(string output, string binaries)
+    /// <summary>The server of <paramref name="output"/>, started now if another one was running (which is stopped).</summary>
+    public async Task<(ServerProcess Process, string BaseUrl)> ServerAsync(string output)
     {
-        var workingDirectory = Directory.CreateDirectory(Path.Combine(_root, "cwd-" + output)).FullName;
-        _servers[output] = await ServerProcess.StartOnFreePortAsync(binaries, workingDirectory,
-            url => ["--demo", "--urls", url], StartTimeout);
+        await _switching.WaitAsync();
+        try
+        {
+            if (_running is { } running && running.Output == output) return (running.Process, running.BaseUrl);
+            if (_running is { } other) await other.Process.DisposeAsync();
+            _running = null;
+            var workingDirectory = Directory.CreateDirectory(Path.Combine(_root, "cwd-" + output)).FullName;
+            var binaries = output == BuildOutput ? ServerProcess.BuildOutput : _published;
+            var (process, baseUrl) = await ServerProcess.StartOnFreePortAsync(binaries, workingDirectory,
+                url => ["--demo", "--urls", url], StartTimeout);
+            _running = (output, process, baseUrl);
+            return (process, baseUrl);
+        }
+        finally
+        {
+            _switching.Release();
+        }
     }
 
     /// <summary>
@@ -61,7 +72,7 @@ public sealed class ProductionServerFixture : IAsyncLifetime
     public async Task DisposeAsync()
     {
         Browser?.Dispose();
-        foreach (var (process, _) in _servers.Values) await process.DisposeAsync();
+        if (_running is { } running) await running.Process.DisposeAsync();
         try { Directory.Delete(_root, recursive: true); } catch (IOException) { }
     }
 }

@@ -2,8 +2,8 @@ namespace IfiDashboard.E2E.Tests.Production;
 
 /// <summary>
 /// Every page of the demo, from the server's build output and from a publish output, in the Production environment:
-/// each stylesheet and script a page links is served, the stylesheet applies, the theme toggle works, and each page is
-/// saved light and dark (screenshots/production-*.png); on the build output each page also passes axe-core's WCAG 2.1 A/AA
+/// each stylesheet and script a page links is served, the stylesheet applies and the theme toggle works; on the build
+/// output each page is saved light and dark (screenshots/production-build-*.png) and passes axe-core's WCAG 2.1 A/AA
 /// rules (no serious or critical violation) light and dark, at 1440 px and on a 390 px phone screen, and fits both without
 /// sideways scrolling, its tables inside their panels at 1440 px.
 /// </summary>
@@ -19,7 +19,7 @@ public sealed class ProductionServerTests(ProductionServerFixture production)
     [InlineData(ProductionServerFixture.PublishOutput)]
     public async Task Every_page_is_styled_and_scripted(string output)
     {
-        var baseUrl = production.BaseUrl(output);
+        var (server, baseUrl) = await production.ServerAsync(output);
         var pages = new List<(string Name, string Path)>
         {
             ("overview", ""), ("instances", "instances"), ("policy", "policy"), ("alerts", "alerts"),
@@ -41,7 +41,7 @@ public sealed class ProductionServerTests(ProductionServerFixture production)
 
         string[] live = ["overview", "instances", "alerts", "instance-detail"];
         var served = new Dictionary<string, long>(StringComparer.Ordinal);
-        // Both outputs serve the same pages: accessibility and the phone layout are checked on the first only.
+        // Both outputs serve the same pages: accessibility and the phone layout are checked, and pages saved, on the first only.
         var checkUsability = output == ProductionServerFixture.BuildOutput;
         var unusable = new List<string>();
         foreach (var (name, path) in pages)
@@ -65,16 +65,16 @@ public sealed class ProductionServerTests(ProductionServerFixture production)
             Assert.Equal("0px", Style("document.body", "margin"));
             Assert.Contains("system-ui", Style("document.body", "fontFamily"), StringComparison.Ordinal);
             if (live.Contains(name)) // the page's circuit is up: it renders interactively
-                Browser.WaitFor("[data-live-indicator]", seconds: 30);
+                Browser.WaitFor("[data-live-indicator]");
             if (name == "policy") // the impact preview's script is served and its island answers over the circuit
-                Browser.WaitFor("[data-impact-preview=rules] [data-impact-none]", seconds: 30);
+                Browser.WaitFor("[data-impact-preview=rules] [data-impact-none]");
             if (name == "alerts") // the demo configures no relay and no recipient: the page says alerts are off
                 Assert.StartsWith("Alerts are off", Browser.Text("[data-alerts-off]"), StringComparison.Ordinal);
 
             if (name == "instance-detail") // its growths are plotted once its first poll has landed
                 Browser.WaitFor("[data-chart=growth] .growth-point", seconds: 60);
             if (name == "evidence-report")
-                Browser.WaitFor("[data-report-sha256]", seconds: 30);
+                Browser.WaitFor("[data-report-sha256]");
             if (name == "overview")
             {
                 await OverviewLinksAnswerAsync(baseUrl);
@@ -85,18 +85,18 @@ public sealed class ProductionServerTests(ProductionServerFixture production)
 
             Assert.Empty(Browser.CspViolations());
             var light = Style("document.body", "backgroundColor");
-            Browser.Screenshot($"production-{output}-{name}-light");
             if (checkUsability)
             {
+                Browser.Screenshot($"production-{output}-{name}-light");
                 unusable.AddRange(AtDesktopWidth(name, "light"));
                 unusable.AddRange(AtPhoneWidth(name, "light"));
             }
             toggle.Click();
             Assert.Equal("dark", Browser.Attribute("html", "data-theme"));
             Assert.NotEqual(light, Style("document.body", "backgroundColor"));
-            Browser.Screenshot($"production-{output}-{name}-dark");
             if (checkUsability)
             {
+                Browser.Screenshot($"production-{output}-{name}-dark");
                 unusable.AddRange(AtDesktopWidth(name, "dark"));
                 unusable.AddRange(AtPhoneWidth(name, "dark"));
             }
@@ -104,7 +104,7 @@ public sealed class ProductionServerTests(ProductionServerFixture production)
         Assert.True(unusable.Count == 0, string.Join(Environment.NewLine, unusable));
 
         Assert.All(served, asset => Assert.True(asset.Value > 0, $"{asset.Key} was served empty"));
-        Assert.DoesNotContain("WebRootPath was not found", production.Process(output).Output, StringComparison.Ordinal);
+        Assert.DoesNotContain("WebRootPath was not found", server.Output, StringComparison.Ordinal);
     }
 
     /// <summary>
@@ -128,10 +128,10 @@ public sealed class ProductionServerTests(ProductionServerFixture production)
         Assert.Equal(links.Select(l => $"{l} 200"), answers);
 
         Browser.Click("section[aria-labelledby=h-lost] [data-method-link]");
-        Assert.StartsWith("Time lost to zeroing", Browser.Text("article.method-doc[data-method=time-lost-to-zeroing] h1", seconds: 30), StringComparison.Ordinal);
+        Assert.StartsWith("Time lost to zeroing", Browser.Text("article.method-doc[data-method=time-lost-to-zeroing] h1"), StringComparison.Ordinal);
         Browser.Driver.Navigate().Back();
         Browser.WaitFor("[data-theme-toggle]:not([hidden])");
-        Browser.WaitFor("[data-live-indicator]", seconds: 30);
+        Browser.WaitFor("[data-live-indicator]");
     }
 
     /// <summary>

@@ -42,12 +42,12 @@ public sealed class ReconnectTests : IAsyncLifetime
     public async Task A_restarted_server_brings_the_open_page_back_after_a_reconnect_banner()
     {
         _browser.Open(_baseUrl);
-        _browser.WaitFor("[data-live-indicator]", seconds: 30); // the circuit is up
+        _browser.WaitFor("[data-live-indicator]"); // the circuit is up
         Assert.Equal("hidden", BannerState());
         _browser.Driver.ExecuteScript("const m = document.createElement('i'); m.id = 'before-restart'; document.body.append(m);");
 
         await _server!.DisposeAsync(); // killed, as a crash or a host reboot would
-        _browser.WaitUntil(_ => BannerState() == "reconnect-trying", 30);
+        _browser.WaitUntil(_ => BannerState() == "reconnect-trying");
         _browser.Screenshot("reconnect-banner");
 
         await StartServerAsync();

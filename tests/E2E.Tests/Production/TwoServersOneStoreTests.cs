@@ -22,8 +22,9 @@ public sealed class TwoServersOneStoreTests(TestPostgresServer postgres, ITestOu
     static readonly string AdminKey = "two-servers-bootstrap-" + Guid.NewGuid().ToString("N");
     static readonly TimeSpan StartTimeout = TimeSpan.FromSeconds(120);
 
-    // A poll every 30 s (the shortest interval), then assessment and alert evaluation: a change shows within about a
-    // minute. A row claimed by a killed server is due again after its claim (at least 60 s, OutboxDelivery.ClaimFor).
+    // A change in the fleet is verified at once ("verify now"), then assessed and its alerts evaluated; the 30-s poll
+    // interval (the shortest) is what a server taking over a killed one's instances polls them by. A row claimed by a
+    // killed server is due again after its claim (at least 60 s, OutboxDelivery.ClaimFor).
     const int ChangeSeconds = 120;
     const int ClaimRunsOutSeconds = 180;
 
@@ -35,6 +36,7 @@ public sealed class TwoServersOneStoreTests(TestPostgresServer postgres, ITestOu
     string _store = "";
 
     static string Name(int i) => $"TWO{i:00}";
+    static readonly string[] Names = [.. Enumerable.Range(1, Instances).Select(Name)];
 
     public async Task InitializeAsync()
     {
@@ -69,6 +71,7 @@ public sealed class TwoServersOneStoreTests(TestPostgresServer postgres, ITestOu
         // Every instance loses IFI: one Opened mail each, from whichever server claims its row.
         for (var i = 1; i <= Instances; i++)
             _fleet.Update(Name(i), instance => instance.IfiEnabled = false);
+        await ProductionApi.VerifyNowAsync(firstApi, Names);
         var nonCompliant = await BothAnswerAsync(firstApi, secondApi, "NonCompliant");
         var opened = await RowsSentAsync("Opened");
         var openedMail = await Eventually.WaitAsync(() => _smtp.Messages(), m => m.Count >= Instances, ChangeSeconds);
@@ -83,6 +86,7 @@ public sealed class TwoServersOneStoreTests(TestPostgresServer postgres, ITestOu
         var acceptedBefore = (First: Accepted(first), Second: Accepted(second));
         for (var i = 1; i <= Instances; i++)
             _fleet.Update(Name(i), instance => instance.IfiEnabled = true);
+        await ProductionApi.VerifyNowAsync(firstApi, Names);
         var delivering = await Eventually.WaitAsync(() => (First: Accepted(first), Second: Accepted(second)),
             now => now.First > acceptedBefore.First || now.Second > acceptedBefore.Second, ChangeSeconds);
         var (killed, survivor, survivorApi) = delivering.First > acceptedBefore.First
@@ -97,7 +101,7 @@ public sealed class TwoServersOneStoreTests(TestPostgresServer postgres, ITestOu
         var resolvedIds = resolved.Select(r => r.MessageId).ToHashSet();
         var resolvedMail = await Eventually.WaitAsync(() => _smtp.Messages().Where(m => resolvedIds.Contains(MessageIdOf(m))).ToList(),
             m => m.Select(MessageIdOf).Distinct().Count() >= Instances, ChangeSeconds);
-        var compliantAgain = await Eventually.WaitAsync(() => StatusAsync(survivorApi), a => a.All(s => s == "Compliant"), ChangeSeconds);
+        var compliantAgain = await Eventually.WaitAsync(() => StatusAsync(survivorApi), a => a.All(s => s == "Compliant"), ChangeSeconds, ProductionApi.ReadEvery);
 
         Assert.Equal(Instances, resolved.Count);
         Assert.All(resolved, row => Assert.Equal(OutboxStatusSent, row.Status));
@@ -123,7 +127,7 @@ public sealed class TwoServersOneStoreTests(TestPostgresServer postgres, ITestOu
             "--urls", url,
             "--Store:Provider=Postgres", $"--Store:ConnectionString={_store}",
             $"--Api:BootstrapAdminKey={AdminKey}",
-            // The test asks every instance's status many times a second until a change shows.
+            // The test asks every instance's status of both servers once a second until a change shows.
             "--Api:RateLimit:PermitLimit=1000000",
             "--Collector:Enabled=true", $"--Collector:Name={name}",
             // The killed server's instances pass to the survivor once its collector has been silent this long (the
@@ -168,14 +172,14 @@ public sealed class TwoServersOneStoreTests(TestPostgresServer postgres, ITestOu
     static async Task<(bool Agree, string Because)> BothAnswerAsync(HttpClient first, HttpClient second, string expected)
     {
         var answers = await Eventually.WaitAsync(async () => (First: await StatusAsync(first), Second: await StatusAsync(second)),
-            a => a.First.Concat(a.Second).All(s => s == expected), ChangeSeconds);
+            a => a.First.Concat(a.Second).All(s => s == expected), ChangeSeconds, ProductionApi.ReadEvery);
         return (answers.First.Concat(answers.Second).All(s => s == expected),
             $"expected {expected} from both: first {string.Join(',', answers.First)}; second {string.Join(',', answers.Second)}");
     }
 
     /// <summary>The outbox rows of one kind, once there is one per instance and none is still pending.</summary>
     Task<List<OutboxRowState>> RowsSentAsync(string kind, int seconds = ChangeSeconds) =>
-        Eventually.WaitAsync(() => OutboxAsync(kind), rows => rows.Count >= Instances && rows.All(r => r.Status != "Pending"), seconds);
+        Eventually.WaitAsync(() => OutboxAsync(kind), rows => rows.Count >= Instances && rows.All(r => r.Status != "Pending"), seconds, ProductionApi.ReadEvery);
 
     async Task<List<OutboxRowState>> OutboxAsync(string kind)
     {

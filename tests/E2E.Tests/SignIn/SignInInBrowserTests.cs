@@ -27,7 +27,7 @@ public sealed class SignInInBrowserTests(SignInFixture fixture)
         Browser.WaitFor("input[name=login]").SendKeys(login);
         Browser.Driver.FindElement(By.Name("password")).SendKeys("any password");
         Browser.Driver.FindElement(By.CssSelector("button[type=submit]")).Click();
-        Browser.WaitUntil(d => landsOn is null ? d.Url.StartsWith(Url(path), StringComparison.Ordinal) : d.Url == Url(landsOn), 30);
+        Browser.WaitUntil(d => landsOn is null ? d.Url.StartsWith(Url(path), StringComparison.Ordinal) : d.Url == Url(landsOn));
     }
 
     void GrantWaiver(int days, string reason = "Vendor window (sign-in test)")
@@ -104,7 +104,7 @@ public sealed class SignInInBrowserTests(SignInFixture fixture)
         Browser.Click("[data-signin-link]");
         Browser.WaitUntil(d => d.Url.StartsWith(fixture.Provider.Issuer, StringComparison.Ordinal));
         Browser.Click("button[name=logout]");
-        Browser.WaitFor("input[name=login]", 30);
+        Browser.WaitFor("input[name=login]");
 
         Assert.Contains("policy version", saved, StringComparison.Ordinal);
         Assert.Equal("Signed out", signedOut);
