@@ -38,12 +38,13 @@ dotnet build IfiDashboard.sln --nologo -v q || exit 1
 #    tests that start a host, and a small end-to-end smoke set: ingestion, sync, alerts across two servers, audit,
 #    evidence). Pages, API and alerts otherwise run once, on the embedded store;
 #  - every other test project (tests/*.Tests), one after another: together they take less than the jobs above;
-#  - both deployables published for Windows (framework-dependent; with the .exe a Windows service starts), so nothing
-#    Linux-only creeps in unnoticed: the tests run the portable build on Linux, and the Production browser tests
-#    publish and run the server there. Into a temporary artifacts folder, so the working tree's bin/ and obj/ stay as
-#    the tests use them; the collector, which the server references, compiles once there. Then the collector once more,
-#    self-contained (as a Windows host without .NET runs it), for the Windows smoke test, which runs in this job under
-#    Wine once that build exists (the other projects' job leaves it out: Platform=Wine).
+#  - both deployables published for Windows (with the .exe a Windows service starts), so nothing Linux-only creeps in
+#    unnoticed: the tests run the portable build on Linux, and the Production browser tests publish and run the server
+#    there. Into a temporary artifacts folder, so the working tree's bin/ and obj/ stay as the tests use them. Both in
+#    Release, so the collector, which the server references, compiles once for both: the server framework-dependent,
+#    then the collector self-contained (as a Windows host without .NET runs it; a framework-dependent publish of it
+#    would compile nothing new) for the Windows smoke test, which runs in this job under Wine once that build exists
+#    (the other projects' job leaves it out: Platform=Wine).
 echo "Running: tests/E2E.Tests and tests/Server.Tests (store tests on both stores), the PostgreSQL smoke pass, the other test projects, win-x64 publish of server and collector (and the collector under Wine)"
 dotnet test tests/E2E.Tests --no-build --nologo >"$logs/e2e" 2>&1 &
 e2e_job=$!
@@ -61,10 +62,8 @@ postgres_job=$!
 ) >"$logs/others" 2>&1 &
 others_job=$!
 (
-  for project in Server Collector; do
-    echo "Publish: $project for win-x64"
-    dotnet publish "src/$project" -r win-x64 --self-contained false --artifacts-path "$artifacts" --nologo -v q || exit 1
-  done
+  echo "Publish: Server for win-x64"
+  dotnet publish src/Server -c Release -r win-x64 --self-contained false --artifacts-path "$artifacts" --nologo -v q || exit 1
   echo "Publish: Collector for win-x64, self-contained"
   dotnet publish src/Collector -c Release -r win-x64 --self-contained true --artifacts-path "$artifacts" \
     -o "$artifacts/wine-collector" --nologo -v q || exit 1

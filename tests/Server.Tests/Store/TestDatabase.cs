@@ -1,5 +1,7 @@
+using IfiDashboard.Shared.Hosting;
 using IfiDashboard.Store;
 using IfiDashboard.Store.Migrations;
+using Microsoft.Data.Sqlite;
 using Microsoft.Extensions.Options;
 using Npgsql;
 
@@ -53,15 +55,19 @@ public sealed class TestDatabase : IDisposable
     /// <param name="provider">The store.</param>
     /// <param name="sqliteConnectionString">The store used when the provider is SQLite.</param>
     /// <param name="migrated">
-    /// On PostgreSQL, a copy of a database this test run migrated once (<see cref="MigratedTemplate"/>) instead of an
-    /// empty one: the server under test still runs its migrations and finds every script journaled, and the pass does
-    /// not run every script again for each of its hundreds of tests. Tests of the migrations themselves ask for an
-    /// empty database. SQLite's migrations are quick, and its tests get the file their connection string names.
+    /// A copy of a store this test process migrated once instead of an empty one (on PostgreSQL a database made from
+    /// <see cref="MigratedTemplate"/>, on SQLite a copy of <see cref="MigratedSqliteTemplate"/> at the path the
+    /// connection string names): the server under test still runs its migrations and finds every script journaled,
+    /// and a pass of hundreds of hosts does not run every script again for each. Tests of the migrations themselves
+    /// ask for an empty store.
     /// </param>
     public static TestDatabase Create(StoreProvider provider, string sqliteConnectionString, bool migrated = false)
     {
         if (provider == StoreProvider.Sqlite)
+        {
+            if (migrated) CopySqliteTemplate(sqliteConnectionString);
             return new TestDatabase(StoreOptions.SqliteProvider, sqliteConnectionString, null);
+        }
 
         var name = "ifi_test_" + Guid.NewGuid().ToString("N");
         CreatePostgresDatabase(migrated ? $"{name} TEMPLATE {MigratedTemplate.Value} STRATEGY FILE_COPY" : name);
@@ -90,6 +96,32 @@ public sealed class TestDatabase : IDisposable
         }
         return name;
     });
+
+    /// <summary>One migrated SQLite file per test process, copied for each test that asks for a migrated store.</summary>
+    static readonly Lazy<string> MigratedSqliteTemplate = new(() =>
+    {
+        var path = Path.Combine(Directory.CreateTempSubdirectory("ifi-template-").FullName, "store.db");
+        // No pool: once the last connection closes SQLite folds its -wal file into the database, so the file alone is
+        // the whole store.
+        var options = new StoreOptions { Provider = StoreOptions.SqliteProvider, ConnectionString = $"Data Source={path};Pooling=False" };
+        new StoreMigrations(new SqliteConnectionFactory(Microsoft.Extensions.Options.Options.Create(options)), TimeProvider.System)
+            .ApplyAsync(TimeSpan.Zero, CancellationToken.None).GetAwaiter().GetResult();
+        AppDomain.CurrentDomain.ProcessExit += (_, _) =>
+        {
+            try { Directory.Delete(Path.GetDirectoryName(path)!, recursive: true); }
+            catch (IOException) { } // a temporary folder left behind is not worth failing the run for
+        };
+        return path;
+    });
+
+    /// <summary>The migrated template at the connection string's path, folder and file owner-only as the server makes them.</summary>
+    static void CopySqliteTemplate(string sqliteConnectionString)
+    {
+        var path = Path.GetFullPath(new SqliteConnectionStringBuilder(sqliteConnectionString).DataSource);
+        PrivateFiles.EnsureFolder(Path.GetDirectoryName(path)!);
+        PrivateFiles.EnsureFile(path);
+        File.Copy(MigratedSqliteTemplate.Value, path, overwrite: true);
+    }
 
     static void CreatePostgresDatabase(string nameAndOptions)
     {
