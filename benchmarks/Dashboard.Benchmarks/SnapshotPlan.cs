@@ -12,6 +12,13 @@ internal static class SnapshotPlan
     const int Polls = 4;
     const string Collector = "dashboard-benchmark";
 
+    /// <summary>
+    /// The engine's last start, before any history, the same in every poll: a start time that moved with each poll
+    /// (it was the poll's time less 120 days) made every poll a restart, so every replayed snapshot wrote a change row
+    /// under the changes feed's store-wide order lock, which a typical poll does not.
+    /// </summary>
+    static readonly DateTimeOffset EngineStarted = new(2025, 1, 6, 6, 0, 0, TimeSpan.Zero);
+
     public static IEnumerable<InstanceSnapshot> For(SyntheticInstance instance, long id, DateTimeOffset now, int days, Random random)
     {
         var historyStart = now.AddDays(-days);
@@ -57,7 +64,7 @@ internal static class SnapshotPlan
             return snapshot with { Probes = [new ProbeOutcome(ProbeNames.Connect, failure.Value, Message(failure.Value))] };
 
         var ifi = instance.IfiAt(finished);
-        var restarted = instance.IfiFlippedAt is { } flipped && finished >= flipped ? flipped : finished.AddDays(-120);
+        var restarted = instance.IfiFlippedAt is { } flipped && finished >= flipped ? flipped : EngineStarted;
         var servicesOutcome = failure ?? (instance.AzureSqlDatabase ? OutcomeClass.NotApplicable
             : instance.Version.HasIfiColumn ? OutcomeClass.Ok : OutcomeClass.BuildTooOld);
         var services = servicesOutcome is OutcomeClass.Ok or OutcomeClass.BuildTooOld ? Services(instance, ifi, restarted) : [];

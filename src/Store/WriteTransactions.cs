@@ -33,7 +33,9 @@ public static class WriteTransactions
     /// parallel, while a store-wide write still waits for all of them and they for it. On SQLite, the one writer.
     /// </summary>
     public static Task<DbTransaction> BeginInstanceWriteAsync(this DbConnection connection, long instanceId, CancellationToken cancellationToken) =>
-        BeginAsync(connection, "SELECT pg_advisory_xact_lock_shared(@key); SELECT pg_advisory_xact_lock(@instanceClass, @instance);",
+        // One statement (the store's lock first: a target list is evaluated in order), since every snapshot and every
+        // lease completion begins here.
+        BeginAsync(connection, "SELECT pg_advisory_xact_lock_shared(@key), pg_advisory_xact_lock(@instanceClass, @instance);",
             new { key = StoreWriteLockKey, instanceClass = InstanceLockClass, instance = unchecked((int)instanceId) }, cancellationToken);
 
     /// <summary>

@@ -5,7 +5,8 @@ using IfiDashboard.Shared.Snapshots;
 namespace IfiDashboard.Store.Ingestion;
 
 /// <summary>
-/// Files, TDE, growth events, backups and default-trace state of one poll. Current-state tables are brought to what a
+/// Files, TDE, growth events and backups of one poll (its default-trace state goes with the instance's state,
+/// <see cref="InstanceStateStore.UpsertAsync"/>). Current-state tables are brought to what a
 /// probe that succeeded read (only the differences written, <see cref="CurrentStateList"/>), so a poll that could not
 /// read them keeps what an earlier poll learned. Growth events go in one statement (<see cref="RowLists"/>).
 /// </summary>
@@ -28,7 +29,6 @@ internal static class CollectedFactsStore
         if (ProbeSucceeded(snapshot, ProbeNames.Backups))
             await WriteBackupsAsync(connection, tx, dialect, poll, ct);
         await AvailabilityGroupStore.WriteAsync(connection, tx, poll, ct);
-        await UpdateTraceClockAndClusterAsync(connection, tx, snapshot, ct);
     }
 
     static bool ProbeSucceeded(InstanceSnapshot snapshot, string probe) =>
@@ -103,33 +103,4 @@ internal static class CollectedFactsStore
         {
             b.DatabaseName, StoreTime.ServerLocalText(b.FinishedAtServerTime), (long)b.BackupSizeBytes, (long?)b.CompressedSizeBytes,
         }), ct);
-
-    static async Task UpdateTraceClockAndClusterAsync(DbConnection connection, DbTransaction tx, InstanceSnapshot snapshot, CancellationToken ct)
-    {
-        const string sql = """
-            UPDATE instance_state
-            SET default_trace = COALESCE(@defaultTrace, default_trace),
-                server_utc_offset_minutes = COALESCE(@offset, server_utc_offset_minutes),
-                evidence_since = CASE WHEN evidence_since IS NULL OR @evidenceSince < evidence_since
-                                      THEN COALESCE(@evidenceSince, evidence_since) ELSE evidence_since END,
-                is_clustered = COALESCE(@isClustered, is_clustered),
-                cluster_nodes = CASE WHEN @isClustered = 0 THEN NULL ELSE COALESCE(@clusterNodes, cluster_nodes) END
-            WHERE instance_id = @instanceId;
-            """;
-        var defaultTrace = snapshot.DefaultTrace is { } trace ? (trace.Enabled ? "Enabled" : "Disabled") : null;
-        // A trace read with no event at all is evidence from this poll on.
-        var evidenceSince = snapshot.DefaultTrace is { Enabled: true, CurrentPath: not null } read
-            && snapshot.Probes.Any(p => p.Probe == ProbeNames.GrowthEvents && p.Outcome == OutcomeClass.Ok)
-            ? read.OldestEventAt ?? snapshot.StartedAt
-            : (DateTimeOffset?)null;
-        await connection.ExecuteAsync(new CommandDefinition(sql,
-            new
-            {
-                defaultTrace, offset = snapshot.ServerUtcOffsetMinutes, evidenceSince,
-                isClustered = snapshot.Identity is { } identity ? (int?)(identity.IsClustered ? 1 : 0) : null,
-                clusterNodes = snapshot.ClusterNodes is { } nodes ? string.Join(',', nodes) : null,
-                instanceId = snapshot.InstanceId,
-            },
-            tx, cancellationToken: ct));
-    }
 }

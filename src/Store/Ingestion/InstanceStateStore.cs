@@ -1,5 +1,6 @@
 using System.Data.Common;
 using Dapper;
+using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Store.Ingestion;
 
@@ -18,18 +19,25 @@ internal static class InstanceStateStore
             new CommandDefinition(sql, new { instanceId }, tx, cancellationToken: cancellationToken));
     }
 
+    /// <summary>
+    /// The latest poll's state, its count (<c>polls_stored</c>) and what it read of the default trace, the server's
+    /// clock and the cluster, in one statement: every snapshot runs it, so each statement saved is one per poll.
+    /// </summary>
     public static async Task UpsertAsync(DbConnection connection, DbTransaction tx, InstanceStateRow state,
-        CancellationToken cancellationToken)
+        TraceClockAndCluster read, CancellationToken cancellationToken)
     {
         const string sql = """
             INSERT INTO instance_state (instance_id, last_poll_id, last_poll_at, last_good_poll_id, last_good_poll_at,
                 product_version, product_level, product_update_level, edition, engine_edition, host_platform,
                 server_name, engine_service_account, engine_ifi_enabled, engine_last_startup_time,
-                ifi_state, ifi_unknown_reason, last_outcome, last_message)
+                ifi_state, ifi_unknown_reason, last_outcome, last_message,
+                polls_stored, default_trace, server_utc_offset_minutes, evidence_since, is_clustered, cluster_nodes)
             VALUES (@InstanceId, @LastPollId, @LastPollAt, @LastGoodPollId, @LastGoodPollAt,
                 @ProductVersion, @ProductLevel, @ProductUpdateLevel, @Edition, @EngineEdition, @HostPlatform,
                 @ServerName, @EngineServiceAccount, @EngineIfiEnabled, @EngineLastStartupTime,
-                @IfiState, @IfiUnknownReason, @LastOutcome, @LastMessage)
+                @IfiState, @IfiUnknownReason, @LastOutcome, @LastMessage,
+                1, @DefaultTrace, @ServerUtcOffsetMinutes, @EvidenceSince, @IsClustered,
+                CASE WHEN @IsClustered = 0 THEN NULL ELSE @ClusterNodes END)
             ON CONFLICT (instance_id) DO UPDATE SET
                 last_poll_id = excluded.last_poll_id,
                 last_poll_at = excluded.last_poll_at,
@@ -48,16 +56,28 @@ internal static class InstanceStateStore
                 ifi_state = excluded.ifi_state,
                 ifi_unknown_reason = excluded.ifi_unknown_reason,
                 last_outcome = excluded.last_outcome,
-                last_message = excluded.last_message;
+                last_message = excluded.last_message,
+                polls_stored = instance_state.polls_stored + 1,
+                default_trace = COALESCE(excluded.default_trace, instance_state.default_trace),
+                server_utc_offset_minutes = COALESCE(excluded.server_utc_offset_minutes, instance_state.server_utc_offset_minutes),
+                evidence_since = CASE WHEN instance_state.evidence_since IS NULL OR excluded.evidence_since < instance_state.evidence_since
+                                      THEN COALESCE(excluded.evidence_since, instance_state.evidence_since)
+                                      ELSE instance_state.evidence_since END,
+                is_clustered = COALESCE(excluded.is_clustered, instance_state.is_clustered),
+                cluster_nodes = CASE WHEN excluded.is_clustered = 0 THEN NULL
+                                     ELSE COALESCE(excluded.cluster_nodes, instance_state.cluster_nodes) END;
             """;
-        await connection.ExecuteAsync(new CommandDefinition(sql, state, tx, cancellationToken: cancellationToken));
+        var parameters = new DynamicParameters(state);
+        parameters.AddDynamicParams(read);
+        await connection.ExecuteAsync(new CommandDefinition(sql, parameters, tx, cancellationToken: cancellationToken));
     }
 
     /// <summary>
-    /// Counts a stored poll, also one delivered late that leaves the state alone: its growth events are new facts all
-    /// the same, and the assessment re-reads an instance's facts only when its state row changed.
+    /// Counts a poll delivered late, which leaves the state alone (the latest is counted by <see cref="UpsertAsync"/>):
+    /// its growth events are new facts all the same, and the assessment re-reads an instance's facts only when its
+    /// state row changed.
     /// </summary>
-    public static Task CountStoredPollAsync(DbConnection connection, DbTransaction tx, long instanceId,
+    public static Task CountLatePollAsync(DbConnection connection, DbTransaction tx, long instanceId,
         CancellationToken cancellationToken)
     {
         const string sql = "UPDATE instance_state SET polls_stored = polls_stored + 1 WHERE instance_id = @instanceId;";
@@ -93,4 +113,20 @@ internal static class InstanceStateStore
         });
         await connection.ExecuteAsync(new CommandDefinition(sql, rows, tx, cancellationToken: cancellationToken));
     }
+}
+
+/// <summary>What a poll read of the default trace, the server's clock and the cluster; null where it read nothing.</summary>
+internal sealed record TraceClockAndCluster(string? DefaultTrace, int? ServerUtcOffsetMinutes, DateTimeOffset? EvidenceSince,
+    int? IsClustered, string? ClusterNodes)
+{
+    public static TraceClockAndCluster Of(InstanceSnapshot snapshot) => new(
+        snapshot.DefaultTrace is { } trace ? (trace.Enabled ? "Enabled" : "Disabled") : null,
+        snapshot.ServerUtcOffsetMinutes,
+        // A trace read with no event at all is evidence from this poll on.
+        snapshot.DefaultTrace is { Enabled: true, CurrentPath: not null } read
+            && snapshot.Probes.Any(p => p.Probe == ProbeNames.GrowthEvents && p.Outcome == OutcomeClass.Ok)
+            ? read.OldestEventAt ?? snapshot.StartedAt
+            : null,
+        snapshot.Identity is { } identity ? (identity.IsClustered ? 1 : 0) : null,
+        snapshot.ClusterNodes is { } nodes ? string.Join(',', nodes) : null);
 }

@@ -71,7 +71,8 @@ public sealed class SnapshotStore(IDbConnectionFactory connections, RetentionHor
         // Read inside the write transaction: after any prune that committed before it, so never older than that cut-off.
         var keepEventsFrom = retention?.GrowthEventsKeptFrom();
         await CollectedFactsStore.WriteAsync(connection, tx, connections.Dialect, poll, isLatest, keepEventsFrom, cancellationToken);
-        await InstanceStateStore.CountStoredPollAsync(connection, tx, snapshot.InstanceId, cancellationToken);
+        if (!isLatest)
+            await InstanceStateStore.CountLatePollAsync(connection, tx, snapshot.InstanceId, cancellationToken);
         await tx.CommitAsync(cancellationToken);
         return true;
     }
@@ -159,7 +160,7 @@ public sealed class SnapshotStore(IDbConnectionFactory connections, RetentionHor
             await InstanceStateStore.InsertChangesAsync(connection, tx, poll, EngineChange.Doubted(changes,
                 await InstanceStateStore.CollectorOfAsync(connection, tx, previous?.LastGoodPollId, cancellationToken),
                 poll.Snapshot.CollectorName), cancellationToken);
-        await InstanceStateStore.UpsertAsync(connection, tx, next, cancellationToken);
+        await InstanceStateStore.UpsertAsync(connection, tx, next, TraceClockAndCluster.Of(poll.Snapshot), cancellationToken);
         return true;
     }
 }

@@ -1,5 +1,8 @@
+using System.Collections.Concurrent;
+using System.Diagnostics;
 using IfiDashboard.Store;
 using Dapper;
+using Npgsql;
 using IfiDashboard.Server.Store;
 using IfiDashboard.Shared.Snapshots;
 
@@ -175,5 +178,62 @@ public sealed class IngestionWritesTests
             "SELECT service_name, process_id, last_startup_time, is_clustered FROM service_snapshots ORDER BY id;")).ToList();
         Assert.Equal([("SQL Server (MSSQLSERVER)", 4242L, "2026-04-01T06:00:00.0000000Z", null), ("SQL Server Agent (MSSQLSERVER)", 4343L, null, null)],
             services);
+    }
+
+    [Theory, StoreProviders]
+    public async Task A_polls_state_count_trace_and_cluster_are_written_in_one_statement(StoreProvider provider)
+    {
+        var (store, id) = await StoreWithInstanceAsync(provider);
+        await using var _ = store;
+        var first = TestData.Good(id, TestStore.Start);
+        InstanceSnapshot Traced(InstanceSnapshot snapshot, DateTimeOffset oldest, bool clustered) => snapshot with
+        {
+            Identity = snapshot.Identity! with { IsClustered = clustered },
+            ClusterNodes = clustered ? ["NODE1", "NODE2"] : null,
+            ServerUtcOffsetMinutes = 60,
+            DefaultTrace = new DefaultTraceState(true, @"D:\MSSQL\Log\log_412.trc", 0) { OldestEventAt = oldest },
+            Probes = [.. snapshot.Probes, new ProbeOutcome(ProbeNames.GrowthEvents, OutcomeClass.Ok)],
+        };
+        await store.Snapshots.WriteAsync(Traced(first, TestStore.Start.AddDays(-3), clustered: true), None);
+
+        using var sent = new SentStatements(store);
+        await store.Snapshots.WriteAsync(Traced(TestData.Good(id, TestStore.Start.AddMinutes(5)), TestStore.Start.AddDays(-1), clustered: false), None);
+
+        if (provider == StoreProvider.Postgres)
+            Assert.Equal(["SELECT", "INSERT"], sent.Texts.Where(text => text.Contains("instance_state", StringComparison.Ordinal))
+                .Select(text => text.TrimStart().Split(' ', 2)[0]));
+        await using var connection = await store.OpenAsync();
+        var state = await connection.QuerySingleAsync<(long Polls, string Trace, long Offset, string EvidenceSince, long Clustered, string? Nodes)>(
+            "SELECT polls_stored, default_trace, server_utc_offset_minutes, evidence_since, is_clustered, cluster_nodes FROM instance_state WHERE instance_id = @id;",
+            new { id });
+        // The earliest evidence is kept; a poll that reads the instance unclustered clears the nodes.
+        Assert.Equal((2L, "Enabled", 60L, StoreTime.ToText(TestStore.Start.AddDays(-3)), 0L, (string?)null), state);
+    }
+
+    /// <summary>The statements Npgsql sends to one test's database, from its ActivitySource (none on SQLite).</summary>
+    sealed class SentStatements : IDisposable
+    {
+        readonly ActivityListener _listener;
+
+        public SentStatements(TestStore store)
+        {
+            var database = store.Connections.Dialect.IsPostgres ? new NpgsqlConnectionStringBuilder(store.Database.ConnectionString).Database : null;
+            _listener = new ActivityListener
+            {
+                ShouldListenTo = source => source.Name == "Npgsql",
+                Sample = (ref ActivityCreationOptions<ActivityContext> _) => ActivitySamplingResult.AllDataAndRecorded,
+                ActivityStopped = activity =>
+                {
+                    if (database is not null && Equals(activity.GetTagItem("db.namespace"), database)
+                        && activity.GetTagItem("db.query.text") is string text)
+                        Texts.Enqueue(text);
+                },
+            };
+            ActivitySource.AddActivityListener(_listener);
+        }
+
+        public ConcurrentQueue<string> Texts { get; } = new();
+
+        public void Dispose() => _listener.Dispose();
     }
 }
