@@ -22,14 +22,13 @@ internal sealed class ChurnRun(BenchmarkOptions options, Report report)
         var (directory, copy) = SqliteBenchmarkStore.CopyToTemp(options.StorePath, "churn");
 
         using var http = new HttpClient { Timeout = TimeSpan.FromMinutes(10) };
-        await using var server = ServerProcess.Start(RepositoryLayout.ServerDll(options.Configuration), directory,
+        await using var server = await ServerProcess.StartAsync(RepositoryLayout.ServerDll(options.Configuration), directory,
             Path.ChangeExtension(options.StorePath, ".churn-server.log"),
             new Dictionary<string, string>
             {
                 ["Store:ConnectionString"] = $"Data Source={copy}",
                 ["Collector:Enabled"] = "false",
-            }, options.ServerEnvironment);
-        await server.WaitUntilAliveAsync(http, TimeSpan.FromMinutes(2));
+            }, options.ServerEnvironment, http, TimeSpan.FromMinutes(2));
         await new PageTimer(http, server.Address).GetAsync("/", Markers.Overview);
         // The first minutes after start do once-a-day work (the daily compliance record, retention): not churn.
         Console.WriteLine($"churn run: server pid {server.Pid} assessed the fleet; settling {options.ChurnSettleSeconds} s");

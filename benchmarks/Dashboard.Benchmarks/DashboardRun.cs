@@ -19,9 +19,8 @@ internal sealed class DashboardRun(BenchmarkOptions options, Report report, Benc
         var log = store.LogPath("server");
         var load = Machine.LoadAverage();
         var clock = Stopwatch.StartNew();
-        await using var server = ServerProcess.Start(RepositoryLayout.ServerDll(options.Configuration), workingDirectory, log,
-            new Dictionary<string, string>(store.ServerSettings) { ["Collector:Enabled"] = "false" }, options.ServerEnvironment);
-        await server.WaitUntilAliveAsync(http, TimeSpan.FromMinutes(2));
+        await using var server = await ServerProcess.StartAsync(RepositoryLayout.ServerDll(options.Configuration), workingDirectory, log,
+            new Dictionary<string, string>(store.ServerSettings) { ["Collector:Enabled"] = "false" }, options.ServerEnvironment, http, TimeSpan.FromMinutes(2));
         var alive = clock.Elapsed;
         Console.WriteLine($"server pid {server.Pid} at {server.Address} alive after {alive.TotalSeconds:F1} s (log: {log})");
         report.Add("server start to /healthz", $"{alive.TotalSeconds:F1} s", "—", load);

@@ -37,9 +37,8 @@ internal sealed class IngestionReplay(BenchmarkOptions options, Report report, B
         var workingDirectory = Directory.CreateTempSubdirectory("ifi-dashboard-bench-").FullName;
         var log = store.LogPath("ingest-server");
         using var http = new HttpClient { Timeout = TimeSpan.FromMinutes(10) };
-        await using var server = ServerProcess.Start(RepositoryLayout.ServerDll(options.Configuration), workingDirectory, log,
-            new Dictionary<string, string>(store.ServerSettings) { ["Collector:Enabled"] = "false" }, environment);
-        await server.WaitUntilAliveAsync(http, TimeSpan.FromMinutes(2));
+        await using var server = await ServerProcess.StartAsync(RepositoryLayout.ServerDll(options.Configuration), workingDirectory, log,
+            new Dictionary<string, string>(store.ServerSettings) { ["Collector:Enabled"] = "false" }, environment, http, TimeSpan.FromMinutes(2));
         Console.WriteLine($"server pid {server.Pid} at {server.Address} (log: {log})");
         // The first assessment is built before the replay starts, so the replay measures ingestion, not start-up.
         var (first, _) = await new PageTimer(http, server.Address).GetAsync("/", Markers.Overview);

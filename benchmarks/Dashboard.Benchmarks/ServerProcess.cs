@@ -25,10 +25,38 @@ internal sealed class ServerProcess : IAsyncDisposable
     public bool HasExited => _process.HasExited;
     public ProcessMemory Memory() => ProcessMemory.Read(_process.Id);
 
-    public static ServerProcess Start(string serverDll, string workingDirectory, string logPath, IReadOnlyDictionary<string, string> settings,
-        IReadOnlyDictionary<string, string> environment)
+    /// <summary>
+    /// Starts the server on a port picked now and waits until it answers <c>/healthz</c>. A port can be taken between
+    /// the pick and the server's bind (by a simulated instance of the run, or another process's listener): then the
+    /// server says so and exits, and it is started again on another port, at most three times (the pattern of the E2E
+    /// tests' <c>ServerProcess.StartOnFreePortAsync</c>).
+    /// </summary>
+    public static async Task<ServerProcess> StartAsync(string serverDll, string workingDirectory, string logPath,
+        IReadOnlyDictionary<string, string> settings, IReadOnlyDictionary<string, string> environment, HttpClient http, TimeSpan timeout)
     {
-        var port = FreePort();
+        for (var attempt = 1; ; attempt++)
+        {
+            var server = Launch(LoopbackPorts.Unassigned(), serverDll, workingDirectory, logPath, append: attempt > 1, settings, environment);
+            try
+            {
+                await server.WaitUntilAliveAsync(http, timeout);
+                return server;
+            }
+            catch (InvalidOperationException) when (attempt < 3 && server.HasExited && server._portTaken)
+            {
+                await server.DisposeAsync();
+            }
+            catch
+            {
+                await server.DisposeAsync();
+                throw;
+            }
+        }
+    }
+
+    static ServerProcess Launch(int port, string serverDll, string workingDirectory, string logPath, bool append,
+        IReadOnlyDictionary<string, string> settings, IReadOnlyDictionary<string, string> environment)
+    {
         var info = new ProcessStartInfo("dotnet")
         {
             WorkingDirectory = workingDirectory,
@@ -49,18 +77,28 @@ internal sealed class ServerProcess : IAsyncDisposable
         foreach (var (name, value) in environment)
             info.Environment[name] = value;
 
-        var log = new StreamWriter(logPath, append: false) { AutoFlush = true };
+        var log = new StreamWriter(logPath, append) { AutoFlush = true };
         var process = new Process { StartInfo = info, EnableRaisingEvents = true };
-        process.OutputDataReceived += (_, e) => { if (e.Data is not null) lock (log) log.WriteLine(e.Data); };
-        process.ErrorDataReceived += (_, e) => { if (e.Data is not null) lock (log) log.WriteLine(e.Data); };
+        var server = new ServerProcess(process, log, new Uri($"http://127.0.0.1:{port}/"));
+        process.OutputDataReceived += (_, e) => server.Keep(e.Data);
+        process.ErrorDataReceived += (_, e) => server.Keep(e.Data);
         process.Start();
         process.BeginOutputReadLine();
         process.BeginErrorReadLine();
-        return new ServerProcess(process, log, new Uri($"http://127.0.0.1:{port}/"));
+        return server;
+    }
+
+    bool _portTaken;
+
+    void Keep(string? line)
+    {
+        if (line is null) return;
+        if (line.Contains("address already in use", StringComparison.Ordinal)) _portTaken = true;
+        lock (_log) _log.WriteLine(line);
     }
 
     /// <summary>Waits for <c>/healthz</c>: the host is up, migrations ran, requests are served.</summary>
-    public async Task WaitUntilAliveAsync(HttpClient http, TimeSpan timeout)
+    async Task WaitUntilAliveAsync(HttpClient http, TimeSpan timeout)
     {
         var deadline = Stopwatch.StartNew();
         while (deadline.Elapsed < timeout)

@@ -25,7 +25,7 @@ internal sealed class SessionsRun(BenchmarkOptions options, Report report)
         var adminKey = Convert.ToBase64String(RandomNumberGenerator.GetBytes(36));
         using var http = new HttpClient { Timeout = TimeSpan.FromMinutes(5) };
         var log = Path.ChangeExtension(options.StorePath, ".sessions-server.log");
-        await using var server = ServerProcess.Start(RepositoryLayout.ServerDll(options.Configuration), directory, log,
+        await using var server = await ServerProcess.StartAsync(RepositoryLayout.ServerDll(options.Configuration), directory, log,
             new Dictionary<string, string>
             {
                 ["Store:ConnectionString"] = $"Data Source={copy}",
@@ -33,8 +33,7 @@ internal sealed class SessionsRun(BenchmarkOptions options, Report report)
                 ["Api:BootstrapAdminKey"] = adminKey,
                 // The landing is found by asking the API every 25 ms, beyond the default 600 requests a minute per key.
                 ["Api:RateLimit:PermitLimit"] = "100000",
-            }, options.ServerEnvironment);
-        await server.WaitUntilAliveAsync(http, TimeSpan.FromMinutes(2));
+            }, options.ServerEnvironment, http, TimeSpan.FromMinutes(2));
         await new PageTimer(http, server.Address).GetAsync("/", Markers.Overview); // the first assessment is built
         Console.WriteLine($"sessions run: server pid {server.Pid} at {server.Address} (log: {log})");
         var landing = await AssessmentLanding.IssueKeyAsync(http, server.Address, adminKey);

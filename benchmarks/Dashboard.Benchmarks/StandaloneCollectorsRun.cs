@@ -33,9 +33,8 @@ internal sealed class StandaloneCollectorsRun(BenchmarkOptions options, Report r
         var collectors = CollectorKeys.Create("collector", options.StandaloneCollectors);
         var serverEnvironment = CollectorKeys.ServerEnvironment(options, collectors);
         using var http = new HttpClient { Timeout = TimeSpan.FromMinutes(10) };
-        await using var server = ServerProcess.Start(RepositoryLayout.ServerDll(options.Configuration), directory, store.LogPath("collectors-server"),
-            new Dictionary<string, string>(store.ServerSettings) { ["Collector:Enabled"] = "false" }, serverEnvironment);
-        await server.WaitUntilAliveAsync(http, TimeSpan.FromMinutes(2));
+        await using var server = await ServerProcess.StartAsync(RepositoryLayout.ServerDll(options.Configuration), directory, store.LogPath("collectors-server"),
+            new Dictionary<string, string>(store.ServerSettings) { ["Collector:Enabled"] = "false" }, serverEnvironment, http, TimeSpan.FromMinutes(2));
         await new PageTimer(http, server.Address).GetAsync("/", Markers.Overview);
 
         var load = Machine.LoadAverage();

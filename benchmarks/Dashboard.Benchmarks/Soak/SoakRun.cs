@@ -55,7 +55,7 @@ internal sealed class SoakRun(BenchmarkOptions options)
         using var http = new HttpClient { Timeout = TimeSpan.FromSeconds(30) };
         // For the API writes sent while the store is locked; known to this run only, given through the environment.
         var adminKey = Convert.ToHexString(RandomNumberGenerator.GetBytes(24));
-        await using var server = ServerProcess.Start(RepositoryLayout.ServerDll(options.Configuration), directory, serverLog,
+        await using var server = await ServerProcess.StartAsync(RepositoryLayout.ServerDll(options.Configuration), directory, serverLog,
             new Dictionary<string, string>
             {
                 ["Store:ConnectionString"] = $"Data Source={store}",
@@ -70,8 +70,7 @@ internal sealed class SoakRun(BenchmarkOptions options)
                 ["Alerts:Smtp:Port"] = smtp.Port.ToString(CultureInfo.InvariantCulture),
                 ["Alerts:Smtp:Security"] = "None",
                 ["Alerts:Smtp:From"] = "ifi-dashboard@soak.test",
-            }, ServerEnvironment(fleet, adminKey));
-        await server.WaitUntilAliveAsync(http, TimeSpan.FromMinutes(2));
+            }, ServerEnvironment(fleet, adminKey), http, TimeSpan.FromMinutes(2));
         Console.WriteLine($"server pid {server.Pid} at {server.Address}; {fleet.Instances.Count} simulated instances, polled every {InstanceRules.MinPollSeconds} s");
 
         var cycle = new FaultCycle(fleet);

@@ -13,6 +13,8 @@ public sealed class ChangeRecorder(IFleetAssessments assessments, ChangeJournal 
 {
     readonly SemaphoreSlim _recording = new(1, 1);
     DateTimeOffset? _lastAssessment;
+    // Weak: the recorder must not keep an assessment alive beside the one in use.
+    WeakReference<FleetAssessment>? _lastRecorded;
 
     public async Task CatchUpAsync(CancellationToken ct)
     {
@@ -20,14 +22,19 @@ public sealed class ChangeRecorder(IFleetAssessments assessments, ChangeJournal 
         try
         {
             var fleet = await assessments.GetAsync(ct);
-            // Assessments only move forward, but an older one must never be compared after a newer one.
-            if (_lastAssessment is { } last && fleet.ComputedAt <= last)
+            // Assessments only move forward, but an older one must never be compared after a newer one. A newer one
+            // can carry the same time (a test clock, or two builds within the clock's resolution): the one recorded is
+            // known by reference, so a status change is never journaled late.
+            if (_lastAssessment is { } last && fleet.ComputedAt < last)
+                return;
+            if (_lastRecorded is not null && _lastRecorded.TryGetTarget(out var recorded) && ReferenceEquals(recorded, fleet))
                 return;
             var statuses = fleet.Instances
                 .Select(i => new StatusObservation(i.Registration.Id, i.Compliance.Status.ToString(), i.Compliance.Explanation))
                 .ToList();
             await journal.RecordStatusesAsync(statuses, fleet.ComputedAt, ct);
             _lastAssessment = fleet.ComputedAt;
+            _lastRecorded = new WeakReference<FleetAssessment>(fleet);
         }
         finally
         {
