@@ -17,16 +17,6 @@ public sealed class ApiValuesAttribute : Attribute
 }
 
 /// <summary>
-/// A field kept under an old name until v2 (docs/api.md): the document marks it deprecated and names the field
-/// that replaces it.
-/// </summary>
-[AttributeUsage(AttributeTargets.Property)]
-public sealed class DeprecatedAliasAttribute(string replacement) : Attribute
-{
-    public string Replacement { get; } = replacement;
-}
-
-/// <summary>
 /// The JSON type of a query parameter the handler reads from the raw query (so that a bad value is a problem naming
 /// it): the document gives its real type, which binding it would have needed.
 /// </summary>

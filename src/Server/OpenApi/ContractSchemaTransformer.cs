@@ -3,6 +3,7 @@ using System.Text.Json.Nodes;
 using Microsoft.AspNetCore.Mvc.Infrastructure;
 using Microsoft.AspNetCore.OpenApi;
 using Microsoft.OpenApi;
+using IfiDashboard.Shared.Contracts;
 
 namespace IfiDashboard.Server.OpenApi;
 

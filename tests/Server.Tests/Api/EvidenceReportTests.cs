@@ -107,7 +107,8 @@ public sealed class EvidenceReportTests
 
         var waiver = Assert.Single(after.GetProperty("waivers").EnumerateArray());
         Assert.Equal(("off-required", "vendor freeze CHG-42", "dba@bank.test"),
-            (waiver.GetProperty("instanceName").GetString(), waiver.GetProperty("reason").GetString(), waiver.GetProperty("author").GetString()));
+            (waiver.GetProperty("displayName").GetString(), waiver.GetProperty("reason").GetString(), waiver.GetProperty("author").GetString()));
+        Assert.Equal("off-required", waiver.GetProperty("instanceName").GetString()); // the deprecated alias (docs/api.md), until v2
         Assert.Equal(["off-required"], after.GetProperty("instances").EnumerateArray().Select(i => i.GetProperty("name").GetString()));
         Assert.Contains(after.GetProperty("changes").EnumerateArray(), c => c.GetProperty("action").GetString() == "waiver.granted");
         Assert.NotEqual(before.GetProperty("waivers").GetString(), sections.GetProperty("waivers").GetString());

@@ -1,5 +1,6 @@
 using System.Text.Json.Serialization;
 using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Shared.Contracts;
 
 namespace IfiDashboard.Client.Pages.Reports;
 
@@ -30,10 +31,18 @@ public sealed record EvidencePeriod(DateTimeOffset From, DateTimeOffset To, stri
 public sealed record EvidencePolicyVersion(int Version, string Author, DateTimeOffset CreatedAt, DateTimeOffset InForceFrom, string Rules,
     IReadOnlyList<string> Sentences);
 
+/// <param name="DisplayName">The registration's name, as <c>name</c> on an instance and <c>displayName</c> elsewhere in
+/// /api/v1.</param>
 /// <param name="NeedsApproval">Whether four-eyes approval (<c>Auth:WaiversNeedApproval</c>) was on when it was granted:
 /// a waiver granted while it was off counted without a second person.</param>
-public sealed record EvidenceWaiver(long Id, long InstanceId, string InstanceName, string Reason, string Author, bool NeedsApproval,
-    string? ApprovedBy, DateTimeOffset GrantedAt, DateTimeOffset ExpiresAt, DateTimeOffset? RevokedAt, string? RevokedBy);
+public sealed record EvidenceWaiver(long Id, long InstanceId, string DisplayName, string Reason, string Author, bool NeedsApproval,
+    string? ApprovedBy, DateTimeOffset GrantedAt, DateTimeOffset ExpiresAt, DateTimeOffset? RevokedAt, string? RevokedBy)
+{
+    /// <summary>The name <see cref="DisplayName"/> had before: in /api/v1 <c>instanceName</c> is a SQL Server named
+    /// instance (docs/api.md, "One meaning per name").</summary>
+    [DeprecatedAlias("displayName")]
+    public string InstanceName => DisplayName;
+}
 
 /// <param name="DaysByStatus">For each status, the UTC days of the period whose worst status it was.</param>
 /// <param name="DaysByCoverage">For each coverage, the UTC days of the period it applies to: every day is counted once.</param>

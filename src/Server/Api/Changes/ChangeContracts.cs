@@ -1,4 +1,5 @@
 using IfiDashboard.Server.OpenApi;
+using IfiDashboard.Shared.Contracts;
 
 namespace IfiDashboard.Server.Api.Changes;
 

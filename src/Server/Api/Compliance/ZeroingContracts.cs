@@ -1,5 +1,6 @@
 using IfiDashboard.Compliance.Zeroing;
 using IfiDashboard.Server.OpenApi;
+using IfiDashboard.Shared.Contracts;
 
 namespace IfiDashboard.Server.Api.Compliance;
 

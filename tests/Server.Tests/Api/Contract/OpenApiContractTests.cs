@@ -99,7 +99,7 @@ public sealed class OpenApiContractTests(SharedApiHost shared) : IClassFixture<S
     {
         var schemas = (await DocumentAsync()).GetProperty("components").GetProperty("schemas");
 
-        foreach (var schema in new[] { "ChangeEntry", "GrowthEventPage", "TimeLostGroup", "DatabaseRestoreRiskResource", "GrowthStallResource" })
+        foreach (var schema in new[] { "ChangeEntry", "GrowthEventPage", "TimeLostGroup", "DatabaseRestoreRiskResource", "GrowthStallResource", "EvidenceWaiver" })
         {
             var properties = schemas.GetProperty(schema).GetProperty("properties");
             Assert.True(properties.TryGetProperty("displayName", out _), $"{schema} lacks displayName");
