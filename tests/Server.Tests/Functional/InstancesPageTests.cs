@@ -9,9 +9,10 @@ namespace IfiDashboard.Server.Tests.Functional;
 
 /// <summary>
 /// The walking skeleton end to end: SqlClient polls simulated instances over TCP, the snapshots land in SQLite,
-/// the fleet is assessed, and the pages show each instance with the IFI state that was read.
+/// the fleet is assessed, and the pages show each instance with the IFI state that was read. The checks that only read
+/// share one polled fleet (<see cref="PolledFleet"/>): its unreachable instance costs a whole connect timeout to poll.
 /// </summary>
-public sealed class InstancesPageTests
+public sealed class InstancesPageTests(InstancesPageTests.PolledFleet polled) : IClassFixture<InstancesPageTests.PolledFleet>
 {
     static ScenarioInstance[] Fleet() =>
     [
@@ -28,20 +29,27 @@ public sealed class InstancesPageTests
     static Task AssessAsync(DashboardHost host) =>
         host.Services.GetRequiredService<FleetAssessments>().RecomputeAsync(CancellationToken.None);
 
-    /// <summary>The fleet registered, polled once and assessed.</summary>
-    static async Task<DashboardHost> PolledFleetAsync()
+    /// <summary>The fleet registered, polled once and assessed, for every test of the class that only reads.</summary>
+    public sealed class PolledFleet : IAsyncLifetime
     {
-        var host = new DashboardHost(Fleet());
-        await host.RegisterFleetAsync();
-        await host.PollAllAsync();
-        await AssessAsync(host);
-        return host;
+        public DashboardHost Host { get; } = new(Fleet());
+        /// <summary>What the one round of polls reported polling.</summary>
+        public int Polled { get; private set; }
+
+        public async Task InitializeAsync()
+        {
+            await Host.RegisterFleetAsync();
+            Polled = await Host.PollAllAsync();
+            await AssessAsync(Host);
+        }
+
+        public async Task DisposeAsync() => await Host.DisposeAsync();
     }
 
     [Fact]
     public async Task The_csv_export_linked_from_the_grid_serves_every_row_of_the_view_in_its_order()
     {
-        await using var host = await PolledFleetAsync();
+        var host = polled.Host;
 
         var grid = await GetAsync(host, "/instances?q=prod-ifi&sort=name&dir=desc&size=25");
         var href = grid.QuerySelector("a[data-export=csv]")!.GetAttribute("href")!;
@@ -68,7 +76,7 @@ public sealed class InstancesPageTests
     [Fact]
     public async Task A_pasted_grid_address_is_served_as_that_view_and_its_export_holds_every_column()
     {
-        await using var host = await PolledFleetAsync();
+        var host = polled.Host;
 
         var grid = await GetAsync(host, "/instances?q=prod-ifi&policy=required&sort=name&dir=desc&cols=ifi,version");
 
@@ -88,14 +96,11 @@ public sealed class InstancesPageTests
     [Fact]
     public async Task Grid_lists_every_instance_with_the_ifi_state_the_collector_read()
     {
-        await using var host = new DashboardHost(Fleet());
-        await host.RegisterFleetAsync();
-        var polled = await host.PollAllAsync();
-        await AssessAsync(host);
+        var host = polled.Host;
 
         var document = await GetAsync(host, "/instances");
 
-        Assert.Equal(4, polled);
+        Assert.Equal(4, polled.Polled);
         string Cell(string instance, string column) => FleetGrid.Cell(document, instance, column)!.TextContent.Trim();
         string Ifi(string instance) => FleetGrid.Cell(document, instance, "ifi")!.QuerySelector("[data-ifi-state]")!.GetAttribute("data-ifi-state")!;
         Assert.Equal("Enabled", Ifi("prod-ifi-on"));
@@ -114,7 +119,7 @@ public sealed class InstancesPageTests
     [Fact]
     public async Task Overview_counts_statuses_and_the_detail_page_shows_the_engine_account()
     {
-        await using var host = await PolledFleetAsync();
+        var host = polled.Host;
 
         var overview = await GetAsync(host, "/");
         var detail = await GetAsync(host, $"/instances/{host.IdOf("prod-ifi-off")}");
@@ -157,7 +162,7 @@ public sealed class InstancesPageTests
     [Fact]
     public async Task Unknown_instance_id_answers_404()
     {
-        await using var host = new DashboardHost();
+        var host = polled.Host;
 
         var response = await host.CreateClient().GetAsync("/instances/424242");
 
@@ -167,7 +172,7 @@ public sealed class InstancesPageTests
     [Fact]
     public async Task No_password_reaches_the_pages_or_the_store()
     {
-        await using var host = await PolledFleetAsync();
+        var host = polled.Host;
 
         var client = host.CreateClient();
         var html = await client.GetStringAsync("/") + await client.GetStringAsync("/instances")

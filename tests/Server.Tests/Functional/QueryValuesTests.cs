@@ -1,6 +1,5 @@
 using System.Net;
 using AngleSharp.Html.Parser;
-using IfiDashboard.Simulator.Scenarios;
 
 namespace IfiDashboard.Server.Tests.Functional;
 
@@ -8,7 +7,7 @@ namespace IfiDashboard.Server.Tests.Functional;
 /// A number in a page's address that is not a number (a mangled or hand-edited link) is read as absent, as the grid's
 /// filters are: the page answers, never a server error.
 /// </summary>
-public sealed class QueryValuesTests
+public sealed class QueryValuesTests(SharedPolledInstance polled) : IClassFixture<SharedPolledInstance>
 {
     public static TheoryData<string> AddressesWithNonNumbers() =>
     [
@@ -21,11 +20,9 @@ public sealed class QueryValuesTests
     [MemberData(nameof(AddressesWithNonNumbers))]
     public async Task A_non_number_where_a_number_is_expected_is_read_as_absent(string address)
     {
-        await using var host = new DashboardHost(new ScenarioInstance { Name = "vault", Profile = "2022", IfiEnabled = true });
-        await host.RegisterFleetAsync();
-        await host.PollAllAsync();
-        var client = host.CreateClient();
-        var path = address.Replace("{id}", host.IdOf("vault").ToString(System.Globalization.CultureInfo.InvariantCulture), StringComparison.Ordinal);
+        // Every address only reads: one polled instance serves them all.
+        var client = polled.Host.CreateClient();
+        var path = address.Replace("{id}", polled.InstanceId.ToString(System.Globalization.CultureInfo.InvariantCulture), StringComparison.Ordinal);
         var withoutQuery = path[..path.IndexOf('?', StringComparison.Ordinal)];
 
         var response = await client.GetAsync(path);
