@@ -286,16 +286,18 @@ public sealed class InstanceInventory(IDbConnectionFactory connections, TimeProv
     }
 
     /// <summary>
-    /// Rows a statement of an import inserts, 15 parameters each. Small: Microsoft.Data.Sqlite (and Dapper adding them)
-    /// finds each parameter by name in a list, so a statement's cost grows with the square of its parameters; 500 rows
-    /// a statement held the write lock for minutes at 20,000 rows.
+    /// Rows a statement of an import inserts, 15 parameters each. Small on SQLite: Microsoft.Data.Sqlite (and Dapper
+    /// adding them) finds each parameter by name in a list, so a statement's cost grows with the square of its
+    /// parameters; 500 rows a statement held the write lock for minutes at 20,000 rows, and 40 rows spent twice as long
+    /// inserting 20,000 rows as 10 do (docs/testing.md, CsvImportTests). PostgreSQL finds parameters by a hash; there
+    /// fewer round trips count more.
     /// </summary>
-    const int ImportBatchRows = 40;
+    int ImportBatchRows => connections.Dialect.IsPostgres ? 40 : 10;
 
     /// <summary>
     /// An import's registrations (no CMDB key), <see cref="ImportBatchRows"/> a statement, read back and recorded a
     /// batch at a time: the same rows, audit and journal entries as <see cref="InsertAsync"/> one by one, without four
-    /// round trips a row (20,000 rows are 2,000 statements, not 80,000).
+    /// round trips a row.
     /// </summary>
     /// <returns>The created records, in the order given.</returns>
     async Task<IReadOnlyList<InventoryRecord>> InsertManyAsync(DbConnection connection, DbTransaction tx,
