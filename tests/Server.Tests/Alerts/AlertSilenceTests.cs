@@ -156,23 +156,50 @@ public sealed class AlertSilenceTests
         Assert.Contains(audit, e => e.Action == AuditActions.AlertSilenceEnded && e.Actor == TestSignIn.UserName(DashboardRoles.Operator));
     }
 
-    [Theory]
-    [InlineData("Snooze.Reason", "fine\u202Eevil", "Snooze.Reason")]
-    [InlineData("Snooze.Reason", "", "Snooze.Reason")]
-    [InlineData("Snooze.For", "until", "Snooze.Until")]
-    public async Task A_snooze_breaking_a_rule_is_refused_next_to_its_field_and_nothing_is_stored(string field, string value, string errorField)
+    /// <summary>
+    /// One polled instance for the refused snoozes: a refused snooze stores no silence (each case checks), so each case
+    /// finds the host as the one before left it.
+    /// </summary>
+    public sealed class RefusedSnoozeHost : IAsyncLifetime
     {
-        await using var smtp = await SmtpSink.StartAsync(SinkMode.None);
-        await using var bed = AlertsTestBed.Create(Instance());
-        await using var host = bed.StartHost(smtp);
-        await host.RegisterFleetAsync();
-        await host.PollAndAssessAsync();
-        var fields = new Dictionary<string, string> { ["Snooze.For"] = "1d", ["Snooze.Reason"] = "maintenance", ["Snooze.Until"] = "2099-01-01T00:00" };
-        fields[field] = value;
+        SmtpSink? _smtp;
+        AlertsTestBed? _bed;
 
-        var refused = await EditingPagesTests.SubmitAsync(host.CreateClient(), SilencesPage(host), "snooze", fields);
+        internal AlertsHost Host { get; private set; } = null!;
 
-        Assert.False(string.IsNullOrWhiteSpace(refused.Page.QuerySelector($"[data-error-for='{errorField}']")?.TextContent), refused.Message);
-        Assert.Empty(await ActiveAsync(host));
+        public async Task InitializeAsync()
+        {
+            _smtp = await SmtpSink.StartAsync(SinkMode.None);
+            _bed = AlertsTestBed.Create(Instance());
+            Host = _bed.StartHost(_smtp);
+            await Host.RegisterFleetAsync();
+            await Host.PollAndAssessAsync();
+        }
+
+        public async Task DisposeAsync()
+        {
+            await Host.DisposeAsync();
+            await _bed!.DisposeAsync();
+            await _smtp!.DisposeAsync();
+        }
+    }
+
+    public sealed class RefusedSnoozes(RefusedSnoozeHost shared) : IClassFixture<RefusedSnoozeHost>
+    {
+        [Theory]
+        [InlineData("Snooze.Reason", "fine\u202Eevil", "Snooze.Reason")]
+        [InlineData("Snooze.Reason", "", "Snooze.Reason")]
+        [InlineData("Snooze.For", "until", "Snooze.Until")]
+        public async Task A_snooze_breaking_a_rule_is_refused_next_to_its_field_and_nothing_is_stored(string field, string value, string errorField)
+        {
+            var host = shared.Host;
+            var fields = new Dictionary<string, string> { ["Snooze.For"] = "1d", ["Snooze.Reason"] = "maintenance", ["Snooze.Until"] = "2099-01-01T00:00" };
+            fields[field] = value;
+
+            var refused = await EditingPagesTests.SubmitAsync(host.CreateClient(), SilencesPage(host), "snooze", fields);
+
+            Assert.False(string.IsNullOrWhiteSpace(refused.Page.QuerySelector($"[data-error-for='{errorField}']")?.TextContent), refused.Message);
+            Assert.Empty(await ActiveAsync(host));
+        }
     }
 }

@@ -18,9 +18,12 @@ using Microsoft.Extensions.DependencyInjection;
 
 namespace IfiDashboard.Server.Tests.Api;
 
-/// <summary>The auditors' evidence report over the real API, on a simulated fleet polled through real SqlClient.</summary>
+/// <summary>
+/// The auditors' evidence report over the real API, on a simulated fleet polled through real SqlClient. The tests that
+/// only read share one fleet; those granting a waiver start their own, since each expects the report without others'.
+/// </summary>
 [Trait(Store.TestDatabase.PostgresPassTrait, Store.TestDatabase.PostgresPassValue)]
-public sealed class EvidenceReportTests
+public sealed class EvidenceReportTests(ComplianceFleetFixture shared) : IClassFixture<ComplianceFleetFixture>
 {
     static readonly ClaimsPrincipal Dba = new(new ClaimsIdentity(
         [new Claim(ClaimTypes.Name, "dba@bank.test"), new Claim(ClaimTypes.Role, DashboardRoles.Administrator)], "test"));
@@ -42,7 +45,7 @@ public sealed class EvidenceReportTests
     [Fact]
     public async Task The_report_is_made_while_a_writer_holds_the_store()
     {
-        await using var fleet = await ComplianceFleet.StartAsync();
+        var fleet = shared.Fleet;
         var auditor = await AuditorAsync(fleet);
         var period = $"from={Today}&to={Tomorrow}";
         var unlocked = await GetAsync(auditor, period);
@@ -64,7 +67,7 @@ public sealed class EvidenceReportTests
     [Fact]
     public async Task The_report_is_byte_identical_when_made_again_agrees_with_the_compliance_api_and_names_each_evidence_source()
     {
-        await using var fleet = await ComplianceFleet.StartAsync();
+        var fleet = shared.Fleet;
         var auditor = await AuditorAsync(fleet);
         var period = $"from={Today}&to={Tomorrow}";
 
@@ -192,7 +195,7 @@ public sealed class EvidenceReportTests
     [Fact]
     public async Task The_report_needs_the_audit_scope_and_both_bounds()
     {
-        await using var fleet = await ComplianceFleet.StartAsync();
+        var fleet = shared.Fleet;
         var auditor = await AuditorAsync(fleet);
 
         using var withReadScope = await fleet.Reader.GetAsync($"/api/v1/reports/evidence?from={Today}&to={Tomorrow}");
