@@ -13,7 +13,8 @@ namespace IfiDashboard.Simulator.Tests.Tds;
 /// </summary>
 internal static class TediousClient
 {
-    private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(60);
+    // A safety net beyond query.mjs's own (60 s to connect, 60 s to answer), so that a failure shows tedious's error.
+    private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(150);
 
     public sealed record Column(string Name, string Type);
 
