@@ -9,7 +9,7 @@
 #   tedious                  Node.js's TDS driver, a second independent client for the simulator's tests (tests/TdsClients)
 #   @redocly/cli, openapi-typescript, openapi-fetch, typescript  lint /openapi/v1.json and generate the TypeScript client
 #                            the API contract's tests drive against the server (tests/ApiContract)
-#   libjtds-java, default-jdk-headless  jTDS, a JDBC driver, and the JDK that runs its script from source
+#   libjtds-java, default-jdk-headless  jTDS, a JDBC driver, and the JDK that compiles and runs its script
 #                            (tests/TdsClients/JtdsScript.java): a third independent client for the simulator's tests
 #   python3-pymssql          pymssql on FreeTDS's db-lib (tests/TdsClients/dblib_script.py), a fourth
 #   krb5-kdc, krb5-admin-server, krb5-user  the MIT Kerberos KDC (krb5kdc, kdb5_util, kadmin.local) and kinit/klist
@@ -30,7 +30,7 @@ command -v docker-compose >/dev/null 2>&1 || missing+=(docker-compose)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
 [ -f /usr/share/java/jtds.jar ] || missing+=(libjtds-java)
-java --list-modules 2>/dev/null | grep -q '^jdk.compiler' || missing+=(default-jdk-headless)  # a .java file run from source needs the compiler
+java --list-modules 2>/dev/null | grep -q '^jdk.compiler' || missing+=(default-jdk-headless)  # the tests compile their jTDS script with javac
 /usr/bin/python3 -c 'import pymssql' >/dev/null 2>&1 || missing+=(python3-pymssql)
 [ -x /usr/sbin/krb5kdc ] || missing+=(krb5-kdc)
 [ -x /usr/sbin/kadmin.local ] || missing+=(krb5-admin-server)

@@ -1,6 +1,7 @@
 // Runs a script through jTDS (Debian's libjtds-java, /usr/share/java/jtds.jar), a JDBC driver written independently
 // of Microsoft's clients, and prints what the driver saw as one JSON object per line, for the simulator's tests.
-// Usage: java -cp /usr/share/java/jtds.jar JtdsScript.java <jdbc-url> <user> <password> < script
+// Usage: java -cp /usr/share/java/jtds.jar JtdsScript.java <jdbc-url> <user> <password> < script (the tests compile it
+// once with javac and run the class: see ScriptedClient.cs)
 // Script lines (see ScriptedClient.cs): sql TEXT | prepare TEXT | call TEXT | int NAME N | bytes NAME HEX |
 // string NAME TEXT | execute | autocommit on|off | commit | rollback
 import java.io.*;

@@ -64,7 +64,11 @@ Describe 'The generated remediation script' {
         $Fake.StartName = 'NT Service\MSSQLSERVER'
         $Fake.Rsop = @([pscustomobject]@{ UserRight = 'SeManageVolumePrivilege'; precedence = 1; GPOID = 'LocalGPO'; AccountList = @('BUILTIN\Administrators') })
         $Fake.Gpos = @()
+    }
 
+    # Made once for every test, over the state BeforeEach resets (a Mock costs Pester far more than the test that uses
+    # it); a test's own Mock replaces one of these for that test only, and Should -Invoke counts that test's calls.
+    BeforeAll {
         Mock Resolve-AccountSid { if ($KnownAccounts.ContainsKey($Account)) { $KnownAccounts[$Account] } else { throw 'Some or all identity references could not be translated.' } }
         Mock Resolve-SidAccount { $name = @($KnownAccounts.Keys | Where-Object { $KnownAccounts[$_] -eq $Sid }); if ($name.Count) { $name[0] } else { $Sid } }
         Mock Get-CimInstance {
