@@ -30,6 +30,12 @@ public sealed class PostgresConnectionFactory : IDbConnectionFactory, IAsyncDisp
         // 1.21) sets Max Auto Prepare=0 in the connection string (docs/deployment.md).
         if (!Names(options.Value.ConnectionString, "MaxAutoPrepare"))
             builder.MaxAutoPrepare = AutoPreparedStatements;
+        // The store leaves no session state on a connection (locks are transaction-scoped, SET is SET TRANSACTION, no
+        // temporary tables, LISTEN or cursors; the migration lock is unlocked by its holder), so Npgsql's reset of each
+        // pooled connection, seven statements at every use (twice per snapshot), is skipped. An open transaction is
+        // still rolled back when its connection returns to the pool. PooledSessionStateTests keeps this true.
+        if (!Names(options.Value.ConnectionString, "NoResetOnClose"))
+            builder.NoResetOnClose = true;
         _dataSource = NpgsqlDataSource.Create(builder.ConnectionString);
     }
 

@@ -48,7 +48,13 @@ public sealed class CollectorStore(IDbConnectionFactory connections, TimeProvide
         VALUES (@name, @now, @now, @now, @now)
         ON CONFLICT (name) DO UPDATE SET
             active_since = CASE WHEN collectors.last_seen_at >= @silentSince THEN collectors.active_since ELSE @now END,
-            last_seen_at = @now, last_delivery_at = @now;
+            last_seen_at = @now, last_delivery_at = @now
+        """;
+
+    // Writes nothing (a row count of 0) when the collector's silence was mailed and not yet answered (MailBackAsync).
+    const string HeardDeliveringUnlessSilenceMailedSql = $"""
+        {HeardDeliveringSql}
+        WHERE collectors.silence_alerted_at IS NULL OR collectors.silence_alerted_at <= collectors.last_seen_at
         """;
 
     readonly ConcurrentDictionary<string, DateTimeOffset> _deliveryNoted = new(StringComparer.Ordinal);
@@ -140,19 +146,34 @@ public sealed class CollectorStore(IDbConnectionFactory connections, TimeProvide
         public long PolledLastDay { get; init; }
     }
 
-    /// <summary>Notes a delivered snapshot, at most every <see cref="DeliveryRefresh"/> per collector and server.</summary>
+    /// <summary>
+    /// Notes a delivered snapshot, at most every <see cref="DeliveryRefresh"/> per collector and server. Usually one
+    /// statement that locks the collector's row only: a store-wide write here (every 10 s per collector) made every
+    /// snapshot behind it wait (docs/benchmarks.md, "Ingestion replay"). Only a collector whose silence was mailed
+    /// and not yet answered takes the store-wide path, where its "back" mail is written (<see cref="MailBackAsync"/>).
+    /// </summary>
     public async Task HeardDeliveringAsync(string name, TimeSpan takeoverDelay, CancellationToken ct)
     {
         var now = time.GetUtcNow();
         if (_deliveryNoted.TryGetValue(name, out var noted) && now - noted < DeliveryRefresh)
             return;
         await using var connection = await connections.OpenAsync(ct);
+        // The upsert's condition is checked on the row as locked, after any lease that marked this collector silent
+        // has committed; a lease that marks it later sees the new last_seen_at and does not (MailSilentCollectorsAsync).
+        if (await connection.ExecuteAsync(new CommandDefinition(HeardDeliveringUnlessSilenceMailedSql,
+                new { name, now, silentSince = now - takeoverDelay }, cancellationToken: ct)) == 0)
+            await HeardDeliveringAfterSilenceMailAsync(connection, name, now, takeoverDelay, ct);
+        _deliveryNoted[name] = now;
+    }
+
+    async Task HeardDeliveringAfterSilenceMailAsync(DbConnection connection, string name, DateTimeOffset now,
+        TimeSpan takeoverDelay, CancellationToken ct)
+    {
         await using var tx = await connection.BeginWriteAsync(ct);
         await MailBackAsync(connection, tx, name, now, alerts?.Value.DefaultTo ?? [], ct);
         await connection.ExecuteAsync(new CommandDefinition(HeardDeliveringSql,
             new { name, now, silentSince = now - takeoverDelay }, tx, cancellationToken: ct));
         await tx.CommitAsync(ct);
-        _deliveryNoted[name] = now;
     }
 
     /// <summary>
