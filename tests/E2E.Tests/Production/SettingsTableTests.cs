@@ -123,7 +123,7 @@ public sealed partial class SettingsTableTests(SettingsTableProcesses processes)
     [MemberData(nameof(All))]
     public async Task A_value_it_cannot_start_with_stops_it_with_one_line_naming_the_setting(Case bad)
     {
-        var process = await processes.StoppedAsync(bad);
+        var (process, storeCreated) = await processes.StoppedAsync(bad);
 
         var errors = process.ErrorLines.Where(l => l.Length > 0).ToList();
         Assert.True(process.ExitCode == 1, $"exit code {process.ExitCode}:\n{process.Output}");
@@ -131,6 +131,8 @@ public sealed partial class SettingsTableTests(SettingsTableProcesses processes)
         Assert.Contains(bad.Named, errors[0], StringComparison.OrdinalIgnoreCase); // configuration keys ignore case
         Assert.DoesNotContain("   at ", process.Output, StringComparison.Ordinal);
         Assert.DoesNotContain("EnvironmentFile keeps it", errors[0], StringComparison.Ordinal);
+        // Settings are checked before the store is created, migrated or waited for.
+        Assert.False(storeCreated, $"the refused start created the SQLite store:\n{process.Output}");
     }
 
     [Fact]
@@ -184,21 +186,28 @@ public sealed class SettingsTableProcesses : IAsyncLifetime
 {
     readonly string _directory = Directory.CreateTempSubdirectory("ifi-settings-").FullName;
     readonly StoppingProcesses _sideBySide = new(atOnce: 4);
-    readonly Dictionary<string, Task<StoppedProcess>> _stopped = new(StringComparer.Ordinal);
+    readonly Dictionary<string, Task<(StoppedProcess Process, bool StoreCreated)>> _stopped = new(StringComparer.Ordinal);
 
     public Task InitializeAsync()
     {
         foreach (var (bad, index) in SettingsTableTests.Cases.Select((c, i) => (c, i)))
         {
             var directory = Directory.CreateDirectory(Path.Combine(_directory, $"case-{index:00}")).FullName;
-            _stopped.Add(bad.ToString(), _sideBySide.RunAsync(() => bad.Collector
-                ? StartCollector(directory, bad.Arguments)
-                : StartServer(directory, bad.Arguments)));
+            _stopped.Add(bad.ToString(), RunAsync(bad, directory));
         }
         return Task.CompletedTask;
     }
 
-    public Task<StoppedProcess> StoppedAsync(SettingsTableTests.Case bad) => _stopped[bad.ToString()];
+    /// <summary>The case's process once it stopped, and whether it left a SQLite store (data/ifidashboard.db by default).</summary>
+    public Task<(StoppedProcess Process, bool StoreCreated)> StoppedAsync(SettingsTableTests.Case bad) => _stopped[bad.ToString()];
+
+    async Task<(StoppedProcess, bool)> RunAsync(SettingsTableTests.Case bad, string directory)
+    {
+        var stopped = await _sideBySide.RunAsync(() => bad.Collector
+            ? StartCollector(directory, bad.Arguments)
+            : StartServer(directory, bad.Arguments));
+        return (stopped, Directory.Exists(Path.Combine(directory, "data")));
+    }
 
     static ServerProcess StartServer(string directory, string[] arguments) =>
         ServerProcess.Start(ServerProcess.BuildOutput, directory, ["--urls", $"http://127.0.0.1:{LoopbackPorts.Unassigned()}", .. arguments]);
