@@ -16,6 +16,7 @@ using IfiDashboard.Server.Reports;
 using IfiDashboard.Server.Store;
 using IfiDashboard.Server.Security;
 using IfiDashboard.Store.Retention;
+using Microsoft.Extensions.Options;
 
 try
 {
@@ -44,6 +45,9 @@ try
     builder.AddIfiTelemetry();
 
     var app = builder.Build();
+    // The settings first, with the validators the host's start runs: a wrong one stops the server before it creates,
+    // migrates or waits for the store.
+    app.Services.GetService<IStartupValidator>()?.Validate();
     await app.Services.MigrateIfiStoreAsync();
 
     app.MapIfiHealth();

@@ -62,7 +62,9 @@ public sealed class Browser : IDisposable
     /// </summary>
     public IReadOnlyList<string> AccessibilityViolations()
     {
-        Driver.ExecuteScript(AxeSource.Value);
+        // Once per document: a page checked light and dark, at two widths, parses axe-core's half megabyte once.
+        if (Driver.ExecuteScript("return typeof window.axe === 'undefined';") is true)
+            Driver.ExecuteScript(AxeSource.Value);
         Driver.Manage().Timeouts().AsynchronousJavaScript = TimeSpan.FromSeconds(60);
         var found = Driver.ExecuteAsyncScript("""
             const done = arguments[arguments.length - 1];
@@ -157,9 +159,21 @@ public sealed class Browser : IDisposable
     IReadOnlyList<string?> Strings(string script, params object[] arguments) =>
         ((IEnumerable<object?>)Driver.ExecuteScript(script, arguments)!).Select(o => o as string).ToList();
 
-    /// <summary>Saved beside the test binaries and copied to /tmp/ifi-screenshots, to be looked at after a run.</summary>
+    /// <summary>
+    /// Whether <see cref="Screenshot"/> saves pages: only when IFI_TEST_SCREENSHOTS is set (and not 0). A screenshot is
+    /// a picture to look at, not a check, and a whole-page capture cost Chromium more processor time than the checks
+    /// around it (about a hundred in the Production tour alone).
+    /// </summary>
+    public static bool SavesScreenshots { get; } =
+        Environment.GetEnvironmentVariable("IFI_TEST_SCREENSHOTS") is { Length: > 0 } value && value != "0";
+
+    /// <summary>
+    /// Saved beside the test binaries and copied to /tmp/ifi-screenshots, to be looked at after a run, when
+    /// <see cref="SavesScreenshots"/>.
+    /// </summary>
     public void Screenshot(string name)
     {
+        if (!SavesScreenshots) return;
         Directory.CreateDirectory(ScreenshotDirectory);
         var path = Path.Combine(ScreenshotDirectory, name + ".png");
         // The whole page, not the first screenful: the window grows to the document's height for the shot.

@@ -44,10 +44,12 @@ public sealed class DashboardInBrowserTests(DemoFixture demo)
         Browser.WaitFor("table[data-grid]");
         var all = Browser.Attributes("tbody a[data-instance]", "data-status").Count;
         Browser.Screenshot("instances");
+        // The circuit's first render replaces the prerendered grid and its filters: a field found before it goes stale.
+        Browser.WaitFor("[data-live-indicator]");
 
         // By keyboard, as a person without a mouse would (clicking an <option> opens a native popup headless Chromium can hang on).
         Browser.Driver.FindElement(By.CssSelector("select[name=status]")).SendKeys("Non-compliant");
-        Browser.Driver.FindElement(By.CssSelector("form.filters button[type=submit]")).Click();
+        Browser.Click("form.filters button[type=submit]");
         Browser.WaitUntil(d => d.Url.Contains("status=NonCompliant", StringComparison.Ordinal));
         Browser.WaitFor("table[data-grid]");
 

@@ -3,7 +3,7 @@ namespace IfiDashboard.E2E.Tests.Production;
 /// <summary>
 /// Every page of the demo, from the server's build output and from a publish output, in the Production environment:
 /// each stylesheet and script a page links is served, the stylesheet applies and the theme toggle works; on the build
-/// output each page is saved light and dark (screenshots/production-build-*.png) and passes axe-core's WCAG 2.1 A/AA
+/// output each page is saved light and dark with IFI_TEST_SCREENSHOTS set (screenshots/production-build-*.png) and passes axe-core's WCAG 2.1 A/AA
 /// rules (no serious or critical violation) light and dark, at 1440 px and on a 390 px phone screen, and fits both without
 /// sideways scrolling, its tables inside their panels at 1440 px.
 /// </summary>

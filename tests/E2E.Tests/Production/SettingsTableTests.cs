@@ -8,8 +8,10 @@ namespace IfiDashboard.E2E.Tests.Production;
 /// range, or with an inline <c># comment</c> as systemd's EnvironmentFile keeps it), stops the real server or the
 /// standalone collector with exit code 1 and one line on standard error naming the setting, and no stack trace.
 /// A setting added to the table without a row here fails <see cref="Every_setting_in_the_readme_table_has_a_case"/>.
+/// The cases' processes run side by side (<see cref="SettingsTableProcesses"/>); each case reads its own process's end,
+/// so a failure still names its setting.
 /// </summary>
-public sealed partial class SettingsTableTests : IDisposable
+public sealed partial class SettingsTableTests(SettingsTableProcesses processes) : IClassFixture<SettingsTableProcesses>
 {
     const string Comment = "   # as an EnvironmentFile keeps it";
 
@@ -117,14 +119,11 @@ public sealed partial class SettingsTableTests : IDisposable
 
     public static TheoryData<Case> All() => [.. Cases];
 
-    readonly string _directory = Directory.CreateTempSubdirectory("ifi-settings-").FullName;
-
     [Theory]
     [MemberData(nameof(All))]
     public async Task A_value_it_cannot_start_with_stops_it_with_one_line_naming_the_setting(Case bad)
     {
-        await using var process = bad.Collector ? StartCollector(bad.Arguments) : StartServer(bad.Arguments);
-        await process.WaitForExitAsync(TimeSpan.FromSeconds(90));
+        var (process, storeCreated) = await processes.StoppedAsync(bad);
 
         var errors = process.ErrorLines.Where(l => l.Length > 0).ToList();
         Assert.True(process.ExitCode == 1, $"exit code {process.ExitCode}:\n{process.Output}");
@@ -132,6 +131,8 @@ public sealed partial class SettingsTableTests : IDisposable
         Assert.Contains(bad.Named, errors[0], StringComparison.OrdinalIgnoreCase); // configuration keys ignore case
         Assert.DoesNotContain("   at ", process.Output, StringComparison.Ordinal);
         Assert.DoesNotContain("EnvironmentFile keeps it", errors[0], StringComparison.Ordinal);
+        // Settings are checked before the store is created, migrated or waited for.
+        Assert.False(storeCreated, $"the refused start created the SQLite store:\n{process.Output}");
     }
 
     [Fact]
@@ -175,24 +176,58 @@ public sealed partial class SettingsTableTests : IDisposable
 
     [GeneratedRegex("`([^`]+)`")]
     private static partial Regex Backticked();
+}
 
-    ServerProcess StartServer(string[] arguments) =>
-        ServerProcess.Start(ServerProcess.BuildOutput, _directory, ["--urls", $"http://127.0.0.1:{LoopbackPorts.Unassigned()}", .. arguments]);
+/// <summary>
+/// Every case's process of <see cref="SettingsTableTests"/>, started when the class starts, four at a time in the table's
+/// order, each in a working directory of its own (where a server would put its SQLite store).
+/// </summary>
+public sealed class SettingsTableProcesses : IAsyncLifetime
+{
+    readonly string _directory = Directory.CreateTempSubdirectory("ifi-settings-").FullName;
+    readonly StoppingProcesses _sideBySide = new(atOnce: 4);
+    readonly Dictionary<string, Task<(StoppedProcess Process, bool StoreCreated)>> _stopped = new(StringComparer.Ordinal);
 
-    ServerProcess StartCollector(string[] arguments)
+    public Task InitializeAsync()
     {
-        // The collector's own appsettings.json, in a content root of its own (the test output's is the server's).
-        var root = Path.Combine(_directory, "collector");
-        Directory.CreateDirectory(root);
-        File.Copy(Path.Combine(RepositoryRoot.Path, "src", "Collector", "appsettings.json"), Path.Combine(root, "appsettings.json"), overwrite: true);
-        return ServerProcess.StartProgram(Path.Combine(AppContext.BaseDirectory, "IfiDashboard.Collector.dll"), _directory,
-            new Dictionary<string, string> { ["DOTNET_ENVIRONMENT"] = "Production" },
-            ["--contentRoot", root, "--Collector:ServerUrl=http://127.0.0.1:9/", "--Collector:ApiKey=settings-table-test-key",
-             $"--Collector:Outbox:Directory={Path.Combine(_directory, "outbox")}", .. arguments]);
+        foreach (var (bad, index) in SettingsTableTests.Cases.Select((c, i) => (c, i)))
+        {
+            var directory = Directory.CreateDirectory(Path.Combine(_directory, $"case-{index:00}")).FullName;
+            _stopped.Add(bad.ToString(), RunAsync(bad, directory));
+        }
+        return Task.CompletedTask;
     }
 
-    public void Dispose()
+    /// <summary>The case's process once it stopped, and whether it left a SQLite store (data/ifidashboard.db by default).</summary>
+    public Task<(StoppedProcess Process, bool StoreCreated)> StoppedAsync(SettingsTableTests.Case bad) => _stopped[bad.ToString()];
+
+    async Task<(StoppedProcess, bool)> RunAsync(SettingsTableTests.Case bad, string directory)
     {
+        var stopped = await _sideBySide.RunAsync(() => bad.Collector
+            ? StartCollector(directory, bad.Arguments)
+            : StartServer(directory, bad.Arguments));
+        return (stopped, Directory.Exists(Path.Combine(directory, "data")));
+    }
+
+    static ServerProcess StartServer(string directory, string[] arguments) =>
+        ServerProcess.Start(ServerProcess.BuildOutput, directory, ["--urls", $"http://127.0.0.1:{LoopbackPorts.Unassigned()}", .. arguments]);
+
+    static ServerProcess StartCollector(string directory, string[] arguments)
+    {
+        // The collector's own appsettings.json, in a content root of its own (the test output's is the server's).
+        var root = Path.Combine(directory, "collector");
+        Directory.CreateDirectory(root);
+        File.Copy(Path.Combine(RepositoryRoot.Path, "src", "Collector", "appsettings.json"), Path.Combine(root, "appsettings.json"), overwrite: true);
+        return ServerProcess.StartProgram(Path.Combine(AppContext.BaseDirectory, "IfiDashboard.Collector.dll"), directory,
+            new Dictionary<string, string> { ["DOTNET_ENVIRONMENT"] = "Production" },
+            ["--contentRoot", root, "--Collector:ServerUrl=http://127.0.0.1:9/", "--Collector:ApiKey=settings-table-test-key",
+             $"--Collector:Outbox:Directory={Path.Combine(directory, "outbox")}", .. arguments]);
+    }
+
+    public async Task DisposeAsync()
+    {
+        // No process outlives the class, whatever its case found.
+        await Task.WhenAll(_stopped.Values.Cast<Task>()).ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
         try { Directory.Delete(_directory, recursive: true); } catch (IOException) { }
     }
 }
