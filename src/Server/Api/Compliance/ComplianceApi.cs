@@ -81,7 +81,8 @@ public static class ComplianceApi
     static async Task<IResult> SummaryAsync(HttpContext context, IFleetAssessments assessments, CancellationToken ct) =>
         Representations.Json(context, ComplianceSummaries.Build(await assessments.GetAsync(ct)));
 
-    static async Task<IResult> ListAsync([AsParameters] ComplianceListParameters parameters, HttpContext context,
+    static async Task<IResult> ListAsync([AsParameters] ComplianceListParameters paging,
+        [AsParameters] ComplianceFilterParameters filters, HttpContext context,
         IFleetAssessments assessments, ExternalKeys externalKeys, CancellationToken ct)
     {
         var errors = new FieldErrors();

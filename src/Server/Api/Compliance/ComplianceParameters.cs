@@ -7,9 +7,11 @@ namespace IfiDashboard.Server.Api.Compliance;
 
 // Query parameters declared for the OpenAPI document. Handlers parse the raw query themselves (ComplianceFilter,
 // TimeWindow, QueryValues) so that a bad value is answered with a problem naming it.
+// No record derives from another: the Request Delegate Generator binds (and describes) only the properties an
+// [AsParameters] type declares itself, so a handler takes the shared set as a second [AsParameters] parameter.
 
 /// <summary>The filters shared by the compliance list and the export.</summary>
-public record ComplianceFilterParameters
+public sealed record ComplianceFilterParameters
 {
     [Description("Only these statuses, comma-separated: Compliant, NonCompliant, Waived, Unknown, NotApplicable (ignoring case).")]
     public string? Status { get; init; }
@@ -32,7 +34,8 @@ public record ComplianceFilterParameters
     public string? Stale { get; init; }
 }
 
-public sealed record ComplianceListParameters : ComplianceFilterParameters
+/// <summary>The compliance list's paging, beside <see cref="ComplianceFilterParameters"/>.</summary>
+public sealed record ComplianceListParameters
 {
     [Description("Page size, 1 to 500; default 100.")]
     [ApiType(JsonSchemaType.Integer)]
@@ -43,7 +46,7 @@ public sealed record ComplianceListParameters : ComplianceFilterParameters
 }
 
 /// <summary>The [from, to) window shared by the time-based endpoints.</summary>
-public record WindowParameters
+public sealed record WindowParameters
 {
     [Description("Window start (inclusive), ISO-8601 date or time; default 30 days before to. At most 366 days before to.")]
     public string? From { get; init; }
@@ -52,7 +55,8 @@ public record WindowParameters
     public string? To { get; init; }
 }
 
-public sealed record GrowthEventParameters : WindowParameters
+/// <summary>The growth events' paging, beside <see cref="WindowParameters"/>.</summary>
+public sealed record GrowthEventParameters
 {
     [Description("Page size, 1 to 1000; default 200.")]
     [ApiType(JsonSchemaType.Integer)]
@@ -62,7 +66,8 @@ public sealed record GrowthEventParameters : WindowParameters
     public string? Cursor { get; init; }
 }
 
-public sealed record TimeLostParameters : WindowParameters
+/// <summary>The time lost's grouping, beside <see cref="WindowParameters"/>.</summary>
+public sealed record TimeLostParameters
 {
     [Description("instance (default), database or environment.")]
     [ApiValues("instance", "database", "environment")]

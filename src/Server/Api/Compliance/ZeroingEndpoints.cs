@@ -16,9 +16,9 @@ internal static class ZeroingEndpoints
     const int MaxTop = 500;
     static readonly string[] Groupings = ["instance", "database", "environment"];
 
-    public static async Task<IResult> GrowthEventsAsync(string key, [AsParameters] GrowthEventParameters parameters,
-        HttpContext context, IFleetAssessments assessments, ExternalKeys externalKeys, WindowedZeroing zeroing,
-        CancellationToken ct)
+    public static async Task<IResult> GrowthEventsAsync(string key, [AsParameters] GrowthEventParameters paging,
+        [AsParameters] WindowParameters window, HttpContext context, IFleetAssessments assessments, ExternalKeys externalKeys,
+        WindowedZeroing zeroing, CancellationToken ct)
     {
         var query = context.Request.Query;
         var errors = new FieldErrors();
@@ -48,7 +48,8 @@ internal static class ZeroingEndpoints
             ZeroingTotalsResource.From(ZeroingTotals.Of(events)), page.Select(ComplianceResources.GrowthEvent).ToList(), nextCursor));
     }
 
-    public static async Task<IResult> TimeLostAsync([AsParameters] TimeLostParameters parameters, HttpContext context,
+    public static async Task<IResult> TimeLostAsync([AsParameters] TimeLostParameters grouping,
+        [AsParameters] WindowParameters window, HttpContext context,
         IFleetAssessments assessments, ExternalKeys externalKeys, WindowedZeroing zeroing, CancellationToken ct)
     {
         var query = context.Request.Query;
