@@ -15,9 +15,11 @@ fi
 
 scripts/install-test-dependencies.sh
 
+# The compiler server the build starts (below).
+stop_compiler_server() { dotnet build-server shutdown --vbcscompiler >/dev/null 2>&1 || true; }
 logs=$(mktemp -d)
 artifacts=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$logs" "$artifacts"; scripts/start-test-postgres.sh stop' EXIT
+trap 'kill $(jobs -p) 2>/dev/null || true; stop_compiler_server; rm -rf "$logs" "$artifacts"; scripts/start-test-postgres.sh stop' EXIT
 status=0
 
 # The throwaway PostgreSQL server of the store tests, the PostgreSQL pass, and the browser tests that start the server
@@ -25,7 +27,13 @@ status=0
 IFI_TEST_POSTGRES=$(scripts/start-test-postgres.sh)
 export IFI_TEST_POSTGRES
 
-dotnet build IfiDashboard.sln --nologo -v q || exit 1
+# The build and the publish job's compiles share one compiler server (VBCSCompiler), even where the environment turns
+# it off (UseSharedCompilation=false): each compile in a process of its own loads and JIT-compiles the compiler and
+# every analyzer and source generator again, about a fifth of a clean build's processor time (docs/benchmarks.md
+# "The test command"). The publish job stops the server once its compiles are done, the exit trap after an interrupt,
+# so no compiler process outlives the command.
+compile=(-p:UseSharedCompilation=true)
+dotnet build IfiDashboard.sln --nologo -v q "${compile[@]}" || exit 1
 
 # The built test assemblies of the projects given (tests/X.Tests -> its bin/Debug/net*/IfiDashboard.X.Tests.dll), run by
 # `dotnet vstest`: `dotnet test --no-build` would start an MSBuild first, about 2 s of processor a job, to find them.
@@ -75,10 +83,12 @@ run_tests "${others[@]}" -- --TestCaseFilter:"Platform!=Wine" >"$logs/others" 2>
 others_job=$!
 (
   echo "Publish: Server for win-x64"
-  dotnet publish src/Server -c Release -r win-x64 --self-contained false --artifacts-path "$artifacts" --nologo -v q || exit 1
+  dotnet publish src/Server -c Release -r win-x64 --self-contained false --artifacts-path "$artifacts" --nologo -v q \
+    "${compile[@]}" || exit 1
   echo "Publish: Collector for win-x64, self-contained"
   dotnet publish src/Collector -c Release -r win-x64 --self-contained true --artifacts-path "$artifacts" \
-    -o "$artifacts/wine-collector" --nologo -v q || exit 1
+    -o "$artifacts/wine-collector" --nologo -v q "${compile[@]}" || exit 1
+  stop_compiler_server
   IFI_TEST_WINE_COLLECTOR="$artifacts/wine-collector" run_tests tests/Collector.Tests -- --TestCaseFilter:"Platform=Wine"
 ) >"$logs/publish" 2>&1 &
 publish_job=$!
