@@ -19,7 +19,12 @@ scripts/install-test-dependencies.sh
 stop_compiler_server() { dotnet build-server shutdown --vbcscompiler >/dev/null 2>&1 || true; }
 logs=$(mktemp -d)
 artifacts=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; stop_compiler_server; rm -rf "$logs" "$artifacts"; scripts/start-test-postgres.sh stop' EXIT
+# Each job below runs in a process group of its own (job control on), so that the exit trap, after an interrupt or a
+# failed step, stops a job with everything it started (test hosts, servers, browsers), not only the job's first
+# process. Jobs read nothing: their standard input is /dev/null, as without job control.
+set -m
+trap 'for job in $(jobs -p); do kill -- -"$job" 2>/dev/null || true; done; stop_compiler_server
+      rm -rf "$logs" "$artifacts"; scripts/start-test-postgres.sh stop' EXIT
 status=0
 
 # The throwaway PostgreSQL server of the store tests, the PostgreSQL pass, and the browser tests that start the server
@@ -69,17 +74,17 @@ run_tests() {
 #    would compile nothing new) for the Windows smoke test, which runs in this job under Wine once that build exists
 #    (the other projects' job leaves it out: Platform=Wine).
 echo "Running: tests/E2E.Tests and tests/Server.Tests (store tests on both stores), the PostgreSQL smoke pass, the other test projects, win-x64 publish of server and collector (and the collector under Wine)"
-run_tests tests/E2E.Tests >"$logs/e2e" 2>&1 &
+run_tests tests/E2E.Tests </dev/null >"$logs/e2e" 2>&1 &
 e2e_job=$!
-run_tests tests/Server.Tests >"$logs/sqlite" 2>&1 &
+run_tests tests/Server.Tests </dev/null >"$logs/sqlite" 2>&1 &
 sqlite_job=$!
-IFI_TEST_STORE=postgres run_tests tests/Server.Tests -- --TestCaseFilter:"Store=Postgres" >"$logs/postgres" 2>&1 &
+IFI_TEST_STORE=postgres run_tests tests/Server.Tests -- --TestCaseFilter:"Store=Postgres" </dev/null >"$logs/postgres" 2>&1 &
 postgres_job=$!
 others=()
 for project in tests/*.Tests; do
   case $project in tests/E2E.Tests|tests/Server.Tests) ;; *) others+=("$project") ;; esac
 done
-run_tests "${others[@]}" -- --TestCaseFilter:"Platform!=Wine" >"$logs/others" 2>&1 &
+run_tests "${others[@]}" -- --TestCaseFilter:"Platform!=Wine" </dev/null >"$logs/others" 2>&1 &
 others_job=$!
 (
   echo "Publish: Server for win-x64"
@@ -90,7 +95,7 @@ others_job=$!
     -o "$artifacts/wine-collector" --nologo -v q "${compile[@]}" || exit 1
   stop_compiler_server
   IFI_TEST_WINE_COLLECTOR="$artifacts/wine-collector" run_tests tests/Collector.Tests -- --TestCaseFilter:"Platform=Wine"
-) >"$logs/publish" 2>&1 &
+) </dev/null >"$logs/publish" 2>&1 &
 publish_job=$!
 
 for job in e2e sqlite postgres others publish; do
