@@ -72,7 +72,10 @@ run_tests() {
 #    Release, so the collector, which the server references, compiles once for both: the server framework-dependent,
 #    then the collector self-contained (as a Windows host without .NET runs it; a framework-dependent publish of it
 #    would compile nothing new) for the Windows smoke test, which runs in this job under Wine once that build exists
-#    (the other projects' job leaves it out: Platform=Wine).
+#    (the other projects' job leaves it out: Platform=Wine). Still real publishes, each compile of them included
+#    (docs/benchmarks.md, 2026-11-28): the SDK lists a publish's files only after a build (the static web assets
+#    manifest), a restore-only check would not produce the .exe nor catch a publish-only conflict, and publishing from
+#    the Debug build in the working tree would rewrite the assets files E2E's `dotnet publish --no-build` reads meanwhile.
 echo "Running: tests/E2E.Tests and tests/Server.Tests (store tests on both stores), the PostgreSQL smoke pass, the other test projects, win-x64 publish of server and collector (and the collector under Wine)"
 run_tests tests/E2E.Tests </dev/null >"$logs/e2e" 2>&1 &
 e2e_job=$!
