@@ -15,9 +15,16 @@ fi
 
 scripts/install-test-dependencies.sh
 
+# The compiler server the build starts (below).
+stop_compiler_server() { dotnet build-server shutdown --vbcscompiler >/dev/null 2>&1 || true; }
 logs=$(mktemp -d)
 artifacts=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$logs" "$artifacts"; scripts/start-test-postgres.sh stop' EXIT
+# Each job below runs in a process group of its own (job control on), so that the exit trap, after an interrupt or a
+# failed step, stops a job with everything it started (test hosts, servers, browsers), not only the job's first
+# process. Jobs read nothing: their standard input is /dev/null, as without job control.
+set -m
+trap 'for job in $(jobs -p); do kill -- -"$job" 2>/dev/null || true; done; stop_compiler_server
+      rm -rf "$logs" "$artifacts"; scripts/start-test-postgres.sh stop' EXIT
 status=0
 
 # The throwaway PostgreSQL server of the store tests, the PostgreSQL pass, and the browser tests that start the server
@@ -25,7 +32,13 @@ status=0
 IFI_TEST_POSTGRES=$(scripts/start-test-postgres.sh)
 export IFI_TEST_POSTGRES
 
-dotnet build IfiDashboard.sln --nologo -v q || exit 1
+# The build and the publish job's compiles share one compiler server (VBCSCompiler), even where the environment turns
+# it off (UseSharedCompilation=false): each compile in a process of its own loads and JIT-compiles the compiler and
+# every analyzer and source generator again, about a fifth of a clean build's processor time (docs/benchmarks.md
+# "The test command"). The publish job stops the server once its compiles are done, the exit trap after an interrupt,
+# so no compiler process outlives the command.
+compile=(-p:UseSharedCompilation=true)
+dotnet build IfiDashboard.sln --nologo -v q "${compile[@]}" || exit 1
 
 # The built test assemblies of the projects given (tests/X.Tests -> its bin/Debug/net*/IfiDashboard.X.Tests.dll), run by
 # `dotnet vstest`: `dotnet test --no-build` would start an MSBuild first, about 2 s of processor a job, to find them.
@@ -59,28 +72,33 @@ run_tests() {
 #    Release, so the collector, which the server references, compiles once for both: the server framework-dependent,
 #    then the collector self-contained (as a Windows host without .NET runs it; a framework-dependent publish of it
 #    would compile nothing new) for the Windows smoke test, which runs in this job under Wine once that build exists
-#    (the other projects' job leaves it out: Platform=Wine).
+#    (the other projects' job leaves it out: Platform=Wine). Still real publishes, each compile of them included
+#    (docs/benchmarks.md, 2026-11-28): the SDK lists a publish's files only after a build (the static web assets
+#    manifest), a restore-only check would not produce the .exe nor catch a publish-only conflict, and publishing from
+#    the Debug build in the working tree would rewrite the assets files E2E's `dotnet publish --no-build` reads meanwhile.
 echo "Running: tests/E2E.Tests and tests/Server.Tests (store tests on both stores), the PostgreSQL smoke pass, the other test projects, win-x64 publish of server and collector (and the collector under Wine)"
-run_tests tests/E2E.Tests >"$logs/e2e" 2>&1 &
+run_tests tests/E2E.Tests </dev/null >"$logs/e2e" 2>&1 &
 e2e_job=$!
-run_tests tests/Server.Tests >"$logs/sqlite" 2>&1 &
+run_tests tests/Server.Tests </dev/null >"$logs/sqlite" 2>&1 &
 sqlite_job=$!
-IFI_TEST_STORE=postgres run_tests tests/Server.Tests -- --TestCaseFilter:"Store=Postgres" >"$logs/postgres" 2>&1 &
+IFI_TEST_STORE=postgres run_tests tests/Server.Tests -- --TestCaseFilter:"Store=Postgres" </dev/null >"$logs/postgres" 2>&1 &
 postgres_job=$!
 others=()
 for project in tests/*.Tests; do
   case $project in tests/E2E.Tests|tests/Server.Tests) ;; *) others+=("$project") ;; esac
 done
-run_tests "${others[@]}" -- --TestCaseFilter:"Platform!=Wine" >"$logs/others" 2>&1 &
+run_tests "${others[@]}" -- --TestCaseFilter:"Platform!=Wine" </dev/null >"$logs/others" 2>&1 &
 others_job=$!
 (
   echo "Publish: Server for win-x64"
-  dotnet publish src/Server -c Release -r win-x64 --self-contained false --artifacts-path "$artifacts" --nologo -v q || exit 1
+  dotnet publish src/Server -c Release -r win-x64 --self-contained false --artifacts-path "$artifacts" --nologo -v q \
+    "${compile[@]}" || exit 1
   echo "Publish: Collector for win-x64, self-contained"
   dotnet publish src/Collector -c Release -r win-x64 --self-contained true --artifacts-path "$artifacts" \
-    -o "$artifacts/wine-collector" --nologo -v q || exit 1
+    -o "$artifacts/wine-collector" --nologo -v q "${compile[@]}" || exit 1
+  stop_compiler_server
   IFI_TEST_WINE_COLLECTOR="$artifacts/wine-collector" run_tests tests/Collector.Tests -- --TestCaseFilter:"Platform=Wine"
-) >"$logs/publish" 2>&1 &
+) </dev/null >"$logs/publish" 2>&1 &
 publish_job=$!
 
 for job in e2e sqlite postgres others publish; do
