@@ -47,6 +47,18 @@ internal sealed class IngestionReplay(BenchmarkOptions options, Report report, B
         var pollsBefore = await StoredPollsAsync(store);
         var postgres = await store.ServerProcessIdAsync();
 
+        // The server's fixed cost (timed reassessments of the fleet, lease sweeps) over as long as the replay runs, with
+        // no client: the replay's CPU less this, per snapshot, is what a snapshot adds (the marginal cost).
+        var idleSeconds = Warmup.TotalSeconds + options.IngestSeconds;
+        var idleServerCpu = ProcessCpu.Milliseconds(server.Pid);
+        var idleStoreCpu = postgres is { } idlePostmaster ? ProcessCpu.TreeMilliseconds(idlePostmaster) : 0;
+        var idleClock = Stopwatch.StartNew();
+        await Task.Delay(TimeSpan.FromSeconds(idleSeconds));
+        var idleMs = idleClock.Elapsed.TotalMilliseconds;
+        idleServerCpu = ProcessCpu.Milliseconds(server.Pid) - idleServerCpu;
+        idleStoreCpu = postgres is { } idlePid ? ProcessCpu.TreeMilliseconds(idlePid) - idleStoreCpu : 0;
+        Console.WriteLine($"no replay for {idleMs / 1000:F0} s: server {idleServerCpu:F0} ms, PostgreSQL {idleStoreCpu:F0} ms of CPU");
+
         var run = new Run(options.IngestSeconds);
         load = Machine.LoadAverage();
         var serverCpu = ProcessCpu.Milliseconds(server.Pid);
@@ -73,6 +85,14 @@ internal sealed class IngestionReplay(BenchmarkOptions options, Report report, B
         report.Add($"CPU over the {elapsedMs / 1000:F0} s (cores: 2)",
             $"server {serverCpu / elapsedMs:F2} · PostgreSQL {storeCpu / elapsedMs:F2} · clients {ownCpu / elapsedMs:F2} cores",
             "—", Machine.LoadAverage());
+        var stored = Math.Max(1, pollsAfter - pollsBefore);
+        var serverFixed = idleServerCpu / idleMs * elapsedMs;
+        var storeFixed = idleStoreCpu / idleMs * elapsedMs;
+        Console.WriteLine($"CPU per stored snapshot: server {serverCpu / stored:F2} ms measured, {(serverCpu - serverFixed) / stored:F2} ms marginal; " +
+                          $"PostgreSQL {storeCpu / stored:F2} ms measured, {(storeCpu - storeFixed) / stored:F2} ms marginal");
+        report.Add($"CPU per stored snapshot, measured (marginal: less the same time with no replay, server {idleServerCpu / idleMs:F3} · PostgreSQL {idleStoreCpu / idleMs:F3} cores)",
+            $"server {serverCpu / stored:F2} ms ({(serverCpu - serverFixed) / stored:F2}) · PostgreSQL {storeCpu / stored:F2} ms ({(storeCpu - storeFixed) / stored:F2})",
+            Report.Verdict(serverCpu / stored <= 1 && storeCpu / stored <= 1, "≤ 1 ms each"), Machine.LoadAverage());
         var memory = server.Memory();
         report.Add("server RSS after the replay", $"{memory.RssMb:F0} MB now · {memory.PeakRssMb:F0} MB peak",
             Report.Verdict(memory.PeakRssMb <= 1024, "≤ 1 GB"), Machine.LoadAverage());
