@@ -4,15 +4,17 @@ using System.Net;
 using Dapper;
 using IfiDashboard.Collector.Standalone;
 using IfiDashboard.Shared.Inventory;
+using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Dashboard.Benchmarks;
 
 /// <summary>
 /// Ingestion alone, without polling: <c>--ingest-clients N</c> clients each act as a standalone collector with a key of
-/// its own, through the collector's own <see cref="CollectorApiClient"/>: lease due instances (1,000 at a time),
-/// complete each lease (32 at once, as the collector's poll slots do) and deliver a next poll of each instance
-/// (<see cref="SnapshotPlan.Next"/>: the instance's facts and up to three new growth events) to
-/// <c>POST /api/v1/collector/snapshots</c>. A collector's outbox delivers one snapshot at a time, oldest first;
+/// its own, through the collector's own <see cref="CollectorApiClient"/>: lease due instances (1,000 at a time) and
+/// deliver a next poll of each instance (<see cref="SnapshotPlan.Next"/>: the instance's facts and up to three new
+/// growth events) to <c>POST /api/v1/collector/snapshots</c>, with its next poll time, which completes the lease
+/// (<see cref="InstanceSnapshot.NextPollAt"/>); <c>--ingest-separate-completion</c> completes each lease with a request
+/// of its own instead (32 at once, as the collector's poll slots do), as collectors did before. A collector's outbox delivers one snapshot at a time, oldest first;
 /// <c>--ingest-concurrency</c> sends more at once to find what the server and store take when the senders are not
 /// the limit. Runs on a copy of the seeded store, so the store stays as seeded for the page runs.
 /// </summary>
@@ -119,9 +121,14 @@ internal sealed class IngestionReplay(BenchmarkOptions options, Report report, B
                 run.RanDry = true;
                 break;
             }
-            completions.AddRange(leased.Select(instance => CompleteAsync(api, name, instance, completionSlots, run)));
+            if (options.IngestSeparateCompletion)
+                completions.AddRange(leased.Select(instance => CompleteAsync(api, name, instance, completionSlots, run)));
             var snapshots = leased.Select(instance => SnapshotPlan.Next(fleet[Number(instance.Name) % fleet.Count], instance.Id,
-                DateTimeOffset.UtcNow.AddSeconds(-1), random) with { CollectorName = name }).ToList();
+                DateTimeOffset.UtcNow.AddSeconds(-1), random) with
+                {
+                    CollectorName = name,
+                    NextPollAt = options.IngestSeparateCompletion ? null : DateTimeOffset.UtcNow.AddSeconds(instance.PollIntervalSeconds),
+                }).ToList();
             await Parallel.ForEachAsync(snapshots, new ParallelOptions { MaxDegreeOfParallelism = options.IngestConcurrency },
                 async (snapshot, _) =>
                 {
