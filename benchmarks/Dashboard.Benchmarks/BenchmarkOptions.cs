@@ -23,6 +23,8 @@ internal sealed record BenchmarkOptions
     public int IngestSeconds { get; init; } = 60;
     /// <summary>Snapshots each replay client has in flight: 1 is a collector's outbox, which delivers one at a time.</summary>
     public int IngestConcurrency { get; init; } = 1;
+    /// <summary>Each replayed lease completed by a request of its own, as before snapshots carried their next poll time.</summary>
+    public bool IngestSeparateCompletion { get; init; }
     /// <summary>Instead of the pages: this many standalone collector processes poll <see cref="CollectorFleet"/> simulated instances.</summary>
     public int StandaloneCollectors { get; init; }
     public int Requests { get; init; } = 50;
@@ -84,7 +86,7 @@ internal sealed record BenchmarkOptions
 
     public const string Usage = """
         usage: Dashboard.Benchmarks [--instances N=10000] [--events N=1000000] [--days N=90] [--store PATH] [--rebuild]
-                                    [--postgres CONNSTR [--seed-writers N=4] [--seed-block N]] [--ingest-clients N [--ingest-seconds N=60] [--ingest-concurrency N=1]]
+                                    [--postgres CONNSTR [--seed-writers N=4] [--seed-block N]] [--ingest-clients N [--ingest-seconds N=60] [--ingest-concurrency N=1] [--ingest-separate-completion]]
                                     [--standalone-collectors N --collector-fleet N [--ingest-seconds N=60]]
                                     [--requests N=50] [--warmup N=5] [--idle-seconds N=130] [--seed N] [--configuration Release|Debug]
                                     [--collector-fleet N=0] [--collector-seconds N=60] [--collector-only] [--server-env NAME=VALUE]...
@@ -109,6 +111,7 @@ internal sealed record BenchmarkOptions
           --standalone-collectors N  instead of the pages: N collector processes (src/Collector) poll --collector-fleet
                                 simulated instances registered in a new store beside the seeded one; polls stored/s
           --ingest-concurrency N  snapshots each client has in flight (default 1, as a collector's outbox sends them)
+          --ingest-separate-completion  complete each replayed lease with a request of its own, not with its snapshot
           --collector-fleet N   also measure RSS with the embedded collector polling N simulated instances
           --idle-seconds N      after the pages, let the collector-off server idle N s (timed re-assessments) and
                                 read its RSS again; 0 skips it
@@ -151,6 +154,7 @@ internal sealed record BenchmarkOptions
                 "--ingest-seconds" => options with { IngestSeconds = Positive(Number(), "--ingest-seconds") },
                 "--standalone-collectors" => options with { StandaloneCollectors = Positive(Number(), "--standalone-collectors") },
                 "--ingest-concurrency" => options with { IngestConcurrency = Positive(Number(), "--ingest-concurrency") },
+                "--ingest-separate-completion" => options with { IngestSeparateCompletion = true },
                 "--probe-assessment" => options with { ProbeAssessment = true },
                 "--probe-clock" => options with
                 {

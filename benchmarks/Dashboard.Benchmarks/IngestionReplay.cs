@@ -4,15 +4,17 @@ using System.Net;
 using Dapper;
 using IfiDashboard.Collector.Standalone;
 using IfiDashboard.Shared.Inventory;
+using IfiDashboard.Shared.Snapshots;
 
 namespace IfiDashboard.Dashboard.Benchmarks;
 
 /// <summary>
 /// Ingestion alone, without polling: <c>--ingest-clients N</c> clients each act as a standalone collector with a key of
-/// its own, through the collector's own <see cref="CollectorApiClient"/>: lease due instances (1,000 at a time),
-/// complete each lease (32 at once, as the collector's poll slots do) and deliver a next poll of each instance
-/// (<see cref="SnapshotPlan.Next"/>: the instance's facts and up to three new growth events) to
-/// <c>POST /api/v1/collector/snapshots</c>. A collector's outbox delivers one snapshot at a time, oldest first;
+/// its own, through the collector's own <see cref="CollectorApiClient"/>: lease due instances (1,000 at a time) and
+/// deliver a next poll of each instance (<see cref="SnapshotPlan.Next"/>: the instance's facts and up to three new
+/// growth events) to <c>POST /api/v1/collector/snapshots</c>, with its next poll time, which completes the lease
+/// (<see cref="InstanceSnapshot.NextPollAt"/>); <c>--ingest-separate-completion</c> completes each lease with a request
+/// of its own instead (32 at once, as the collector's poll slots do), as collectors did before. A collector's outbox delivers one snapshot at a time, oldest first;
 /// <c>--ingest-concurrency</c> sends more at once to find what the server and store take when the senders are not
 /// the limit. Runs on a copy of the seeded store, so the store stays as seeded for the page runs.
 /// </summary>
@@ -47,6 +49,18 @@ internal sealed class IngestionReplay(BenchmarkOptions options, Report report, B
         var pollsBefore = await StoredPollsAsync(store);
         var postgres = await store.ServerProcessIdAsync();
 
+        // The server's fixed cost (timed reassessments of the fleet, lease sweeps) over as long as the replay runs, with
+        // no client: the replay's CPU less this, per snapshot, is what a snapshot adds (the marginal cost).
+        var idleSeconds = Warmup.TotalSeconds + options.IngestSeconds;
+        var idleServerCpu = ProcessCpu.Milliseconds(server.Pid);
+        var idleStoreCpu = postgres is { } idlePostmaster ? ProcessCpu.TreeMilliseconds(idlePostmaster) : 0;
+        var idleClock = Stopwatch.StartNew();
+        await Task.Delay(TimeSpan.FromSeconds(idleSeconds));
+        var idleMs = idleClock.Elapsed.TotalMilliseconds;
+        idleServerCpu = ProcessCpu.Milliseconds(server.Pid) - idleServerCpu;
+        idleStoreCpu = postgres is { } idlePid ? ProcessCpu.TreeMilliseconds(idlePid) - idleStoreCpu : 0;
+        Console.WriteLine($"no replay for {idleMs / 1000:F0} s: server {idleServerCpu:F0} ms, PostgreSQL {idleStoreCpu:F0} ms of CPU");
+
         var run = new Run(options.IngestSeconds);
         load = Machine.LoadAverage();
         var serverCpu = ProcessCpu.Milliseconds(server.Pid);
@@ -73,6 +87,14 @@ internal sealed class IngestionReplay(BenchmarkOptions options, Report report, B
         report.Add($"CPU over the {elapsedMs / 1000:F0} s (cores: 2)",
             $"server {serverCpu / elapsedMs:F2} · PostgreSQL {storeCpu / elapsedMs:F2} · clients {ownCpu / elapsedMs:F2} cores",
             "—", Machine.LoadAverage());
+        var stored = Math.Max(1, pollsAfter - pollsBefore);
+        var serverFixed = idleServerCpu / idleMs * elapsedMs;
+        var storeFixed = idleStoreCpu / idleMs * elapsedMs;
+        Console.WriteLine($"CPU per stored snapshot: server {serverCpu / stored:F2} ms measured, {(serverCpu - serverFixed) / stored:F2} ms marginal; " +
+                          $"PostgreSQL {storeCpu / stored:F2} ms measured, {(storeCpu - storeFixed) / stored:F2} ms marginal");
+        report.Add($"CPU per stored snapshot, measured (marginal: less the same time with no replay, server {idleServerCpu / idleMs:F3} · PostgreSQL {idleStoreCpu / idleMs:F3} cores)",
+            $"server {serverCpu / stored:F2} ms ({(serverCpu - serverFixed) / stored:F2}) · PostgreSQL {storeCpu / stored:F2} ms ({(storeCpu - storeFixed) / stored:F2})",
+            Report.Verdict(serverCpu / stored <= 1 && storeCpu / stored <= 1, "≤ 1 ms each"), Machine.LoadAverage());
         var memory = server.Memory();
         report.Add("server RSS after the replay", $"{memory.RssMb:F0} MB now · {memory.PeakRssMb:F0} MB peak",
             Report.Verdict(memory.PeakRssMb <= 1024, "≤ 1 GB"), Machine.LoadAverage());
@@ -99,9 +121,14 @@ internal sealed class IngestionReplay(BenchmarkOptions options, Report report, B
                 run.RanDry = true;
                 break;
             }
-            completions.AddRange(leased.Select(instance => CompleteAsync(api, name, instance, completionSlots, run)));
+            if (options.IngestSeparateCompletion)
+                completions.AddRange(leased.Select(instance => CompleteAsync(api, name, instance, completionSlots, run)));
             var snapshots = leased.Select(instance => SnapshotPlan.Next(fleet[Number(instance.Name) % fleet.Count], instance.Id,
-                DateTimeOffset.UtcNow.AddSeconds(-1), random) with { CollectorName = name }).ToList();
+                DateTimeOffset.UtcNow.AddSeconds(-1), random) with
+                {
+                    CollectorName = name,
+                    NextPollAt = options.IngestSeparateCompletion ? null : DateTimeOffset.UtcNow.AddSeconds(instance.PollIntervalSeconds),
+                }).ToList();
             await Parallel.ForEachAsync(snapshots, new ParallelOptions { MaxDegreeOfParallelism = options.IngestConcurrency },
                 async (snapshot, _) =>
                 {

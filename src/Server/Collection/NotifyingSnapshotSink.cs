@@ -18,13 +18,14 @@ public sealed class NotifyingSnapshotSink(SnapshotStore store, FleetChanges chan
 
     /// <summary>
     /// A standalone collector's snapshot: stored only when that collector leased its instance and held it when the poll
-    /// started (<see cref="SnapshotStore.WriteAsync(InstanceSnapshot, string?, CancellationToken, TimeSpan)"/>).
+    /// started (<see cref="SnapshotStore.WriteAsync(InstanceSnapshot, string?, CancellationToken, TimeSpan, DateTimeOffset)"/>),
+    /// completing the lease with it when the snapshot says when the instance is polled next (at <paramref name="now"/>).
     /// </summary>
     public async Task<bool> WriteLeasedAsync(InstanceSnapshot snapshot, string collectorName, TimeSpan clockSkew,
-        CancellationToken cancellationToken)
+        DateTimeOffset now, CancellationToken cancellationToken)
     {
         var stored = false;
-        await Watched(async () => stored = await store.WriteAsync(snapshot, collectorName, cancellationToken, clockSkew));
+        await Watched(async () => stored = await store.WriteAsync(snapshot, collectorName, cancellationToken, clockSkew, now));
         if (!stored)
             return false;
         changes.Publish();

@@ -58,7 +58,7 @@ public static class IngestionApi
             .AddEndpointFilter<CollectorKeyFilter>();
 
         group.MapPost("/snapshots", PostSnapshotAsync)
-            .WithName("PostSnapshot").WithSummary("Deliver one poll's snapshot of an instance this collector leased; idempotent by snapshotId.")
+            .WithName("PostSnapshot").WithSummary("Deliver one poll's snapshot of an instance this collector leased; idempotent by snapshotId. With nextPollAt it also completes the lease, as CompleteLease does.")
             .Accepts<InstanceSnapshot>("application/json");
         group.MapPost("/leases", LeaseAsync)
             .WithName("LeaseDueInstances").WithSummary("Lease instances that are due for a poll.")
@@ -101,7 +101,7 @@ public static class IngestionApi
             StartedAt = snapshot.StartedAt < now ? snapshot.StartedAt : now,
             FinishedAt = snapshot.FinishedAt < now ? snapshot.FinishedAt : now,
         };
-        if (!await sink.WriteLeasedAsync(snapshot, collector.CollectorName, limits.MaxClockSkew, ct))
+        if (!await sink.WriteLeasedAsync(snapshot, collector.CollectorName, limits.MaxClockSkew, now, ct))
             return await RefuseAsync(context, audit, Problem(StatusCodes.Status409Conflict, "Instance not leased",
                 $"Instance {snapshot.InstanceId} was not leased to the collector '{collector.CollectorName}' when this poll started: a collector delivers snapshots only of instances it leased, polled while it held them."),
                 "instance not leased to this collector when the poll started", ct);

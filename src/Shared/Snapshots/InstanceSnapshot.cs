@@ -13,6 +13,13 @@ public sealed record InstanceSnapshot
     public required DateTimeOffset StartedAt { get; init; }
     public required DateTimeOffset FinishedAt { get; init; }
     public required string CollectorName { get; init; }
+
+    /// <summary>
+    /// When the collector means to poll the instance next. A standalone collector that sends it has its lease of the
+    /// instance completed in the snapshot's own store transaction, as <c>POST /api/v1/collector/leases/{id}/complete</c>
+    /// would: one request and one transaction per poll instead of two. Null: the lease is completed by that request.
+    /// </summary>
+    public DateTimeOffset? NextPollAt { get; init; }
     public InstanceIdentity? Identity { get; init; }
     public IReadOnlyList<ServiceInfo> Services { get; init; } = [];
     public IReadOnlyList<ProbeOutcome> Probes { get; init; } = [];

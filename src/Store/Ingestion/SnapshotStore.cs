@@ -26,9 +26,14 @@ public sealed class SnapshotStore(IDbConnectionFactory connections, RetentionHor
     /// So a poll made through an outage (docs/deployment.md, "Leases and failover") is stored when it is delivered late,
     /// as history when a newer poll is stored already, and a collector that never held the instance stores nothing.
     /// </summary>
+    /// <remarks>
+    /// A lease holder's snapshot that carries <see cref="InstanceSnapshot.NextPollAt"/> also completes the lease, in the
+    /// same transaction, as <see cref="Inventory.StoreInstanceSource.CompleteAsync(long, string, DateTimeOffset, CancellationToken)"/>
+    /// would at <paramref name="now"/>. A snapshot delivered again completes nothing: its first delivery did.
+    /// </remarks>
     /// <returns>False, with nothing stored, when the instance was not leased to that collector when the poll started.</returns>
     public async Task<bool> WriteAsync(InstanceSnapshot snapshot, string? leaseHolder, CancellationToken cancellationToken,
-        TimeSpan clockSkew = default)
+        TimeSpan clockSkew = default, DateTimeOffset now = default)
     {
         // A snapshot stored before counts as delivered even when the lease has passed on since: the outbox that sends
         // it again must not be stuck on it. leased_since is empty for leases made before it was recorded (0022).
@@ -73,6 +78,9 @@ public sealed class SnapshotStore(IDbConnectionFactory connections, RetentionHor
         await CollectedFactsStore.WriteAsync(connection, tx, connections.Dialect, poll, isLatest, keepEventsFrom, cancellationToken);
         if (!isLatest)
             await InstanceStateStore.CountLatePollAsync(connection, tx, snapshot.InstanceId, cancellationToken);
+        if (leaseHolder is not null && snapshot.NextPollAt is { } nextPollAt)
+            await Inventory.StoreInstanceSource.CompleteAsync(connection, tx, snapshot.InstanceId, leaseHolder, nextPollAt, now,
+                cancellationToken);
         await tx.CommitAsync(cancellationToken);
         return true;
     }

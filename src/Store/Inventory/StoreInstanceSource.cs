@@ -183,6 +183,22 @@ public sealed class StoreInstanceSource(IDbConnectionFactory connections, TimePr
     public async Task CompleteAsync(long instanceId, string collectorName, DateTimeOffset nextPollAt,
         CancellationToken cancellationToken)
     {
+        await using var connection = await connections.OpenAsync(cancellationToken);
+        // One instance's row: an instance write, as a snapshot is, so that completions from several collectors do not
+        // queue behind one store-wide lock (measured: docs/benchmarks.md, "Four collectors"). Leasing stays store-wide.
+        await using var tx = await connection.BeginInstanceWriteAsync(instanceId, cancellationToken);
+        if (await CompleteAsync(connection, tx, instanceId, collectorName, nextPollAt, timeProvider.GetUtcNow(), cancellationToken))
+            await tx.CommitAsync(cancellationToken);
+    }
+
+    /// <summary>
+    /// <see cref="CompleteAsync(long, string, DateTimeOffset, CancellationToken)"/> inside a transaction that holds the
+    /// instance's write lock: its own, or a delivered snapshot's (<see cref="Shared.Snapshots.InstanceSnapshot.NextPollAt"/>).
+    /// </summary>
+    /// <returns>False when the instance has been leased to another collector since: nothing was written.</returns>
+    internal static async Task<bool> CompleteAsync(DbConnection connection, DbTransaction tx, long instanceId, string collectorName,
+        DateTimeOffset nextPollAt, DateTimeOffset now, CancellationToken cancellationToken)
+    {
         const string lastLeasedHere = """
             id = @instanceId AND last_leased_by = @collectorName
             AND (lease_owner IS NULL OR lease_owner = @collectorName OR lease_expires_at < @now)
@@ -194,20 +210,15 @@ public sealed class StoreInstanceSource(IDbConnectionFactory connections, TimePr
                 verify_requested_at = NULL
             WHERE {lastLeasedHere};
             """;
-        await using var connection = await connections.OpenAsync(cancellationToken);
-        // One instance's row: an instance write, as a snapshot is, so that completions from several collectors do not
-        // queue behind one store-wide lock (measured: docs/benchmarks.md, "Four collectors"). Leasing stays store-wide.
-        await using var tx = await connection.BeginInstanceWriteAsync(instanceId, cancellationToken);
-        var now = timeProvider.GetUtcNow();
         var interval = await connection.ExecuteScalarAsync<long?>(new CommandDefinition(intervalSql,
             new { instanceId, collectorName, now }, tx, cancellationToken: cancellationToken));
         if (interval is null)
-            return;
+            return false;
         var latest = now + TimeSpan.FromSeconds(interval.Value * MaxIntervalsAhead);
         await connection.ExecuteAsync(new CommandDefinition(sql,
             new { instanceId, collectorName, now, nextPollAt = nextPollAt < latest ? nextPollAt : latest }, tx,
             cancellationToken: cancellationToken));
-        await tx.CommitAsync(cancellationToken);
+        return true;
     }
 
     /// <summary>How many unexpired leases the collector holds.</summary>
