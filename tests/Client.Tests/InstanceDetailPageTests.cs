@@ -52,12 +52,16 @@ public sealed class InstanceDetailPageTests : ComponentTest
     [Fact]
     public void Status_explanation_and_numbered_remediation_steps_are_shown()
     {
-        var page = RenderDetail(Details.SqlFin01());
+        var detail = Details.SqlFin01();
+        var page = RenderDetail(detail);
 
         Assert.Equal("SQLFIN01", page.Find("h1").TextContent);
         Assert.Equal("NonCompliant", page.Find(".status-line [data-status]").GetAttribute("data-status"));
         Assert.Equal("IFI is off but the default policy requires it", page.Find("[data-explanation]").TextContent);
-        Assert.Equal(["Grant the right", "Restart the service", "Verify"], page.FindAll("[data-remediation] ol li").Select(li => li.TextContent));
+        Assert.Equal("GrantPrivilege", page.Find("[data-remediation]").GetAttribute("data-remediation"));
+        var steps = page.FindAll("[data-remediation] ol li").Select(li => li.TextContent).ToList();
+        Assert.Equal(detail.Assessment.Remediation.Steps, steps);
+        Assert.Contains("secpol.msc", steps[0], StringComparison.Ordinal);
     }
 
     [Fact]

@@ -23,7 +23,12 @@ public sealed record InstanceAssessment
     public required InstanceZeroingRates Rates { get; init; }
     public required InstanceRestoreRisk Restore { get; init; }
     public required ServiceAccountClassification Account { get; init; }
-    public required RemediationPlan Remediation { get; init; }
+    /// <summary>
+    /// What a DBA should do, derived from the facts, the verdict and the login each time a page, mail, API call or
+    /// pack asks for one instance's plan. Not held: the plans' text for every instance of the fleet was kept in each
+    /// assessment, and twice while a build replaced the one in use (docs/benchmarks.md, issue 33).
+    /// </summary>
+    public RemediationPlan Remediation => RemediationAdvisor.For(Facts, Compliance, CollectorLogin);
     /// <summary>The login the collector uses on this instance, as the GRANT statements name it.</summary>
     public string CollectorLogin { get; init; } = RemediationAdvisor.CollectorLoginPlaceholder;
     /// <summary>A remediation pack covered the instance and no poll has confirmed it yet.</summary>

@@ -2,7 +2,6 @@ using IfiDashboard.Compliance.Accounts;
 using IfiDashboard.Compliance.Facts;
 using IfiDashboard.Compliance.Files;
 using IfiDashboard.Compliance.Policy;
-using IfiDashboard.Compliance.Remediation;
 using IfiDashboard.Compliance.Restore;
 using IfiDashboard.Compliance.Status;
 using IfiDashboard.Compliance.Zeroing;
@@ -50,7 +49,6 @@ public static class InstanceAssessor
             // The same rates the overload taking options would estimate again.
             Restore = RestoreRiskCalculator.ForInstance(set, rates, new Volumes(rateOptions.MountRoots)),
             Account = ServiceAccountClassifier.Classify(facts.EngineServiceAccount, facts.MachineName, facts.Platform),
-            Remediation = RemediationAdvisor.For(facts, compliance, collectorLogin),
             CollectorLogin = collectorLogin,
             TimeLost = new TimeLost(last7.Totals.TimeLost, last30.Totals.TimeLost, last90.Totals.TimeLost, last30.Totals.LogZeroing)
             {

@@ -31,11 +31,13 @@ public sealed record RemediationPack
         var skipped = new List<SkippedInstance>();
         foreach (var a in view)
         {
-            if (SkipReason(a) is { } reason)
+            // Derived on each read (InstanceAssessment.Remediation): once per instance here.
+            var plan = a.Remediation;
+            if (SkipReason(a, plan) is { } reason)
                 skipped.Add(new SkippedInstance(a.Registration.Id, a.Registration.Name, reason));
             else
                 packed.Add(new PackedInstance(a.Registration.Id, a.Registration.Name, a.Registration.Environment,
-                    a.Registration.Owner, a.Facts.ProductVersion, a.Remediation.Change!));
+                    a.Registration.Owner, a.Facts.ProductVersion, plan.Change!));
         }
         var windows = packed
             .GroupBy(p => p.Environment, StringComparer.OrdinalIgnoreCase)
@@ -53,14 +55,14 @@ public sealed record RemediationPack
     }
 
     /// <summary>Null when the pack changes the instance; else why it leaves it alone.</summary>
-    static string? SkipReason(InstanceAssessment a) => a.Compliance.Status switch
+    static string? SkipReason(InstanceAssessment a, RemediationPlan plan) => a.Compliance.Status switch
     {
         ComplianceStatus.Compliant => "compliant: nothing to do",
         ComplianceStatus.Waived => $"waived until {(a.Compliance.Waiver is { } w ? ComplianceFormat.Moment(w.ExpiresAt) : "its expiry")}: nothing is due while the waiver lasts",
         ComplianceStatus.NotApplicable => $"not applicable: {a.Compliance.Explanation}",
-        ComplianceStatus.Unknown => $"IFI state unknown, see the instance page first: {a.Remediation.Title}",
-        _ when a.Remediation.Change is not { } change => $"not a user-rights change, see the instance page: {a.Remediation.Title}",
-        _ when a.Remediation.Change.Hosts.Count == 0 => a.Remediation.Change.IsClustered
+        ComplianceStatus.Unknown => $"IFI state unknown, see the instance page first: {plan.Title}",
+        _ when plan.Change is not { } change => $"not a user-rights change, see the instance page: {plan.Title}",
+        _ when plan.Change.Hosts.Count == 0 => plan.Change.IsClustered
             ? "the failover cluster's nodes are unknown (the collector could not read sys.dm_os_cluster_nodes): see the instance page"
             : "the host's name is unknown (no successful poll read it)",
         _ => null,

@@ -85,9 +85,6 @@ public sealed record InstanceSpec
                 },
             ], []),
             Account = new ServiceAccountClassification(Account, ServiceAccountKind.VirtualAccount, false, "The per-service virtual account"),
-            Remediation = Status == ComplianceStatus.NonCompliant
-                ? new RemediationPlan(RemediationKind.GrantPrivilege, "Grant IFI", ["Grant the right", "Restart the service", "Verify"])
-                : new RemediationPlan(RemediationKind.NothingToDo, "Nothing to do", []),
             TimeLost = new TimeLost(TimeLost30Days / 4, TimeLost30Days, TimeLost30Days * 2, TimeSpan.FromSeconds(3)),
         };
     }

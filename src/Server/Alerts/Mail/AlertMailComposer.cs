@@ -26,7 +26,8 @@ public static class AlertMailComposer
         bool withSteps, AlertOptions options)
     {
         var name = instance.Registration.Name;
-        var steps = withSteps ? instance.Remediation.Steps : [];
+        var plan = instance.Remediation;
+        var steps = withSteps ? plan.Steps : [];
         var link = MailFormat.InstanceLink(options.DashboardUrl, instance.Registration.Id);
         var silenceLink = withSteps ? MailFormat.SilenceLink(options.DashboardUrl, instance.Registration.Id) : null;
 
@@ -35,7 +36,7 @@ public static class AlertMailComposer
         foreach (var (label, value) in facts) text.Append(label).Append(": ").AppendLine(value);
         if (steps.Count > 0)
         {
-            text.AppendLine().Append("What to do: ").AppendLine(instance.Remediation.Title);
+            text.AppendLine().Append("What to do: ").AppendLine(plan.Title);
             for (var i = 0; i < steps.Count; i++) text.Append("  ").Append(i + 1).Append(". ").AppendLine(steps[i]);
         }
         text.AppendLine().AppendLine(link is null ? "Instance page: set Alerts:DashboardUrl to get a link here." : $"Instance page: {link}");
@@ -51,7 +52,7 @@ public static class AlertMailComposer
         html.Append("</table>");
         if (steps.Count > 0)
         {
-            html.Append("<h3 style=\"margin:16px 0 4px\">What to do: ").Append(MailFormat.Html(instance.Remediation.Title)).Append("</h3><ol>");
+            html.Append("<h3 style=\"margin:16px 0 4px\">What to do: ").Append(MailFormat.Html(plan.Title)).Append("</h3><ol>");
             foreach (var step in steps) html.Append("<li>").Append(MailFormat.Html(step)).Append("</li>");
             html.Append("</ol>");
         }

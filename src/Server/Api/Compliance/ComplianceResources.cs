@@ -1,5 +1,6 @@
 using IfiDashboard.Compliance;
 using IfiDashboard.Compliance.Assessment;
+using IfiDashboard.Compliance.Remediation;
 using IfiDashboard.Compliance.Restore;
 using IfiDashboard.Compliance.Status;
 using IfiDashboard.Compliance.Summary;
@@ -40,7 +41,7 @@ internal static class ComplianceResources
             new ObservedIfiResource(c.Observed.ToString(), a.Facts.Ifi.UnknownReason, a.State.EngineServiceAccount,
                 a.State.LastPollAt, a.State.LastGoodPollAt, a.State.LastOutcome?.ToString()),
             new AccountResource(a.Account.Account, a.Account.Kind.ToString(), a.Account.IsOverPrivileged, a.Account.Explanation),
-            new RemediationResource(a.Remediation.Kind.ToString(), a.Remediation.Title, a.Remediation.Steps),
+            Remediation(a.Remediation),
             new ZeroingRateResource(rate.BytesPerSecond, rate.Method.ToString(), rate.SampleCount, rate.IsAssumed, rate.Describe(),
                 a.Rates.Volumes.ToDictionary(v => v.Key, v => v.Value.BytesPerSecond)),
             new TimeLostResource(Seconds(a.TimeLost, 7), Seconds(a.TimeLost, 30), Seconds(a.TimeLost, 90),
@@ -50,6 +51,8 @@ internal static class ComplianceResources
             a.Restore.GrowthStalls.Select(s => Stall(s, keys)).ToList(),
             assessedAt);
     }
+
+    static RemediationResource Remediation(RemediationPlan plan) => new(plan.Kind.ToString(), plan.Title, plan.Steps);
 
     /// <summary>A window's seconds, or null where the pages say "unknown" (<see cref="TimeLost.CertaintyOf"/>).</summary>
     static double? Seconds(TimeLost lost, int days) =>
