@@ -48,6 +48,9 @@ public sealed class SnapshotStore(IDbConnectionFactory connections, RetentionHor
                           (SELECT first_seen_at FROM collectors WHERE name = @leaseHolder)) <= @latestLeaseStart)
                  + (SELECT COUNT(*) FROM polls WHERE snapshot_id = @snapshotId);
             """;
+        // The completion caps the next poll relative to the server's clock: without it the cap would be year 1.
+        if (leaseHolder is not null && snapshot.NextPollAt is not null && now == default)
+            throw new ArgumentException("A snapshot that completes its lease needs the server's clock.", nameof(now));
         using var span = IngestionTelemetry.StartStoring(snapshot);
         await using var connection = await connections.OpenAsync(cancellationToken);
         await using var tx = await connection.BeginInstanceWriteAsync(snapshot.InstanceId, cancellationToken);
