@@ -76,6 +76,11 @@ run_tests() {
 #    (docs/benchmarks.md, 2026-11-28): the SDK lists a publish's files only after a build (the static web assets
 #    manifest), a restore-only check would not produce the .exe nor catch a publish-only conflict, and publishing from
 #    the Debug build in the working tree would rewrite the assets files E2E's `dotnet publish --no-build` reads meanwhile.
+# Dynamic PGO off for every process from here on, as tests/Directory.Build.props already has it for the test hosts:
+# the server, collector and simulator processes the tests start live seconds to minutes, too short for its
+# instrumented tier to pay off (the settings table's 77 server starts: about 7 % less processor, docs/benchmarks.md
+# "The test command"). A test setting only: the product's processes keep the runtime's default.
+export DOTNET_TieredPGO=0
 echo "Running: tests/E2E.Tests and tests/Server.Tests (store tests on both stores), the PostgreSQL smoke pass, the other test projects, win-x64 publish of server and collector (and the collector under Wine)"
 run_tests tests/E2E.Tests </dev/null >"$logs/e2e" 2>&1 &
 e2e_job=$!
