@@ -10,7 +10,12 @@ namespace IfiDashboard.E2E.Tests;
 /// </summary>
 public sealed class Browser : IDisposable
 {
-    public const string ChromiumPath = "/usr/bin/chromium";
+    /// <summary>
+    /// The browser program itself, not Debian's /usr/bin/chromium: that wrapper script adds flags from /etc/chromium.d
+    /// meant for a desktop (among them <c>--enable-gpu-rasterization</c>, which in a headless browser without a GPU
+    /// rasterises every frame through the SwiftShader software GPU, and extension loading).
+    /// </summary>
+    public const string ChromiumPath = "/usr/lib/chromium/chromium";
     public const string DriverPath = "/usr/bin/chromedriver";
 
     readonly string _profile = Directory.CreateTempSubdirectory("ifi-chromium-").FullName;
@@ -27,7 +32,10 @@ public sealed class Browser : IDisposable
         options.AddArguments(
             "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
             "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-            "--window-size=1440,900", $"--user-data-dir={_profile}");
+            "--window-size=1440,900", $"--user-data-dir={_profile}",
+            // Work a test never looks at: extensions, audio, and the optimisation guide's on-device model service.
+            "--disable-extensions", "--disable-component-extensions-with-background-pages", "--mute-audio",
+            "--disable-features=OptimizationHints,OptimizationGuideModelDownloading,OptimizationTargetPrediction,OptimizationGuideOnDeviceModel,Translate,MediaRouter");
         // Safety nets, not expectations: under the test command's own load on two cores a cold published server's first
         // page load ran past 30 s ("Timed out receiving message from renderer"). The driver's command limit stays
         // above the page-load limit, so a slow load is reported as one.
