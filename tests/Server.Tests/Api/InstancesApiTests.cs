@@ -7,12 +7,16 @@ using Microsoft.Extensions.DependencyInjection;
 
 namespace IfiDashboard.Server.Tests.Api;
 
-public sealed class InstancesApiTests
+/// <summary>
+/// Tests that write instances of their own (keys and names no other test uses) share one server; those that assert on
+/// every instance the store holds (the list, the lease, the active set) start their own.
+/// </summary>
+public sealed class InstancesApiTests(SharedApiHost shared) : IClassFixture<SharedApiHost>
 {
     [Fact]
     public async Task Put_creates_then_updates_then_reports_unchanged()
     {
-        await using var host = new ApiHost();
+        var host = shared.Host;
         var client = await host.CmdbClientAsync();
 
         var created = await client.PutAsJsonAsync("/api/v1/instances/CI001", ApiTestData.PutBody("SQL01"));
@@ -37,30 +41,30 @@ public sealed class InstancesApiTests
     [Fact]
     public async Task Get_returns_every_cmdb_field_with_an_etag()
     {
-        await using var host = new ApiHost();
+        var host = shared.Host;
         var client = await host.CmdbClientAsync();
-        var body = ApiTestData.PutBody("SQL01", tags: ["tier1", "emea"]);
+        var body = ApiTestData.PutBody("SQL02", tags: ["tier1", "emea"]);
         body.Remove("port");
         body["instanceName"] = "INST1";
         body["encrypt"] = "strict";
         body["trustServerCertificate"] = true;
-        body["hostNameInCertificate"] = "sql01.corp.example";
+        body["hostNameInCertificate"] = "sql02.corp.example";
         body["pollIntervalSeconds"] = 60;
-        await client.PutAsJsonAsync("/api/v1/instances/CI001", body);
+        await client.PutAsJsonAsync("/api/v1/instances/CI002", body);
 
-        var response = await client.GetAsync("/api/v1/instances/CI001");
+        var response = await client.GetAsync("/api/v1/instances/CI002");
         var instance = (await response.Content.ReadFromJsonAsync<InstanceResource>())!;
 
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
         Assert.NotNull(response.Headers.ETag);
-        Assert.Equal("CI001", instance.ExternalKey);
-        Assert.Equal("SQL01", instance.Name);
-        Assert.Equal("sql01.corp.example", instance.Host);
+        Assert.Equal("CI002", instance.ExternalKey);
+        Assert.Equal("SQL02", instance.Name);
+        Assert.Equal("sql02.corp.example", instance.Host);
         Assert.Null(instance.Port);
         Assert.Equal("INST1", instance.InstanceName);
         Assert.Equal("Strict", instance.Encrypt);
         Assert.True(instance.TrustServerCertificate);
-        Assert.Equal("sql01.corp.example", instance.HostNameInCertificate);
+        Assert.Equal("sql02.corp.example", instance.HostNameInCertificate);
         Assert.Equal("fleet_reader", instance.CredentialName);
         Assert.Equal(60, instance.PollIntervalSeconds);
         Assert.Equal(["tier1", "emea"], instance.Tags);
@@ -110,7 +114,7 @@ public sealed class InstancesApiTests
     [Fact]
     public async Task Unknown_key_is_404_problem()
     {
-        await using var host = new ApiHost();
+        var host = shared.Host;
         var client = await host.CmdbClientAsync();
 
         var get = await client.GetAsync("/api/v1/instances/NOPE");
@@ -124,12 +128,12 @@ public sealed class InstancesApiTests
     [Fact]
     public async Task Put_with_a_name_another_active_instance_has_is_409_naming_the_field()
     {
-        await using var host = new ApiHost();
+        var host = shared.Host;
         var client = await host.CmdbClientAsync();
         await host.Services.GetRequiredService<InstanceInventory>().AddAsync(
-            new InstanceRegistration { Name = "SQL01", Host = "sql01.corp.example" }, CancellationToken.None);
+            new InstanceRegistration { Name = "SQL03", Host = "sql03.corp.example" }, CancellationToken.None);
 
-        var response = await client.PutAsJsonAsync("/api/v1/instances/CI001", ApiTestData.PutBody("sql01"));
+        var response = await client.PutAsJsonAsync("/api/v1/instances/CI003", ApiTestData.PutBody("sql03"));
 
         Assert.Equal(HttpStatusCode.Conflict, response.StatusCode);
         Assert.Contains("\"name\"", await response.Content.ReadAsStringAsync(), StringComparison.Ordinal);
@@ -178,13 +182,13 @@ public sealed class InstancesApiTests
     [Fact]
     public async Task Injection_text_in_tags_and_owner_is_stored_verbatim_and_never_executed()
     {
-        await using var host = new ApiHost();
+        var host = shared.Host;
         var client = await host.CmdbClientAsync();
         const string hostile = "'; DROP TABLE instances;--";
 
-        var put = await client.PutAsJsonAsync("/api/v1/instances/CI001",
-            ApiTestData.PutBody("SQL01", owner: "x\" OR 1=1 --", tags: [hostile, "Robert'); DROP TABLE api_keys;--"]));
-        var read = await client.GetFromJsonAsync<InstanceResource>("/api/v1/instances/CI001");
+        var put = await client.PutAsJsonAsync("/api/v1/instances/CI004",
+            ApiTestData.PutBody("SQL04", owner: "x\" OR 1=1 --", tags: [hostile, "Robert'); DROP TABLE api_keys;--"]));
+        var read = await client.GetFromJsonAsync<InstanceResource>("/api/v1/instances/CI004");
         var filtered = await client.GetFromJsonAsync<InstancePage>("/api/v1/instances?tag=" + Uri.EscapeDataString(hostile));
         var keysStillWork = await client.GetAsync("/api/v1/instances?owner=" + Uri.EscapeDataString("' OR '1'='1"));
 
