@@ -58,13 +58,7 @@ internal sealed class StatementBatch
         {
             var command = batch.CreateBatchCommand();
             command.CommandText = statement.Sql;
-            foreach (var (name, value) in statement.Parameters)
-            {
-                var parameter = command.CreateParameter();
-                parameter.ParameterName = name;
-                parameter.Value = Value(value);
-                command.Parameters.Add(parameter);
-            }
+            AddParameters(command.Parameters, command.CreateParameter, statement);
             batch.BatchCommands.Add(command);
         }
         if (!read)
@@ -86,13 +80,7 @@ internal sealed class StatementBatch
         await using var command = connection.CreateCommand();
         command.Transaction = tx;
         command.CommandText = statement.Sql;
-        foreach (var (name, value) in statement.Parameters)
-        {
-            var parameter = command.CreateParameter();
-            parameter.ParameterName = name;
-            parameter.Value = Value(value);
-            command.Parameters.Add(parameter);
-        }
+        AddParameters(command.Parameters, command.CreateParameter, statement);
         if (statement.Read is null)
         {
             await command.ExecuteNonQueryAsync(ct);
@@ -100,6 +88,17 @@ internal sealed class StatementBatch
         }
         await using var reader = await command.ExecuteReaderAsync(ct);
         await statement.Read(reader, ct);
+    }
+
+    static void AddParameters(DbParameterCollection parameters, Func<DbParameter> create, Statement statement)
+    {
+        foreach (var (name, value) in statement.Parameters)
+        {
+            var parameter = create();
+            parameter.ParameterName = name;
+            parameter.Value = Value(value);
+            parameters.Add(parameter);
+        }
     }
 
     /// <summary>Times as the store keeps them (<see cref="StoreTime"/>), as Dapper's handler passes them elsewhere.</summary>
