@@ -1,5 +1,3 @@
-using System.Data.Common;
-
 namespace IfiDashboard.Store;
 
 /// <summary>The store's two column types: integers as 64-bit, and text (times too, <see cref="StoreTime"/>).</summary>
@@ -15,7 +13,7 @@ internal enum StoreColumn
 /// for <c>INSERT INTO t (...) {rows}</c> or <c>(a, b) IN ({rows})</c>: on PostgreSQL one array parameter per column,
 /// unnested, so the text is the same whatever the count and is prepared once per connection (Max Auto Prepare); on
 /// SQLite a multi-row VALUES, <see cref="SqliteParametersPerStatement"/> parameters at most per statement, in the
-/// caller's transaction.
+/// caller's <see cref="StatementBatch"/>.
 /// </summary>
 internal static class RowLists
 {
@@ -29,49 +27,24 @@ internal static class RowLists
     /// </summary>
     internal const int SqliteParametersPerStatement = 999;
 
+    /// <summary>Adds the statement for <paramref name="rows"/> to <paramref name="batch"/> (nothing when there is no row).</summary>
     /// <param name="rows">One value per column of <paramref name="columns"/>, in order: a long, a string or null.</param>
-    /// <returns>The rows the statement affected.</returns>
-    public static async Task<int> ExecuteAsync(this DbConnection connection, DbTransaction tx, SqlDialect dialect,
-        string statement, IReadOnlyList<StoreColumn> columns, IReadOnlyList<object?[]> rows, CancellationToken ct)
+    public static void AddRows(this StatementBatch batch, SqlDialect dialect, string statement, IReadOnlyList<StoreColumn> columns,
+        IReadOnlyList<object?[]> rows)
     {
-        if (rows.Count == 0) return 0;
+        if (rows.Count == 0) return;
         if (dialect.IsPostgres)
         {
             var unnest = string.Join(", ", columns.Select((c, i) => $"@c{i}::{(c == StoreColumn.Integer ? "bigint" : "text")}[]"));
-            await using var command = Command(connection, tx, statement.Replace("{rows}", $"SELECT * FROM unnest({unnest})"));
-            for (var i = 0; i < columns.Count; i++)
-                Add(command, $"c{i}", columns[i] == StoreColumn.Integer
-                    ? rows.Select(r => r[i] is { } v ? Convert.ToInt64(v, System.Globalization.CultureInfo.InvariantCulture) : (long?)null).ToArray()
-                    : rows.Select(r => (string?)r[i]).ToArray());
-            return await command.ExecuteNonQueryAsync(ct);
+            batch.Add(statement.Replace("{rows}", $"SELECT * FROM unnest({unnest})"), [.. columns.Select((column, i) => ($"c{i}", (object?)(column == StoreColumn.Integer
+                ? rows.Select(r => r[i] is { } v ? Convert.ToInt64(v, System.Globalization.CultureInfo.InvariantCulture) : (long?)null).ToArray()
+                : rows.Select(r => (string?)r[i]).ToArray())))]);
+            return;
         }
 
-        var affected = 0;
         foreach (var chunk in rows.Chunk(Math.Max(1, SqliteParametersPerStatement / columns.Count)))
-        {
-            await using var command = Command(connection, tx, statement.Replace("{rows}", "VALUES " + string.Join(", ",
-                chunk.Select((_, r) => "(" + string.Join(", ", columns.Select((_, i) => $"@r{r}c{i}")) + ")"))));
-            for (var r = 0; r < chunk.Length; r++)
-                for (var i = 0; i < columns.Count; i++)
-                    Add(command, $"r{r}c{i}", chunk[r][i]);
-            affected += await command.ExecuteNonQueryAsync(ct);
-        }
-        return affected;
-    }
-
-    static DbCommand Command(DbConnection connection, DbTransaction tx, string sql)
-    {
-        var command = connection.CreateCommand();
-        command.Transaction = tx;
-        command.CommandText = sql;
-        return command;
-    }
-
-    static void Add(DbCommand command, string name, object? value)
-    {
-        var parameter = command.CreateParameter();
-        parameter.ParameterName = name;
-        parameter.Value = value ?? DBNull.Value;
-        command.Parameters.Add(parameter);
+            batch.Add(statement.Replace("{rows}", "VALUES " + string.Join(", ",
+                    chunk.Select((_, r) => "(" + string.Join(", ", columns.Select((_, i) => $"@r{r}c{i}")) + ")"))),
+                [.. chunk.SelectMany((row, r) => row.Select((value, i) => ($"r{r}c{i}", value)))]);
     }
 }

@@ -29,11 +29,20 @@ internal sealed class CurrentStateList(string table, IReadOnlyList<(string Name,
         DELETE FROM {table} WHERE (instance_id, {string.Join(", ", keys.Select(k => k.Name))}) IN ({"{rows}"});
         """;
 
-    /// <param name="rows">The poll's rows: key values then the other values, each a long, a string or null.</param>
-    public async Task WriteAsync(DbConnection connection, DbTransaction tx, SqlDialect dialect, long instanceId, long pollId,
-        IEnumerable<object?[]> rows, CancellationToken ct)
+    /// <summary>Adds the read of the instance's stored rows to <paramref name="reads"/>; compare after it ran.</summary>
+    public StoredRows AddRead(StatementBatch reads, long instanceId)
     {
-        var stored = await StoredAsync(connection, tx, instanceId, ct);
+        var stored = new StoredRows(new Dictionary<object?[], object?[]>(new KeyComparer(keys.Count)));
+        reads.Add(_select, stored.ReadAsync, ("instanceId", instanceId));
+        return stored;
+    }
+
+    /// <summary>Adds the upsert of what changed and the delete of what is gone, each one statement, to <paramref name="writes"/>.</summary>
+    /// <param name="rows">The poll's rows: key values then the other values, each a long, a string or null.</param>
+    public void AddWrites(StatementBatch writes, SqlDialect dialect, StoredRows read, long instanceId, long pollId,
+        IEnumerable<object?[]> rows)
+    {
+        var stored = read.Rows;
         var seen = new Dictionary<object?[], object?[]>(new KeyComparer(keys.Count));
         foreach (var row in rows)
             seen[row] = row;
@@ -46,8 +55,8 @@ internal sealed class CurrentStateList(string table, IReadOnlyList<(string Name,
             .Where(key => !seen.ContainsKey(key))
             .Select(key => Row(instanceId, key, keys.Count))
             .ToList();
-        await connection.ExecuteAsync(tx, dialect, _delete, _keyTypes, removed, ct);
-        await connection.ExecuteAsync(tx, dialect, _upsert, _upsertTypes, changed, ct);
+        writes.AddRows(dialect, _delete, _keyTypes, removed);
+        writes.AddRows(dialect, _upsert, _upsertTypes, changed);
     }
 
     /// <summary>instance_id, the first <paramref name="count"/> values of <paramref name="row"/>, then <paramref name="pollId"/> if given.</summary>
@@ -61,26 +70,21 @@ internal sealed class CurrentStateList(string table, IReadOnlyList<(string Name,
         return values;
     }
 
-    async Task<Dictionary<object?[], object?[]>> StoredAsync(DbConnection connection, DbTransaction tx, long instanceId,
-        CancellationToken ct)
+    /// <summary>The stored rows by key, filled when the batch they were read in has run.</summary>
+    internal sealed class StoredRows(Dictionary<object?[], object?[]> rows)
     {
-        await using var command = connection.CreateCommand();
-        command.Transaction = tx;
-        command.CommandText = _select;
-        var parameter = command.CreateParameter();
-        parameter.ParameterName = "instanceId";
-        parameter.Value = instanceId;
-        command.Parameters.Add(parameter);
-        var stored = new Dictionary<object?[], object?[]>(new KeyComparer(keys.Count));
-        await using var reader = await command.ExecuteReaderAsync(ct);
-        while (await reader.ReadAsync(ct))
+        public Dictionary<object?[], object?[]> Rows => rows;
+
+        public async Task ReadAsync(DbDataReader reader, CancellationToken ct)
         {
-            var row = new object?[reader.FieldCount];
-            for (var i = 0; i < row.Length; i++)
-                row[i] = reader.IsDBNull(i) ? null : reader.GetValue(i);
-            stored[row] = row;
+            while (await reader.ReadAsync(ct))
+            {
+                var row = new object?[reader.FieldCount];
+                for (var i = 0; i < row.Length; i++)
+                    row[i] = reader.IsDBNull(i) ? null : reader.GetValue(i);
+                rows[row] = row;
+            }
         }
-        return stored;
     }
 
     /// <summary>Rows compared by their first <paramref name="count"/> values, the key.</summary>

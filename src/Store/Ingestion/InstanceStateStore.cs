@@ -7,24 +7,23 @@ namespace IfiDashboard.Store.Ingestion;
 /// <summary>The SQL behind <c>instance_state</c> and <c>ifi_changes</c>, run inside the ingestion transaction.</summary>
 internal static class InstanceStateStore
 {
-    public static async Task<InstanceStateRow?> GetAsync(DbConnection connection, DbTransaction tx, long instanceId,
-        CancellationToken cancellationToken)
+    /// <summary>Adds the read of the instance's state row to <paramref name="reads"/>; the row (or null) is set when it ran.</summary>
+    public static void AddRead(StatementBatch reads, long instanceId, Action<InstanceStateRow?> read)
     {
         const string sql = $"""
             SELECT {InstanceStateRow.Columns}
             FROM instance_state
             WHERE instance_id = @instanceId;
             """;
-        return await connection.QuerySingleOrDefaultAsync<InstanceStateRow>(
-            new CommandDefinition(sql, new { instanceId }, tx, cancellationToken: cancellationToken));
+        reads.Add(sql, async (reader, ct) => read(await reader.ReadAsync(ct) ? reader.GetRowParser<InstanceStateRow>()(reader) : null),
+            ("instanceId", instanceId));
     }
 
     /// <summary>
     /// The latest poll's state, its count (<c>polls_stored</c>) and what it read of the default trace, the server's
     /// clock and the cluster, in one statement: every snapshot runs it, so each statement saved is one per poll.
     /// </summary>
-    public static async Task UpsertAsync(DbConnection connection, DbTransaction tx, InstanceStateRow state,
-        TraceClockAndCluster read, CancellationToken cancellationToken)
+    public static void AddUpsert(StatementBatch writes, InstanceStateRow state, TraceClockAndCluster read)
     {
         const string sql = """
             INSERT INTO instance_state (instance_id, last_poll_id, last_poll_at, last_good_poll_id, last_good_poll_at,
@@ -67,22 +66,27 @@ internal static class InstanceStateStore
                 cluster_nodes = CASE WHEN excluded.is_clustered = 0 THEN NULL
                                      ELSE COALESCE(excluded.cluster_nodes, instance_state.cluster_nodes) END;
             """;
-        var parameters = new DynamicParameters(state);
-        parameters.AddDynamicParams(read);
-        await connection.ExecuteAsync(new CommandDefinition(sql, parameters, tx, cancellationToken: cancellationToken));
+        writes.Add(sql,
+            ("InstanceId", state.InstanceId), ("LastPollId", state.LastPollId), ("LastPollAt", state.LastPollAt),
+            ("LastGoodPollId", state.LastGoodPollId), ("LastGoodPollAt", state.LastGoodPollAt),
+            ("ProductVersion", state.ProductVersion), ("ProductLevel", state.ProductLevel),
+            ("ProductUpdateLevel", state.ProductUpdateLevel), ("Edition", state.Edition), ("EngineEdition", state.EngineEdition),
+            ("HostPlatform", state.HostPlatform), ("ServerName", state.ServerName),
+            ("EngineServiceAccount", state.EngineServiceAccount), ("EngineIfiEnabled", state.EngineIfiEnabled),
+            ("EngineLastStartupTime", state.EngineLastStartupTime), ("IfiState", state.IfiState),
+            ("IfiUnknownReason", state.IfiUnknownReason), ("LastOutcome", state.LastOutcome), ("LastMessage", state.LastMessage),
+            ("DefaultTrace", read.DefaultTrace), ("ServerUtcOffsetMinutes", read.ServerUtcOffsetMinutes),
+            ("EvidenceSince", read.EvidenceSince), ("IsClustered", read.IsClustered), ("ClusterNodes", read.ClusterNodes));
     }
 
     /// <summary>
-    /// Counts a poll delivered late, which leaves the state alone (the latest is counted by <see cref="UpsertAsync"/>):
+    /// Counts a poll delivered late, which leaves the state alone (the latest is counted by <see cref="AddUpsert"/>):
     /// its growth events are new facts all the same, and the assessment re-reads an instance's facts only when its
     /// state row changed.
     /// </summary>
-    public static Task CountLatePollAsync(DbConnection connection, DbTransaction tx, long instanceId,
-        CancellationToken cancellationToken)
-    {
-        const string sql = "UPDATE instance_state SET polls_stored = polls_stored + 1 WHERE instance_id = @instanceId;";
-        return connection.ExecuteAsync(new CommandDefinition(sql, new { instanceId }, tx, cancellationToken: cancellationToken));
-    }
+    public static void AddLatePollCount(StatementBatch writes, long instanceId) =>
+        writes.Add("UPDATE instance_state SET polls_stored = polls_stored + 1 WHERE instance_id = @instanceId;",
+            ("instanceId", instanceId));
 
     /// <summary>The collector that made a poll, read only when the poll saw a change.</summary>
     public static async Task<string?> CollectorOfAsync(DbConnection connection, DbTransaction tx, long? pollId,

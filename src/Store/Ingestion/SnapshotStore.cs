@@ -54,70 +54,80 @@ public sealed class SnapshotStore(IDbConnectionFactory connections, RetentionHor
         using var span = IngestionTelemetry.StartStoring(snapshot);
         await using var connection = await connections.OpenAsync(cancellationToken);
         await using var tx = await connection.BeginInstanceWriteAsync(snapshot.InstanceId, cancellationToken);
-        if (leaseHolder is not null && await connection.ExecuteScalarAsync<long>(new CommandDefinition(admittedSql,
-                new
-                {
-                    instanceId = snapshot.InstanceId,
-                    leaseHolder,
-                    latestLeaseStart = snapshot.StartedAt + clockSkew,
-                    startedAt = snapshot.StartedAt,
-                    snapshotId = snapshot.SnapshotId.ToString("D"),
-                }, tx,
-                cancellationToken: cancellationToken)) == 0)
+        var dialect = connections.Dialect;
+
+        // Every read the snapshot needs, and the poll's insert, in one batch: the insert goes before the admission
+        // check is known, since a refused snapshot's transaction is rolled back with it.
+        var reads = new StatementBatch();
+        var admitted = true;
+        if (leaseHolder is not null)
+            reads.Add(admittedSql, async (reader, ct) => admitted = await reader.ReadAsync(ct) && Convert.ToInt64(reader.GetValue(0),
+                    System.Globalization.CultureInfo.InvariantCulture) > 0,
+                ("instanceId", snapshot.InstanceId), ("leaseHolder", leaseHolder), ("latestLeaseStart", snapshot.StartedAt + clockSkew),
+                ("startedAt", snapshot.StartedAt), ("snapshotId", snapshot.SnapshotId.ToString("D")));
+        long? pollId = null;
+        AddPollInsert(reads, snapshot, admitting: leaseHolder is not null, id => pollId = id);
+        InstanceStateRow? previous = null;
+        InstanceStateStore.AddRead(reads, snapshot.InstanceId, row => previous = row);
+        var storedLists = CollectedFactsStore.AddReads(reads, snapshot);
+        var completion = leaseHolder is not null && snapshot.NextPollAt is { } nextPollAt
+            ? new Inventory.LeaseCompletion(snapshot.InstanceId, leaseHolder, nextPollAt, now)
+            : null;
+        completion?.AddRead(reads);
+        await reads.ExecuteAsync(connection, tx, cancellationToken);
+        if (!admitted)
             return false;
-        var pollId = await InsertPollAsync(connection, tx, snapshot, cancellationToken);
         if (pollId is null)
         {
             IngestionTelemetry.MarkDuplicate(span);
             return true; // already stored: the rollback on dispose ends the empty transaction
         }
 
+        // Every write whose result is not needed, in one batch before the commit.
         var poll = new StoredSnapshot(snapshot, pollId.Value);
-        await InsertProbesAsync(connection, tx, connections.Dialect, poll, cancellationToken);
-        await InsertServicesAsync(connection, tx, connections.Dialect, poll, cancellationToken);
-        var isLatest = await UpdateStateAsync(connection, tx, poll, cancellationToken);
+        var writes = new StatementBatch();
+        AddProbes(writes, dialect, poll);
+        AddServices(writes, dialect, poll);
+        var isLatest = await UpdateStateAsync(connection, tx, writes, poll, previous, cancellationToken);
         // Read inside the write transaction: after any prune that committed before it, so never older than that cut-off.
         var keepEventsFrom = retention?.GrowthEventsKeptFrom();
-        await CollectedFactsStore.WriteAsync(connection, tx, connections.Dialect, poll, isLatest, keepEventsFrom, cancellationToken);
+        await CollectedFactsStore.WriteAsync(connection, tx, dialect, writes, poll, isLatest, storedLists, keepEventsFrom, cancellationToken);
         if (!isLatest)
-            await InstanceStateStore.CountLatePollAsync(connection, tx, snapshot.InstanceId, cancellationToken);
-        if (leaseHolder is not null && snapshot.NextPollAt is { } nextPollAt)
-            await Inventory.StoreInstanceSource.CompleteAsync(connection, tx, snapshot.InstanceId, leaseHolder, nextPollAt, now,
-                cancellationToken);
+            InstanceStateStore.AddLatePollCount(writes, snapshot.InstanceId);
+        completion?.AddWrite(writes);
+        await writes.ExecuteAsync(connection, tx, cancellationToken);
         await tx.CommitAsync(cancellationToken);
         return true;
     }
 
-    static async Task<long?> InsertPollAsync(DbConnection connection, DbTransaction tx, InstanceSnapshot snapshot,
-        CancellationToken cancellationToken)
+    /// <param name="admitting">The insert goes before the admission check's answer is known: for an instance that
+    /// does not exist it inserts nothing (the check refuses it), where a lone insert would fail on the foreign key.</param>
+    static void AddPollInsert(StatementBatch reads, InstanceSnapshot snapshot, bool admitting, Action<long?> inserted)
     {
-        const string sql = """
+        const string insert = """
             INSERT INTO polls (snapshot_id, instance_id, collector_name, started_at, finished_at, outcome, message,
                 ifi_state, ifi_unknown_reason, is_good)
-            VALUES (@snapshotId, @instanceId, @collectorName, @startedAt, @finishedAt, @outcome, @message,
-                @ifiState, @ifiUnknownReason, @isGood)
+            SELECT @snapshotId, @instanceId, @collectorName, @startedAt, @finishedAt, @outcome, @message,
+                @ifiState, @ifiUnknownReason, @isGood
+            """;
+        const string returning = """
+
             ON CONFLICT (snapshot_id) DO NOTHING
             RETURNING id;
             """;
+        // SQLite needs a WHERE before ON CONFLICT after a SELECT.
+        var sql = insert + (admitting ? "\nWHERE EXISTS (SELECT 1 FROM instances WHERE id = @instanceId)" : "\nWHERE 1 = 1") + returning;
         var ifi = IfiObservation.From(snapshot);
         var overall = snapshot.Overall;
-        return await connection.QuerySingleOrDefaultAsync<long?>(new CommandDefinition(sql, new
-        {
-            snapshotId = snapshot.SnapshotId.ToString("D"),
-            instanceId = snapshot.InstanceId,
-            collectorName = snapshot.CollectorName,
-            startedAt = snapshot.StartedAt,
-            finishedAt = snapshot.FinishedAt,
-            outcome = overall.Outcome.ToString(),
-            message = overall.Message,
-            ifiState = ifi.State.ToString(),
-            ifiUnknownReason = ifi.UnknownReason,
-            isGood = StoredSnapshot.IsGoodPoll(snapshot) ? 1L : 0L,
-        }, tx, cancellationToken: cancellationToken));
+        reads.Add(sql, async (reader, ct) => inserted(await reader.ReadAsync(ct) ? Convert.ToInt64(reader.GetValue(0),
+                System.Globalization.CultureInfo.InvariantCulture) : null),
+            ("snapshotId", snapshot.SnapshotId.ToString("D")), ("instanceId", snapshot.InstanceId),
+            ("collectorName", snapshot.CollectorName), ("startedAt", snapshot.StartedAt), ("finishedAt", snapshot.FinishedAt),
+            ("outcome", overall.Outcome.ToString()), ("message", overall.Message), ("ifiState", ifi.State.ToString()),
+            ("ifiUnknownReason", ifi.UnknownReason), ("isGood", StoredSnapshot.IsGoodPoll(snapshot) ? 1L : 0L));
     }
 
-    static Task InsertProbesAsync(DbConnection connection, DbTransaction tx, SqlDialect dialect, StoredSnapshot poll,
-        CancellationToken cancellationToken)
+    static void AddProbes(StatementBatch writes, SqlDialect dialect, StoredSnapshot poll)
     {
         const string sql = """
             INSERT INTO probe_outcomes (poll_id, probe, outcome, message, sql_error_number)
@@ -127,14 +137,13 @@ public sealed class SnapshotStore(IDbConnectionFactory connections, RetentionHor
         {
             poll.PollId, p.Probe, p.Outcome.ToString(), p.Message, (long?)p.SqlErrorNumber,
         }).ToList();
-        return connection.ExecuteAsync(tx, dialect, sql, ProbeColumns, rows, cancellationToken);
+        writes.AddRows(dialect, sql, ProbeColumns, rows);
     }
 
     static readonly StoreColumn[] ProbeColumns =
         [StoreColumn.Integer, StoreColumn.Text, StoreColumn.Text, StoreColumn.Text, StoreColumn.Integer];
 
-    static Task InsertServicesAsync(DbConnection connection, DbTransaction tx, SqlDialect dialect, StoredSnapshot poll,
-        CancellationToken cancellationToken)
+    static void AddServices(StatementBatch writes, SqlDialect dialect, StoredSnapshot poll)
     {
         const string sql = """
             INSERT INTO service_snapshots (poll_id, service_name, service_account, status_desc, startup_type_desc,
@@ -147,7 +156,7 @@ public sealed class SnapshotStore(IDbConnectionFactory connections, RetentionHor
             (long)s.ProcessId, StoreTime.ToText(s.LastStartupTime), s.IsClustered, s.InstantFileInitializationEnabled,
             s.IsEngine ? 1L : 0L,
         }).ToList();
-        return connection.ExecuteAsync(tx, dialect, sql, ServiceColumns, rows, cancellationToken);
+        writes.AddRows(dialect, sql, ServiceColumns, rows);
     }
 
     static readonly StoreColumn[] ServiceColumns =
@@ -157,10 +166,10 @@ public sealed class SnapshotStore(IDbConnectionFactory connections, RetentionHor
     ];
 
     /// <returns>False when the snapshot is older than the stored state (kept as history only).</returns>
-    static async Task<bool> UpdateStateAsync(DbConnection connection, DbTransaction tx, StoredSnapshot poll,
-        CancellationToken cancellationToken)
+    /// <param name="previous">The stored state, read with the snapshot's other reads.</param>
+    static async Task<bool> UpdateStateAsync(DbConnection connection, DbTransaction tx, StatementBatch writes, StoredSnapshot poll,
+        InstanceStateRow? previous, CancellationToken cancellationToken)
     {
-        var previous = await InstanceStateStore.GetAsync(connection, tx, poll.Snapshot.InstanceId, cancellationToken);
         // A replayed snapshot older than the state (an on-disk queue drained late) is kept as history only: it must
         // not move the current state, or the timeline, backwards.
         if (previous is not null && previous.LastPollAt > poll.Snapshot.FinishedAt)
@@ -171,7 +180,7 @@ public sealed class SnapshotStore(IDbConnectionFactory connections, RetentionHor
             await InstanceStateStore.InsertChangesAsync(connection, tx, poll, EngineChange.Doubted(changes,
                 await InstanceStateStore.CollectorOfAsync(connection, tx, previous?.LastGoodPollId, cancellationToken),
                 poll.Snapshot.CollectorName), cancellationToken);
-        await InstanceStateStore.UpsertAsync(connection, tx, next, TraceClockAndCluster.Of(poll.Snapshot), cancellationToken);
+        InstanceStateStore.AddUpsert(writes, next, TraceClockAndCluster.Of(poll.Snapshot));
         return true;
     }
 }

@@ -187,38 +187,14 @@ public sealed class StoreInstanceSource(IDbConnectionFactory connections, TimePr
         // One instance's row: an instance write, as a snapshot is, so that completions from several collectors do not
         // queue behind one store-wide lock (measured: docs/benchmarks.md, "Four collectors"). Leasing stays store-wide.
         await using var tx = await connection.BeginInstanceWriteAsync(instanceId, cancellationToken);
-        if (await CompleteAsync(connection, tx, instanceId, collectorName, nextPollAt, timeProvider.GetUtcNow(), cancellationToken))
-            await tx.CommitAsync(cancellationToken);
-    }
-
-    /// <summary>
-    /// <see cref="CompleteAsync(long, string, DateTimeOffset, CancellationToken)"/> inside a transaction that holds the
-    /// instance's write lock: its own, or a delivered snapshot's (<see cref="Shared.Snapshots.InstanceSnapshot.NextPollAt"/>).
-    /// </summary>
-    /// <returns>False when the instance has been leased to another collector since: nothing was written.</returns>
-    internal static async Task<bool> CompleteAsync(DbConnection connection, DbTransaction tx, long instanceId, string collectorName,
-        DateTimeOffset nextPollAt, DateTimeOffset now, CancellationToken cancellationToken)
-    {
-        const string lastLeasedHere = """
-            id = @instanceId AND last_leased_by = @collectorName
-            AND (lease_owner IS NULL OR lease_owner = @collectorName OR lease_expires_at < @now)
-            """;
-        const string intervalSql = $"SELECT poll_interval_seconds FROM instances WHERE {lastLeasedHere};";
-        const string sql = $"""
-            UPDATE instances
-            SET lease_owner = NULL, lease_expires_at = NULL, next_poll_at = COALESCE(verify_requested_at, @nextPollAt),
-                verify_requested_at = NULL
-            WHERE {lastLeasedHere};
-            """;
-        var interval = await connection.ExecuteScalarAsync<long?>(new CommandDefinition(intervalSql,
-            new { instanceId, collectorName, now }, tx, cancellationToken: cancellationToken));
-        if (interval is null)
-            return false;
-        var latest = now + TimeSpan.FromSeconds(interval.Value * MaxIntervalsAhead);
-        await connection.ExecuteAsync(new CommandDefinition(sql,
-            new { instanceId, collectorName, now, nextPollAt = nextPollAt < latest ? nextPollAt : latest }, tx,
-            cancellationToken: cancellationToken));
-        return true;
+        var completion = new LeaseCompletion(instanceId, collectorName, nextPollAt, timeProvider.GetUtcNow());
+        var batch = new StatementBatch();
+        completion.AddRead(batch);
+        await batch.ExecuteAsync(connection, tx, cancellationToken);
+        if (!completion.AddWrite(batch))
+            return;
+        await batch.ExecuteAsync(connection, tx, cancellationToken);
+        await tx.CommitAsync(cancellationToken);
     }
 
     /// <summary>How many unexpired leases the collector holds.</summary>

@@ -200,14 +200,41 @@ public sealed class IngestionWritesTests
         await store.Snapshots.WriteAsync(Traced(TestData.Good(id, TestStore.Start.AddMinutes(5)), TestStore.Start.AddDays(-1), clustered: false), None);
 
         if (provider == StoreProvider.Postgres)
-            Assert.Equal(["SELECT", "INSERT"], sent.Texts.Where(text => text.Contains("instance_state", StringComparison.Ordinal))
-                .Select(text => text.TrimStart().Split(' ', 2)[0]));
+            // A batch's text holds its statements one after the other.
+            Assert.Equal(["SELECT", "INSERT"], sent.Texts.SelectMany(text => text.Split(';'))
+                .Where(statement => statement.Contains("instance_state", StringComparison.Ordinal))
+                .Select(statement => statement.TrimStart().Split(' ', 2)[0]));
         await using var connection = await store.OpenAsync();
         var state = await connection.QuerySingleAsync<(long Polls, string Trace, long Offset, string EvidenceSince, long Clustered, string? Nodes)>(
             "SELECT polls_stored, default_trace, server_utc_offset_minutes, evidence_since, is_clustered, cluster_nodes FROM instance_state WHERE instance_id = @id;",
             new { id });
         // The earliest evidence is kept; a poll that reads the instance unclustered clears the nodes.
         Assert.Equal((2L, "Enabled", 60L, StoreTime.ToText(TestStore.Start.AddDays(-3)), 0L, (string?)null), state);
+    }
+
+    [Theory, StoreProviders]
+    public async Task A_poll_goes_to_PostgreSQL_in_three_round_trips_its_lock_its_reads_and_its_writes(StoreProvider provider)
+    {
+        var (store, id) = await StoreWithInstanceAsync(provider);
+        await using var _ = store;
+        await store.Snapshots.WriteAsync(Read(TestData.Good(id, TestStore.Start), Files, [Growth(1)]), None);
+
+        using var sent = new SentStatements(store);
+        await store.Snapshots.WriteAsync(Read(TestData.Good(id, TestStore.Start.AddMinutes(5)), [File(5, 1, 1_400_000), File(5, 2), File(6, 1)],
+            [Growth(2), Growth(3)]), None);
+
+        if (provider == StoreProvider.Postgres)
+            Assert.Equal(3, sent.Texts.Count);
+        // All of it stored, as one statement at a time stored it.
+        Assert.Equal([(5L, 1L, 1_400_000L), (5L, 2L, 1_280_000L), (6L, 1L, 1_280_000L)],
+            (await FilesAsync(store)).Select(f => (f.DatabaseId, f.FileId, f.SizePages)));
+        await using var connection = await store.OpenAsync();
+        var counts = await connection.QuerySingleAsync<(long Polls, long Probes, long Events, long PollsStored)>("""
+            SELECT (SELECT COUNT(*) FROM polls), (SELECT COUNT(*) FROM probe_outcomes), (SELECT COUNT(*) FROM growth_events),
+                   (SELECT polls_stored FROM instance_state WHERE instance_id = @id);
+            """, new { id });
+        var probesPerPoll = Read(TestData.Good(id, TestStore.Start), Files).Probes.Count;
+        Assert.Equal((2L, 2L * probesPerPoll, 3L, 2L), counts);
     }
 
     /// <summary>The statements Npgsql sends to one test's database, from its ActivitySource (none on SQLite).</summary>
