@@ -61,6 +61,10 @@ internal static class AssessmentProbe
                 AssessmentFingerprint.Of(second), "—", load);
         GC.KeepAlive(first);
         GC.KeepAlive(second);
+        load = Machine.LoadAverage();
+        var (afterRebuild, afterUnchanged) = await KeptFromBuildToBuildAsync(options);
+        report.Add("diagnostic: managed heap a builder keeps after a build of every instance · then after an incremental build of the unchanged fleet",
+            $"{afterRebuild / 1048576.0:F1} MB · {afterUnchanged / 1048576.0:F1} MB", "—", load);
         await ProbeIncrementalAsync(options, report);
     }
 
@@ -138,6 +142,21 @@ internal static class AssessmentProbe
             foreach (var file in new[] { copy, copy + "-wal", copy + "-shm" })
                 File.Delete(file);
         }
+    }
+
+    /// <summary>
+    /// What a server holds between builds once its fleet settles, with a builder of its own; the results are dropped
+    /// at once, so only what the builder keeps for the next build stays.
+    /// </summary>
+    static async Task<(long AfterRebuild, long AfterUnchanged)> KeptFromBuildToBuildAsync(BenchmarkOptions options)
+    {
+        await using var provider = Services(options.StorePath, options.ProbeClock is { } clock ? new SettableClock(clock) : null);
+        var builder = provider.GetRequiredService<FleetAssessmentBuilder>();
+        var before = Retained();
+        await builder.RebuildAsync(CancellationToken.None);
+        var afterRebuild = Retained() - before;
+        await builder.BuildAsync(CancellationToken.None);
+        return (afterRebuild, Retained() - before);
     }
 
     static ServiceProvider Services(string storePath, TimeProvider? clock)

@@ -105,9 +105,14 @@ public sealed class FleetAssessmentBuilder(
         var due = new List<long>();
         foreach (var (id, instance) in counted)
         {
-            var basis = new AssessmentBasis(instance.Registration, instance.State, instance.Facts, LoginOf(instance.Registration), waivers[id]);
+            var basis = new AssessmentBasis(instance, LoginOf(instance.Registration), waivers[id]);
             if (kept is not null && kept.TryGetValue(id, out var before) && now < before.ValidUntil && before.Basis.Equals(basis))
+            {
                 assessed[id] = before;
+                // The rows just read equal the kept assessment's: the next build compares with those, so an unchanged
+                // instance's registration, state and fact row are held once, not once more per build.
+                active[id] = before.Basis.Row;
+            }
             else
                 due.Add(id);
         }
@@ -126,7 +131,8 @@ public sealed class FleetAssessmentBuilder(
         void Assess(long id, List<GrowthEventFacts> events)
         {
             if (!dueSet.Remove(id)) return;
-            var (registration, state, extra) = counted[id];
+            var row = counted[id];
+            var (registration, state, extra) = row;
             var set = new InstanceFactSet
             {
                 Instance = InstanceFactRow.Facts(registration, state, extra) with { AvailabilityGroups = Take(availabilityGroups!, id) },
@@ -137,7 +143,7 @@ public sealed class FleetAssessmentBuilder(
             };
             var login = LoginOf(registration);
             var (assessment, windows, validUntil) = InstanceAssessor.Assess(state, set, policy, rateOptions, now, login);
-            assessed[id] = new Assessed(assessment, windows, new AssessmentBasis(registration, state, extra, login, waivers[id]), validUntil);
+            assessed[id] = new Assessed(assessment, windows, new AssessmentBasis(row, login, waivers[id]), validUntil);
         }
 
         if (reassessing)
@@ -268,18 +274,24 @@ public sealed class FleetAssessmentBuilder(
     /// What an instance's assessment is computed from besides its files, TDE, history and growth events (which change
     /// only with a stored poll, counted in <see cref="InstanceFactRow.PollsStored"/>), the policy's rules and the clock.
     /// </summary>
-    sealed record AssessmentBasis(InstanceRegistration Registration, InstanceState State, InstanceFactRow Facts,
-        string CollectorLogin, IEnumerable<Waiver> Waivers)
+    sealed record AssessmentBasis(ActiveInstance Row, string CollectorLogin, IEnumerable<Waiver> Waivers)
     {
         // Compared by value: the records' own equality would compare the lists by reference.
         public bool Equals(AssessmentBasis? other) =>
             other is not null
-            && State == other.State
-            && Facts == other.Facts
+            && Row.State == other.Row.State
+            && Row.Facts == other.Row.Facts
             && CollectorLogin == other.CollectorLogin
-            && SameRegistration(Registration, other.Registration)
+            && SameRegistration(Row.Registration, other.Row.Registration)
             && Waivers.SequenceEqual(other.Waivers);
 
-        public override int GetHashCode() => Registration.Id.GetHashCode();
+        public override int GetHashCode() => Row.Registration.Id.GetHashCode();
     }
+
+    /// <summary>
+    /// The registration the next build compares an instance with (the one its assessment shows while it is unchanged);
+    /// null before the first build or for an instance that was not active.
+    /// </summary>
+    internal InstanceRegistration? RegistrationHeldFor(long instanceId) =>
+        _previous?.Active.GetValueOrDefault(instanceId)?.Registration;
 }

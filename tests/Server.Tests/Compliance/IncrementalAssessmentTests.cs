@@ -79,6 +79,35 @@ public sealed class IncrementalAssessmentTests
         Assert.Equal(1, counted.ByIncrementalBuilds);
     }
 
+    [Theory, StoreProviders]
+    public async Task An_unchanged_instance_is_held_once_from_build_to_build(StoreProvider provider)
+    {
+        await using var bed = await AssessmentBed.CreateAsync(provider);
+        var fleet = new RandomFleet(bed, new Random(1617), duplicates: false);
+        await fleet.RegisterAsync(10);
+        foreach (var id in fleet.Ids)
+            await fleet.PollAsync(id);
+        var first = await bed.Incremental.BuildAsync(None);
+
+        // Each build reads every registration again; an unchanged one's copy must not be kept beside the assessed one.
+        bed.Clock.Advance(TimeSpan.FromMinutes(1));
+        await bed.Incremental.BuildAsync(None);
+        bed.Clock.Advance(TimeSpan.FromMinutes(1));
+        var third = await bed.Incremental.BuildAsync(None);
+
+        Assert.Equal(10, third.Instances.Count);
+        Assert.All(third.Instances, i =>
+        {
+            Assert.Same(first.Find(i.Registration.Id)!.Registration, i.Registration);
+            Assert.Same(i.Registration, bed.Incremental.RegistrationHeldFor(i.Registration.Id));
+        });
+
+        // A changed instance is held as read by the build that assessed it again.
+        await fleet.PollAsync(fleet.Ids[3]);
+        var fourth = await bed.Incremental.BuildAsync(None);
+        Assert.Same(fourth.Find(fleet.Ids[3])!.Registration, bed.Incremental.RegistrationHeldFor(fleet.Ids[3]));
+    }
+
     static void AssertSame(FleetAssessment expected, FleetAssessment actual, string step)
     {
         // The differences are written out only when there are some: every step serialized every instance a second
