@@ -94,8 +94,8 @@ public sealed class AlertSilenceStore(IDbConnectionFactory connections, TimeProv
         return found;
     }
 
-    /// <summary>The silences in force at <paramref name="now"/>, read inside an alert evaluation's transaction.</summary>
-    internal static async Task<IReadOnlyList<AlertSilence>> ActiveAsync(DbConnection connection, DbTransaction tx, DateTimeOffset now, CancellationToken ct) =>
+    /// <summary>The silences in force at <paramref name="now"/>, read by an alert evaluation (inside its transaction when it writes).</summary>
+    internal static async Task<IReadOnlyList<AlertSilence>> ActiveAsync(DbConnection connection, DbTransaction? tx, DateTimeOffset now, CancellationToken ct) =>
         (await connection.QueryAsync<SilenceRow>(new CommandDefinition(ActiveSql, new { now }, tx, cancellationToken: ct)))
             .Select(r => r.ToSilence()).ToList();
 
