@@ -115,7 +115,7 @@ internal sealed class IngestionReplay(BenchmarkOptions options, Report report, B
             // The previous batch's leases end before the next are asked for (Ingestion:MaxLeasesPerCollector is 1,000).
             await Task.WhenAll(completions);
             completions.Clear();
-            var leased = await api.LeaseDueAsync(name, LeaseBatch, TimeSpan.FromMinutes(5), CancellationToken.None);
+            var leased = await SendAgainWhileBusyAsync(() => api.LeaseDueAsync(name, LeaseBatch, TimeSpan.FromMinutes(5), CancellationToken.None), run);
             if (leased.Count == 0)
             {
                 run.RanDry = true;
@@ -134,19 +134,12 @@ internal sealed class IngestionReplay(BenchmarkOptions options, Report report, B
                 {
                     if (run.Over) return;
                     var sent = Stopwatch.GetTimestamp();
-                    // A busy store answers 503 and the outbox sends the same snapshot again (idempotent by its id).
-                    for (var attempt = 0; ; attempt++)
+                    // The outbox sends the same snapshot again (idempotent by its id).
+                    await SendAgainWhileBusyAsync(async () =>
                     {
-                        try
-                        {
-                            await api.WriteAsync(snapshot, CancellationToken.None);
-                            break;
-                        }
-                        catch (HttpRequestException e) when (e.StatusCode == HttpStatusCode.ServiceUnavailable && attempt < 10)
-                        {
-                            Interlocked.Increment(ref run.Busy);
-                        }
-                    }
+                        await api.WriteAsync(snapshot, CancellationToken.None);
+                        return true;
+                    }, run);
                     run.DeliveryMs.Add(Stopwatch.GetElapsedTime(sent).TotalMilliseconds);
                     run.Delivered.Add(run.Clock.Elapsed);
                 });
@@ -163,23 +156,34 @@ internal sealed class IngestionReplay(BenchmarkOptions options, Report report, B
         await slots.WaitAsync();
         try
         {
-            // As a collector does, a completion the busy store answered 503 is sent again.
-            for (var attempt = 0; ; attempt++)
+            await SendAgainWhileBusyAsync(async () =>
             {
-                try
-                {
-                    await api.CompleteAsync(instance.Id, name, DateTimeOffset.UtcNow.AddSeconds(instance.PollIntervalSeconds), CancellationToken.None);
-                    break;
-                }
-                catch (HttpRequestException e) when (e.StatusCode == HttpStatusCode.ServiceUnavailable && attempt < 10)
-                {
-                    Interlocked.Increment(ref run.Busy);
-                }
-            }
+                await api.CompleteAsync(instance.Id, name, DateTimeOffset.UtcNow.AddSeconds(instance.PollIntervalSeconds), CancellationToken.None);
+                return true;
+            }, run);
         }
         finally
         {
             slots.Release();
+        }
+    }
+
+    /// <summary>
+    /// As a collector does, a request the busy store answered 503 (its lock wait ran out) is sent again, up to ten
+    /// times: a lease, a snapshot and a completion alike, so a loaded store slows the replay instead of ending it.
+    /// </summary>
+    static async Task<T> SendAgainWhileBusyAsync<T>(Func<Task<T>> send, Run run)
+    {
+        for (var attempt = 0; ; attempt++)
+        {
+            try
+            {
+                return await send();
+            }
+            catch (HttpRequestException e) when (e.StatusCode == HttpStatusCode.ServiceUnavailable && attempt < 10)
+            {
+                Interlocked.Increment(ref run.Busy);
+            }
         }
     }
 
