@@ -1,3 +1,4 @@
+using System.Reflection;
 using Microsoft.Extensions.Options;
 
 namespace IfiDashboard.Server.Hosting;
@@ -26,12 +27,13 @@ public static class OwnSettingsFirst
                      .Distinct())
         {
             var monitor = services.GetRequiredService(typeof(IOptionsMonitor<>).MakeGenericType(options));
+            // Unwrapped, so a value that does not convert ends as it would in the host's own validation.
             try
             {
                 typeof(IOptionsMonitor<>).MakeGenericType(options).GetMethod(nameof(IOptionsMonitor<object>.Get))!
-                    .Invoke(monitor, [Options.DefaultName]);
+                    .Invoke(monitor, BindingFlags.DoNotWrapExceptions, null, [Options.DefaultName], null);
             }
-            catch (System.Reflection.TargetInvocationException e) when (e.InnerException is OptionsValidationException invalid)
+            catch (OptionsValidationException invalid)
             {
                 failures.Add(invalid);
             }
