@@ -38,6 +38,7 @@ public static class OwnSettingsFirst
                 failures.Add(invalid);
             }
         }
-        if (failures.Count > 0) throw new AggregateException(failures);
+        if (failures.Count == 1) throw failures[0];
+        if (failures.Count > 1) throw new AggregateException(failures);
     }
 }
