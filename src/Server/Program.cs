@@ -47,6 +47,7 @@ try
     var app = builder.Build();
     // The settings first, with the validators the host's start runs: a wrong one stops the server before it creates,
     // migrates or waits for the store.
+    OwnSettingsFirst.Validate(app.Services, builder.Services);
     app.Services.GetService<IStartupValidator>()?.Validate();
     await app.Services.MigrateIfiStoreAsync();
 
