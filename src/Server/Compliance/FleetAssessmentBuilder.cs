@@ -124,10 +124,10 @@ public sealed class FleetAssessmentBuilder(
         // Each instance's rows are let go once it is assessed: a build of the whole fleet (after the first polls,
         // 9 in 10 instances changed) would otherwise hold all 100,000 file rows and the poll history of 10,000
         // instances until its last growth event, beside the assessment in use and the one being built.
-        var files = reassessing ? ByInstance(await facts.FilesAsync(readIds, ct)) : null;
-        var encryption = reassessing ? ByInstance(await facts.EncryptionAsync(readIds, ct)) : null;
-        var observations = reassessing ? ByInstance(await facts.ObservationsAsync(readIds, ct)) : null;
-        var availabilityGroups = reassessing ? ByInstance(await facts.AvailabilityGroupsAsync(readIds, ct)) : null;
+        var files = reassessing ? await ByInstanceAsync(() => facts.FilesAsync(readIds, ct)) : null;
+        var encryption = reassessing ? await ByInstanceAsync(() => facts.EncryptionAsync(readIds, ct)) : null;
+        var observations = reassessing ? await ByInstanceAsync(() => facts.ObservationsAsync(readIds, ct)) : null;
+        var availabilityGroups = reassessing ? await ByInstanceAsync(() => facts.AvailabilityGroupsAsync(readIds, ct)) : null;
         void Assess(long id, List<GrowthEventFacts> events)
         {
             if (!dueSet.Remove(id)) return;
@@ -191,7 +191,12 @@ public sealed class FleetAssessmentBuilder(
     }
 
     // Lists, not the lookup's groupings: a grouping links to the lookup's others, so one kept would keep them all.
-    static Dictionary<long, List<T>> ByInstance<T>(ILookup<long, T> rows) => rows.ToDictionary(g => g.Key, g => g.ToList());
+    // The lookup (and the task whose result it is) is read in this method's frame, never in AssessAsync's: on SQLite
+    // every await there completes at once, so the whole build runs in one call of its state machine, and the runtime
+    // may report a temporary of that call as alive until it returns. A gcdump at the build's peak found every file
+    // row and poll observation kept by the fleet's lookups that way, with Take letting none of them go.
+    static async Task<Dictionary<long, List<T>>> ByInstanceAsync<T>(Func<Task<ILookup<long, T>>> read) =>
+        (await read()).ToDictionary(g => g.Key, g => g.ToList());
 
     /// <summary>An instance's rows, no longer held by the build once taken; none when the store has none for it.</summary>
     static List<T> Take<T>(Dictionary<long, List<T>> rows, long id) => rows.Remove(id, out var taken) ? taken : [];
