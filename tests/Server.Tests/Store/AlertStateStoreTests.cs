@@ -25,13 +25,16 @@ public sealed class AlertStateStoreTests
         return (new AlertPlan([episode], [], [], [], []), [mail]);
     }
 
+    static async Task<(long InstanceId, AlertStateStore States, DateTimeOffset Now)> OneInstanceAsync(TestStore store) =>
+        (await store.Instances.AddAsync(TestData.Registration("SQL01"), None),
+            new AlertStateStore(store.Connections, store.Clock, new AlertSilenceStore(store.Connections, store.Clock, store.Audit)),
+            store.Clock.GetUtcNow());
+
     [Theory, StoreProviders]
     public async Task A_writer_goes_on_while_an_evaluation_decides_and_the_evaluation_then_decides_again_on_what_it_wrote(StoreProvider provider)
     {
         await using var store = await TestStore.CreateMigratedAsync(provider);
-        var instanceId = await store.Instances.AddAsync(TestData.Registration("SQL01"), None);
-        var states = new AlertStateStore(store.Connections, store.Clock, new AlertSilenceStore(store.Connections, store.Clock, store.Audit));
-        var now = store.Clock.GetUtcNow();
+        var (instanceId, states, now) = await OneInstanceAsync(store);
         var deciding = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         var release = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         var slowDecisions = 0;
@@ -70,9 +73,7 @@ public sealed class AlertStateStoreTests
     public async Task An_evaluation_that_changes_nothing_writes_nothing(StoreProvider provider)
     {
         await using var store = await TestStore.CreateMigratedAsync(provider);
-        var instanceId = await store.Instances.AddAsync(TestData.Registration("SQL01"), None);
-        var states = new AlertStateStore(store.Connections, store.Clock, new AlertSilenceStore(store.Connections, store.Clock, store.Audit));
-        var now = store.Clock.GetUtcNow();
+        var (instanceId, states, now) = await OneInstanceAsync(store);
 
         var first = await states.EvaluateAsync((stored, _, _) => OpenUnlessStored(instanceId, stored, now), None);
         var second = await states.EvaluateAsync((stored, _, _) => OpenUnlessStored(instanceId, stored, now), None);
