@@ -7,7 +7,7 @@ namespace IfiDashboard.Server.Hosting;
 /// The product's own settings, validated before the host's other start-up validators: one of those is the metrics
 /// subscription (<c>AddMetrics</c> starts it through <c>ValidateOnStart</c>), which builds OpenTelemetry's whole meter
 /// provider, and <see cref="IStartupValidator"/> runs every validator before it reports. A wrong setting then stops the
-/// server without that work (a refused start 0.9 -> 0.75 s of processor, docs/benchmarks.md); the full
+/// server without that work (a refused start 0.9 -> 0.6-0.7 s of processor, docs/benchmarks.md); the full
 /// <see cref="IStartupValidator"/> still runs after this, so nothing is validated less.
 /// </summary>
 public static class OwnSettingsFirst
