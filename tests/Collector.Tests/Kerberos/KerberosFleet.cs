@@ -78,8 +78,8 @@ public sealed class KerberosFleet : IAsyncLifetime
         string[] arguments = ["--host", "127.0.0.1", "--port", port.ToString(), "--trust-server-certificate", "true", "--Collector:Name", "kerberos-test",
             // No credential named means the collector's own identity, which it uses only within Collector:AllowedNetworks.
             "--Collector:AllowedNetworks:0", LoopbackPorts.AllowListEntry,
-            // ProberFactory.PatientOptions' limits: a poll cut off under the test command's load is not what is tested.
-            "--Collector:ConnectTimeoutSeconds", "30", "--Collector:CommandTimeoutSeconds", "30", "--Collector:PollDeadlineSeconds", "90"];
+            // A poll cut off under the test command's load is not what is tested.
+            .. PatientCollector.Settings.SelectMany(s => new[] { "--" + s.Key, s.Value })];
         return CollectorCheck.RunAsync(credential is null ? arguments : [.. arguments, "--credential", credential],
             new Dictionary<string, string>(environment) { ["KRB5_CONFIG"] = Realm.ConfigFile });
     }

@@ -37,9 +37,9 @@ internal static class ProberFactory
     public static CollectorOptions PatientOptions() => new()
     {
         Name = "test-collector",
-        ConnectTimeoutSeconds = 30,
-        CommandTimeoutSeconds = 30,
-        PollDeadlineSeconds = 90,
+        ConnectTimeoutSeconds = PatientCollector.ConnectTimeoutSeconds,
+        CommandTimeoutSeconds = PatientCollector.CommandTimeoutSeconds,
+        PollDeadlineSeconds = PatientCollector.PollDeadlineSeconds,
     };
 
     /// <summary>The credential as a test fleet needs it: bound to loopback, where the simulator's self-signed certificate is trusted.</summary>

@@ -56,8 +56,9 @@ internal sealed class AlertsHost(AlertsTestBed bed, IReadOnlyDictionary<string, 
         // Four-eyes is on by default; these tests grant waivers that count at once, as before it was, unless one sets it.
         builder.UseSetting("Auth:WaiversNeedApproval", "false");
         builder.UseSetting("Collector:Name", "alert-tests");
-        // The product's default connect and command timeouts: no instance here is meant to time out, and a 3-s
-        // limit cut off healthy polls when the test command loaded the machine (an instance read as Unknown).
+        // No instance here is meant to time out. With the product's limits a failover test's poll was once cut off
+        // under the test command's load on a CI runner (suspected): the cluster move was never seen, so never mailed.
+        foreach (var (key, value) in PatientCollector.Settings) builder.UseSetting(key, value);
         builder.UseSetting("Credentials:fleet:UserId", AlertsTestBed.Login);
         builder.UseSetting("Credentials:fleet:Password", AlertsTestBed.Password);
         // The simulated fleet listens on loopback with a self-signed certificate.
@@ -96,6 +97,47 @@ internal sealed class AlertsHost(AlertsTestBed bed, IReadOnlyDictionary<string, 
     public void WakeDelivery() => Services.GetRequiredService<OutboxDelivery>().Wake();
 
     public Task<IReadOnlyList<OutboxEntry>> OutboxAsync() => Services.GetRequiredService<OutboxStore>().RecentAsync(100, CancellationToken.None);
+
+    /// <summary>
+    /// Waits, boundedly, until <paramref name="smtp"/> has at least <paramref name="count"/> messages. A wait that runs
+    /// out fails with what the server did meanwhile (the outbox, the instances' last polls, the timeline's failovers,
+    /// its warnings), since a mail that never comes otherwise leaves nothing to read but its count.
+    /// </summary>
+    public async Task<IReadOnlyList<ReceivedMail>> WaitForMailAsync(SmtpSink smtp, int count, int seconds)
+    {
+        var messages = await Eventually.WaitAsync(smtp.Messages, m => m.Count >= count, seconds);
+        if (messages.Count < count)
+            Assert.Fail($"Expected {count} message(s) within {seconds} s, got {messages.Count}.\n{await ExplainAsync()}");
+        return messages;
+    }
+
+    async Task<string> ExplainAsync()
+    {
+        var text = new System.Text.StringBuilder();
+        text.AppendLine($"Test clock: {bed.Clock.GetUtcNow():O}");
+        text.AppendLine("Outbox (newest first):");
+        foreach (var e in await OutboxAsync())
+            text.AppendLine($"  #{e.Id} {e.Kind} {e.InstanceName} {e.Status} attempts={e.Attempts} created={e.CreatedAt:O} next={e.NextAttemptAt:O} error={e.LastError}");
+        text.AppendLine("Assessment:");
+        var fleet = await Services.GetRequiredService<FleetAssessments>().GetAsync(CancellationToken.None);
+        text.AppendLine($"  computed {fleet.ComputedAt:O}");
+        foreach (var i in fleet.Instances)
+            text.AppendLine($"  {i.Registration.Name}: polled {i.State.LastPollAt:O} ({i.State.LastOutcome} {i.State.LastMessage}), IFI {i.State.IfiState}, {i.Compliance.Status}");
+        await using (var connection = await Services.GetRequiredService<IfiDashboard.Store.IDbConnectionFactory>().OpenAsync(CancellationToken.None))
+        {
+            text.AppendLine("Failover cursor: " + await Dapper.SqlMapper.ExecuteScalarAsync<long?>(connection,
+                "SELECT last_change_id FROM alert_failover_cursor WHERE id = 1;"));
+            foreach (var (id, instance, field, change, at) in await Dapper.SqlMapper.QueryAsync<(long, long, string, string, DateTimeOffset)>(connection,
+                         "SELECT id, instance_id, field, COALESCE(old_value, '') || ' -> ' || COALESCE(new_value, ''), changed_at FROM ifi_changes ORDER BY id;"))
+                text.AppendLine($"  change #{id} instance {instance} {field}: {change} at {at:O}");
+        }
+        text.AppendLine("Warnings and alert lines the server logged:");
+        foreach (var line in Logs.All.Split('\n').Where(l => l.StartsWith("Warning", StringComparison.Ordinal)
+                     || l.StartsWith("Error", StringComparison.Ordinal) || l.StartsWith("Critical", StringComparison.Ordinal)
+                     || l.Contains(".Alerts.", StringComparison.Ordinal) && l.StartsWith("Information", StringComparison.Ordinal)))
+            text.AppendLine("  " + line);
+        return text.ToString();
+    }
 
     /// <summary>Evaluates and delivers once more in the foreground: whatever the rules still want to send is now sent.</summary>
     public async Task SettleAsync()

@@ -46,7 +46,7 @@ public sealed class FailoverAlertTests
         await host.PollAndAssessAsync();
         // The baseline (pay-b lacks IFI) goes out now, and this evaluation sets where failovers are read from.
         await host.SettleAsync();
-        var before = (await smtp.WaitForAsync(1, PatientSeconds)).Count;
+        var before = (await host.WaitForMailAsync(smtp, 1, PatientSeconds)).Count;
         Assert.Equal("AG payments: 1 of 3 replicas without IFI; the primary has it.",
             Text(await PageAsync(host, "/"), "[data-overview=availability-groups] li[data-ag=payments]"));
 
@@ -55,7 +55,7 @@ public sealed class FailoverAlertTests
         await host.SettleAsync();
 
         // The alert: one mail, to the instance's route, about the new primary.
-        var mails = await smtp.WaitForAsync(before + 1, PatientSeconds);
+        var mails = await host.WaitForMailAsync(smtp, before + 1, PatientSeconds);
         var mail = Assert.Single(mails.Skip(before));
         Assert.Equal("[IFI] Failover to a replica without IFI: AG payments now runs on pay-b (Production)", mail.Subject);
         Assert.Equal([AlertsHost.ProdTeam], mail.RcptTos);
@@ -124,7 +124,7 @@ public sealed class FailoverAlertTests
         await host.PollAndAssessAsync();
         await host.SettleAsync();
 
-        var mail = Assert.Single(await smtp.WaitForAsync(1, PatientSeconds));
+        var mail = Assert.Single(await host.WaitForMailAsync(smtp, 1, PatientSeconds));
         Assert.Equal("[IFI] Failover: fci-claims (Production) now runs on node SQLCLU-N2; IFI as policy wants it", mail.Subject);
         Assert.Contains("Failover cluster instance moved from node SQLCLU-N1 to SQLCLU-N2", mail.Text, StringComparison.Ordinal);
         Assert.DoesNotContain("What to do", mail.Text, StringComparison.Ordinal);

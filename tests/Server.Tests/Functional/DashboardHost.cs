@@ -93,12 +93,8 @@ public sealed class DashboardHost : WebApplicationFactory<Program>
         // Four-eyes is on by default; these tests grant waivers that count at once, as before it was, unless one sets it.
         builder.UseSetting("Auth:WaiversNeedApproval", "false");
         builder.UseSetting("Collector:Name", "functional-tests");
-        // No instance here is meant to time out: limits no loaded test machine reaches (the Collector tests'
-        // PatientOptions). A 3-s limit, and under the test command's five jobs on two cores even the product's 30-s poll
-        // deadline, cut off healthy polls (an instance read as Unknown, a trace read as no growth events).
-        builder.UseSetting("Collector:ConnectTimeoutSeconds", "30");
-        builder.UseSetting("Collector:CommandTimeoutSeconds", "30");
-        builder.UseSetting("Collector:PollDeadlineSeconds", "90");
+        // No instance here is meant to time out.
+        foreach (var (key, value) in PatientCollector.Settings) builder.UseSetting(key, value);
         builder.UseSetting("Credentials:fleet:UserId", Login);
         builder.UseSetting("Credentials:fleet:Password", Password);
         // The simulated fleet listens on loopback with a self-signed certificate.
