@@ -44,20 +44,6 @@ public sealed class StoreInstanceSource(IDbConnectionFactory connections, TimePr
     public async Task<IReadOnlyList<InstanceRegistration>> LeaseDueAsync(string collectorName, int maxCount,
         TimeSpan leaseDuration, int? maxHeld, CancellationToken cancellationToken, CollectorReport? report = null)
     {
-        // Select-and-mark is one statement inside a store write transaction: a second collector waits for the write
-        // lock and then no longer sees these rows as free.
-        const string sql = $"""
-            {MarkLeasedSql}
-            WHERE id IN (
-                SELECT id FROM instances
-                WHERE {DueAndFree}
-                  AND (last_leased_by IS NULL OR last_leased_by = @collectorName
-                       OR @mayTakeOver = 1 AND NOT EXISTS (SELECT 1 FROM collectors
-                           WHERE collectors.name = instances.last_leased_by AND collectors.last_seen_at >= @silentSince))
-                ORDER BY {LeaseOrder}
-                LIMIT @maxCount)
-            {ReturningSql}
-            """;
         if (maxCount <= 0)
             return [];
 
@@ -83,7 +69,7 @@ public sealed class StoreInstanceSource(IDbConnectionFactory connections, TimePr
         List<InstanceRow> leased;
         IReadOnlySet<long> reassigned = new HashSet<long>();
         if (rules.Count == 0)
-            leased = [.. await connection.QueryAsync<InstanceRow>(new CommandDefinition(sql, new
+            leased = [.. await connection.QueryAsync<InstanceRow>(new CommandDefinition(LeaseDueSql, new
             {
                 collectorName,
                 leaseExpiresAt = now + leaseDuration,
@@ -111,6 +97,23 @@ public sealed class StoreInstanceSource(IDbConnectionFactory connections, TimePr
             .Select(r => r.ToRegistration())
             .ToList();
     }
+
+    /// <summary>
+    /// Select-and-mark in one statement inside a store write transaction: a second collector waits for the write lock
+    /// and then no longer sees these rows as free. Read through <c>ix_instances_lease_order</c> (migration 0033).
+    /// </summary>
+    internal const string LeaseDueSql = $"""
+        {MarkLeasedSql}
+        WHERE id IN (
+            SELECT id FROM instances
+            WHERE {DueAndFree}
+              AND (last_leased_by IS NULL OR last_leased_by = @collectorName
+                   OR @mayTakeOver = 1 AND NOT EXISTS (SELECT 1 FROM collectors
+                       WHERE collectors.name = instances.last_leased_by AND collectors.last_seen_at >= @silentSince))
+            ORDER BY {LeaseOrder}
+            LIMIT @maxCount)
+        {ReturningSql}
+        """;
 
     // SET reads the row as it was, so leased_since and taken_from change only when the instance passes to another
     // collector, and RETURNING names the collector it came from.
@@ -205,7 +208,8 @@ public sealed class StoreInstanceSource(IDbConnectionFactory connections, TimePr
             new { collectorName, now = timeProvider.GetUtcNow() }, cancellationToken: cancellationToken));
     }
 
-    const string HeldSql = """
+    /// <summary>The unexpired leases a collector holds, read through <c>ix_instances_lease_holder</c> (migration 0033).</summary>
+    internal const string HeldSql = """
         SELECT COUNT(*) FROM instances
         WHERE lease_owner = @collectorName AND lease_expires_at >= @now AND retired_at IS NULL;
         """;
